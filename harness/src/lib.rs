@@ -1,0 +1,1 @@
+//! agy-harness: runs an adapter against fake-agy scenario by scenario and judges it.

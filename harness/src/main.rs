@@ -1,0 +1,6 @@
+//! The `agy-harness` binary.
+
+fn main() {
+    eprintln!("agy-harness: not implemented yet");
+    std::process::exit(3);
+}

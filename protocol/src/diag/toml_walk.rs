@@ -1,0 +1,261 @@
+//! Reading TOML with every error located: the document is parsed once into a spanned
+//! tree, then each element is deserialized on its own so one bad step does not hide the
+//! next one.
+
+use super::diagnostic::{Diagnostic, Diagnostics};
+use super::source::SourceFile;
+use super::suggest::{closest, hint_for_serde_message};
+use serde::de::DeserializeOwned;
+use std::collections::BTreeSet;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+use toml::Spanned;
+
+/// Parses a TOML document, recording every syntax error. The tree is returned even when
+/// there were errors, so later checks can still run on what parsed.
+pub fn parse_toml_document<'i>(
+    src: &'i SourceFile,
+    diags: &mut Diagnostics,
+) -> Spanned<DeTable<'i>> {
+    let (table, errors) = DeTable::parse_recoverable(src.text());
+    for e in errors {
+        let offset = e.span().map(|s| s.start).unwrap_or(0);
+        diags.push(
+            Diagnostic::at(
+                src,
+                offset,
+                format!("invalid TOML: {}", first_line(e.message())),
+            )
+            .with_hint("fix the TOML syntax; see https://toml.io for the format"),
+        );
+    }
+    table
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or(s).trim()
+}
+
+/// Deserializes one spanned value into `T`, recording a located error on failure.
+pub fn deserialize_value<T: DeserializeOwned>(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<T> {
+    match T::deserialize(ValueDeserializer::from(value.clone())) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let offset = e.span().map(|s| s.start).unwrap_or(value.span().start);
+            let msg = first_line(e.message()).to_string();
+            let hint = hint_for_serde_message(&msg);
+            diags.push(Diagnostic::at(src, offset, format!("{msg} in {what}")).with_hint_opt(hint));
+            None
+        }
+    }
+}
+
+/// Reads the keys of one table, remembering which were read so the rest can be
+/// reported as unknown.
+pub struct TableWalker<'a, 'i> {
+    src: &'a SourceFile,
+    table: &'a DeTable<'i>,
+    span_start: usize,
+    what: String,
+    seen: BTreeSet<String>,
+}
+
+impl<'a, 'i> TableWalker<'a, 'i> {
+    /// Walks `table`; `what` names it in messages (e.g. "invocation 2").
+    pub fn new(
+        src: &'a SourceFile,
+        table: &'a DeTable<'i>,
+        span_start: usize,
+        what: impl Into<String>,
+    ) -> Self {
+        TableWalker {
+            src,
+            table,
+            span_start,
+            what: what.into(),
+            seen: BTreeSet::new(),
+        }
+    }
+
+    /// Walks a value that must be a table; records an error and returns `None` otherwise.
+    pub fn from_value(
+        src: &'a SourceFile,
+        value: &'a Spanned<DeValue<'i>>,
+        what: impl Into<String>,
+        diags: &mut Diagnostics,
+    ) -> Option<Self> {
+        let what = what.into();
+        match value.get_ref() {
+            DeValue::Table(t) => Some(TableWalker::new(src, t, value.span().start, what)),
+            other => {
+                diags.push(
+                    Diagnostic::at(
+                        src,
+                        value.span().start,
+                        format!("{what} must be a table, found {}", kind(other)),
+                    )
+                    .with_hint("write it as `[name]`, `[[name]]` or `{ key = value }`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// What this table is called in messages.
+    pub fn what(&self) -> &str {
+        &self.what
+    }
+
+    /// Byte offset of the table, for "missing key" errors.
+    pub fn span_start(&self) -> usize {
+        self.span_start
+    }
+
+    /// The raw value of `key`, marking it read.
+    pub fn raw(&mut self, key: &str) -> Option<&'a Spanned<DeValue<'i>>> {
+        self.seen.insert(key.to_string());
+        self.table.get(key)
+    }
+
+    /// True when the table has `key` (does not mark it read).
+    pub fn has(&self, key: &str) -> bool {
+        self.table.get(key).is_some()
+    }
+
+    /// Deserializes `key` when present.
+    pub fn get<T: DeserializeOwned>(&mut self, key: &str, diags: &mut Diagnostics) -> Option<T> {
+        let value = self.raw(key)?;
+        let what = format!("`{key}` of {}", self.what);
+        deserialize_value(self.src, value, &what, diags)
+    }
+
+    /// Deserializes `key`, recording an error when it is missing.
+    pub fn required<T: DeserializeOwned>(
+        &mut self,
+        key: &str,
+        hint: &str,
+        diags: &mut Diagnostics,
+    ) -> Option<T> {
+        if !self.has(key) {
+            diags.push(
+                Diagnostic::at(
+                    self.src,
+                    self.span_start,
+                    format!("missing `{key}` in {}", self.what),
+                )
+                .with_hint(hint.to_string()),
+            );
+            self.seen.insert(key.to_string());
+            return None;
+        }
+        self.get(key, diags)
+    }
+
+    /// The elements of an array at `key` (a single table counts as one element).
+    pub fn elements(
+        &mut self,
+        key: &str,
+        diags: &mut Diagnostics,
+    ) -> Vec<&'a Spanned<DeValue<'i>>> {
+        let Some(value) = self.raw(key) else {
+            return Vec::new();
+        };
+        match value.get_ref() {
+            DeValue::Array(items) => items.iter().collect(),
+            DeValue::Table(_) => vec![value],
+            other => {
+                diags.push(
+                    Diagnostic::at(
+                        self.src,
+                        value.span().start,
+                        format!(
+                            "`{key}` of {} must be a list, found {}",
+                            self.what,
+                            kind(other)
+                        ),
+                    )
+                    .with_hint(format!(
+                        "write `{key} = [ … ]` or repeat `[[{key}]]` tables"
+                    )),
+                );
+                Vec::new()
+            }
+        }
+    }
+
+    /// Records every key that was not read as unknown, suggesting the closest known one.
+    pub fn finish(self, known: &[&str], diags: &mut Diagnostics) {
+        for (key, _) in self.table.iter() {
+            let name = key.get_ref().as_ref();
+            if self.seen.contains(name) {
+                continue;
+            }
+            let list = known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let hint = match closest(name, known.iter().copied()) {
+                Some(best) => format!("did you mean `{best}`? {} takes {list}", self.what),
+                None => format!("{} takes {list}", self.what),
+            };
+            diags.push(
+                Diagnostic::at(
+                    self.src,
+                    key.span().start,
+                    format!("unknown key `{name}` in {}", self.what),
+                )
+                .with_hint(hint),
+            );
+        }
+    }
+}
+
+/// A short name for a TOML value's kind.
+pub fn kind(v: &DeValue<'_>) -> &'static str {
+    match v {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a float",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a datetime",
+        DeValue::Array(_) => "an array",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_all_reported() {
+        let src = SourceFile::new("t.toml", "name = 3\nnmae = \"x\"\n");
+        let mut diags = Diagnostics::new();
+        let doc = parse_toml_document(&src, &mut diags);
+        let mut w = TableWalker::new(&src, doc.get_ref(), 0, "the scenario");
+        let name: Option<String> = w.get("name", &mut diags);
+        w.finish(&["name", "tags"], &mut diags);
+        assert!(name.is_none());
+        assert_eq!(diags.len(), 2, "{diags}");
+        assert_eq!((diags.0[0].line, diags.0[0].column), (1, 8));
+        assert_eq!((diags.0[1].line, diags.0[1].column), (2, 1));
+        assert!(diags.0[1]
+            .hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("did you mean `name`"));
+    }
+
+    #[test]
+    fn several_syntax_errors_are_all_reported() {
+        let src = SourceFile::new("t.toml", "a = \nb = [1,\nc = 'x\n");
+        let mut diags = Diagnostics::new();
+        let _ = parse_toml_document(&src, &mut diags);
+        assert!(diags.len() >= 2, "{diags}");
+    }
+}

@@ -1,0 +1,104 @@
+//! The single JSON envelope of `--output-format json`, which is also the payload of the
+//! stream-json `result` event (PROTOCOL.md §2.1, §3.4).
+
+use crate::gojson::to_go_json_line;
+use crate::status::Status;
+use crate::usage::Usage;
+use serde::{Deserialize, Serialize};
+
+/// One envelope. Field order is the order agy emits; optional fields are omitted when
+/// empty, as Go's `omitempty` does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// The conversation's UUID; `""` for pre-turn errors and slash commands.
+    pub conversation_id: String,
+    /// Run status.
+    pub status: Status,
+    /// Final answer text (may be empty on SUCCESS and non-empty on ERROR).
+    pub response: String,
+    /// Error text; present only when non-empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub error: String,
+    /// Turn wall time in seconds; integer `0` for pre-turn errors and timeouts.
+    pub duration_seconds: f64,
+    /// User turns in the conversation so far.
+    pub num_turns: u64,
+    /// Cumulative token usage of the conversation.
+    pub usage: Usage,
+    /// Tools headless mode auto-denied (1.2.7+).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub denied_actions: Vec<DeniedAction>,
+    /// Slash-command payload (`{"name":…,"data":…}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<serde_json::Value>,
+    /// The answer constrained by `--json-schema`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<serde_json::Value>,
+}
+
+/// One entry of `denied_actions`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeniedAction {
+    /// Permission kind: `command`, `mcp`, …
+    pub action: String,
+    /// The tool's display name: `RunCommand`, `CallMcpTool`, …
+    pub display_name: String,
+}
+
+impl Envelope {
+    /// An envelope with everything empty and zero, for `status`.
+    pub fn empty(conversation_id: impl Into<String>, status: Status) -> Envelope {
+        Envelope {
+            conversation_id: conversation_id.into(),
+            status,
+            response: String::new(),
+            error: String::new(),
+            duration_seconds: 0.0,
+            num_turns: 0,
+            usage: Usage::ZERO,
+            denied_actions: Vec::new(),
+            command: None,
+            structured_output: None,
+        }
+    }
+
+    /// A pre-turn `ERROR` envelope: empty conversation id, zero usage (§1.4, §2.2).
+    pub fn pre_turn_error(error: impl Into<String>) -> Envelope {
+        Envelope {
+            error: error.into(),
+            ..Envelope::empty("", Status::Error)
+        }
+    }
+
+    /// The line agy prints for this envelope in `--output-format json`.
+    pub fn to_line(&self) -> String {
+        to_go_json_line(self)
+    }
+
+    /// Parses one envelope from JSON text.
+    pub fn parse(text: &str) -> Result<Envelope, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pong_envelope_renders_byte_identical() {
+        // PROTOCOL.md §2.2 item 1 / the success-pong trace's result payload.
+        let text = r#"{"conversation_id":"e1fea50a-738b-40bd-beb4-249481d6ab1e","status":"SUCCESS","response":"PONG\n","duration_seconds":2.696430565,"num_turns":1,"usage":{"input_tokens":12555,"output_tokens":214,"thinking_tokens":212,"cache_read_tokens":0,"total_tokens":12769}}"#;
+        let env = Envelope::parse(text).expect("parses");
+        assert_eq!(env.to_line(), format!("{text}\n"));
+    }
+
+    #[test]
+    fn pre_turn_error_has_zero_usage_and_no_conversation() {
+        let line = Envelope::pre_turn_error("boom").to_line();
+        assert_eq!(
+            line,
+            "{\"conversation_id\":\"\",\"status\":\"ERROR\",\"response\":\"\",\"error\":\"boom\",\"duration_seconds\":0,\"num_turns\":0,\"usage\":{\"input_tokens\":0,\"output_tokens\":0,\"thinking_tokens\":0,\"cache_read_tokens\":0,\"total_tokens\":0}}\n"
+        );
+    }
+}

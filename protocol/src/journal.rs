@@ -1,0 +1,309 @@
+//! The journal: what fake-agy saw, one JSON record per invocation.
+//!
+//! A journal is a JSON-lines file (`FAKE_AGY_JOURNAL`). Each invocation appends its
+//! record once, under an exclusive lock, when it ends. While it runs, it keeps a live
+//! copy in `<journal>.live/<pid>.json` (replaced atomically on every event), so a
+//! process killed by SIGKILL, which cannot write anything, still leaves what it saw:
+//! [`read_journal`] returns such a record with `complete: false`.
+
+use crate::script::RunMode;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The record format version.
+pub const JOURNAL_VERSION: u32 = 1;
+
+/// Environment variables a record keeps (others are not recorded).
+pub const JOURNALED_ENV: &[&str] = &[
+    "HOME",
+    "PATH",
+    "CI",
+    "ANTIGRAVITY_APP_DATA_DIR",
+    "GEMINI_API_KEY",
+    "FAKE_AGY_SCRIPT",
+    "FAKE_AGY_SCRIPT_TABLE",
+    "FAKE_AGY_VERSION",
+    "FAKE_AGY_TIME_SCALE",
+    "FAKE_AGY_STATE_DIR",
+];
+
+/// What one agy invocation saw and did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalRecord {
+    /// Format version ([`JOURNAL_VERSION`]).
+    pub v: u32,
+    /// False when the process never wrote its final record (killed, or still running).
+    pub complete: bool,
+    /// 1-based index of this invocation within the scenario's state dir.
+    pub invocation: u32,
+    /// Process id.
+    pub pid: u32,
+    /// Parent process id.
+    pub ppid: u32,
+    /// Full argv, `argv[0]` included.
+    pub argv: Vec<String>,
+    /// Working directory.
+    pub cwd: String,
+    /// The [`JOURNALED_ENV`] variables that were set.
+    pub env: BTreeMap<String, String>,
+    /// How agy was asked to run, once the command line parsed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<RunMode>,
+    /// The script rule that was chosen (its name, or `invocation N`), or `default`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The conversation the run worked on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+    /// Start, microseconds since the Unix epoch.
+    pub started_us: u64,
+    /// End, microseconds since the Unix epoch (`None` while running or when killed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_us: Option<u64>,
+    /// What arrived on stdin.
+    pub stdin: StdinLog,
+    /// Signals received, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signals: Vec<SignalRecord>,
+    /// How the process ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<ExitRecord>,
+    /// Files written under HOME (brain dir, cache).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileRecord>,
+    /// Bytes written to stdout.
+    pub stdout_bytes: u64,
+    /// Bytes written to stderr.
+    pub stderr_bytes: u64,
+}
+
+/// stdin as fake-agy read it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StdinLog {
+    /// Total bytes read.
+    pub bytes: u64,
+    /// Lines, with arrival times (persistent mode).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<StdinLine>,
+    /// When EOF was seen, if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed_us: Option<u64>,
+}
+
+/// One stdin line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StdinLine {
+    /// Arrival, microseconds since the Unix epoch.
+    pub at_us: u64,
+    /// The line without its newline (lossy UTF-8).
+    pub text: String,
+    /// The turn rule chosen for it, when it ran as a turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// One signal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignalRecord {
+    /// `SIGTERM`, `SIGINT`, `SIGHUP`, …
+    pub signal: String,
+    /// Arrival, microseconds since the Unix epoch.
+    pub at_us: u64,
+}
+
+/// How the process ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExitRecord {
+    /// Exit code, when it exited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    /// The signal it died by, when it crashed on purpose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+}
+
+/// One file written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRecord {
+    /// Absolute path.
+    pub path: String,
+    /// Size in bytes.
+    pub bytes: u64,
+}
+
+/// Microseconds since the Unix epoch, now.
+pub fn now_us() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_micros() as u64)
+        .unwrap_or(0)
+}
+
+/// The folder holding live records of `journal`.
+pub fn live_dir(journal: &Path) -> PathBuf {
+    let mut name = journal.as_os_str().to_owned();
+    name.push(".live");
+    PathBuf::from(name)
+}
+
+/// Replaces the live copy of `record` (write to a temp file, then rename).
+pub fn write_live(journal: &Path, record: &JournalRecord) -> io::Result<()> {
+    let dir = live_dir(journal);
+    fs::create_dir_all(&dir)?;
+    let tmp = dir.join(format!(".{}.tmp", record.pid));
+    let mut f = File::create(&tmp)?;
+    f.write_all(&serde_json::to_vec(record).map_err(io::Error::other)?)?;
+    fs::rename(&tmp, dir.join(format!("{}.json", record.pid)))
+}
+
+/// Appends the final record as one line, under an exclusive lock, then removes the
+/// live copy.
+pub fn append_final(journal: &Path, record: &JournalRecord) -> io::Result<()> {
+    let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
+    line.push(b'\n');
+    if let Some(parent) = journal.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)?;
+    }
+    let mut f = OpenOptions::new().create(true).append(true).open(journal)?;
+    f.lock()?;
+    // One write call of the whole line: with O_APPEND and the lock held, records of
+    // concurrent invocations never interleave.
+    let result = f.write_all(&line);
+    let _ = f.unlock();
+    result?;
+    let _ = fs::remove_file(live_dir(journal).join(format!("{}.json", record.pid)));
+    Ok(())
+}
+
+/// Why a journal could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// I/O.
+    #[error("failed to read journal `{path}`: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A line that is not a record.
+    #[error("{path}:{line}:{column}: journal record is not valid: {message}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What serde said.
+        message: String,
+    },
+}
+
+/// Reads every record: the final ones in append order, then the live copies of
+/// invocations that never finished (`complete: false`), ordered by start time.
+pub fn read_journal(journal: &Path) -> Result<Vec<JournalRecord>, JournalError> {
+    let path = journal.display().to_string();
+    let mut records = Vec::new();
+    match fs::read_to_string(journal) {
+        Ok(text) => {
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let rec: JournalRecord =
+                    serde_json::from_str(line).map_err(|e| JournalError::Invalid {
+                        path: path.clone(),
+                        line: i + 1,
+                        column: e.column(),
+                        message: e.to_string(),
+                    })?;
+                records.push(rec);
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(source) => return Err(JournalError::Io { path, source }),
+    }
+    let mut live = Vec::new();
+    if let Ok(entries) = fs::read_dir(live_dir(journal)) {
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            let Ok(text) = fs::read_to_string(&p) else {
+                continue;
+            };
+            if let Ok(mut rec) = serde_json::from_str::<JournalRecord>(&text) {
+                // A pid whose final record exists already finished; its live copy is
+                // only a leftover of the moment between append and removal.
+                if records
+                    .iter()
+                    .any(|r| r.pid == rec.pid && r.started_us == rec.started_us)
+                {
+                    continue;
+                }
+                rec.complete = false;
+                live.push(rec);
+            }
+        }
+    }
+    live.sort_by_key(|r| r.started_us);
+    records.extend(live);
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(pid: u32) -> JournalRecord {
+        JournalRecord {
+            v: JOURNAL_VERSION,
+            complete: true,
+            invocation: 1,
+            pid,
+            ppid: 1,
+            argv: vec!["agy".into(), "-p".into(), "hi".into()],
+            cwd: "/".into(),
+            env: BTreeMap::new(),
+            mode: Some(RunMode::Json),
+            rule: None,
+            conversation_id: None,
+            started_us: 10,
+            ended_us: Some(20),
+            stdin: StdinLog::default(),
+            signals: Vec::new(),
+            exit: Some(ExitRecord {
+                code: Some(0),
+                signal: None,
+            }),
+            files: Vec::new(),
+            stdout_bytes: 0,
+            stderr_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn a_live_record_without_a_final_one_reads_as_incomplete() {
+        let dir = std::env::temp_dir().join(format!("journal-test-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("dir");
+        let journal = dir.join("j.jsonl");
+        append_final(&journal, &record(1)).expect("append");
+        let mut killed = record(2);
+        killed.ended_us = None;
+        killed.exit = None;
+        write_live(&journal, &killed).expect("live");
+        let all = read_journal(&journal).expect("reads");
+        assert_eq!(all.len(), 2);
+        assert!(all[0].complete);
+        assert_eq!(all[1].pid, 2);
+        assert!(!all[1].complete);
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,26 @@
+//! The vocabulary fake-agy and agy-harness share.
+//!
+//! - [`envelope`], [`usage`], [`status`]: the `--output-format json` envelope.
+//! - [`stream`]: stream-json events and persistent-mode stdin lines.
+//! - [`gojson`]: byte-exact Go JSON rendering.
+//! - [`duration`], [`version`]: Go durations and agy versions.
+//! - [`script`]: the agy script fake-agy acts out.
+//! - [`diag`]: located diagnostics shared by every file format.
+
+pub mod diag;
+pub mod duration;
+pub mod envelope;
+pub mod gojson;
+pub mod journal;
+pub mod script;
+pub mod status;
+pub mod stream;
+pub mod trace;
+pub mod usage;
+pub mod version;
+
+pub use duration::GoDuration;
+pub use envelope::{DeniedAction, Envelope};
+pub use status::Status;
+pub use usage::Usage;
+pub use version::AgyVersion;

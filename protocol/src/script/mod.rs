@@ -1,0 +1,22 @@
+//! The agy script: what fake-agy acts out, per invocation and per stdin line.
+//!
+//! A script is TOML, either a file of its own (`FAKE_AGY_SCRIPT=path`) or the `[agy]`
+//! table of a scenario (`FAKE_AGY_SCRIPT=scenario.toml`, `FAKE_AGY_SCRIPT_TABLE=agy`).
+//! The format is documented in `docs/script-format.md`.
+
+mod flag;
+mod model;
+mod parse;
+mod step;
+
+pub use flag::{Flag, True};
+pub use model::{
+    AlwaysWord, Exhausted, InvocationMatch, InvocationRule, RunMode, Script, ScriptHeader, Times,
+    TurnMatch, TurnRule,
+};
+pub use parse::{parse_script, parse_script_file, parse_script_value, render_script};
+pub use step::{
+    CrashKind, DefaultSpec, DenySpec, EnvelopeSpec, FileSpec, HexBytes, ImageFormat, ImageSpec,
+    InitSpec, Pattern, QuestionSpec, QuotaSpec, SignalAction, Step, StepErrorSpec, StepSpec,
+    UsageName, UsageSpec,
+};

@@ -1,0 +1,422 @@
+//! Traces: recordings of agy invocations, as JSON lines.
+//!
+//! ```text
+//! {"trace":1,"agy_version":"1.2.17","recorded":"2026-10-05","platform":"linux_amd64","source":"…"}
+//! {"invocation":{"argv":["agy","-p","hi","--output-format","json"],"cwd":"/mnt"}}
+//! {"t":0,"stdin":"{\"event\":\"user\",…}\n"}
+//! {"t":0.012,"stdout":"{\"event\":\"init\",…}\n"}
+//! {"t":0.013,"stderr":"[agy] print timeout after 8s …\n"}
+//! {"t":0.5,"file":{"path":"brain/<id>/x_1.jpg","bytes":1234,"width":1376,"height":768}}
+//! {"t":0.6,"exit":{"code":0}}
+//! ```
+//!
+//! `t` is seconds since the invocation started. `stdout`/`stderr` hold exact text;
+//! bytes that are not UTF-8 go, as hex, in `stdout_hex`/`stderr_hex`.
+//! The format is documented in `docs/trace-format.md`.
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::journal::ExitRecord;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The trace format version.
+pub const TRACE_VERSION: u32 = 1;
+
+/// Where a trace came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceHeader {
+    /// Format version ([`TRACE_VERSION`]).
+    pub trace: u32,
+    /// The agy version recorded.
+    pub agy_version: String,
+    /// Date recorded (`YYYY-MM-DD`).
+    pub recorded: String,
+    /// `linux_amd64`, `windows_amd64`, …
+    pub platform: String,
+    /// Who recorded it and where it was published.
+    pub source: String,
+    /// Free text: how it was captured, what was redacted or reconstructed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// How one recorded invocation was started.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InvocationStart {
+    /// argv, `agy` first.
+    pub argv: Vec<String>,
+    /// Working directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Environment that mattered.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+}
+
+/// A file the invocation wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceFile {
+    /// Path relative to the app data dir (`brain/<id>/x_1.jpg`).
+    pub path: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Image width, for images.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    /// Image height, for images.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+}
+
+/// One event of an invocation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceEvent {
+    /// A line the client wrote to stdin.
+    Stdin(String),
+    /// Text agy wrote to stdout.
+    Stdout(String),
+    /// Bytes agy wrote to stdout that are not UTF-8, in hex.
+    StdoutHex(crate::script::HexBytes),
+    /// Text agy wrote to stderr.
+    Stderr(String),
+    /// Bytes agy wrote to stderr that are not UTF-8, in hex.
+    StderrHex(crate::script::HexBytes),
+    /// A file agy wrote.
+    File(TraceFile),
+    /// How the invocation ended.
+    Exit(ExitRecord),
+}
+
+/// One timed event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimedEvent {
+    /// Seconds since the invocation started.
+    pub t: f64,
+    /// The event.
+    #[serde(flatten)]
+    pub event: TraceEvent,
+}
+
+/// One recorded invocation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TracedInvocation {
+    /// How it was started.
+    pub start: InvocationStart,
+    /// What happened, in order.
+    pub events: Vec<TimedEvent>,
+}
+
+/// A whole trace file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    /// Provenance.
+    pub header: TraceHeader,
+    /// The invocations, in order.
+    pub invocations: Vec<TracedInvocation>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InvocationLine {
+    invocation: InvocationStart,
+}
+
+impl TracedInvocation {
+    /// Every stdout byte, in order.
+    pub fn stdout(&self) -> Vec<u8> {
+        self.bytes(true)
+    }
+
+    /// Every stderr byte, in order.
+    pub fn stderr(&self) -> Vec<u8> {
+        self.bytes(false)
+    }
+
+    fn bytes(&self, stdout: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        for e in &self.events {
+            match (&e.event, stdout) {
+                (TraceEvent::Stdout(s), true) | (TraceEvent::Stderr(s), false) => {
+                    out.extend_from_slice(s.as_bytes())
+                }
+                (TraceEvent::StdoutHex(b), true) | (TraceEvent::StderrHex(b), false) => {
+                    out.extend_from_slice(&b.0)
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The exit record, when the trace has one.
+    pub fn exit(&self) -> Option<&ExitRecord> {
+        self.events.iter().rev().find_map(|e| match &e.event {
+            TraceEvent::Exit(x) => Some(x),
+            _ => None,
+        })
+    }
+}
+
+impl Trace {
+    /// Renders the trace as JSON lines.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let mut push = |v: String| {
+            out.push_str(&v);
+            out.push('\n');
+        };
+        push(serde_json::to_string(&self.header).unwrap_or_default());
+        for inv in &self.invocations {
+            push(
+                serde_json::to_string(&InvocationLine {
+                    invocation: inv.start.clone(),
+                })
+                .unwrap_or_default(),
+            );
+            for e in &inv.events {
+                push(serde_json::to_string(e).unwrap_or_default());
+            }
+        }
+        out
+    }
+
+    /// Parses a trace, reporting every bad line with its line and column.
+    pub fn parse(path: &str, text: &str) -> Result<Trace, Diagnostics> {
+        let mut diags = Diagnostics::new();
+        let mut header: Option<TraceHeader> = None;
+        let mut invocations: Vec<TracedInvocation> = Vec::new();
+        let mut last_t = 0.0f64;
+        let mut ended = false;
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let err = |diags: &mut Diagnostics, e: serde_json::Error, hint: &str| {
+                diags.push(
+                    Diagnostic::at_line(
+                        path,
+                        n,
+                        e.column().max(1),
+                        format!("invalid trace line: {e}"),
+                    )
+                    .with_hint(hint.to_string()),
+                )
+            };
+            if header.is_none() && invocations.is_empty() && n == first_line(text) {
+                match serde_json::from_str::<TraceHeader>(line) {
+                    Ok(h) => {
+                        if h.trace != TRACE_VERSION {
+                            diags.push(
+                                Diagnostic::at_line(path, n, 1, format!("trace format version {} is not supported", h.trace))
+                                    .with_hint(format!("this build reads version {TRACE_VERSION}")),
+                            );
+                        }
+                        header = Some(h);
+                    }
+                    Err(e) => err(
+                        &mut diags,
+                        e,
+                        "the first line must be the header: {\"trace\":1,\"agy_version\":…,\"recorded\":…,\"platform\":…,\"source\":…}",
+                    ),
+                }
+                continue;
+            }
+            if line.trim_start().starts_with("{\"invocation\"") {
+                match serde_json::from_str::<InvocationLine>(line) {
+                    Ok(l) => {
+                        invocations.push(TracedInvocation {
+                            start: l.invocation,
+                            events: Vec::new(),
+                        });
+                        last_t = 0.0;
+                        ended = false;
+                    }
+                    Err(e) => err(
+                        &mut diags,
+                        e,
+                        "write {\"invocation\":{\"argv\":[\"agy\",…]}}",
+                    ),
+                }
+                continue;
+            }
+            match serde_json::from_str::<TimedEvent>(line) {
+                Ok(ev) => {
+                    let Some(inv) = invocations.last_mut() else {
+                        diags.push(
+                            Diagnostic::at_line(path, n, 1, "event before any invocation line")
+                                .with_hint("start each invocation with {\"invocation\":{\"argv\":[…]}}"),
+                        );
+                        continue;
+                    };
+                    if !(ev.t.is_finite() && ev.t >= 0.0) || ev.t < last_t {
+                        diags.push(
+                            Diagnostic::at_line(path, n, 1, format!("time {} goes backwards (previous {last_t})", ev.t))
+                                .with_hint("`t` is seconds since the invocation started and never decreases"),
+                        );
+                    }
+                    if ended {
+                        diags.push(
+                            Diagnostic::at_line(path, n, 1, "event after the invocation's exit")
+                                .with_hint("`exit` must be the last event of an invocation"),
+                        );
+                    }
+                    if matches!(ev.event, TraceEvent::Exit(_)) {
+                        ended = true;
+                    }
+                    last_t = ev.t.max(last_t);
+                    inv.events.push(ev);
+                }
+                Err(e) => err(
+                    &mut diags,
+                    e,
+                    "an event is {\"t\":<seconds>, one of \"stdin\", \"stdout\", \"stdout_hex\", \"stderr\", \"stderr_hex\", \"file\", \"exit\"}",
+                ),
+            }
+        }
+        let Some(header) = header else {
+            if diags.is_empty() {
+                diags.push(
+                    Diagnostic::at_line(path, 1, 1, "empty trace")
+                        .with_hint("a trace starts with its header line"),
+                );
+            }
+            return Err(diags);
+        };
+        if invocations.is_empty() {
+            diags.push(
+                Diagnostic::at_line(path, 1, 1, "trace has no invocation")
+                    .with_hint("add an {\"invocation\":…} line and its events"),
+            );
+        }
+        diags.into_result(Trace {
+            header,
+            invocations,
+        })
+    }
+
+    /// Builds a one-invocation trace from a raw capture: stdout and stderr bytes as
+    /// published (no timing: every event at `t = 0`), the stdin lines that drove it,
+    /// and the exit code. Each stdout/stderr line becomes one event, so a replay writes
+    /// the same bytes line by line.
+    pub fn from_capture(
+        header: TraceHeader,
+        start: InvocationStart,
+        stdin_lines: &[String],
+        stdout: &[u8],
+        stderr: &[u8],
+        exit_code: i32,
+    ) -> Trace {
+        let mut events = Vec::new();
+        for line in stdin_lines {
+            let mut l = line.clone();
+            if !l.ends_with('\n') {
+                l.push('\n');
+            }
+            events.push(TimedEvent {
+                t: 0.0,
+                event: TraceEvent::Stdin(l),
+            });
+        }
+        push_lines(&mut events, stdout, true);
+        push_lines(&mut events, stderr, false);
+        events.push(TimedEvent {
+            t: 0.0,
+            event: TraceEvent::Exit(ExitRecord {
+                code: Some(exit_code),
+                signal: None,
+            }),
+        });
+        Trace {
+            header,
+            invocations: vec![TracedInvocation { start, events }],
+        }
+    }
+}
+
+fn first_line(text: &str) -> usize {
+    text.lines()
+        .position(|l| !l.trim().is_empty())
+        .map(|p| p + 1)
+        .unwrap_or(1)
+}
+
+fn push_lines(events: &mut Vec<TimedEvent>, bytes: &[u8], stdout: bool) {
+    for chunk in bytes.split_inclusive(|b| *b == b'\n') {
+        let event = match (std::str::from_utf8(chunk), stdout) {
+            (Ok(s), true) => TraceEvent::Stdout(s.to_string()),
+            (Ok(s), false) => TraceEvent::Stderr(s.to_string()),
+            (Err(_), true) => TraceEvent::StdoutHex(crate::script::HexBytes(chunk.to_vec())),
+            (Err(_), false) => TraceEvent::StderrHex(crate::script::HexBytes(chunk.to_vec())),
+        };
+        events.push(TimedEvent { t: 0.0, event });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn header() -> TraceHeader {
+        TraceHeader {
+            trace: TRACE_VERSION,
+            agy_version: "1.2.17".into(),
+            recorded: "2026-10-05".into(),
+            platform: "linux_amd64".into(),
+            source: "test".into(),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn capture_round_trips_through_render_and_parse_with_identical_bytes() {
+        let stdout = b"{\"a\":1}\n{\"b\":2}\npartial".to_vec();
+        let stderr = b"warn\n\xff\n".to_vec();
+        let trace = Trace::from_capture(
+            header(),
+            InvocationStart::default(),
+            &["x".into()],
+            &stdout,
+            &stderr,
+            3,
+        );
+        let back = Trace::parse("t.jsonl", &trace.render()).expect("parses");
+        assert_eq!(back, trace);
+        assert_eq!(back.invocations[0].stdout(), stdout);
+        assert_eq!(back.invocations[0].stderr(), stderr);
+        assert_eq!(back.invocations[0].exit().and_then(|e| e.code), Some(3));
+    }
+
+    #[test]
+    fn bad_lines_are_all_reported() {
+        let text = format!(
+            "{}\n{{\"invocation\":{{\"argv\":[\"agy\"]}}}}\n{{\"t\":1,\"stdot\":\"x\"}}\n{{\"t\":-1,\"stdout\":\"y\"}}\n",
+            serde_json::to_string(&header()).expect("header")
+        );
+        let err = Trace::parse("t.jsonl", &text).expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![3, 4], "{err}");
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(s in "\\PC*") {
+            let _ = Trace::parse("t", &s);
+        }
+
+        #[test]
+        fn arbitrary_captures_round_trip(stdout in proptest::collection::vec(any::<u8>(), 0..200),
+                                         stderr in proptest::collection::vec(any::<u8>(), 0..50),
+                                         code in any::<i32>()) {
+            let trace = Trace::from_capture(header(), InvocationStart::default(), &[], &stdout, &stderr, code);
+            let back = Trace::parse("t", &trace.render()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(back.invocations[0].stdout(), stdout);
+            prop_assert_eq!(back.invocations[0].stderr(), stderr);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! agy version numbers (`1.2.6`), compared numerically.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+
+/// A `major.minor.patch` agy version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AgyVersion {
+    /// Major.
+    pub major: u32,
+    /// Minor.
+    pub minor: u32,
+    /// Patch.
+    pub patch: u32,
+}
+
+impl AgyVersion {
+    /// The version fake-agy models when nothing else is asked for: the one spikes S1–S8
+    /// were run against (SPIKES.md).
+    pub const DEFAULT: AgyVersion = AgyVersion::new(1, 2, 6);
+
+    /// A version from its parts.
+    pub const fn new(major: u32, minor: u32, patch: u32) -> AgyVersion {
+        AgyVersion {
+            major,
+            minor,
+            patch,
+        }
+    }
+}
+
+impl FromStr for AgyVersion {
+    type Err = String;
+
+    /// Accepts `1.2.6`, `v1.2.6` and `agy 1.2.6`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        let t = t.strip_prefix("agy ").unwrap_or(t);
+        let t = t.strip_prefix('v').unwrap_or(t);
+        let parts: Vec<&str> = t.split('.').collect();
+        let bad = || format!("`{s}` is not an agy version: write it as `1.2.6`");
+        if parts.len() != 3 {
+            return Err(bad());
+        }
+        let n = |p: &str| p.parse::<u32>().map_err(|_| bad());
+        Ok(AgyVersion::new(n(parts[0])?, n(parts[1])?, n(parts[2])?))
+    }
+}
+
+impl fmt::Display for AgyVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+impl Serialize for AgyVersion {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for AgyVersion {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_numerically() {
+        let a: AgyVersion = "1.1.24".parse().unwrap();
+        let b: AgyVersion = "v1.2.6".parse().unwrap();
+        let c: AgyVersion = "1.10.0".parse().unwrap();
+        assert!(a < b && b < c);
+        assert!("1.2".parse::<AgyVersion>().is_err());
+    }
+}
