@@ -6,8 +6,11 @@
 //! - [`duration`], [`version`]: Go durations and agy versions.
 //! - [`script`]: the agy script fake-agy acts out.
 //! - [`diag`]: located diagnostics shared by every file format.
+//! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
+//! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
 
 pub mod diag;
+pub mod driver;
 pub mod duration;
 pub mod envelope;
 pub mod gojson;

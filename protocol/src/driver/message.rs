@@ -1,0 +1,297 @@
+//! Requests, replies and events of driver protocol v1.
+
+use super::outcome::Outcome;
+use serde::{Deserialize, Serialize};
+
+/// The protocol version this build speaks.
+pub const DRIVER_PROTOCOL_VERSION: u32 = 1;
+
+/// A request from the harness: `{"v":1,"id":N,"op":"…",…}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// Protocol version ([`DRIVER_PROTOCOL_VERSION`]).
+    pub v: u32,
+    /// Request id; the reply carries it back.
+    pub id: u64,
+    /// The operation and its arguments.
+    #[serde(flatten)]
+    pub op: RequestOp,
+}
+
+/// Operations, by profile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum RequestOp {
+    /// Handshake: the driver answers with its name and the profiles it implements.
+    Hello {},
+    /// `oneshot`: generate one image.
+    Generate {
+        /// The user's prompt.
+        prompt: String,
+        /// Aspect ratio asked for (`16:9`, `1:1`), if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        aspect: Option<String>,
+        /// The adapter's timeout in seconds (before the time scale).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout_s: Option<f64>,
+        /// Reference image paths.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        references: Vec<String>,
+        /// Adapter settings for this request (model, effort, skip_permissions, …).
+        #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+        settings: serde_json::Map<String, serde_json::Value>,
+    },
+    /// `session`: open a conversation.
+    Open {
+        /// Session handle chosen by the harness.
+        session: String,
+        /// Model selection.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        /// Effort selection.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        effort: Option<String>,
+        /// Permission selection (`skip` for `--dangerously-skip-permissions`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        permission: Option<String>,
+    },
+    /// `session`: one user turn.
+    Turn {
+        /// Session handle.
+        session: String,
+        /// The user's message.
+        text: String,
+    },
+    /// `session`: select model / effort / permission for later turns.
+    Select {
+        /// Session handle.
+        session: String,
+        /// Model.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        /// Effort.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        effort: Option<String>,
+        /// Permission.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        permission: Option<String>,
+    },
+    /// `session` / `acp`: cancel the running turn.
+    Cancel {
+        /// Session handle.
+        session: String,
+    },
+    /// `session` / `acp`: close the conversation and release its process.
+    Close {
+        /// Session handle.
+        session: String,
+    },
+    /// Ask the driver to exit cleanly.
+    Shutdown {},
+}
+
+impl RequestOp {
+    /// The op's wire name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RequestOp::Hello {} => "hello",
+            RequestOp::Generate { .. } => "generate",
+            RequestOp::Open { .. } => "open",
+            RequestOp::Turn { .. } => "turn",
+            RequestOp::Select { .. } => "select",
+            RequestOp::Cancel { .. } => "cancel",
+            RequestOp::Close { .. } => "close",
+            RequestOp::Shutdown {} => "shutdown",
+        }
+    }
+}
+
+/// A reply: `{"id":N,"ok":…,"outcome":…,"retryable":…,"error":…,"result":…}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    /// The request id.
+    pub id: u64,
+    /// True when the operation succeeded.
+    pub ok: bool,
+    /// The outcome class; a driver that only knows its adapter's error names may omit it
+    /// and let the adapter config map `error.name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// Whether the adapter would retry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+    /// The adapter's own error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// What the operation produced.
+    #[serde(default, skip_serializing_if = "OpResult::is_empty")]
+    pub result: OpResult,
+}
+
+/// The adapter's own error name and message (`ProviderTimeoutError`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorInfo {
+    /// Error type name.
+    pub name: String,
+    /// Message.
+    #[serde(default)]
+    pub message: String,
+}
+
+/// Results, by op. Every field is optional.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct OpResult {
+    /// `hello`: the driver's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver: Option<String>,
+    /// `hello`: profiles implemented (`oneshot`, `session`, `acp`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<String>,
+    /// `generate`: the image the adapter delivered (a path the harness can read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// `turn`: the turn's text as the adapter delivered it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// `turn` / `close` / ACP ops: the adapter's view of the conversation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<HistoryEntry>>,
+    /// ACP ops: the client's restore state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore_state: Option<AcpRestoreState>,
+    /// Anything else the driver wants in the report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<serde_json::Value>,
+}
+
+impl OpResult {
+    /// True when nothing is set.
+    pub fn is_empty(&self) -> bool {
+        *self == OpResult::default()
+    }
+}
+
+/// One entry of an adapter's conversation history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// `user`, `assistant`, or `gap` (an explicit history gap).
+    pub role: String,
+    /// The text.
+    #[serde(default)]
+    pub text: String,
+    /// The turn this entry belongs to (1-based), when the adapter numbers turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u64>,
+}
+
+/// An ACP client's restore state (seed 003).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AcpRestoreState {
+    /// Live session, nothing to restore.
+    Ready,
+    /// A saved session can be restored.
+    Restorable,
+    /// Restored with `session/resume` or `session/load`.
+    Restored,
+    /// Restored, but a prompt may have progressed: history has an explicit gap.
+    HistoryGap,
+    /// No saved session id: the history can be read, not continued.
+    HistoryOnly,
+}
+
+/// A notification from the driver (not a reply).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DriverEvent {
+    /// `log`, `progress`, …
+    pub event: String,
+    /// Free text.
+    #[serde(default)]
+    pub message: String,
+}
+
+/// One line a driver wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DriverLine {
+    /// A reply to a request.
+    Reply(Box<Reply>),
+    /// A notification.
+    Event(DriverEvent),
+}
+
+/// Parses one line a driver wrote; the error says what is wrong and where (column).
+pub fn parse_driver_line(line: &str) -> Result<DriverLine, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("column {}: not JSON: {e}", e.column()))?;
+    if value.get("id").is_some() {
+        serde_json::from_value(value)
+            .map(|r| DriverLine::Reply(Box::new(r)))
+            .map_err(|e| format!("not a valid reply: {e}"))
+    } else if value.get("event").is_some() {
+        serde_json::from_value(value)
+            .map(DriverLine::Event)
+            .map_err(|e| format!("not a valid event: {e}"))
+    } else {
+        Err("a driver line needs `id` (a reply) or `event` (a notification)".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn design_example_request_and_reply_parse() {
+        let req: Request = serde_json::from_str(
+            r#"{"v":1,"id":1,"op":"generate","prompt":"a purple hexagon","aspect":"16:9","timeout_s":1}"#,
+        )
+        .expect("request");
+        assert!(matches!(req.op, RequestOp::Generate { .. }));
+        let line = r#"{"id":1,"ok":false,"outcome":"timeout","retryable":true,"error":{"name":"ProviderTimeoutError","message":"agy print timeout (empty SUCCESS)"}}"#;
+        match parse_driver_line(line).expect("reply") {
+            DriverLine::Reply(r) => {
+                assert_eq!(r.outcome, Some(Outcome::Timeout));
+                assert_eq!(r.retryable, Some(true));
+            }
+            other => panic!("expected a reply, got {other:?}"),
+        }
+    }
+
+    fn arb_op() -> impl Strategy<Value = RequestOp> {
+        prop_oneof![
+            Just(RequestOp::Hello {}),
+            Just(RequestOp::Shutdown {}),
+            (
+                "\\PC{0,20}",
+                proptest::option::of("[0-9]{1,2}:[0-9]{1,2}"),
+                proptest::option::of(0.0f64..1000.0)
+            )
+                .prop_map(|(prompt, aspect, timeout_s)| RequestOp::Generate {
+                    prompt,
+                    aspect,
+                    timeout_s,
+                    references: Vec::new(),
+                    settings: serde_json::Map::new()
+                }),
+            ("[a-z0-9]{1,6}", "\\PC{0,20}")
+                .prop_map(|(session, text)| RequestOp::Turn { session, text }),
+            "[a-z0-9]{1,6}".prop_map(|session| RequestOp::Close { session }),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_driver_output_never_panics(s in "\\PC*") {
+            let _ = parse_driver_line(&s);
+        }
+
+        #[test]
+        fn requests_round_trip(id in any::<u64>(), op in arb_op()) {
+            let req = Request { v: DRIVER_PROTOCOL_VERSION, id, op };
+            let text = serde_json::to_string(&req).expect("serializes");
+            let back: Request = serde_json::from_str(&text).expect("parses");
+            prop_assert_eq!(back, req);
+        }
+    }
+}
