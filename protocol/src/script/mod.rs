@@ -4,6 +4,11 @@
 //! table of a scenario (`FAKE_AGY_SCRIPT=scenario.toml`, `FAKE_AGY_SCRIPT_TABLE=agy`).
 //! The format is documented in `docs/script-format.md`.
 
+/// The exit code fake-agy uses when the fake itself is broken (unreadable script,
+/// bad command-line knob). Scripts may not use it, so a broken fake is never mistaken
+/// for a scripted failure.
+pub const FAKE_BROKEN_EXIT: i32 = 70;
+
 mod flag;
 mod model;
 mod parse;

@@ -226,6 +226,14 @@ fn parse_steps(
             );
             ended_by = None; // report once per run of dead steps
         }
+        if let Some(Step::Exit(code)) = &parsed {
+            if *code == super::FAKE_BROKEN_EXIT {
+                diags.push(
+                    Diagnostic::at(src, v.span().start, format!("{step_what} exits with {code}, the code fake-agy reserves for its own failures"))
+                        .with_hint("pick another exit code; 70 means the fake itself is broken"),
+                );
+            }
+        }
         if let Some(step) = parsed {
             if matches!(step, Step::Exit(_) | Step::Crash(_) | Step::Hang(_)) {
                 ended_by = Some((i + 1, step.name()));
@@ -367,7 +375,9 @@ steps = [
 
     fn arb_step() -> impl Strategy<Value = Step> {
         prop_oneof![
-            any::<i32>().prop_map(Step::Exit),
+            any::<i32>()
+                .prop_filter("reserved", |c| *c != crate::script::FAKE_BROKEN_EXIT)
+                .prop_map(Step::Exit),
             "[a-z ]{0,12}".prop_map(Step::Stdout),
             "[a-z ]{0,12}".prop_map(Step::Stderr),
             (0u64..100_000).prop_map(|ms| Step::Sleep(std::time::Duration::from_millis(ms).into())),
