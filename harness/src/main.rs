@@ -1,6 +1,8 @@
-//! The `agy-harness` binary.
+//! The `agy-harness` binary: parse the command line, run, exit with the code.
+
+use clap::Parser;
 
 fn main() {
-    eprintln!("agy-harness: not implemented yet");
-    std::process::exit(3);
+    let cli = agy_harness::cli::Cli::parse();
+    std::process::exit(agy_harness::execute(cli));
 }
