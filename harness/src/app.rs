@@ -83,7 +83,11 @@ pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, Fat
 
 pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
     match &common.fake_agy {
-        Some(p) => Ok(p.clone()),
+        Some(p) if p.is_file() => Ok(p.clone()),
+        Some(p) => Err(format!(
+            "the fake-agy binary `{}` does not exist",
+            p.display()
+        )),
         None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy"),
     }
     .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
@@ -91,7 +95,11 @@ pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
 
 pub(crate) fn reference_adapter(common: &CommonArgs) -> Result<PathBuf, Fatal> {
     match &common.reference_adapter {
-        Some(p) => Ok(p.clone()),
+        Some(p) if p.is_file() => Ok(p.clone()),
+        Some(p) => Err(format!(
+            "the reference adapter `{}` does not exist",
+            p.display()
+        )),
         None => locate_binary(
             REFERENCE_ADAPTER_BIN,
             ENV_REFERENCE_ADAPTER,

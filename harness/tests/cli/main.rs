@@ -1,0 +1,5 @@
+//! Integration tests of the `agy-harness` binary: real processes, real signals.
+
+mod commands;
+mod reliability;
+mod support;
