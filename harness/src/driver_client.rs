@@ -36,6 +36,20 @@ pub enum DriverError {
     Write(String),
 }
 
+/// `program` as an absolute path when it is a bare name found on the harness's PATH.
+pub fn resolve_program(program: &str) -> std::path::PathBuf {
+    if program.contains('/') {
+        return program.into();
+    }
+    std::env::var_os("PATH")
+        .and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join(program))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_else(|| program.into())
+}
+
 /// A line the driver wrote that is not driver protocol v1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProtocolViolation {
@@ -84,7 +98,9 @@ impl DriverClient {
             .append(true)
             .open(stderr_path)
             .map_err(|e| spawn_err(format!("cannot open `{}`: {e}", stderr_path.display())))?;
-        let mut cmd = Command::new(&program);
+        // Resolved with the harness's own PATH: the driver's PATH may hold only the
+        // sandbox's `bin/`.
+        let mut cmd = Command::new(resolve_program(&program));
         cmd.args(&command[1.min(command.len())..])
             .env_clear()
             .envs(env.iter().map(|(k, v)| (k, v)))

@@ -7,7 +7,7 @@
 //! Reusable by anything that runs agy or an adapter (scenario runs, spikes).
 
 use crate::process_group::{marked_processes, sweep_marked, MARKER_ENV};
-use agy_protocol::driver::{ENV_STATE_DIR, ENV_TIME_SCALE, ENV_WORK_DIR};
+use agy_protocol::driver::{ENV_AGY_BIN, ENV_STATE_DIR, ENV_TIME_SCALE, ENV_WORK_DIR};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -148,6 +148,15 @@ impl Sandbox {
             env.push((fake_env::SCRIPT_TABLE.to_string(), table.to_string()));
         }
         env
+    }
+
+    /// Makes `env` describe a machine without agy: `PATH` is only the sandbox's
+    /// `bin/` (which holds no `agy`), and `AGY_BIN` names a file that does not exist.
+    pub fn without_agy(&self, env: &mut Vec<(String, String)>) {
+        let _ = std::fs::remove_file(self.bin().join("agy"));
+        env.retain(|(k, _)| k != "PATH" && k != ENV_AGY_BIN);
+        env.push(("PATH".into(), self.bin().display().to_string()));
+        env.push((ENV_AGY_BIN.into(), self.bin().join("agy").display().to_string()));
     }
 
     /// Live processes of this sandbox.

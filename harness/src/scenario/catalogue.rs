@@ -160,6 +160,7 @@ mod tests {
                 catches: vec![],
                 time_scale: None,
                 timeout: None,
+                agy_installed: None,
             },
             script: None,
             ops: vec![],

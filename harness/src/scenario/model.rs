@@ -50,6 +50,10 @@ pub struct ScenarioMeta {
     /// Wall-clock limit for the whole scenario instead of the adapter config's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<GoDuration>,
+    /// `false`: no `agy` in the sandbox (`PATH` holds only the sandbox's empty `bin/`,
+    /// and `AGY_BIN` names a file that does not exist), for the binary-missing row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agy_installed: Option<bool>,
 }
 
 /// The contract an adapter implements (DESIGN.md "Profile").

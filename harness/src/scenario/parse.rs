@@ -540,7 +540,7 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
                 path: "s.toml".into(),
                 meta: ScenarioMeta {
                     name, profile: Profile::Oneshot, covers: Vec::new(), agy: None, tags,
-                    description: None, catches: Vec::new(), time_scale: None, timeout: None,
+                    description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None,
                 },
                 script: None,
                 ops,
