@@ -93,6 +93,11 @@ impl AdapterConfig {
             ("ProviderTransientError", Outcome::Transient),
             ("ProviderAuthError", Outcome::Auth),
             ("ProviderPermanentError", Outcome::Permanent),
+            ("TurnTimeoutError", Outcome::Timeout),
+            ("TurnTransientError", Outcome::Transient),
+            ("TurnCancelledError", Outcome::Transient),
+            ("TurnAuthError", Outcome::Auth),
+            ("TurnFailedError", Outcome::Permanent),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))

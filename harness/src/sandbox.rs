@@ -156,7 +156,10 @@ impl Sandbox {
         let _ = std::fs::remove_file(self.bin().join("agy"));
         env.retain(|(k, _)| k != "PATH" && k != ENV_AGY_BIN);
         env.push(("PATH".into(), self.bin().display().to_string()));
-        env.push((ENV_AGY_BIN.into(), self.bin().join("agy").display().to_string()));
+        env.push((
+            ENV_AGY_BIN.into(),
+            self.bin().join("agy").display().to_string(),
+        ));
     }
 
     /// Live processes of this sandbox.

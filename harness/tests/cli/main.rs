@@ -1,5 +1,6 @@
 //! Integration tests of the `agy-harness` binary: real processes, real signals.
 
+mod catalogue;
 mod commands;
 mod reliability;
 mod support;
