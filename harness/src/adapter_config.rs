@@ -139,7 +139,11 @@ pub fn load_adapter_config(path: &Path) -> Result<AdapterConfig, Diagnostics> {
         )
         .with_hint("check the path given to `--adapter`")])
     })?;
-    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // Absolute, because the driver runs with the sandbox's work dir as its cwd.
+    let base = std::fs::canonicalize(path)
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_default();
     parse_adapter_config(&SourceFile::new(display, text), &base)
 }
 

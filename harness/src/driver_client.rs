@@ -26,7 +26,7 @@ pub enum DriverError {
         message: String,
     },
     /// No reply within the bound.
-    #[error("no reply within {0:?}")]
+    #[error("no reply within {:.2} s", .0.as_secs_f64())]
     Timeout(Duration),
     /// The driver's stdout ended (it exited or closed it).
     #[error("the driver exited or closed its stdout before replying")]

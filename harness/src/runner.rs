@@ -257,6 +257,9 @@ pub async fn run_scenario(
             .iter()
             .map(|(k, v)| (k.clone(), v.clone())),
     );
+    if s.meta.agy_installed == Some(false) {
+        sandbox.without_agy(&mut env);
+    }
     let ctx = Ctx {
         s,
         settings,
@@ -292,7 +295,11 @@ pub async fn run_scenario(
     }
     sandbox.kill_all();
     obs.driver_stderr_tail = tail(&sandbox.driver_stderr(), 2000);
-    let mut failures = judge(&ctx, &obs);
+    // A driver that never got going leaves nothing worth judging beyond that.
+    let mut failures = match &ended {
+        Err((Status::Error, _)) if obs.ops.is_empty() => Vec::new(),
+        _ => judge(&ctx, &obs),
+    };
     drop(ctx);
     match ended {
         Ok(()) => {}

@@ -150,12 +150,24 @@ impl Sandbox {
         env
     }
 
-    /// Makes `env` describe a machine without agy: `PATH` is only the sandbox's
-    /// `bin/` (which holds no `agy`), and `AGY_BIN` names a file that does not exist.
+    /// Makes `env` describe a machine without agy: `PATH` keeps only folders that
+    /// hold no `agy` (the sandbox's `bin/` loses its link), and `AGY_BIN` names a file
+    /// that does not exist.
     pub fn without_agy(&self, env: &mut Vec<(String, String)>) {
         let _ = std::fs::remove_file(self.bin().join("agy"));
+        let path = env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        let kept: Vec<std::path::PathBuf> = std::env::split_paths(&path)
+            .filter(|d| !d.join("agy").exists())
+            .collect();
+        let path = std::env::join_paths(kept)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| self.bin().display().to_string());
         env.retain(|(k, _)| k != "PATH" && k != ENV_AGY_BIN);
-        env.push(("PATH".into(), self.bin().display().to_string()));
+        env.push(("PATH".into(), path));
         env.push((
             ENV_AGY_BIN.into(),
             self.bin().join("agy").display().to_string(),

@@ -297,7 +297,7 @@ pub fn check_invocation(
             None => out.push(Failure::new(
                 &place,
                 "gone_within_after_signal",
-                format!("gone within {bound:?} of its first signal"),
+                format!("gone within {} of its first signal", secs(bound)),
                 "it received no signal",
             )),
             Some(first) => {
@@ -309,18 +309,18 @@ pub fn check_invocation(
                             out.push(Failure::new(
                                 &place,
                                 "gone_within_after_signal",
-                                format!("gone within {bound:?} of {}", first.signal),
-                                format!("gone after {took:?}"),
+                                format!("gone within {} of {}", secs(bound), first.signal),
+                                format!("gone after {}", secs(took)),
                             ));
                         }
                     }
                     None => out.push(Failure::new(
                         &place,
                         "gone_within_after_signal",
-                        format!("gone within {bound:?} of {}", first.signal),
+                        format!("gone within {} of {}", secs(bound), first.signal),
                         format!(
-                            "still running {:?} after it",
-                            Duration::from_micros(now_us().saturating_sub(first.at_us))
+                            "still running {} after it",
+                            secs(Duration::from_micros(now_us().saturating_sub(first.at_us)))
                         ),
                     )),
                 }
@@ -328,6 +328,10 @@ pub fn check_invocation(
         }
     }
     out
+}
+
+fn secs(d: Duration) -> String {
+    format!("{:.3} s", d.as_secs_f64())
 }
 
 fn exit_text(r: &JournalRecord) -> String {

@@ -50,6 +50,13 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
             let _ = writeln!(out, "      {label} {DIM}{e}{DIM:#}");
         }
     }
+    if let Some(err) = &r.driver_stderr {
+        let lines: Vec<&str> = err.lines().collect();
+        let _ = writeln!(out, "    {DIM}driver stderr (last lines):{DIM:#}");
+        for l in &lines[lines.len().saturating_sub(8)..] {
+            let _ = writeln!(out, "    {DIM}| {l}{DIM:#}");
+        }
+    }
     if let Some(s) = &r.sandbox {
         let _ = writeln!(out, "    {DIM}sandbox kept at {s}{DIM:#}");
     }
