@@ -142,7 +142,9 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     };
     let steps = rule.map(|r| r.steps.clone()).unwrap_or_default();
     if mode == RunMode::Persistent && classify(&s) == Request::Persistent {
-        if !pre_turn_checks(&mut s) {
+        // A scripted invocation decides for itself; the default one validates
+        // --model/--effort before reading stdin (PB error-model-effort-conflict).
+        if steps.is_empty() && !pre_turn_checks(&mut s) {
             return Ok(s.exit_code);
         }
         run_steps(&mut s, &steps, Place::Invocation, &mut ctx)?;
