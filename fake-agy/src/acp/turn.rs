@@ -377,7 +377,10 @@ impl Agent {
                 )
             }
         };
-        let params = serde_json::to_value(&request).unwrap_or(Value::Null);
+        let mut params = serde_json::to_value(&request).unwrap_or(Value::Null);
+        if spec.question.is_none() {
+            updates::explicit_pending(params.pointer_mut("/toolCall"));
+        }
         let id = self.send_request("session/request_permission", params);
         if state.responded || spec.no_wait == Some(true) {
             return Flow::Next;

@@ -13,8 +13,21 @@ use super::catalog;
 
 /// A `session/update` notification's params.
 pub(crate) fn notification(session_id: &str, update: SessionUpdate) -> Value {
-    serde_json::to_value(SessionNotification::new(session_id.to_string(), update))
-        .unwrap_or(Value::Null)
+    let is_call = matches!(update, SessionUpdate::ToolCall(_));
+    let mut value = serde_json::to_value(SessionNotification::new(session_id.to_string(), update))
+        .unwrap_or(Value::Null);
+    if is_call {
+        explicit_pending(value.pointer_mut("/update"));
+    }
+    value
+}
+
+/// The schema crate leaves out `status` when it is `pending` (its default), but
+/// Antigravity writes `"status":"pending"` on a gated call (ACP.md §2.7, §6.3).
+pub(crate) fn explicit_pending(object: Option<&mut Value>) {
+    if let Some(Value::Object(m)) = object {
+        m.entry("status").or_insert_with(|| json!("pending"));
+    }
 }
 
 /// `agent_message_chunk` with text.
