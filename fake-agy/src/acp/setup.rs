@@ -368,3 +368,82 @@ impl Agent {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent_client_protocol_schema::v1::{ContentBlock, PromptRequest, TextContent};
+    use proptest::prelude::*;
+
+    fn arb_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            prop_oneof![
+                Just("sessionId".to_string()),
+                Just("cwd".to_string()),
+                Just("/tmp".to_string()),
+                "\\PC{0,8}"
+            ]
+            .prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::btree_map(
+                    prop_oneof![
+                        Just("sessionId".to_string()),
+                        Just("cwd".to_string()),
+                        Just("mcpServers".to_string()),
+                        Just("prompt".to_string()),
+                        Just("methodId".to_string()),
+                        Just("configId".to_string()),
+                        Just("value".to_string()),
+                        Just("type".to_string()),
+                        Just("text".to_string()),
+                        "[a-zA-Z]{1,8}",
+                    ],
+                    inner,
+                    0..5
+                )
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    #[test]
+    fn a_missing_field_is_reported_pydantic_style() {
+        let err = typed::<AuthenticateRequest>(json!({"method": "x"})).expect_err("rejects");
+        assert_eq!(i32::from(err.code), -32602);
+        assert_eq!(
+            err.data,
+            Some(
+                json!({"errors":[{"loc":["methodId"],"msg":"field required","type":"value_error.missing"}]})
+            )
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_params_never_panic(v in arb_json()) {
+            let _ = typed::<AuthenticateRequest>(v.clone());
+            let _ = typed::<NewSessionRequest>(v.clone());
+            let _ = typed::<LoadSessionRequest>(v.clone());
+            let _ = typed::<ResumeSessionRequest>(v.clone());
+            let _ = typed::<ListSessionsRequest>(v.clone());
+            let _ = typed::<SetSessionConfigOptionRequest>(v.clone());
+            let _ = typed::<SetSessionModeRequest>(v.clone());
+            let _ = typed::<PromptRequest>(v);
+        }
+
+        #[test]
+        fn prompt_params_round_trip(session in "[a-z0-9-]{1,36}", texts in proptest::collection::vec("\\PC{0,20}", 0..4)) {
+            let blocks: Vec<ContentBlock> = texts.iter().map(|t| ContentBlock::Text(TextContent::new(t.clone()))).collect();
+            let req = PromptRequest::new(session, blocks);
+            let back: PromptRequest = typed(serde_json::to_value(&req).expect("renders"))
+                .map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+            prop_assert_eq!(back, req);
+        }
+    }
+}

@@ -117,11 +117,7 @@ impl Agent {
         self.cancel_requested = false;
         let (rule, steps) = self.pick_rule(&text);
         if let Some(name) = rule {
-            self.wire.event(
-                AcpDirection::Event,
-                AcpKind::Stderr,
-                &format!("prompt rule: {name}"),
-            );
+            self.wire.event(AcpDirection::Event, AcpKind::Rule, &name);
         }
         self.commands_before_first_prompt(&session_id);
         let mut state = TurnState {

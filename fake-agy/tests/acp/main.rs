@@ -2,6 +2,7 @@
 
 mod auth;
 mod faults;
+mod framing;
 mod handshake;
 mod permission;
 mod prompt;

@@ -140,6 +140,17 @@ impl Agent {
             .expect("write");
     }
 
+    /// Sends a raw line (a newline is added; embedded newlines split it).
+    pub async fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        tokio::time::timeout(WAIT, stdin.write_all(&bytes))
+            .await
+            .expect("write in time")
+            .expect("write");
+    }
+
     /// Sends a request and returns its id.
     pub async fn request(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;

@@ -51,6 +51,8 @@ pub enum AcpKind {
     Exit,
     /// A line written to stderr.
     Stderr,
+    /// The script rule chosen for a prompt (`text` names it).
+    Rule,
 }
 
 /// One journal entry.
