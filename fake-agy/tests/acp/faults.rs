@@ -80,6 +80,8 @@ async fn a_broken_script_is_reported_with_its_location_and_the_reserved_exit_cod
     assert!(stderr.contains("acp.toml:4:"), "{stderr}");
     assert!(stderr.contains("did you mean `text`"), "{stderr}");
     assert!(out.stdout.is_empty());
+    let shown = stderr.replace(&sb.dir.path().display().to_string(), "[TEMP]");
+    crate::assert_transcript_snapshot!("broken_script_stderr", shown);
 }
 
 #[tokio::test]

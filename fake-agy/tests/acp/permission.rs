@@ -79,6 +79,10 @@ async fn cancel_with_a_pending_permission_ends_the_turn_cancelled() {
     assert_eq!(resp["result"]["stopReason"], json!("cancelled"));
     assert_eq!(update_kinds(&after), ["tool_call_update"]);
     assert_eq!(after[0]["params"]["update"]["status"], json!("failed"));
+    assert_transcript_snapshot!(
+        "cancel_with_pending_permission",
+        transcript_text(&agent, sb.dir.path())
+    );
     agent.finish().await;
     let outcomes: Vec<String> = sb
         .journal()

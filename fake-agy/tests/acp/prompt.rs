@@ -207,3 +207,41 @@ async fn a_prompt_for_an_unknown_session_is_resource_not_found() {
     assert_eq!(resp["error"]["data"]["uri"], json!("session:nope"));
     agent.finish().await;
 }
+
+#[tokio::test]
+async fn off_schema_updates_and_raw_lines_are_written_as_scripted() {
+    let sb = Sandbox::new().with_script(
+        r#"
+[[prompt]]
+steps = [
+  { update = { sessionUpdate = "subagent_spawned", _meta = { "agy.kind" = "x" } } },
+  { raw = "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"notice\"}}}" },
+  { text = "ok" },
+]
+"#,
+    );
+    let mut agent = sb.spawn();
+    let sid = open_session(&mut agent, &sb.cwd()).await;
+    let (updates, resp) = agent
+        .call(
+            "session/prompt",
+            json!({"sessionId": sid, "prompt": [{"type":"text","text":"go"}]}),
+        )
+        .await;
+    assert_eq!(resp["result"]["stopReason"], json!("end_turn"));
+    assert_eq!(
+        update_kinds(&updates),
+        [
+            "available_commands_update",
+            "subagent_spawned",
+            "notice",
+            "agent_message_chunk"
+        ]
+    );
+    assert_eq!(updates[1]["params"]["sessionId"], json!(sid));
+    assert_eq!(
+        updates[1]["params"]["update"]["_meta"]["agy.kind"],
+        json!("x")
+    );
+    agent.finish().await;
+}

@@ -232,3 +232,88 @@ async fn an_agent_killed_after_a_prompt_leaves_the_turn_incomplete_for_load() {
     assert_eq!(agent_text(&replay), "partial");
     again.finish().await;
 }
+
+#[tokio::test]
+async fn a_resume_that_wrongly_replays_can_be_scripted() {
+    // opencode #30756: replay on `session/resume` (ACP.md §4 item 10).
+    let sb = Sandbox::new().with_script("[resume]\nreplay = \"before_response\"\n");
+    let sid = first_process(&sb).await;
+    let mut agent = sb.spawn();
+    let (replay, resp) = agent
+        .call("session/resume", load_params(&sid, &sb.cwd()))
+        .await;
+    assert!(resp.get("result").is_some(), "{resp}");
+    assert_eq!(
+        update_kinds(&replay),
+        [
+            "user_message_chunk",
+            "agent_message_chunk",
+            "available_commands_update"
+        ]
+    );
+    agent.finish().await;
+}
+
+#[tokio::test]
+async fn a_load_can_be_scripted_to_fail_and_replay_nothing() {
+    let sb = Sandbox::new().with_script(
+        "[load]\nerror = { code = -32603, message = \"Internal error\", data = { reason = \"db locked\" } }\n",
+    );
+    let sid = first_process(&sb).await;
+    let mut agent = sb.spawn();
+    let (before, resp) = agent
+        .call("session/load", load_params(&sid, &sb.cwd()))
+        .await;
+    assert!(before.is_empty(), "{before:?}");
+    assert_eq!(
+        resp["error"],
+        json!({"code": -32603, "message": "Internal error", "data": {"reason": "db locked"}})
+    );
+    agent.finish().await;
+
+    let sb = Sandbox::new().with_script("[load]\nreplay = \"none\"\n");
+    let sid = first_process(&sb).await;
+    let mut agent = sb.spawn();
+    let (before, resp) = agent
+        .call("session/load", load_params(&sid, &sb.cwd()))
+        .await;
+    assert!(
+        before.is_empty(),
+        "advertises loadSession, replays nothing: {before:?}"
+    );
+    assert!(resp.get("result").is_some(), "{resp}");
+    let (_, rest) = agent.finish().await;
+    assert!(rest.is_empty(), "{rest:?}");
+}
+
+#[tokio::test]
+async fn late_output_after_load_lands_while_the_next_prompt_is_waiting() {
+    // The window of seed 003: the client prompts right after the load response and
+    // old text arrives before the new turn's own output.
+    let sb = Sandbox::new().with_script(
+        "[load]\nlate = [{ sleep = \"100ms\" }, { text = \"LATE OLD EXTERNAL OUTPUT\" }]\n",
+    );
+    let sid = first_process(&sb).await;
+    let mut agent = sb.spawn();
+    agent
+        .call("session/load", load_params(&sid, &sb.cwd()))
+        .await;
+    let (during, resp) = agent
+        .call(
+            "session/prompt",
+            json!({"sessionId": sid, "prompt": [{"type":"text","text":"new turn"}]}),
+        )
+        .await;
+    assert_eq!(resp["result"]["stopReason"], json!("end_turn"));
+    let text = agent_text(&during);
+    assert!(
+        text.starts_with("LATE OLD EXTERNAL OUTPUT"),
+        "old text first, inside the new prompt's window: {text}"
+    );
+    assert!(text.ends_with("Received: new turn"), "{text}");
+    assert_transcript_snapshot!(
+        "late_text_after_load",
+        transcript_text(&agent, sb.dir.path())
+    );
+    agent.finish().await;
+}
