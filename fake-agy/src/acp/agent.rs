@@ -110,10 +110,10 @@ impl Agent {
         while let Some(inbound) = self.next_inbound() {
             match inbound {
                 Inbound::Frame(frame) => {
-                    if let (Some(delay), Some("initialize")) = (delayed, frame.method()) {
-                        // Cold start: the first answer is late (ACP.md §2.2).
+                    if let Some(delay) = delayed.take() {
+                        // Cold start: the server is silent until it is ready, so the
+                        // first answer (normally `initialize`'s) is late (ACP.md §2.2).
                         self.sleep_plain(delay);
-                        delayed = None;
                     }
                     self.handle(frame);
                 }

@@ -30,7 +30,8 @@ pub struct AgentSpec {
     /// `agentInfo.version`, in any recorded format (overrides `FAKE_AGY_ACP_VERSION`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<AcpServerVersion>,
-    /// Wait this long before answering `initialize` (cold start, ACP.md §2.2).
+    /// Wait this long before the first answer, normally `initialize`'s (cold start,
+    /// ACP.md §2.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_delay: Option<GoDuration>,
     /// `hang`: never answer `initialize` (RC01 hung in 2 of 4 starts, ACP.md §2.2).

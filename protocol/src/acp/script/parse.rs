@@ -342,6 +342,33 @@ steps = [{ text = "Done." }, { respond = "end_turn" }, { text = "late" }]
         );
     }
 
+    #[test]
+    fn the_acp_table_of_a_scenario_is_read_with_file_locations() {
+        let dir = std::env::temp_dir().join(format!("acp-script-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("scenario.toml");
+        std::fs::write(
+            &path,
+            "[scenario]\nname = \"x\"\n[acp.load]\nreplay = \"after_response\"\n[[acp.prompt]]\nsteps = [{ crash = \"kil\" }]\n",
+        )
+        .expect("write");
+        let err = parse_acp_script_file(&path, Some("acp")).expect_err("bad crash kind");
+        assert_eq!((err.0[0].line, err.0[0].column), (6, 20), "{err}");
+        std::fs::write(
+            &path,
+            "[scenario]\nname = \"x\"\n[acp.load]\nreplay = \"after_response\"\n",
+        )
+        .expect("write");
+        let script = parse_acp_script_file(&path, Some("acp")).expect("parses");
+        assert_eq!(script.load.replay, Some(ReplayTiming::AfterResponse));
+        let missing = parse_acp_script_file(&path, Some("nope")).expect_err("no table");
+        assert!(
+            missing.0[0].message.contains("no `[nope]` table"),
+            "{missing}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     fn arb_step() -> impl Strategy<Value = AcpStep> {
         prop_oneof![
             "[a-z ]{0,12}".prop_map(AcpStep::Text),
