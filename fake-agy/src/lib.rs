@@ -1,7 +1,10 @@
 //! fake-agy: a scriptable stand-in for the `agy` CLI. It accepts agy's command line,
 //! acts out a script or the default behaviour of a plausible agy 1.2.x, and journals
 //! what it saw; it never judges. See docs/fake-agy.md and docs/script-format.md.
+//! The [`acp`] module is the fake Antigravity ACP agent (`fake-agy-acp`,
+//! docs/acp-fake-agent.md).
 
+pub mod acp;
 mod actor;
 mod app;
 mod artifact;
