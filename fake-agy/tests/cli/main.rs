@@ -12,3 +12,5 @@ mod print_mode;
 mod scripts;
 mod signals;
 mod traces;
+
+mod acp;

@@ -1,6 +1,6 @@
 //! `initialize`: the recorded capabilities and agent info (ACP.md §2.3), stderr noise.
 
-use crate::support::Sandbox;
+use super::support::Sandbox;
 use serde_json::json;
 
 #[tokio::test]
@@ -79,7 +79,7 @@ async fn stderr_noise_never_reaches_stdout() {
         .await
         .expect("write");
     drop(stdin);
-    let out = tokio::time::timeout(crate::support::WAIT, child.wait_with_output())
+    let out = tokio::time::timeout(super::support::WAIT, child.wait_with_output())
         .await
         .expect("exits in time")
         .expect("output");

@@ -1,7 +1,7 @@
 //! Authentication: the `-32000` gate, `authenticate`, tokens that survive a restart
 //! (ACP.md §2.4).
 
-use crate::support::Sandbox;
+use super::support::Sandbox;
 use serde_json::json;
 
 const AUTH_REQUIRED: &str = "[agent]\nauth = \"required\"\n";

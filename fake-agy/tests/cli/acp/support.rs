@@ -314,7 +314,7 @@ pub fn transcript_text(agent: &Agent, temp: &Path) -> String {
 macro_rules! assert_transcript_snapshot {
     ($name:expr, $text:expr) => {{
         let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path("../../../snapshots/fake-agy/acp");
+        settings.set_snapshot_path("../../../../snapshots/fake-agy/acp");
         settings.set_prepend_module_to_snapshot(false);
         settings.bind(|| insta::assert_snapshot!($name, $text));
     }};

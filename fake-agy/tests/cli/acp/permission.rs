@@ -1,7 +1,7 @@
 //! Permission requests and cancellation (ACP.md §1.7, §1.9, §2.7, §2.8, §6.3, §6.4).
 
 use crate::assert_transcript_snapshot;
-use crate::support::{open_session, transcript_text, update_kinds, Sandbox};
+use super::support::{open_session, transcript_text, update_kinds, Sandbox};
 use agy_protocol::acp::AcpDirection;
 use serde_json::json;
 
@@ -125,7 +125,7 @@ async fn cancel_then_allow(sb: &Sandbox) -> (serde_json::Value, String) {
     agent.finish().await;
     (
         resp["result"]["stopReason"].clone(),
-        crate::support::agent_text(&after),
+        super::support::agent_text(&after),
     )
 }
 

@@ -3,7 +3,7 @@
 //! (ACP.md §2.9, §6.5, §6.6; seed 003).
 
 use crate::assert_transcript_snapshot;
-use crate::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
+use super::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
 use agy_protocol::acp::{AcpDirection, AcpKind};
 use serde_json::{json, Value};
 

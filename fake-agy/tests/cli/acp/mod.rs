@@ -1,4 +1,4 @@
-//! Integration tests of the fake Antigravity ACP agent, driven over real pipes.
+//! The fake Antigravity ACP agent (`fake-agy-acp`), driven over real pipes.
 
 mod auth;
 mod faults;

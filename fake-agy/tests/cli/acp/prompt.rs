@@ -2,7 +2,7 @@
 //! notifications after the response.
 
 use crate::assert_transcript_snapshot;
-use crate::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
+use super::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
 use serde_json::json;
 
 #[tokio::test]
