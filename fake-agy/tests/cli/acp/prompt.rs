@@ -1,8 +1,8 @@
 //! Prompt turns: streamed deltas, `usage_update` by version, stop reasons, late
 //! notifications after the response.
 
-use crate::assert_transcript_snapshot;
 use super::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
+use crate::assert_transcript_snapshot;
 use serde_json::json;
 
 #[tokio::test]
