@@ -62,7 +62,7 @@ impl Default for Timeouts {
             reply: Duration::from_secs(20).into(),
             startup: Duration::from_secs(10).into(),
             grace: Duration::from_millis(500).into(),
-            slack: Duration::from_millis(1500).into(),
+            slack: Duration::from_secs(3).into(),
         }
     }
 }

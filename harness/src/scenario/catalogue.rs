@@ -75,6 +75,10 @@ pub fn load_catalogue(paths: &[PathBuf]) -> Result<Catalogue, Diagnostics> {
     diags.into_result(Catalogue { scenarios })
 }
 
+/// Folders of a catalogue that hold agy scripts (fake-agy's behaviour library), not
+/// scenarios; skipped when walking folders.
+pub const SCRIPT_LIBRARY_DIR: &str = "agy-scripts";
+
 fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -82,6 +86,9 @@ fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
+            if p.file_name().and_then(|n| n.to_str()) == Some(SCRIPT_LIBRARY_DIR) {
+                continue;
+            }
             collect_toml(&p, out);
         } else if p.extension().and_then(|x| x.to_str()) == Some("toml") {
             out.push(p);

@@ -2,5 +2,6 @@
 
 mod catalogue;
 mod commands;
+mod python_example;
 mod reliability;
 mod support;
