@@ -133,3 +133,76 @@ fn missing_fake_agy_exits_3() {
     let out = run(cmd, Duration::from_secs(30));
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
 }
+
+#[test]
+fn restart_starts_the_driver_again_with_the_same_state_dir() {
+    let t = TestDir::new();
+    let config = t.standin_config("count-starts", None);
+    let scenario = t.write(
+        "restart.toml",
+        "[scenario]\nname = \"standin/restart\"\nprofile = \"oneshot\"\n\n[[op]]\ngenerate = { prompt = \"p\" }\nexpect = { outcome = \"transient\" }\n\n[[op]]\nrestart = {}\n\n[[op]]\ngenerate = { prompt = \"p\" }\nexpect = { outcome = \"success\" }\n",
+    );
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&scenario);
+    let out = run(cmd, Duration::from_secs(60));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn scenario_past_its_timeout_is_reported_and_cleaned_up() {
+    let t = TestDir::new();
+    let config = t.standin_config("hang", None);
+    let scenario = t.write(
+        "slow.toml",
+        "[scenario]\nname = \"standin/slow\"\nprofile = \"oneshot\"\ntimeout = \"1s\"\n\n[[op]]\ngenerate = { prompt = \"p\" }\nreply_within = \"60s\"\nexpect = { outcome = \"success\" }\n",
+    );
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&scenario);
+    let out = run(cmd, Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("timed out") && stdout.contains("scenario timeout"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn partition_and_name_filter_select_scenarios() {
+    let t = TestDir::new();
+    let config = t.standin_config("ok", None);
+    for n in ["a", "b", "c", "d"] {
+        t.scenario(&format!("standin/{n}"), "success", "5s");
+    }
+    let mut cmd = t.harness();
+    cmd.args(["run", "--jobs", "3", "--partition", "2/2", "--adapter"])
+        .arg(&config)
+        .arg(t.path().join("scenarios"));
+    let out = run(cmd, Duration::from_secs(60));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("standin/b") && stdout.contains("standin/d"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("standin/a") && !stdout.contains("standin/c"),
+        "{stdout}"
+    );
+    let mut cmd = t.harness();
+    cmd.args(["run", "--name", "standin/c", "--adapter"])
+        .arg(&config)
+        .arg(t.path().join("scenarios"));
+    let stdout = text(&run(cmd, Duration::from_secs(60)).stdout);
+    assert!(stdout.contains("1 passed"), "{stdout}");
+}

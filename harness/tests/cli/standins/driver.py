@@ -7,6 +7,8 @@ misbehaves on request. Mode is argv[1]:
   ignore-term    like `hang`, and ignore SIGTERM
   grandchildren  like `hang`, after starting two grandchildren in new sessions
   touch-home     write into $HOME/.gemini, then answer like `ok`
+  count-starts   note each start in $AGY_DRIVER_STATE_DIR/starts; `generate` succeeds
+                 only once the driver has been started twice (after a restart)
 
 If STANDIN_READY names a FIFO, the driver writes one line there once it is
 misbehaving: its pid and the pids of its grandchildren, space-separated.
@@ -45,6 +47,14 @@ if mode == "touch-home":
     with open(os.path.join(home, ".gemini", "antigravity-cli", "touched"), "w") as f:
         f.write("x")
 
+starts = 0
+if mode == "count-starts":
+    path = os.path.join(os.environ["AGY_DRIVER_STATE_DIR"], "starts")
+    with open(path, "a") as f:
+        f.write("start\n")
+    with open(path) as f:
+        starts = len(f.read().splitlines())
+
 for line in sys.stdin:
     req = json.loads(line)
     op = req.get("op")
@@ -58,7 +68,10 @@ for line in sys.stdin:
     if op == "shutdown":
         reply({"id": req["id"], "ok": True})
         break
-    if op == "generate":
+    if op == "generate" and mode == "count-starts" and starts < 2:
+        reply({"id": req["id"], "ok": False, "outcome": "transient", "retryable": True,
+               "error": {"name": "NotRestarted", "message": f"{starts} start(s)"}})
+    elif op == "generate":
         reply({"id": req["id"], "ok": True, "outcome": "success", "retryable": False})
     else:
         reply({"id": req["id"], "ok": True})
