@@ -28,6 +28,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_real_jpeg_decodes_with_its_size() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("x.jpg");
+        let pixels = vec![128u8; 64 * 48 * 3];
+        jpeg_encoder::Encoder::new_file(&p, 80)
+            .expect("encoder")
+            .encode(&pixels, 64, 48, jpeg_encoder::ColorType::Rgb)
+            .expect("encode");
+        assert_eq!(decode_jpeg(&p), Ok((64, 48)));
+    }
+
+    #[test]
     fn bytes_that_are_not_jpeg_are_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
         let p = dir.path().join("x.jpg");
