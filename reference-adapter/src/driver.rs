@@ -213,6 +213,23 @@ mod tests {
         assert!(f.message.contains("invalid request"), "{}", f.message);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_request_lines_never_panic(line in "\\PC*") {
+            let _ = parse_request(&line);
+        }
+
+        #[test]
+        fn any_json_with_an_id_gets_an_answer_or_parses(id in 0u64..1000, op in "[a-z]{0,8}", v in 0u64..3) {
+            let line = format!(r#"{{"v":{v},"id":{id},"op":"{op}"}}"#);
+            match parse_request(&line) {
+                Ok(r) => proptest::prop_assert_eq!(r.id, id),
+                Err(Some((rid, _))) => proptest::prop_assert_eq!(rid, id),
+                Err(None) => proptest::prop_assert!(false, "a request with an id must be answered"),
+            }
+        }
+    }
+
     #[test]
     fn a_good_request_parses_and_garbage_has_no_id() {
         assert!(parse_request(r#"{"v":1,"id":1,"op":"hello"}"#).is_ok());

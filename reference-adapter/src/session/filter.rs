@@ -140,6 +140,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Whatever arrives, no accepted step is below the turn's first index, and an
+        /// exact replay of the last result never ends the turn.
+        #[test]
+        fn nothing_from_an_earlier_turn_is_accepted(
+            max_step in 0u64..50,
+            indices in proptest::collection::vec((0u64..100, proptest::bool::ANY), 0..30),
+        ) {
+            let baseline = ProcessBaseline { last_result: Some(result(3, "old")), max_step: Some(max_step) };
+            let mut f = TurnFilter::new(&baseline, &FaultSet::none());
+            for (index, user) in indices {
+                let kind = if user { StepType::UserInput } else { StepType::AgentResponse };
+                f.offer(step(index, kind, Some("t")));
+                proptest::prop_assert_eq!(f.offer(StreamEvent::Result(result(3, "old"))), FilterAction::Ignore);
+            }
+            proptest::prop_assert!(f.steps().iter().all(|s| s.step_index > max_step && s.step_index >= f.floor()));
+        }
+    }
+
     #[test]
     fn first_turn_on_a_new_process_accepts_everything() {
         let mut f = TurnFilter::new(&ProcessBaseline::default(), &FaultSet::none());

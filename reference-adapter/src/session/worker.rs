@@ -136,7 +136,11 @@ impl Sessions {
         self.queue(id, session, Command::Cancel { id });
     }
 
+    /// `close`: a running turn is cancelled first, so closing never waits for agy.
     pub(crate) fn close(&mut self, id: u64, session: &str) {
+        if let Some(handle) = self.open.get(session) {
+            handle.cancel.send_modify(|e| *e = e.wrapping_add(1));
+        }
         self.queue(id, session, Command::Close { id });
         self.open.remove(session);
     }

@@ -246,3 +246,29 @@ async fn a_turn_on_an_unknown_session_is_a_bad_request() {
     assert!(sb.pids().is_empty());
     d.finish().await;
 }
+
+#[tokio::test]
+async fn close_during_a_hung_turn_cancels_it_and_leaves_no_process() {
+    let mut sb = Sandbox::new(STREAM_AGY);
+    sb.set("STANDIN_HANG_ON", "hang")
+        .set("STANDIN_IGNORE_TERM", "1");
+    let mut d = sb.driver(&[]);
+    open(&mut d).await;
+    let turn_id = d
+        .send(json!({"op": "turn", "session": "s", "text": "hang"}))
+        .await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while sb.events("line").is_empty() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the line never arrived"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let close = d.call(json!({"op": "close", "session": "s"})).await;
+    assert!(close.ok);
+    let r = d.reply(turn_id).await;
+    assert_eq!(r.error.expect("error").name, "TurnCancelledError");
+    assert!(!alive(sb.pids()[0]), "close replied before agy was gone");
+    d.finish().await;
+}

@@ -406,3 +406,30 @@ fn quota_and_auth_detection_match_the_recorded_strings() {
     assert!(mentions_auth("Authentication required"));
     assert!(!mentions_auth("Eligibility check failed"));
 }
+
+proptest::proptest! {
+    /// With no fault, a delivery needs exit 0, SUCCESS and exactly one decodable image;
+    /// and no observation makes the classifier panic.
+    #[test]
+    fn delivery_implies_the_success_condition(
+        exit in -1i32..4,
+        status in proptest::sample::select(vec!["SUCCESS", "ERROR", "CANCELED", "INTERRUPTED", "INVALID", "WAITING", "RUNNING", "X"]),
+        response in "\\PC{0,40}",
+        error in "\\PC{0,40}",
+        tokens in 0u64..3,
+        images in proptest::collection::vec(proptest::bool::ANY, 0..3),
+    ) {
+        let found: Vec<FoundImage> = images
+            .iter()
+            .enumerate()
+            .map(|(i, ok)| if *ok { good(&format!("{i}.jpg")) } else { corrupt(&format!("{i}.jpg")) })
+            .collect();
+        let o = obs(exit, envelope(Status::parse(status), &response, &error, Usage::new(tokens, 0, 0, 0)), found);
+        if let Verdict::Delivered(image) = classify(&o, &none()) {
+            proptest::prop_assert_eq!(exit, 0);
+            proptest::prop_assert_eq!(status, "SUCCESS");
+            proptest::prop_assert_eq!(images, vec![true]);
+            proptest::prop_assert!(image.is_some());
+        }
+    }
+}
