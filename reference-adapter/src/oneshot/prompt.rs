@@ -39,11 +39,12 @@ pub fn wrap_prompt(prompt: &str, aspect: Option<&str>, references: &[PathBuf]) -
         }
         out.push('\n');
     }
-    out.push_str("Do not run shell commands. Do not use any tool other than generate_image");
+    // Worded as a prohibition that cannot be read as a request for a command.
+    out.push_str("Shell commands are not allowed. No tool other than generate_image may be used");
     if references.is_empty() {
         out.push_str(".\n");
     } else {
-        out.push_str(" and view_file on the reference images above.\n");
+        out.push_str(", apart from view_file on the reference images above.\n");
     }
     out
 }
@@ -63,7 +64,8 @@ mod tests {
     fn generate_image_is_asked_for_exactly_once_and_shell_is_forbidden() {
         let text = wrap_prompt("x", None, &[]);
         assert!(text.contains("calling the generate_image tool exactly once"));
-        assert!(text.contains("Do not run shell commands"));
+        assert!(text.contains("Shell commands are not allowed"));
+        assert!(text.contains("No tool other than generate_image"));
         assert!(!text.contains("Aspect ratio"));
     }
 

@@ -135,7 +135,12 @@ pub async fn generate(
             Some(status) => Some(status),
             None => {
                 kill_and_reap(&mut child, &guard).await;
-                let stderr = stderr_task.await.unwrap_or_default();
+                // A helper that left the group could hold the pipe open: bounded wait.
+                let stderr = tokio::time::timeout(env.scaled(PIPE_DRAIN_S), stderr_task)
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+                    .unwrap_or_default();
                 stdout_task.abort();
                 let f = killed_failure(timeout_s, KILL_GRACE_S, &stderr);
                 return Err((f, evidence(None, None, &stderr)));
