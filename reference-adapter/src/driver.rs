@@ -65,7 +65,8 @@ where
     let permits = Arc::new(Semaphore::new(MAX_CONCURRENCY));
     let mut sessions = Sessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone());
     let mut generations: JoinSet<()> = JoinSet::new();
-    let mut lines = BufReader::new(input).lines();
+    let mut lines = BufReader::new(input);
+    let mut buf = Vec::new();
     let mut shutdown_id = None;
     let mut stop = std::pin::pin!(stop);
     let mut stopped_by_signal = false;
@@ -73,7 +74,11 @@ where
     loop {
         let line = tokio::select! {
             () = &mut stop => { stopped_by_signal = true; break; }
-            line = lines.next_line() => line,
+            read = lines.read_until(b'\n', &mut buf) => read.map(|_| {
+                let line = (!buf.is_empty()).then(|| String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string());
+                buf.clear();
+                line
+            }),
             // Reap finished generations so the set does not grow without bound.
             Some(_) = generations.join_next(), if !generations.is_empty() => continue,
         };

@@ -60,8 +60,18 @@ impl AgyProcess {
         let (tx, rx) = mpsc::unbounded_channel();
         if let Some(stdout) = child.stdout.take() {
             tokio::spawn(async move {
-                let mut lines = BufReader::new(stdout).lines();
-                while let Ok(Some(line)) = lines.next_line().await {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                    // Invalid UTF-8 is a bad line, not the end of the stream.
+                    let line = String::from_utf8_lossy(&buf)
+                        .trim_end_matches(['\n', '\r'])
+                        .to_string();
                     if line.trim().is_empty() {
                         continue;
                     }

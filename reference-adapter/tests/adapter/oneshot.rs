@@ -207,3 +207,13 @@ async fn at_most_two_generations_run_at_once() {
     assert_eq!(high, [0, 2], "running now / high-water mark");
     d.finish().await;
 }
+
+#[tokio::test]
+async fn a_request_line_that_is_not_utf8_is_skipped() {
+    let sb = Sandbox::new(PRINT_AGY);
+    let mut d = sb.driver(&[]);
+    d.raw(b"\xff\xfe\n").await;
+    let r = d.call(json!({"op": "hello"})).await;
+    assert!(r.ok);
+    d.finish().await;
+}

@@ -272,3 +272,16 @@ async fn close_during_a_hung_turn_cancels_it_and_leaves_no_process() {
     assert!(!alive(sb.pids()[0]), "close replied before agy was gone");
     d.finish().await;
 }
+
+#[tokio::test]
+async fn an_invalid_utf8_line_does_not_end_the_stream() {
+    let mut sb = Sandbox::new(STREAM_AGY);
+    sb.set("STANDIN_GARBAGE", "1");
+    let mut d = sb.driver(&[]);
+    open(&mut d).await;
+    let r = turn(&mut d, "one").await;
+    assert!(r.ok, "{r:?}");
+    assert!(turn(&mut d, "two").await.ok);
+    assert_eq!(sb.pids().len(), 1);
+    d.finish().await;
+}

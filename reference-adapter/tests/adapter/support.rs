@@ -159,6 +159,13 @@ impl Driver {
         id
     }
 
+    /// Writes raw bytes to the driver's stdin.
+    pub async fn raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).await.expect("write");
+        stdin.flush().await.expect("flush");
+    }
+
     /// Waits for the reply to `id` (others are kept for later).
     pub async fn reply(&mut self, id: u64) -> Reply {
         loop {

@@ -63,6 +63,10 @@ for line in sys.stdin:
                   "duration_seconds": 1.5, "num_turns": turns, "usage": {"input_tokens": 100 * turns,
                   "output_tokens": 10, "thinking_tokens": 0, "cache_read_tokens": 0, "total_tokens": 100 * turns + 10}}
     events.append({"event": "result", "result": result})
+    if os.environ.get("STANDIN_GARBAGE") == "1":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(b"\xff\xfe not json\n")
+        sys.stdout.buffer.flush()
     for ev in events:
         emit(ev)
     prev = events
