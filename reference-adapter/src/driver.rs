@@ -46,7 +46,8 @@ fn parse_request(line: &str) -> Result<Request, Option<(u64, Failure)>> {
 }
 
 /// Serves requests from `input` until it closes, a `shutdown` op arrives, or `stop`
-/// resolves (a signal); then releases every process and returns.
+/// resolves (a signal); then releases every process and returns. After stdin closes or
+/// `shutdown`, work already requested finishes first; after a signal it is cancelled.
 pub async fn serve<R, W, S>(
     env: Environment,
     faults: FaultSet,
@@ -190,7 +191,7 @@ where
     } else {
         while generations.join_next().await.is_some() {}
     }
-    sessions.shutdown().await;
+    sessions.shutdown(!stopped_by_signal).await;
     if let Some(id) = shutdown_id {
         outbox.send(success_reply(id, OpResult::default()));
     }

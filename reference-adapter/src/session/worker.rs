@@ -41,6 +41,7 @@ enum Command {
 struct Handle {
     tx: mpsc::UnboundedSender<Command>,
     cancel: watch::Sender<u64>,
+    interrupt: watch::Sender<u64>,
 }
 
 /// Every open session of the driver.
@@ -80,10 +81,18 @@ impl Sessions {
         }
         let (tx, rx) = mpsc::unbounded_channel();
         let (cancel, cancel_rx) = watch::channel(0u64);
+        let (interrupt, interrupt_rx) = watch::channel(0u64);
         let conv = Conversation::new(Arc::clone(&self.env), Arc::clone(&self.faults), selection);
         self.tasks
-            .spawn(work(conv, rx, cancel_rx, self.outbox.clone()));
-        self.open.insert(session, Handle { tx, cancel });
+            .spawn(work(conv, rx, cancel_rx, interrupt_rx, self.outbox.clone()));
+        self.open.insert(
+            session,
+            Handle {
+                tx,
+                cancel,
+                interrupt,
+            },
+        );
         self.outbox.send(success_reply(
             id,
             OpResult {
@@ -136,20 +145,25 @@ impl Sessions {
         self.queue(id, session, Command::Cancel { id });
     }
 
-    /// `close`: a running turn is cancelled first, so closing never waits for agy.
+    /// `close`: the turn running now is cut short, so closing never waits for a hung
+    /// agy; turns queued before the close still run first.
     pub(crate) fn close(&mut self, id: u64, session: &str) {
         if let Some(handle) = self.open.get(session) {
-            handle.cancel.send_modify(|e| *e = e.wrapping_add(1));
+            handle.interrupt.send_modify(|e| *e = e.wrapping_add(1));
         }
         self.queue(id, session, Command::Close { id });
         self.open.remove(session);
     }
 
-    /// Cancels every running turn, closes every session and waits until each process is
-    /// released.
-    pub(crate) async fn shutdown(&mut self) {
+    /// Closes every session and waits until each process is released. `graceful` lets
+    /// queued and running turns finish first (stdin closed, `shutdown`); otherwise they
+    /// are cancelled (a signal).
+    pub(crate) async fn shutdown(&mut self, graceful: bool) {
         for (_, handle) in self.open.drain() {
-            handle.cancel.send_modify(|e| *e = e.wrapping_add(1));
+            if !graceful {
+                handle.cancel.send_modify(|e| *e = e.wrapping_add(1));
+                handle.interrupt.send_modify(|e| *e = e.wrapping_add(1));
+            }
         }
         while self.tasks.join_next().await.is_some() {}
     }
@@ -159,12 +173,13 @@ async fn work(
     mut conv: Conversation,
     mut rx: mpsc::UnboundedReceiver<Command>,
     cancel_rx: watch::Receiver<u64>,
+    interrupt_rx: watch::Receiver<u64>,
     outbox: Outbox,
 ) {
     while let Some(command) = rx.recv().await {
         match command {
             Command::Turn { id, text, epoch } => {
-                let mut signal = CancelSignal::new(cancel_rx.clone(), epoch);
+                let mut signal = CancelSignal::new(cancel_rx.clone(), epoch, interrupt_rx.clone());
                 let outcome = conv.turn(&text, &mut signal).await;
                 let result = OpResult {
                     history: Some(conv.history()),

@@ -285,3 +285,43 @@ async fn an_invalid_utf8_line_does_not_end_the_stream() {
     assert_eq!(sb.pids().len(), 1);
     d.finish().await;
 }
+
+#[tokio::test]
+async fn pipelined_turns_run_in_order_before_a_pipelined_close() {
+    let sb = Sandbox::new(STREAM_AGY);
+    let mut d = sb.driver(&[]);
+    let mut ids = vec![d.send(json!({"op": "open", "session": "s"})).await];
+    for text in ["one", "two", "three"] {
+        ids.push(
+            d.send(json!({"op": "turn", "session": "s", "text": text}))
+                .await,
+        );
+    }
+    ids.push(d.send(json!({"op": "close", "session": "s"})).await);
+    let mut replies = Vec::new();
+    for id in ids {
+        replies.push(d.reply(id).await);
+    }
+    assert!(replies.iter().all(|r| r.ok), "{replies:?}");
+    assert_eq!(replies[3].result.text.as_deref(), Some("answer to: three"));
+    assert_eq!(history_texts(&replies[4]).len(), 6);
+    assert_eq!(sb.pids().len(), 1);
+    assert!(!alive(sb.pids()[0]));
+    d.finish().await;
+}
+
+#[tokio::test]
+async fn turns_requested_before_stdin_closes_still_run() {
+    let sb = Sandbox::new(STREAM_AGY);
+    let mut d = sb.driver(&[]);
+    d.send(json!({"op": "open", "session": "s"})).await;
+    let id = d
+        .send(json!({"op": "turn", "session": "s", "text": "last words"}))
+        .await;
+    let mut stdin_closed = d;
+    stdin_closed.close_stdin();
+    let r = stdin_closed.reply(id).await;
+    assert!(r.ok, "{r:?}");
+    assert!(stdin_closed.finish().await.success());
+    assert!(!alive(sb.pids()[0]));
+}

@@ -159,6 +159,11 @@ impl Driver {
         id
     }
 
+    /// Closes the driver's stdin (no more requests).
+    pub fn close_stdin(&mut self) {
+        drop(self.stdin.take());
+    }
+
     /// Writes raw bytes to the driver's stdin.
     pub async fn raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
