@@ -83,6 +83,19 @@ pub fn success_reply(id: u64, result: OpResult) -> Reply {
     }
 }
 
+/// The first `max` bytes of `text`, cut at a character boundary, with `…` when cut
+/// (agy's error text starts with what matters; model lists and hints follow).
+pub fn head(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
 /// The last `max` bytes of `text`, cut at a character boundary, for error messages.
 pub fn tail(text: &str, max: usize) -> &str {
     if text.len() <= max {
@@ -103,6 +116,13 @@ mod tests {
     fn retryable_follows_the_class_by_default() {
         assert!(Failure::new(Outcome::Timeout, PROVIDER_TIMEOUT, "t").retryable);
         assert!(!Failure::new(Outcome::OutputMissing, PROVIDER_OUTPUT_MISSING, "m").retryable);
+    }
+
+    #[test]
+    fn head_keeps_the_start_and_marks_the_cut() {
+        assert_eq!(head("abcdef", 3), "abc…");
+        assert_eq!(head("ab", 3), "ab");
+        assert_eq!(head("éa", 1), "…");
     }
 
     #[test]

@@ -6,8 +6,8 @@
 
 use super::brain::FoundImage;
 use crate::failure::{
-    tail, Failure, PROVIDER_AUTH, PROVIDER_OUTPUT_MISSING, PROVIDER_PERMANENT, PROVIDER_TIMEOUT,
-    PROVIDER_TRANSIENT,
+    head, tail, Failure, PROVIDER_AUTH, PROVIDER_OUTPUT_MISSING, PROVIDER_PERMANENT,
+    PROVIDER_TIMEOUT, PROVIDER_TRANSIENT,
 };
 use crate::faults::{Fault, FaultSet};
 use agy_protocol::driver::Outcome;
@@ -164,7 +164,7 @@ fn classify_success(obs: &Observation, env: &Envelope, faults: &FaultSet) -> Ver
                         format!(
                             "image model quota exhausted (429 RESOURCE_EXHAUSTED in the response), no image in {}: {}",
                             brain_name(obs),
-                            tail(env.response.trim(), STDERR_TAIL)
+                            head(env.response.trim(), STDERR_TAIL)
                         ),
                     ));
                 }
@@ -285,7 +285,7 @@ fn nonempty(error: &str, stderr: &str) -> String {
     if error.trim().is_empty() {
         stderr_note(stderr)
     } else {
-        tail(error.trim(), STDERR_TAIL).to_string()
+        head(error.trim(), STDERR_TAIL)
     }
 }
 

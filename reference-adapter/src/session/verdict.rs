@@ -2,7 +2,7 @@
 //! that did not advance, still fails the Turn; nothing is reported as success merely
 //! because text arrived" (seed 000).
 
-use crate::failure::{Failure, TURN_AUTH, TURN_FAILED, TURN_TRANSIENT};
+use crate::failure::{head, Failure, TURN_AUTH, TURN_FAILED, TURN_TRANSIENT};
 use crate::faults::{Fault, FaultSet};
 use crate::oneshot::mentions_auth_error;
 use agy_protocol::driver::Outcome;
@@ -35,17 +35,21 @@ pub fn judge_result(
         Status::Canceled | Status::Interrupted => Err(Failure::new(
             Outcome::Transient,
             TURN_TRANSIENT,
-            format!("agy status {}: {}", result.status, result.error.trim()),
+            format!(
+                "agy status {}: {}",
+                result.status,
+                head(result.error.trim(), 400)
+            ),
         )),
         Status::Error if mentions_auth_error(&result.error) => Err(Failure::new(
             Outcome::Auth,
             TURN_AUTH,
-            format!("agy is not signed in: {}", result.error.trim()),
+            format!("agy is not signed in: {}", head(result.error.trim(), 400)),
         )),
         other => Err(Failure::new(
             Outcome::Permanent,
             TURN_FAILED,
-            format!("agy status {other}: {}", result.error.trim()),
+            format!("agy status {other}: {}", head(result.error.trim(), 400)),
         )),
     }
 }
