@@ -41,15 +41,18 @@ impl CancelSignal {
             || *self.interrupt.borrow() != self.interrupt_epoch
     }
 
-    /// Resolves when the turn is cancelled; never when both counters are gone.
+    /// Resolves when the turn is cancelled. A counter whose session handle is gone (the
+    /// session was closed) just stops being watched; with both gone it never resolves.
     pub(crate) async fn cancelled(&mut self) {
+        let (mut cancel_open, mut interrupt_open) = (true, true);
         loop {
             if self.is_cancelled() {
                 return;
             }
             tokio::select! {
-                r = self.cancel.changed() => if r.is_err() { return std::future::pending().await },
-                r = self.interrupt.changed() => if r.is_err() { return std::future::pending().await },
+                r = self.cancel.changed(), if cancel_open => cancel_open = r.is_ok(),
+                r = self.interrupt.changed(), if interrupt_open => interrupt_open = r.is_ok(),
+                else => return std::future::pending().await,
             }
         }
     }
@@ -89,6 +92,26 @@ mod tests {
         let mut signal = CancelSignal::new(cancel_rx, 1, interrupt_rx);
         let mut fut = std::pin::pin!(signal.cancelled());
         assert!(poll_once(&mut fut).await.is_none());
+    }
+
+    #[tokio::test]
+    async fn an_interrupt_is_seen_even_when_the_cancel_counter_is_gone() {
+        // `close` bumps the interrupt and drops the session's handle (both senders) while
+        // the turn waits: the closed cancel counter must not hide the interrupt. The race
+        // picks a branch at random, so try it many times.
+        for _ in 0..64 {
+            let (cancel, cancel_rx) = watch::channel(0u64);
+            let (interrupt, interrupt_rx) = watch::channel(0u64);
+            let mut running = CancelSignal::new(cancel_rx, 0, interrupt_rx);
+            let mut waiting = std::pin::pin!(running.cancelled());
+            assert!(poll_once(&mut waiting).await.is_none(), "not cancelled yet");
+            interrupt.send_modify(|e| *e += 1);
+            drop(cancel);
+            drop(interrupt);
+            tokio::time::timeout(Duration::from_secs(5), waiting)
+                .await
+                .expect("interrupted");
+        }
     }
 
     #[tokio::test]

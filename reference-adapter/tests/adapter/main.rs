@@ -2,6 +2,7 @@
 //! driver protocol v1, running small Python stand-ins for `agy` in a temporary sandbox.
 
 mod cli;
+mod fake_agy;
 mod oneshot;
 mod session;
 mod support;

@@ -1,0 +1,132 @@
+//! End to end against fake-agy's default behaviour (a plausible agy 1.2.x): the same
+//! adapter binary, with fake-agy installed as `agy` and its journal as the evidence.
+
+use crate::support::*;
+use agy_protocol::driver::Outcome;
+use agy_protocol::journal::{read_journal, JournalRecord};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// fake-agy's binary: `FAKE_AGY_BIN` if set, else built once from this workspace.
+fn fake_agy() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("FAKE_AGY_BIN") {
+            return PathBuf::from(bin);
+        }
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let status = std::process::Command::new(cargo)
+            .args(["build", "--quiet", "-p", "fake-agy", "--bin", "fake-agy"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("run cargo build");
+        assert!(status.success(), "building fake-agy failed");
+        let exe = assert_cmd::cargo::cargo_bin("agy-reference-adapter");
+        exe.with_file_name("fake-agy")
+    })
+    .clone()
+}
+
+/// A sandbox whose `agy` is fake-agy, journaling into `journal.jsonl`.
+fn fake_sandbox() -> Sandbox {
+    let mut sb = Sandbox::new("");
+    let agy = sb.path("bin/agy");
+    std::fs::remove_file(&agy).expect("remove placeholder");
+    std::os::unix::fs::symlink(fake_agy(), &agy).expect("symlink fake-agy as agy");
+    let journal = sb.path("journal.jsonl").display().to_string();
+    sb.set("FAKE_AGY_JOURNAL", &journal)
+        .set("FAKE_AGY_TIME_SCALE", "0.1");
+    sb
+}
+
+fn journal(sb: &Sandbox) -> Vec<JournalRecord> {
+    read_journal(&sb.path("journal.jsonl")).expect("journal reads")
+}
+
+fn has_flag(record: &JournalRecord, flag: &str) -> bool {
+    record.argv.iter().any(|a| a == flag)
+}
+
+#[tokio::test]
+async fn oneshot_delivers_fake_agys_widescreen_jpeg() {
+    let sb = fake_sandbox();
+    let mut d = sb.driver(&[]);
+    let r = d
+        .call(json!({"op": "generate", "prompt": "a purple hexagon", "aspect": "16:9", "timeout_s": 60}))
+        .await;
+    assert!(r.ok, "{r:?}");
+    let image = r.result.image.expect("image");
+    // SPIKES.md S3: "16:9 widescreen" gives 1376×768.
+    assert_eq!(decodes_as_jpeg(Path::new(&image)), (1376, 768));
+    d.finish().await;
+    let records = journal(&sb);
+    assert_eq!(records.len(), 1);
+    let rec = &records[0];
+    assert!(has_flag(rec, "--print-timeout") && has_flag(rec, "--add-dir"));
+    for absent in [
+        "--dangerously-skip-permissions",
+        "--conversation",
+        "--continue",
+    ] {
+        assert!(!has_flag(rec, absent), "{absent} in {:?}", rec.argv);
+    }
+}
+
+#[tokio::test]
+async fn oneshot_unknown_model_is_permanent() {
+    let sb = fake_sandbox();
+    let mut d = sb.driver(&[]);
+    let r = d
+        .call(json!({"op": "generate", "prompt": "a hexagon", "timeout_s": 60, "settings": {"model": "does-not-exist"}}))
+        .await;
+    assert_eq!(
+        (r.outcome, r.retryable),
+        (Some(Outcome::Permanent), Some(false)),
+        "{r:?}"
+    );
+    assert!(r.error.expect("error").message.contains("does-not-exist"));
+    d.finish().await;
+}
+
+#[tokio::test]
+async fn session_keeps_one_fake_agy_for_three_turns_and_a_new_one_after_a_model_change() {
+    let sb = fake_sandbox();
+    let mut d = sb.driver(&[]);
+    assert!(d.call(json!({"op": "open", "session": "s"})).await.ok);
+    for text in ["reply ONE", "reply TWO", "reply THREE"] {
+        let r = d
+            .call(json!({"op": "turn", "session": "s", "text": text}))
+            .await;
+        assert!(r.ok, "{r:?}");
+    }
+    assert!(
+        d.call(json!({"op": "select", "session": "s", "model": "gemini-3.1-pro-low"}))
+            .await
+            .ok
+    );
+    let r = d
+        .call(json!({"op": "turn", "session": "s", "text": "reply FOUR"}))
+        .await;
+    assert!(r.ok, "{r:?}");
+    let history = r.result.history.expect("history");
+    assert_eq!(history.len(), 8);
+    assert!(history[7].text.contains("FOUR"), "{history:?}");
+    assert!(d.call(json!({"op": "close", "session": "s"})).await.ok);
+    d.finish().await;
+
+    let records = journal(&sb);
+    assert_eq!(
+        records.len(),
+        2,
+        "one process for three turns, one after the change"
+    );
+    assert_eq!(records[0].stdin.lines.len(), 3);
+    assert!(records[0].stdin.closed_us.is_some(), "release ends stdin");
+    assert!(!has_flag(&records[0], "--conversation"));
+    assert!(has_flag(&records[1], "--model") && has_flag(&records[1], "--conversation"));
+    assert!(
+        records.iter().all(|r| r.exit.is_some()),
+        "no process left running"
+    );
+}
