@@ -130,3 +130,80 @@ async fn session_keeps_one_fake_agy_for_three_turns_and_a_new_one_after_a_model_
         "no process left running"
     );
 }
+
+fn library_script(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios/agy-scripts")
+        .join(format!("{name}.toml"))
+        .display()
+        .to_string()
+}
+
+async fn generate_with_script(script: &str, faults: &[&str]) -> agy_protocol::driver::Reply {
+    let mut sb = fake_sandbox();
+    sb.set("FAKE_AGY_SCRIPT", &library_script(script))
+        // The hang row: killed at (1 s + 30 s) × 0.1.
+        .set("AGY_HARNESS_TIME_SCALE", "0.1")
+        .set("FAKE_AGY_TIME_SCALE", "0.01");
+    let mut d = sb.driver(faults);
+    let r = d
+        .call(json!({"op": "generate", "prompt": "a purple hexagon", "aspect": "16:9", "timeout_s": 1}))
+        .await;
+    d.finish().await;
+    r
+}
+
+#[tokio::test]
+async fn every_oneshot_library_behaviour_gets_its_adr_row() {
+    use Outcome::*;
+    let rows = [
+        ("success-with-image", Success, false),
+        ("third-call-fails", Success, false),
+        ("print-timeout-as-success", Timeout, true),
+        ("image-quota-429-in-success-prose", Transient, true),
+        ("success-without-image", OutputMissing, false),
+        ("two-images", OutputMissing, false),
+        ("corrupt-image", OutputMissing, false),
+        ("canceled", Transient, true),
+        ("interrupted", Transient, true),
+        ("authentication-required", Auth, false),
+        ("unknown-model", Permanent, false),
+        ("invalid", Permanent, false),
+        ("waiting", Permanent, false),
+        ("running", Permanent, false),
+        ("malformed-stdout", Permanent, false),
+        ("hang-past-any-timeout", Timeout, true),
+    ];
+    for (script, class, retryable) in rows {
+        let r = generate_with_script(script, &[]).await;
+        assert_eq!(
+            (r.outcome, r.retryable),
+            (Some(class), Some(retryable)),
+            "{script}: {r:?}"
+        );
+        assert_eq!(r.ok, class == Success, "{script}");
+    }
+}
+
+#[tokio::test]
+async fn each_oneshot_fault_misjudges_its_library_behaviour() {
+    use Outcome::*;
+    let rows = [
+        ("print-timeout-as-success", "trusts-success", Success),
+        (
+            "print-timeout-as-success",
+            "missing-output-before-timeout",
+            OutputMissing,
+        ),
+        (
+            "image-quota-429-in-success-prose",
+            "no-quota-detection",
+            OutputMissing,
+        ),
+        ("two-images", "first-of-many-images", Success),
+    ];
+    for (script, fault, class) in rows {
+        let r = generate_with_script(script, &[fault]).await;
+        assert_eq!(r.outcome, Some(class), "{fault} on {script}: {r:?}");
+    }
+}
