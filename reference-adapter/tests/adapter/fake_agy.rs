@@ -207,3 +207,175 @@ async fn each_oneshot_fault_misjudges_its_library_behaviour() {
         assert_eq!(r.outcome, Some(class), "{fault} on {script}: {r:?}");
     }
 }
+
+/// A session sandbox whose fake-agy follows `script` (TOML, the agy script format).
+fn scripted_session(script: &str) -> Sandbox {
+    let mut sb = fake_sandbox();
+    let path = sb.path("script.toml");
+    std::fs::write(&path, script).expect("write script");
+    sb.set("FAKE_AGY_SCRIPT", &path.display().to_string());
+    sb
+}
+
+async fn two_turns(
+    sb: &Sandbox,
+    faults: &[&str],
+) -> (agy_protocol::driver::Reply, agy_protocol::driver::Reply) {
+    let mut d = sb.driver(faults);
+    assert!(d.call(json!({"op": "open", "session": "s"})).await.ok);
+    let first = d
+        .call(json!({"op": "turn", "session": "s", "text": "first"}))
+        .await;
+    let second = d
+        .call(json!({"op": "turn", "session": "s", "text": "second"}))
+        .await;
+    d.finish().await;
+    (first, second)
+}
+
+const REPLAY: &str = r#"
+[[turn]]
+steps = [{ default = { response = "first answer\n" } }]
+[[turn]]
+steps = [{ replay_previous = true }, { default = { response = "second answer\n" } }]
+"#;
+
+const LATE_STEP: &str = r#"
+[[turn]]
+steps = [{ default = { response = "first answer\n" } }]
+[[turn]]
+steps = [{ late_step = { text_delta = "LATE " } }, { default = { response = "second answer\n" } }]
+"#;
+
+#[tokio::test]
+async fn fake_agys_replay_quirk_is_filtered_and_the_fault_falls_for_it() {
+    let sb = scripted_session(REPLAY);
+    let (first, second) = two_turns(&sb, &[]).await;
+    assert_eq!(first.result.text.as_deref(), Some("first answer\n"));
+    assert_eq!(
+        second.result.text.as_deref(),
+        Some("second answer\n"),
+        "{second:?}"
+    );
+    assert_eq!(second.result.history.expect("history").len(), 4);
+    assert_eq!(journal(&sb).len(), 1);
+
+    let sb = scripted_session(REPLAY);
+    let (_, second) = two_turns(&sb, &["no-replay-filter"]).await;
+    assert_eq!(
+        second.result.text.as_deref(),
+        Some("first answer\n"),
+        "{second:?}"
+    );
+}
+
+#[tokio::test]
+async fn fake_agys_late_step_stays_out_of_the_new_turn_unless_the_fault_is_on() {
+    let sb = scripted_session(LATE_STEP);
+    let (_, second) = two_turns(&sb, &[]).await;
+    assert_eq!(
+        second.result.text.as_deref(),
+        Some("second answer\n"),
+        "{second:?}"
+    );
+
+    let sb = scripted_session(LATE_STEP);
+    let (_, second) = two_turns(&sb, &["late-step-to-current-turn"]).await;
+    let text = second.result.text.expect("text");
+    assert!(text.contains("LATE"), "{text:?}");
+}
+
+#[tokio::test]
+async fn a_num_turns_that_did_not_advance_fails_the_turn_and_releases_agy() {
+    let sb = scripted_session(
+        r#"
+[[turn]]
+steps = [{ default = {} }]
+[[turn]]
+steps = [{ default = { advance_turns = false } }]
+"#,
+    );
+    let mut d = sb.driver(&[]);
+    assert!(d.call(json!({"op": "open", "session": "s"})).await.ok);
+    assert!(
+        d.call(json!({"op": "turn", "session": "s", "text": "one"}))
+            .await
+            .ok
+    );
+    let r = d
+        .call(json!({"op": "turn", "session": "s", "text": "two"}))
+        .await;
+    assert_eq!(
+        (r.ok, r.outcome),
+        (false, Some(Outcome::Permanent)),
+        "{r:?}"
+    );
+    assert!(r
+        .error
+        .expect("error")
+        .message
+        .contains("num_turns did not advance"));
+    assert!(
+        d.call(json!({"op": "turn", "session": "s", "text": "three"}))
+            .await
+            .ok
+    );
+    d.finish().await;
+    let records = journal(&sb);
+    assert_eq!(records.len(), 2, "the failure released the first agy");
+    assert!(records[0].stdin.closed_us.is_some());
+}
+
+const IGNORES_SIGTERM: &str = r#"
+[[turn]]
+steps = [{ on_sigterm = "ignore" }, { default = {} }, { hang = true }]
+"#;
+
+#[tokio::test]
+async fn fake_agy_ignoring_sigterm_is_sigkilled_on_close() {
+    let sb = scripted_session(IGNORES_SIGTERM);
+    let mut d = sb.driver(&[]);
+    assert!(d.call(json!({"op": "open", "session": "s"})).await.ok);
+    let r = d
+        .call(json!({"op": "turn", "session": "s", "text": "one"}))
+        .await;
+    let pid = r
+        .result
+        .extra
+        .as_ref()
+        .and_then(|e| e["pid"].as_i64())
+        .expect("pid") as i32;
+    assert!(d.call(json!({"op": "close", "session": "s"})).await.ok);
+    assert!(!alive(pid), "close replied while agy {pid} was alive");
+    d.finish().await;
+    let records = journal(&sb);
+    assert_eq!(
+        records[0]
+            .signals
+            .iter()
+            .map(|s| s.signal.as_str())
+            .collect::<Vec<_>>(),
+        ["SIGTERM"]
+    );
+}
+
+#[tokio::test]
+async fn sigterm_without_sigkill_leaves_fake_agy_running() {
+    let sb = scripted_session(IGNORES_SIGTERM);
+    let mut d = sb.driver(&["sigterm-without-sigkill"]);
+    assert!(d.call(json!({"op": "open", "session": "s"})).await.ok);
+    let r = d
+        .call(json!({"op": "turn", "session": "s", "text": "one"}))
+        .await;
+    let pid = r
+        .result
+        .extra
+        .as_ref()
+        .and_then(|e| e["pid"].as_i64())
+        .expect("pid") as i32;
+    assert!(d.call(json!({"op": "close", "session": "s"})).await.ok);
+    let still_alive = alive(pid);
+    kill(pid);
+    d.finish().await;
+    assert!(still_alive, "the faulty variant never escalates");
+}
