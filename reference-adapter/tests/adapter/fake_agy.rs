@@ -379,3 +379,25 @@ async fn sigterm_without_sigkill_leaves_fake_agy_running() {
     d.finish().await;
     assert!(still_alive, "the faulty variant never escalates");
 }
+
+#[tokio::test]
+async fn not_signed_in_is_auth_in_stream_json_mode_too() {
+    let mut sb = fake_sandbox();
+    sb.set(
+        "FAKE_AGY_SCRIPT",
+        &library_script("authentication-required"),
+    );
+    let mut d = sb.driver(&[]);
+    assert!(d.call(json!({"op": "open", "session": "s"})).await.ok);
+    let r = d
+        .call(json!({"op": "turn", "session": "s", "text": "hi"}))
+        .await;
+    assert_eq!(
+        (r.ok, r.outcome, r.retryable),
+        (false, Some(Outcome::Auth), Some(false)),
+        "{r:?}"
+    );
+    assert_eq!(r.error.expect("error").name, "TurnAuthError");
+    d.finish().await;
+    assert!(journal(&sb).iter().all(|rec| rec.exit.is_some()));
+}
