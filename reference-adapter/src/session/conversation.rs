@@ -36,6 +36,7 @@ pub(crate) struct Conversation {
     history: History,
     conversation_id: Option<String>,
     processes_started: u64,
+    releases: Vec<&'static str>,
 }
 
 impl Conversation {
@@ -48,6 +49,7 @@ impl Conversation {
             history: History::default(),
             conversation_id: None,
             processes_started: 0,
+            releases: Vec::new(),
         }
     }
 
@@ -55,17 +57,20 @@ impl Conversation {
         self.history.entries()
     }
 
-    /// Report extras: the agy pid in use and the conversation id.
+    /// Report extras: the agy pid in use, the conversation id, how many processes were
+    /// started and why each was released.
     pub(crate) fn extra(&self) -> serde_json::Value {
         serde_json::json!({
             "pid": self.process.as_ref().and_then(|p| p.pid),
             "conversation_id": self.conversation_id,
             "processes_started": self.processes_started,
+            "releases": self.releases,
         })
     }
 
-    pub(crate) async fn release(&mut self, _reason: ReleaseReason) {
+    pub(crate) async fn release(&mut self, reason: ReleaseReason) {
         if let Some(process) = self.process.take() {
+            self.releases.push(reason.as_str());
             release(process, &self.env, &self.faults).await;
         }
     }

@@ -32,6 +32,21 @@ pub enum ReleaseReason {
     PerTurn,
 }
 
+impl ReleaseReason {
+    /// A short name for reports (`failure`, `cancel`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReleaseReason::Failure => "failure",
+            ReleaseReason::Cancel => "cancel",
+            ReleaseReason::Close => "close",
+            ReleaseReason::SelectionChanged => "selection_changed",
+            ReleaseReason::ProcessExited => "process_exited",
+            ReleaseReason::StdinLost => "stdin_lost",
+            ReleaseReason::PerTurn => "per_turn",
+        }
+    }
+}
+
 /// Whether a turn that ended this way releases the process; `None` keeps it.
 pub fn release_after_turn(succeeded: bool, faults: &FaultSet) -> Option<ReleaseReason> {
     match (succeeded, faults) {

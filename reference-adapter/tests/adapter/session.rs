@@ -48,6 +48,9 @@ async fn three_turns_share_one_process_and_a_model_change_starts_a_new_one() {
     let r = turn(&mut d, "four").await;
     assert!(r.ok, "{r:?}");
     assert_eq!(sb.pids().len(), 2);
+    let extra = r.result.extra.clone().expect("extra");
+    assert_eq!(extra["releases"], json!(["selection_changed"]));
+    assert_eq!(extra["processes_started"], json!(2));
 
     let h = history_texts(&r);
     assert_eq!(h.len(), 8);
