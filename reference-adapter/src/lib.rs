@@ -7,6 +7,7 @@
 //! - [`session`]: the kept process, replay filter, turn verdict, history, release.
 //! - [`faults`]: the fault switches.
 
+pub mod agy_text;
 pub mod cli;
 pub mod driver;
 pub mod environment;

@@ -5,6 +5,7 @@
 //! [`killed_failure`] and [`binary_missing_failure`].
 
 use super::brain::FoundImage;
+use crate::agy_text::{mentions_auth, mentions_image_quota};
 use crate::failure::{
     head, tail, Failure, PROVIDER_AUTH, PROVIDER_OUTPUT_MISSING, PROVIDER_PERMANENT,
     PROVIDER_TIMEOUT, PROVIDER_TRANSIENT,
@@ -55,23 +56,6 @@ pub fn parse_envelope(stdout: &str) -> Result<Envelope, String> {
             tail(trimmed, 200)
         )
     })
-}
-
-/// The image model's quota, reported only in the agent's prose (SPIKES.md S7 correction,
-/// PROTOCOL.md §2.2 item 6).
-pub(crate) fn mentions_image_quota(response: &str) -> bool {
-    let lower = response.to_ascii_lowercase();
-    lower.contains("resource_exhausted")
-        || lower.contains("429 too many requests")
-        || lower.contains("exhausted your capacity")
-        || lower.contains("exhausted your quota")
-}
-
-/// `authentication required` (DOC, ADR 0013) or `authentication failed or timed out`
-/// (PROTOCOL.md §2.2 item 3, the recorded wording).
-pub fn mentions_auth(error: &str) -> bool {
-    let lower = error.to_ascii_lowercase();
-    lower.contains("authentication required") || lower.contains("authentication failed")
 }
 
 fn brain_name(obs: &Observation) -> String {

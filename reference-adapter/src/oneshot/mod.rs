@@ -12,9 +12,7 @@ mod settings;
 
 pub use argv::build_argv;
 pub use brain::{list_images, FoundImage};
-pub use classify::{
-    classify, mentions_auth as mentions_auth_error, parse_envelope, Observation, Verdict,
-};
+pub use classify::{classify, parse_envelope, Observation, Verdict};
 pub use image::{decode_image, ImageInfo};
 pub use prompt::{aspect_words, wrap_prompt};
 pub use run::{generate, Delivery, GenerateRequest, KILL_GRACE_S, MAX_CONCURRENCY};

@@ -2,9 +2,9 @@
 //! that did not advance, still fails the Turn; nothing is reported as success merely
 //! because text arrived" (seed 000).
 
+use crate::agy_text::mentions_auth;
 use crate::failure::{head, Failure, TURN_AUTH, TURN_FAILED, TURN_TRANSIENT};
 use crate::faults::{Fault, FaultSet};
-use crate::oneshot::mentions_auth_error;
 use agy_protocol::driver::Outcome;
 use agy_protocol::stream::{StepType, StepUpdate};
 use agy_protocol::{Envelope, Status};
@@ -41,7 +41,7 @@ pub fn judge_result(
                 head(result.error.trim(), 400)
             ),
         )),
-        Status::Error if mentions_auth_error(&result.error) => Err(Failure::new(
+        Status::Error if mentions_auth(&result.error) => Err(Failure::new(
             Outcome::Auth,
             TURN_AUTH,
             format!("agy is not signed in: {}", head(result.error.trim(), 400)),
