@@ -2,6 +2,7 @@
 
 mod catalogue;
 mod commands;
+mod end_to_end;
 mod python_example;
 mod reliability;
 mod support;
