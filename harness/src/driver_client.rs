@@ -20,7 +20,7 @@ pub enum DriverError {
     /// The driver could not be started.
     #[error("failed to start driver `{command}`: {message}")]
     Spawn {
-        /// argv[0].
+        /// `argv[0]`.
         command: String,
         /// The OS error.
         message: String,

@@ -7,7 +7,7 @@
 //! - [`driver_client`]: the harness side of driver protocol v1.
 //! - [`runner`], [`observation`], [`check`]: running a scenario and judging it.
 //! - [`report`]: terminal, JSON, JUnit and Markdown reports; [`exit_code`].
-//! - [`faults`], [`bench`]: the bug-detection score and the benchmark.
+//! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark.
 
 pub mod adapter_config;
 mod app;

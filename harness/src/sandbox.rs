@@ -1,6 +1,6 @@
 //! The sandbox of one run: a temporary folder with its own `HOME`, a `bin/` holding
 //! fake-agy as `agy`, the journal, and state and work folders. Every process started
-//! in it carries [`MARKER_ENV`](crate::process_group::MARKER_ENV), and dropping the
+//! in it carries [`MARKER_ENV`], and dropping the
 //! sandbox kills whatever still carries it. The user's real `~/.gemini` is never
 //! touched: `HOME` points inside the sandbox.
 //!
@@ -49,7 +49,7 @@ pub struct Sandbox {
 
 impl Sandbox {
     /// Makes a sandbox under the system temp dir; with `fake_agy`, installs it as
-    /// `bin/agy` (a symlink, so argv[0] is `agy`).
+    /// `bin/agy` (a symlink, so `argv[0]` is `agy`).
     pub fn create(fake_agy: Option<&Path>) -> io::Result<Sandbox> {
         let dir = tempfile::Builder::new().prefix("agy-harness-").tempdir()?;
         let root = dir.path().to_path_buf();

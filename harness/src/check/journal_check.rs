@@ -10,7 +10,7 @@ use agy_protocol::journal::{now_us, JournalRecord};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-/// True when argv (without argv[0]) has `pattern`: one token (`--flag` also matches
+/// True when argv (without `argv[0]`) has `pattern`: one token (`--flag` also matches
 /// `--flag=value`), or `flag value` as two adjacent tokens (or `flag=value`).
 pub fn argv_has(argv: &[String], pattern: &str) -> bool {
     let args = argv.get(1..).unwrap_or(&[]);

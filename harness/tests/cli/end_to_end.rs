@@ -22,9 +22,17 @@ fn catalogue_passes_the_reference_adapter() {
     let t = TestDir::new();
     let report = t.path().join("report.json");
     let mut cmd = real_harness();
-    cmd.arg("run").arg("--report").arg(format!("json={}", report.display()));
+    cmd.arg("run")
+        .arg("--report")
+        .arg(format!("json={}", report.display()));
     let out = run(cmd, Duration::from_secs(300));
-    assert_eq!(out.status.code(), Some(0), "stdout:\n{}\nstderr:\n{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
     let results = json["results"].as_array().expect("results");
@@ -38,10 +46,24 @@ fn every_fault_variant_is_caught_with_scenario_and_expectation() {
     cmd.arg("faults");
     let out = run(cmd, Duration::from_secs(900));
     let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
-    assert!(stdout.contains("bug-detection score: 12/12 (100%)"), "{stdout}");
-    for line in stdout.lines().filter(|l| l.starts_with("    ") && l.contains(" — ")) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{stdout}\nstderr:\n{}",
+        text(&out.stderr)
+    );
+    assert!(
+        stdout.contains("bug-detection score: 12/12 (100%)"),
+        "{stdout}"
+    );
+    for line in stdout
+        .lines()
+        .filter(|l| l.starts_with("    ") && l.contains(" — "))
+    {
         // `    <scenario> — <place>: <expectation> (expected …, observed …)`
-        assert!(line.contains('/') && line.contains(": ") && line.contains("expected"), "{line}");
+        assert!(
+            line.contains('/') && line.contains(": ") && line.contains("expected"),
+            "{line}"
+        );
     }
 }
