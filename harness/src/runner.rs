@@ -359,6 +359,21 @@ pub async fn run_scenario(
 fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
     let s = ctx.s;
     let mut out = Vec::new();
+    // A broken fake explains everything after it: say so first.
+    for r in &obs.journal {
+        let code = r.exit.as_ref().and_then(|x| x.code);
+        if code == Some(agy_protocol::script::FAKE_BROKEN_EXIT) {
+            out.push(Failure::new(
+                format!("invocation {}", r.invocation),
+                "fake-agy works",
+                "agy exits as the script says",
+                format!(
+                    "exit {}: fake-agy itself is broken (a bad script, trace or knob), not the adapter",
+                    agy_protocol::script::FAKE_BROKEN_EXIT
+                ),
+            ));
+        }
+    }
     for o in &obs.ops {
         if let Some(spec) = s.ops.get(o.index - 1) {
             out.extend(check_op(&spec.expect, o, &ctx.sandbox.work()));

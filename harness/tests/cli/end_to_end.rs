@@ -67,3 +67,22 @@ fn every_fault_variant_is_caught_with_scenario_and_expectation() {
         );
     }
 }
+
+#[test]
+fn a_broken_fake_is_named_as_such() {
+    let t = TestDir::new();
+    let scenario = t.write(
+        "broken.toml",
+        "[scenario]\nname = \"oneshot/broken-fake\"\nprofile = \"oneshot\"\n[[agy.invocation]]\nsteps = [{ trace = \"no-such-trace.jsonl\" }]\n[[op]]\ngenerate = { prompt = \"p\", timeout_s = 10 }\nexpect = { outcome = \"success\" }\n",
+    );
+    let mut cmd = real_harness();
+    cmd.arg("run").arg(&scenario);
+    let out = run(cmd, Duration::from_secs(120));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let first = stdout
+        .lines()
+        .find(|l| l.starts_with("    ") && !l.starts_with("      "))
+        .unwrap_or_default();
+    assert_eq!(first.trim(), "invocation 1: fake-agy works", "{stdout}");
+}
