@@ -376,7 +376,16 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
     }
     for o in &obs.ops {
         if let Some(spec) = s.ops.get(o.index - 1) {
-            out.extend(check_op(&spec.expect, o, &ctx.sandbox.work()));
+            let mut failures = check_op(&spec.expect, o, &ctx.sandbox.work());
+            if !failures.is_empty() {
+                let seen = agy_during(obs, o.sent_us, o.replied_us);
+                for f in failures.iter_mut() {
+                    if matches!(f.expectation.as_str(), "outcome" | "retryable" | "output") {
+                        f.evidence.extend(seen.iter().cloned());
+                    }
+                }
+            }
+            out.extend(failures);
         }
     }
     for v in &obs.violations {
@@ -407,6 +416,51 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
         out.extend(check_history(h, &s.ops, obs));
     }
     out
+}
+
+/// What agy did while an op was in flight, one line per invocation, as evidence.
+fn agy_during(obs: &Observation, from_us: u64, to_us: u64) -> Vec<String> {
+    obs.journal
+        .iter()
+        .filter(|r| r.started_us >= from_us && r.started_us <= to_us)
+        .map(|r| {
+            let end = match &r.exit {
+                Some(x) => match (x.code, &x.signal) {
+                    (Some(c), _) => format!("exit {c}"),
+                    (None, Some(sig)) => format!("died by {sig}"),
+                    _ => "ended".to_string(),
+                },
+                None if r.complete => "ended".to_string(),
+                None => "no final record (killed or still running)".to_string(),
+            };
+            let signals: Vec<&str> = r.signals.iter().map(|x| x.signal.as_str()).collect();
+            let files: Vec<String> = r
+                .files
+                .iter()
+                .map(|f| {
+                    let name = std::path::Path::new(&f.path)
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    format!("{name} ({} B)", f.bytes)
+                })
+                .collect();
+            format!(
+                "agy invocation {} (pid {}, rule {}): {end}{}, stdout {} B, stderr {} B, files [{}]",
+                r.invocation,
+                r.pid,
+                r.rule.as_deref().unwrap_or("-"),
+                if signals.is_empty() {
+                    String::new()
+                } else {
+                    format!(", signals {}", signals.join(" "))
+                },
+                r.stdout_bytes,
+                r.stderr_bytes,
+                files.join(", ")
+            )
+        })
+        .collect()
 }
 
 fn tail(path: &std::path::Path, max: usize) -> String {

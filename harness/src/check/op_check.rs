@@ -24,6 +24,16 @@ pub fn check_op(expect: &OpExpect, obs: &OpObservation, work_dir: &Path) -> Vec<
     };
     let mut out = Vec::new();
     let said = describe_reply(reply, obs);
+    let mut said_all = vec![said.clone()];
+    if let Some(extra) = &reply.result.extra {
+        let text = extra.to_string();
+        let text = if text.chars().count() > 240 {
+            format!("{}…", text.chars().take(239).collect::<String>())
+        } else {
+            text
+        };
+        said_all.push(format!("reply extra: {text}"));
+    }
     if let Some(want) = &expect.outcome {
         let ok = obs.outcome.map(|o| want.allows(o)).unwrap_or(false);
         if !ok {

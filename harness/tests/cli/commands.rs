@@ -206,3 +206,26 @@ fn partition_and_name_filter_select_scenarios() {
     let stdout = text(&run(cmd, Duration::from_secs(60)).stdout);
     assert!(stdout.contains("1 passed"), "{stdout}");
 }
+
+#[test]
+fn colours_follow_the_color_flag() {
+    let t = TestDir::new();
+    let config = t.standin_config("ok", None);
+    let scenario = t.scenario("standin/wants-timeout", "timeout", "5s");
+    let colours = |args: &[&str], no_color: bool| {
+        let mut cmd = t.harness();
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        cmd.args(args)
+            .arg("run")
+            .arg("--adapter")
+            .arg(&config)
+            .arg(&scenario);
+        text(&run(cmd, Duration::from_secs(60)).stdout).contains('\u{1b}')
+    };
+    assert!(colours(&["--color", "always"], false));
+    assert!(!colours(&["--color", "never"], false));
+    // `auto` on a pipe: none (on a terminal anstream also honours `NO_COLOR`).
+    assert!(!colours(&["--color", "auto"], true));
+}
