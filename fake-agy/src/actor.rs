@@ -10,9 +10,11 @@ use crate::signals::{INT, TERM};
 use crate::situations::{deny, print_timeout, question, quota_exhausted};
 use crate::trace_replay;
 use crate::turn::{canned_response, default_turn, default_turn_usage, resolve_usage};
-use agy_protocol::script::{CrashKind, EnvelopeSpec, RunMode, Step, StepSpec};
+use agy_protocol::script::{
+    CrashKind, EnvelopeSpec, RunMode, Step, StepSpec, UsageName, UsageSpec,
+};
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
-use agy_protocol::{Envelope, Status};
+use agy_protocol::{Envelope, Status, Usage};
 
 /// Where steps run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +79,7 @@ fn run_step(
         Step::OnSigint(a) => s.signals.set(INT, a.clone()),
         Step::Crash(kind) => crash(s, *kind),
         Step::CloseStdout(_) => s.out.close_stdout(),
-        Step::CloseStdin(_) => s.stdin.close(),
+        Step::CloseStdin(_) => s.stdin().close(),
         Step::Image(spec) => {
             write_images(s, &spec.0)?;
         }
@@ -151,12 +153,18 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         Some(id) => id.clone(),
         None => s.conversation_id()?,
     };
-    let turn_usage = if s.turn.spent_any {
-        s.turn.spent
+    // Reading the prompt compiles regexes; only do it when the script left usage out.
+    let needs_default = !matches!(
+        spec.usage,
+        Some(UsageSpec::Counts { .. }) | Some(UsageSpec::Named(UsageName::Zero))
+    );
+    let default_usage = if !needs_default {
+        Usage::ZERO
+    } else if s.turn.spent_any {
+        s.cumulative_usage(&s.turn.spent.clone())
     } else {
-        default_turn_usage(&s.prompt)
+        s.cumulative_usage(&default_turn_usage(&s.prompt))
     };
-    let default_usage = s.cumulative_usage(&turn_usage);
     Ok(Envelope {
         conversation_id,
         status: spec.status.clone().unwrap_or(Status::Success),

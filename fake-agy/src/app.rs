@@ -74,17 +74,28 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     let mode = args.run_mode();
     recorder.update(true, |r| r.mode = Some(mode));
     let facts_prompt = args.prompt.clone();
-    let (n, chosen) = claim_invocation(&knobs.state_dir()?, |n, counts| {
-        let s = script.as_ref()?;
-        let facts = InvocationFacts {
-            n,
-            argv: rest,
-            prompt: facts_prompt.as_deref(),
-            mode,
-        };
-        choose_invocation(s, &facts, counts).map(invocation_key)
-    })?;
-    let signals = SignalControl::start(recorder.clone(), clock);
+    let journalled = knobs.journal.is_some();
+    // The state file counts invocations for rules and the journal; a run with neither
+    // skips it (the benchmark's canned path stays a few syscalls long).
+    let (n, chosen) = if script.is_some() || journalled {
+        claim_invocation(&knobs.state_dir()?, |n, counts| {
+            let s = script.as_ref()?;
+            let facts = InvocationFacts {
+                n,
+                argv: rest,
+                prompt: facts_prompt.as_deref(),
+                mode,
+            };
+            choose_invocation(s, &facts, counts).map(invocation_key)
+        })?
+    } else {
+        (0, None)
+    };
+    let signals = SignalControl::new(recorder.clone(), clock);
+    if journalled {
+        // Signals are journalled the moment they arrive.
+        signals.ensure_started();
+    }
     let rule_index = chosen.as_ref().and_then(|key| {
         script
             .as_ref()
@@ -120,6 +131,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
             root: knobs.app_dir()?,
         },
         script_dir,
+        read_stdin: journalled || mode == RunMode::Persistent,
     });
     let empty = Script::default();
     let script_ref = script.as_ref().unwrap_or(&empty);

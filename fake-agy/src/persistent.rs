@@ -35,7 +35,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         return Ok(());
     }
     loop {
-        let (text, index) = match s.stdin.next() {
+        let (text, index) = match s.stdin().next() {
             StdinEvent::Eof => {
                 ctx.done = true;
                 return Ok(());

@@ -93,8 +93,7 @@ pub struct Session {
     pub recorder: Arc<Recorder>,
     /// Signal dispositions.
     pub signals: Arc<SignalControl>,
-    /// The stdin thread.
-    pub stdin: StdinReader,
+    stdin: Option<StdinReader>,
     /// agy's data directory.
     pub app: AppDir,
     /// The folder of the script file (trace paths are relative to it).
@@ -140,9 +139,18 @@ pub struct SessionParts {
     pub app: AppDir,
     /// The folder of the script file.
     pub script_dir: Option<PathBuf>,
+    /// Start reading stdin at once (for the journal); otherwise on first use.
+    pub read_stdin: bool,
 }
 
 impl Session {
+    /// The stdin thread, started on first use.
+    pub fn stdin(&mut self) -> &mut StdinReader {
+        let recorder = self.recorder.clone();
+        self.stdin
+            .get_or_insert_with(|| StdinReader::start(recorder))
+    }
+
     /// Builds a session and starts reading stdin.
     pub fn new(p: SessionParts) -> Session {
         let format = p.args.output_format().unwrap_or_default();
@@ -160,7 +168,7 @@ impl Session {
         let prompt = p.args.prompt.clone().unwrap_or_default();
         Session {
             out: Output::new(p.recorder.clone()),
-            stdin: StdinReader::start(p.recorder.clone()),
+            stdin: p.read_stdin.then(|| StdinReader::start(p.recorder.clone())),
             args: p.args,
             format,
             mode,
