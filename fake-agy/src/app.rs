@@ -16,7 +16,9 @@ use crate::rules::{choose_invocation, invocation_key, invocation_label, Invocati
 use crate::session::{Session, SessionParts};
 use crate::signals::SignalControl;
 use crate::state::claim_invocation;
-use agy_protocol::script::{parse_script_file, DefaultSpec, Exhausted, RunMode, Script};
+use agy_protocol::script::{
+    parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script,
+};
 use std::sync::Arc;
 
 /// Runs fake-agy with `argv` (`argv[0]` first) and the process environment; never
@@ -150,6 +152,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
             _ => script_ref.turns.clone(),
         },
         fail_when_exhausted: header.when_exhausted == Some(Exhausted::Fail),
+        skip_malformed: header.malformed_lines == Some(MalformedLines::Skip),
         ..TurnContext::default()
     };
     let steps = rule.map(|r| r.steps.clone()).unwrap_or_default();
