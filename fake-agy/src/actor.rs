@@ -153,7 +153,7 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         Some(id) => id.clone(),
         None => s.conversation_id()?,
     };
-    // Reading the prompt compiles regexes; only do it when the script left usage out.
+    // The default usage depends on the prompt; only read it when the script left it out.
     let needs_default = !matches!(
         spec.usage,
         Some(UsageSpec::Counts { .. }) | Some(UsageSpec::Named(UsageName::Zero))

@@ -74,7 +74,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         scale: knobs.time_scale,
     };
     let mode = args.run_mode();
-    recorder.update(true, |r| r.mode = Some(mode));
+    recorder.update(false, |r| r.mode = Some(mode));
     let facts_prompt = args.prompt.clone();
     let journalled = knobs.journal.is_some();
     // The state file counts invocations for rules and the journal; a run with neither
