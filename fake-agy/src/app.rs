@@ -17,7 +17,7 @@ use crate::session::{Session, SessionParts};
 use crate::signals::SignalControl;
 use crate::state::claim_invocation;
 use agy_protocol::script::{
-    parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script,
+    parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Times,
 };
 use std::sync::Arc;
 
@@ -79,7 +79,15 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     let journalled = knobs.journal.is_some();
     // The state file counts invocations for rules and the journal; a run with neither
     // skips it (the benchmark's canned path stays a few syscalls long).
-    let (n, chosen) = if script.is_some() || journalled {
+    // A script whose rules all serve without limit and ignore `nth` chooses the same
+    // way every time, so it needs no state either.
+    let stateful_script = script.as_ref().is_some_and(|s| {
+        s.invocations.iter().any(|r| {
+            Times::limit(r.times, r.when.is_some()).is_some()
+                || r.when.as_ref().is_some_and(|w| w.nth.is_some())
+        })
+    });
+    let (n, chosen) = if stateful_script || journalled {
         claim_invocation(&knobs.state_dir()?, |n, counts| {
             let s = script.as_ref()?;
             let facts = InvocationFacts {
@@ -91,7 +99,16 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
             choose_invocation(s, &facts, counts).map(invocation_key)
         })?
     } else {
-        (0, None)
+        let facts = InvocationFacts {
+            n: 0,
+            argv: rest,
+            prompt: facts_prompt.as_deref(),
+            mode,
+        };
+        let chosen = script
+            .as_ref()
+            .and_then(|s| choose_invocation(s, &facts, &Default::default()).map(invocation_key));
+        (0, chosen)
     };
     let signals = SignalControl::new(recorder.clone(), clock);
     if journalled {
