@@ -145,53 +145,18 @@ fn main() {
         .parse()
         .unwrap_or(0);
 
-    // Persistent mode: 10,000 turns in one process.
-    let mut child = fake(&bin, &home)
-        .args([
-            "--input-format",
-            "stream-json",
-            "--output-format",
-            "stream-json",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn persistent");
-    let pid = child.id();
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
     let turns: usize = std::env::var("BENCH_TURNS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000);
-    let mut lat = Vec::with_capacity(turns);
-    let mut rss_early = 0;
-    let mut line = String::new();
-    for i in 0..turns {
-        let t = Instant::now();
-        stdin.write_all(b"{\"event\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"reply PONG\"}}\n").expect("write");
-        loop {
-            line.clear();
-            if out.read_line(&mut line).expect("read") == 0 {
-                panic!("persistent fake-agy ended early");
-            }
-            if line.starts_with("{\"event\":\"result\"") {
-                break;
-            }
-        }
-        lat.push(t.elapsed());
-        if i == 100 {
-            rss_early = rss_kb(pid);
-        }
-    }
-    let rss_late = rss_kb(pid);
-    drop(stdin);
-    let _ = child.wait();
-    let lat_median = median(lat.clone());
-    lat.sort();
-    let p99 = lat[lat.len() * 99 / 100];
-
+    let (lat_median, p99, rss_early, rss_late) = persistent(&bin, &home, turns, None);
+    let journal_turns = 2_000.min(turns);
+    let (jlat_median, _, _, _) = persistent(
+        &bin,
+        &home,
+        journal_turns,
+        Some(&dir.path().join("session.jsonl")),
+    );
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!("fake-agy benchmark ({n} runs each, medians)");
     println!("  /bin/true                         {:8.3} ms", ms(t_true));
@@ -233,4 +198,64 @@ fn main() {
         rss_early as f64 / 1024.0,
         rss_late as f64 / 1024.0
     );
+    println!(
+        "  the same with a journal, {journal_turns} turns, median {:.3} ms",
+        ms(jlat_median)
+    );
+}
+
+/// Runs `turns` default turns in one persistent process: median and p99 latency from
+/// writing the line to reading its `result`, RSS after 100 turns and at the end.
+fn persistent(
+    bin: &Path,
+    home: &Path,
+    turns: usize,
+    journal: Option<&Path>,
+) -> (Duration, Duration, u64, u64) {
+    let mut cmd = fake(bin, home);
+    if let Some(j) = journal {
+        cmd.env("FAKE_AGY_JOURNAL", j);
+    }
+    let mut child = cmd
+        .args([
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn persistent");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut lat = Vec::with_capacity(turns);
+    let mut rss_early = 0;
+    let mut line = String::new();
+    for i in 0..turns {
+        let t = Instant::now();
+        stdin.write_all(b"{\"event\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"reply PONG\"}}\n").expect("write");
+        loop {
+            line.clear();
+            if out.read_line(&mut line).expect("read") == 0 {
+                panic!("persistent fake-agy ended early");
+            }
+            if line.starts_with("{\"event\":\"result\"") {
+                break;
+            }
+        }
+        lat.push(t.elapsed());
+        if i == 100 {
+            rss_early = rss_kb(pid);
+        }
+    }
+    let rss_late = rss_kb(pid);
+    drop(stdin);
+    let _ = child.wait();
+    let med = median(lat.clone());
+    lat.sort();
+    let p99 = lat[lat.len() * 99 / 100];
+    (med, p99, rss_early, rss_late)
 }
