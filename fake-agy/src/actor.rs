@@ -135,11 +135,15 @@ fn run_step(
 fn crash(s: &mut Session, kind: CrashKind) -> ! {
     match kind {
         CrashKind::Abort => {
-            s.recorder.finish(agy_protocol::journal::ExitRecord {
+            if s.recorder.finish(agy_protocol::journal::ExitRecord {
                 code: None,
                 signal: Some("SIGABRT".into()),
-            });
-            std::process::abort()
+            }) {
+                std::process::abort()
+            }
+            loop {
+                std::thread::park();
+            }
         }
         CrashKind::Segv => die_by_signal(&s.recorder, nix::libc::SIGSEGV),
         CrashKind::Kill => die_by_signal(&s.recorder, nix::libc::SIGKILL),

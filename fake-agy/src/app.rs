@@ -14,10 +14,10 @@ use crate::print_run::{classify, default_run, pre_turn_checks, Request};
 use crate::recorder::Recorder;
 use crate::rules::{choose_invocation, invocation_key, invocation_label, InvocationFacts};
 use crate::session::{Session, SessionParts};
-use crate::signals::SignalControl;
+use crate::signals::{SignalControl, INT, TERM};
 use crate::state::claim_invocation;
 use agy_protocol::script::{
-    parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Times,
+    parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Step, Times,
 };
 use std::sync::Arc;
 
@@ -124,6 +124,17 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         (Some(i), Some(s)) => invocation_label(&s.invocations[i], i),
         _ => "default".to_string(),
     };
+    // Signal words at the head of the steps are in force before the journal shows the
+    // rule, so a harness that waits for the rule can signal without a race.
+    if let (Some(i), Some(sc)) = (rule_index, &script) {
+        for step in &sc.invocations[i].steps {
+            match step {
+                Step::OnSigterm(a) => signals.set(TERM, a.clone()),
+                Step::OnSigint(a) => signals.set(INT, a.clone()),
+                _ => break,
+            }
+        }
+    }
     recorder.update(true, |r| {
         r.invocation = n;
         r.rule = Some(label);

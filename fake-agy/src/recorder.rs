@@ -138,10 +138,11 @@ impl Recorder {
         self.update(true, |r| r.files.push(FileRecord { path, bytes }));
     }
 
-    /// Writes the final record once; later calls do nothing.
-    pub fn finish(&self, exit: ExitRecord) {
+    /// Writes the final record once and returns true; later calls do nothing and
+    /// return false (another thread is already ending the process).
+    pub fn finish(&self, exit: ExitRecord) -> bool {
         if self.finished.swap(true, Ordering::SeqCst) {
-            return;
+            return false;
         }
         let mut rec = self.snapshot();
         rec.complete = true;
@@ -155,5 +156,11 @@ impl Recorder {
                 );
             }
         }
+        true
+    }
+
+    /// True once the final record was written: the process is ending.
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::SeqCst)
     }
 }

@@ -42,6 +42,10 @@ impl SignalControl {
             };
             std::thread::spawn(move || {
                 for sig in signals.forever() {
+                    if c.recorder.is_finished() {
+                        // The final record is out and the process is exiting as it says.
+                        continue;
+                    }
                     c.recorder.signal(&signal_name(sig));
                     let action = c
                         .actions

@@ -227,13 +227,16 @@ async fn sigterm_between_turns_ends_the_process_by_the_signal() {
     crate::journal::wait_for(&sb, |r| r.stdin.closed_us.is_some() || r.complete);
     let _ = nix::sys::signal::kill(d.pid(), nix::sys::signal::Signal::SIGTERM);
     let (status, _) = d.finish().await;
-    // Either EOF ended it first (exit 0) or SIGTERM did; both are journalled in order.
+    // Either EOF ended it first (exit 0) or SIGTERM did; the journal says which, in
+    // order, and matches what the process really did.
     let rec = &sb.journal()[0];
     if let Some(sig) = rec.signals.first() {
         assert!(sig.at_us >= rec.stdin.closed_us.unwrap_or(0));
-        assert_eq!(status.signal(), Some(15));
-    } else {
-        assert_eq!(status.code(), Some(0));
+    }
+    let exit = rec.exit.clone().expect("final record");
+    match exit.signal.as_deref() {
+        Some("SIGTERM") => assert_eq!(status.signal(), Some(15)),
+        _ => assert_eq!((status.code(), exit.code), (Some(0), Some(0))),
     }
 }
 
