@@ -219,10 +219,16 @@ fn build_step(
         kind: e.kind.clone(),
         message: e.message.clone(),
     });
+    // The DONE line of a step (`same_index`) takes the tool of its ACTIVE line.
+    let continued = match spec.same_index {
+        Some(true) => s.last_step().and_then(|l| l.tool_info.clone()),
+        _ => None,
+    };
     if spec.tool_name.is_some() || kind == StepType::Tool {
         let name = spec
             .tool_name
             .clone()
+            .or_else(|| continued.as_ref().map(|t| t.name.clone()))
             .unwrap_or_else(|| "run_command".into());
         step.tool_name = Some(name.clone());
         step.tool_info = Some(ToolInfo {
@@ -230,6 +236,7 @@ fn build_step(
             parameters: spec
                 .parameters
                 .clone()
+                .or_else(|| continued.as_ref().map(|t| t.parameters.clone()))
                 .unwrap_or_else(|| serde_json::json!({})),
             output: spec.output.clone(),
             error,

@@ -116,6 +116,7 @@ pub struct Session {
     pub last_result_line: Option<String>,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
+    last_step: Option<StepUpdate>,
 }
 
 /// What a session is built from.
@@ -190,6 +191,7 @@ impl Session {
             last_result_line: None,
             conversation: None,
             last_step_index: None,
+            last_step: None,
         }
     }
 
@@ -276,6 +278,11 @@ impl Session {
         self.last_step_index
     }
 
+    /// The step written last (a DONE line of the same step takes its tool).
+    pub fn last_step(&self) -> Option<&StepUpdate> {
+        self.last_step.as_ref()
+    }
+
     /// Writes a stream-json line that belongs to the current turn.
     pub fn turn_line(&mut self, line: String) {
         self.out.stdout(line.as_bytes());
@@ -351,6 +358,7 @@ impl Session {
             c.next_step = c.next_step.max(step.step_index + 1);
         }
         self.last_step_index = Some(step.step_index);
+        self.last_step = Some(step.clone());
         if write {
             self.turn_line(StreamEvent::StepUpdate(step).to_line());
         }
