@@ -281,3 +281,38 @@ async fn stream_events_snapshot() {
     let text: String = events.iter().map(|e| format!("{e}\n")).collect();
     snapshot_settings().bind(|| insta::assert_snapshot!("persistent_image_turn", text));
 }
+
+#[tokio::test]
+async fn model_conflict_fails_before_stdin_with_the_recorded_bytes() {
+    // PB error-model-effort-conflict (persistent flags): lone result, stderr line, exit 1.
+    let sb = Sandbox::new();
+    let d = Driver::start(
+        &sb,
+        None,
+        &[
+            "--mode",
+            "plan",
+            "--model",
+            "gemini-3.8-flash-low",
+            "--effort",
+            "high",
+        ],
+        &[("FAKE_AGY_VERSION", "1.2.17")],
+    );
+    let raw = |f: &str| {
+        std::fs::read_to_string(crate::support::workspace().join("traces/upstream").join(f))
+            .expect("raw")
+    };
+    let mut d = d;
+    let ev = d.next_event().await.expect("result");
+    assert_eq!(
+        format!("{}\n", agy_protocol::gojson::to_go_json(&ev)),
+        raw("joiomi__playbook-plugin__error-model-effort-conflict.stdout")
+    );
+    let (status, stderr) = d.finish().await;
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(
+        stderr,
+        raw("joiomi__playbook-plugin__error-model-effort-conflict.stderr")
+    );
+}
