@@ -316,3 +316,48 @@ async fn model_conflict_fails_before_stdin_with_the_recorded_bytes() {
         raw("joiomi__playbook-plugin__error-model-effort-conflict.stderr")
     );
 }
+
+#[test]
+fn a_reader_that_went_away_ends_the_process_by_sigpipe() {
+    // agy is a Go program: a stdout write to a closed pipe kills it with SIGPIPE.
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::process::ExitStatusExt;
+    let sb = Sandbox::new();
+    let mut c = sb.std_cmd();
+    c.args([
+        "--input-format",
+        "stream-json",
+        "--output-format",
+        "stream-json",
+    ]);
+    let mut child = c.spawn().expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    stdin
+        .write_all(user("reply ONE").as_bytes())
+        .expect("write");
+    let mut line = String::new();
+    while !line.starts_with("{\"event\":\"result\"") {
+        line.clear();
+        assert!(
+            out.read_line(&mut line).expect("read") > 0,
+            "stdout ended early"
+        );
+    }
+    drop(out);
+    stdin
+        .write_all(user("reply TWO").as_bytes())
+        .expect("write");
+    drop(stdin);
+    let status =
+        crate::support::wait_with_timeout(child, std::time::Duration::from_secs(20)).status;
+    assert_eq!(status.signal(), Some(13));
+    assert_eq!(
+        sb.journal()[0]
+            .exit
+            .as_ref()
+            .and_then(|e| e.signal.clone())
+            .as_deref(),
+        Some("SIGPIPE")
+    );
+}
