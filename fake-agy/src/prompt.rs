@@ -24,6 +24,8 @@ pub struct PromptReading {
     pub gated: Option<GatedTool>,
     /// A fixed reply word ("reply PONG" → `PONG`).
     pub reply_word: Option<String>,
+    /// Absolute paths of image files the prompt names (reference images, SPIKES.md S4).
+    pub references: Vec<String>,
 }
 
 /// The prompt's words, split at anything but letters, digits, `_` and `-`.
@@ -112,7 +114,33 @@ pub fn read_prompt(prompt: &str) -> PromptReading {
         image_name: image_name(prompt),
         gated,
         reply_word,
+        references: references(prompt),
     }
+}
+
+/// Absolute paths in the prompt that name an existing image file. S4: the agent opens a
+/// reference named by absolute path with `view_file` before calling `generate_image`.
+fn references(prompt: &str) -> Vec<String> {
+    const IMAGE_EXTENSIONS: &[&str] = &[".png", ".jpg", ".jpeg", ".webp", ".gif"];
+    prompt
+        .split_whitespace()
+        .map(|t| {
+            t.trim_matches(|c: char| {
+                matches!(
+                    c,
+                    '"' | '\'' | '`' | ',' | ';' | ':' | '(' | ')' | '[' | ']'
+                )
+            })
+        })
+        .map(|t| t.trim_end_matches('.'))
+        .filter(|t| t.starts_with('/'))
+        .filter(|t| {
+            let lower = t.to_ascii_lowercase();
+            IMAGE_EXTENSIONS.iter().any(|e| lower.ends_with(e))
+        })
+        .filter(|t| std::path::Path::new(t).is_file())
+        .map(str::to_string)
+        .collect()
 }
 
 /// An `ImageName` like agy's (`red_circle`): the prompt's first content words.
@@ -189,5 +217,20 @@ mod tests {
         );
         assert_eq!(read_prompt("call the mcp tool").gated, Some(GatedTool::Mcp));
         assert_eq!(read_prompt("say hi").gated, None);
+    }
+
+    #[test]
+    fn existing_image_paths_are_references() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let png = dir.path().join("ref.png");
+        std::fs::write(&png, b"x").expect("write");
+        let prompt = format!(
+            "Look at {}, and /no/such/file.png, then draw it.",
+            png.display()
+        );
+        assert_eq!(
+            read_prompt(&prompt).references,
+            vec![png.display().to_string()]
+        );
     }
 }
