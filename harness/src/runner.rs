@@ -6,7 +6,7 @@ use crate::adapter_config::AdapterConfig;
 use crate::check::{check_history, check_invocation, check_journal, check_op, Failure};
 use crate::driver_client::DriverClient;
 use crate::observation::{classify, Observation, OpObservation};
-use crate::report::{ScenarioResult, Status};
+use crate::report::{OpRecord, ScenarioResult, Status};
 use crate::sandbox::Sandbox;
 use crate::scenario::{OpAction, Scenario};
 use agy_protocol::driver::{OpResult, Reply, RequestOp};
@@ -224,6 +224,7 @@ pub async fn run_scenario(
         failures: Vec::new(),
         duration_ms: 0,
         note: None,
+        ops: Vec::new(),
         sandbox: None,
         driver_stderr: None,
     };
@@ -349,6 +350,22 @@ pub async fn run_scenario(
         result.driver_stderr = Some(obs.driver_stderr_tail.clone());
     }
     result.failures = failures;
+    result.ops = obs
+        .ops
+        .iter()
+        .map(|o| OpRecord {
+            index: o.index,
+            op: o.name.to_string(),
+            outcome: o.outcome.map(|c| c.to_string()),
+            error: o
+                .reply
+                .as_ref()
+                .ok()
+                .and_then(|r| r.error.as_ref().map(|e| e.name.clone())),
+            no_reply: o.reply.as_ref().err().map(|e| e.to_string()),
+            duration_ms: o.replied_us.saturating_sub(o.sent_us) / 1000,
+        })
+        .collect();
     if settings.keep_sandboxes {
         result.sandbox = Some(sandbox.keep().display().to_string());
     }

@@ -70,12 +70,35 @@ pub struct ScenarioResult {
     /// Why it was skipped, errored, or is expected to fail.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Each op as it went.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ops: Vec<OpRecord>,
     /// The sandbox folder, when kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<String>,
     /// The end of the driver's stderr, when the scenario did not pass.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub driver_stderr: Option<String>,
+}
+
+/// One op in a report.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpRecord {
+    /// 1-based op index.
+    pub index: usize,
+    /// The op's name.
+    pub op: String,
+    /// The outcome class, when the reply had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// The adapter's error name, when it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Why there was no reply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_reply: Option<String>,
+    /// Time from request to reply, in milliseconds.
+    pub duration_ms: u64,
 }
 
 /// A whole run.
