@@ -31,9 +31,9 @@ fn median(mut v: Vec<Duration>) -> Duration {
 /// Runs `s`'s requests against the driver with nothing else around it.
 async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, String> {
     let sandbox = Sandbox::create(Some(&settings.fake_agy)).map_err(|e| e.to_string())?;
-    let path = std::fs::canonicalize(&s.path).unwrap_or_else(|_| s.path.clone());
     let scale = s.meta.time_scale.unwrap_or(settings.time_scale);
-    let env = sandbox.env(s.script.as_ref().map(|_| (path.as_path(), "agy")), scale);
+    let fake = s.fake_script();
+    let env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
     let started = Instant::now();
     let t = &settings.config.timeouts;
     let mut d = DriverClient::start(

@@ -245,11 +245,8 @@ pub async fn run_scenario(
         }
     };
     let scale = s.meta.time_scale.unwrap_or(settings.time_scale);
-    let script_path = std::fs::canonicalize(&s.path).unwrap_or_else(|_| s.path.clone());
-    let mut env = sandbox.env(
-        s.script.as_ref().map(|_| (script_path.as_path(), "agy")),
-        scale,
-    );
+    let fake = s.fake_script();
+    let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
     env.extend(
         settings
             .config

@@ -104,7 +104,11 @@ impl Sandbox {
     /// `bin/` first), `TMPDIR`, the marker, fake-agy's knobs (with `script` =
     /// `(file, table)` when the scenario has one), the driver's state and work dirs,
     /// and the time scale for both sides.
-    pub fn env(&self, script: Option<(&Path, &str)>, time_scale: f64) -> Vec<(String, String)> {
+    pub fn env(
+        &self,
+        script: Option<(&Path, Option<&str>)>,
+        time_scale: f64,
+    ) -> Vec<(String, String)> {
         let mut env: Vec<(String, String)> = PASSED_THROUGH
             .iter()
             .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
@@ -145,7 +149,9 @@ impl Sandbox {
         ]);
         if let Some((file, table)) = script {
             env.push((fake_env::SCRIPT.to_string(), file.display().to_string()));
-            env.push((fake_env::SCRIPT_TABLE.to_string(), table.to_string()));
+            if let Some(table) = table {
+                env.push((fake_env::SCRIPT_TABLE.to_string(), table.to_string()));
+            }
         }
         env
     }
@@ -206,7 +212,7 @@ mod tests {
     #[test]
     fn env_points_home_and_path_into_the_sandbox() {
         let sb = Sandbox::create(None).expect("sandbox");
-        let env = sb.env(Some((Path::new("/s.toml"), "agy")), 0.5);
+        let env = sb.env(Some((Path::new("/s.toml"), Some("agy"))), 0.5);
         let get = |k: &str| env.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
         assert_eq!(get("HOME"), Some(sb.home().display().to_string()));
         assert!(get("PATH")

@@ -168,8 +168,10 @@ mod tests {
                 time_scale: None,
                 timeout: None,
                 agy_installed: None,
+                script: None,
             },
             script: None,
+            script_file: None,
             ops: vec![],
             expect: ScenarioExpect::default(),
         }

@@ -13,12 +13,29 @@ pub struct Scenario {
     pub path: PathBuf,
     /// `[scenario]`.
     pub meta: ScenarioMeta,
-    /// `[agy]`, the script fake-agy acts out (fake-agy reads it from the same file).
+    /// The script fake-agy acts out: the scenario's `[agy]` table, or the file named by
+    /// `[scenario] script`.
     pub script: Option<Script>,
+    /// The file named by `[scenario] script`, resolved against the scenario's folder.
+    pub script_file: Option<PathBuf>,
     /// `[[op]]`, in order.
     pub ops: Vec<OpSpec>,
     /// `[expect.*]`: checks on the whole run.
     pub expect: ScenarioExpect,
+}
+
+impl Scenario {
+    /// Where fake-agy reads the script: `(file, table)`, `None` for the default
+    /// behaviour.
+    pub fn fake_script(&self) -> Option<(PathBuf, Option<&'static str>)> {
+        if let Some(file) = &self.script_file {
+            return Some((file.clone(), None));
+        }
+        self.script.as_ref().map(|_| {
+            let path = std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
+            (path, Some("agy"))
+        })
+    }
 }
 
 /// `[scenario]`: what the scenario is and what it covers.
@@ -50,6 +67,9 @@ pub struct ScenarioMeta {
     /// Wall-clock limit for the whole scenario instead of the adapter config's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<GoDuration>,
+    /// A script file (relative to this file) instead of an `[agy]` table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
     /// `false`: no `agy` in the sandbox (`PATH` holds only the sandbox's empty `bin/`,
     /// and `AGY_BIN` names a file that does not exist), for the binary-missing row.
     #[serde(default, skip_serializing_if = "Option::is_none")]

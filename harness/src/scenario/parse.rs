@@ -4,7 +4,7 @@
 use super::model::{OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta};
 use agy_protocol::diag::{parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
 use agy_protocol::driver::RequestOp;
-use agy_protocol::script::{parse_script_value, render_script};
+use agy_protocol::script::{parse_script_file, parse_script_value, render_script};
 use agy_protocol::GoDuration;
 use std::path::Path;
 use toml::de::DeValue;
@@ -71,10 +71,43 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
     if let Some(meta) = &meta {
         check_meta(src, &doc, meta, &ops, &expect, &mut diags);
     }
+    let mut script = script;
+    let mut script_file = None;
+    if let Some(name) = meta.as_ref().and_then(|m| m.script.clone()) {
+        let at = scenario_key_offset(&doc, "script");
+        if script.is_some() {
+            diags.push(
+                Diagnostic::at(src, at, "both `[agy]` and `script` give the agy script")
+                    .with_hint("keep one: embed the script as `[agy]`, or name a script file"),
+            );
+        }
+        let file = path.parent().unwrap_or(Path::new(".")).join(&name);
+        match parse_script_file(&file, None) {
+            Ok(parsed) => {
+                script = Some(parsed);
+                script_file = Some(std::fs::canonicalize(&file).unwrap_or(file));
+            }
+            Err(d) => {
+                if !file.is_file() {
+                    diags.push(
+                        Diagnostic::at(
+                            src,
+                            at,
+                            format!("script file `{}` does not exist", file.display()),
+                        )
+                        .with_hint("the path is relative to this scenario file"),
+                    );
+                } else {
+                    diags.0.extend(d.0);
+                }
+            }
+        }
+    }
     let scenario = meta.map(|meta| Scenario {
         path: path.to_path_buf(),
         meta,
         script,
+        script_file,
         ops,
         expect,
     });
@@ -87,6 +120,16 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
             Err(diags)
         }
     }
+}
+
+fn scenario_key_offset(doc: &Spanned<toml::de::DeTable<'_>>, key: &str) -> usize {
+    doc.get_ref()
+        .get("scenario")
+        .and_then(|s| match s.get_ref() {
+            DeValue::Table(t) => t.get(key).map(|v| v.span().start),
+            _ => None,
+        })
+        .unwrap_or(0)
 }
 
 fn parse_op(
@@ -302,7 +345,7 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
         toml::Value::try_from(&s.meta).map_err(|e| e.to_string())?,
     );
     out.push_str(&toml::to_string(&meta).map_err(|e| e.to_string())?);
-    if let Some(script) = &s.script {
+    if let (Some(script), None) = (&s.script, &s.script_file) {
         let text = render_script(script).map_err(|e| e.to_string())?;
         let value: toml::Table = toml::from_str(&text).map_err(|e| e.to_string())?;
         let mut t = toml::Table::new();
@@ -470,6 +513,48 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
         assert!(err.to_string().contains("missing `scenario`"), "{err}");
     }
 
+    #[test]
+    fn script_file_is_read_relative_to_the_scenario_and_its_errors_located() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("ok.toml"),
+            "[[invocation]]\nsteps = [{ exit = 3 }]\n",
+        )
+        .expect("write");
+        std::fs::write(
+            dir.path().join("bad.toml"),
+            "[[invocation]]\nsteps = [{ exti = 3 }]\n",
+        )
+        .expect("write");
+        let scenario = |script: &str, extra: &str| {
+            let path = dir.path().join("s.toml");
+            let text = format!("[scenario]\nname = \"x/y\"\nprofile = \"oneshot\"\nscript = {script:?}\n{extra}[[op]]\ngenerate = {{ prompt = \"p\" }}\n");
+            std::fs::write(&path, text).expect("write");
+            parse_scenario_file(&path)
+        };
+        let s = scenario("ok.toml", "").expect("parses");
+        assert_eq!(
+            s.script_file
+                .as_deref()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str()),
+            Some("ok.toml")
+        );
+        assert_eq!(s.fake_script().map(|(_, table)| table), Some(None));
+        let err = scenario("bad.toml", "").expect_err("rejects");
+        assert!(
+            err.0[0].path.ends_with("bad.toml") && err.0[0].line == 2,
+            "{err}"
+        );
+        let err = scenario("missing.toml", "").expect_err("rejects");
+        assert!(err.to_string().contains("does not exist"), "{err}");
+        let err = scenario("ok.toml", "[[agy.invocation]]\nsteps = []\n").expect_err("rejects");
+        assert!(
+            err.to_string().contains("both `[agy]` and `script`"),
+            "{err}"
+        );
+    }
+
     fn arb_outcome() -> impl Strategy<Value = Outcome> {
         proptest::sample::select(Outcome::ALL.to_vec())
     }
@@ -540,9 +625,10 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
                 path: "s.toml".into(),
                 meta: ScenarioMeta {
                     name, profile: Profile::Oneshot, covers: Vec::new(), agy: None, tags,
-                    description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None,
+                    description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None, script: None,
                 },
                 script: None,
+                script_file: None,
                 ops,
                 expect: ScenarioExpect {
                     journal: invocations.map(|n| JournalExpect { invocations: Some(n), ..JournalExpect::default() }),

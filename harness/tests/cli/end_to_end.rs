@@ -86,3 +86,20 @@ fn a_broken_fake_is_named_as_such() {
         .unwrap_or_default();
     assert_eq!(first.trim(), "invocation 1: fake-agy works", "{stdout}");
 }
+
+#[test]
+fn scenario_naming_a_library_script_runs_it() {
+    let t = TestDir::new();
+    let library = workspace().join("scenarios/agy-scripts/print-timeout-as-success.toml");
+    let scenario = t.write(
+        "from-library.toml",
+        &format!(
+            "[scenario]\nname = \"oneshot/from-library\"\nprofile = \"oneshot\"\nscript = {:?}\n[[op]]\ngenerate = {{ prompt = \"p\", timeout_s = 1 }}\nexpect = {{ outcome = \"timeout\", retryable = true }}\n",
+            library.display().to_string()
+        ),
+    );
+    let mut cmd = real_harness();
+    cmd.arg("run").arg(&scenario);
+    let out = run(cmd, Duration::from_secs(120));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
