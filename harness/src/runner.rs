@@ -509,8 +509,37 @@ pub async fn run_all(
             if *cancel.borrow() || permit.is_err() {
                 return (i, Err(s.meta.name.clone()));
             }
-            let r = run_scenario(&s, &settings, cancel).await;
-            (i, Ok(r))
+            let (name, path, profile) = (
+                s.meta.name.clone(),
+                s.path.display().to_string(),
+                s.meta.profile.to_string(),
+            );
+            // Its own task, so a bug that panics fails this scenario, not the run.
+            let inner = tokio::spawn(async move { run_scenario(&s, &settings, cancel).await });
+            match inner.await {
+                Ok(r) => (i, Ok(r)),
+                Err(e) => (
+                    i,
+                    Ok(ScenarioResult {
+                        name,
+                        path,
+                        profile,
+                        covers: Vec::new(),
+                        status: Status::Error,
+                        failures: vec![Failure::new(
+                            "harness",
+                            "no internal error",
+                            "the scenario runs",
+                            format!("agy-harness failed: {e}"),
+                        )],
+                        duration_ms: 0,
+                        note: Some("internal error in agy-harness; please report it".into()),
+                        ops: Vec::new(),
+                        sandbox: None,
+                        driver_stderr: None,
+                    }),
+                ),
+            }
         });
     }
     let mut results: Vec<Option<ScenarioResult>> = (0..total).map(|_| None).collect();
