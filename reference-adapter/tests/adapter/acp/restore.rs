@@ -1,0 +1,256 @@
+//! Restores (seed 003): a committed session resumes after a client restart, an agent
+//! killed after acknowledging a prompt leads to `session/load` with an explicit history
+//! gap, late output of the old session never reaches the new turn, a failed restore
+//! never becomes `session/new`, no earlier prompt is sent again. The scenario functions
+//! here are also run with each fault switch (`faults.rs`).
+
+use super::support::*;
+use agy_protocol::acp::AcpJournalEntry;
+use agy_protocol::driver::{AcpRestoreState, Reply};
+use serde_json::json;
+
+/// An agent killed after acknowledging "deploy"; the restored agent sends late text, a
+/// tool call and a permission request right after its `session/load` response.
+pub const KILLED_THEN_LATE: &str = r#"
+[[prompt]]
+when = { contains = "deploy" }
+steps = [{ text = "working" }, { crash = "kill" }]
+
+[load]
+late = [
+  { text = "LATE OLD OUTPUT" },
+  { tool_call = { id = "call_9", title = "Run edit_file?" } },
+  { permission = true },
+]
+"#;
+
+/// A committed turn, a turn whose agent dies after acknowledging it, a client restart,
+/// then a new prompt. Returns the new prompt's reply and the fake's journal.
+pub async fn killed_turn_then_client_restart(
+    script: &str,
+    faults: &[&str],
+) -> (Reply, Vec<AcpJournalEntry>) {
+    let sb = AcpSandbox::new(script);
+    let mut d = sb.driver(faults);
+    assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
+    assert_ok(
+        &d.call(json!({"op":"acp_prompt","session":"s","text":"hello"}))
+            .await,
+        "turn 1",
+    );
+    let killed = d
+        .call(json!({"op":"acp_prompt","session":"s","text":"deploy"}))
+        .await;
+    assert_eq!(error_name(&killed), "AcpAgentExitedError");
+    assert_eq!(
+        killed.result.restore_state,
+        Some(AcpRestoreState::Restorable)
+    );
+    assert_eq!(sb.checkpoint("s")["phase"], json!("prompt_pending"));
+    assert!(d.finish().await.success());
+
+    let mut d = sb.driver(faults);
+    let status = d.call(json!({"op":"acp_status","session":"s"})).await;
+    assert_eq!(
+        status.result.restore_state,
+        Some(AcpRestoreState::Restorable)
+    );
+    let next = d
+        .call(json!({"op":"acp_prompt","session":"s","text":"next"}))
+        .await;
+    d.finish().await;
+    (next, sb.journal())
+}
+
+/// The history the correct client shows after [`killed_turn_then_client_restart`].
+pub fn gap_history() -> Vec<(String, String, Option<u64>)> {
+    let mut want = turn(1, "hello", "Received: hello").to_vec();
+    want.push((
+        "gap".into(),
+        "turn 2: the prompt was sent but its response never arrived; what the agent did then is not in this history".into(),
+        Some(2),
+    ));
+    want.extend(turn(3, "next", "Received: next"));
+    want
+}
+
+#[tokio::test]
+async fn a_pending_prompt_is_loaded_with_a_gap_and_late_output_stays_quarantined() {
+    let (next, journal) = killed_turn_then_client_restart(KILLED_THEN_LATE, &[]).await;
+    assert_ok(&next, "the prompt after the restart");
+    // The seed's P2: late text of the old session never reaches the new turn.
+    assert_eq!(next.result.text.as_deref(), Some("Received: next"));
+    assert_eq!(next.result.restore_state, Some(AcpRestoreState::HistoryGap));
+    // Replay kept out of the canonical history; the gap explicit.
+    assert_eq!(history(&next), gap_history());
+    let quarantine = &next.result.extra.as_ref().expect("extra")["quarantine"];
+    assert!(
+        quarantine["quarantined"].as_u64() >= Some(4),
+        "{quarantine}"
+    );
+    assert_eq!(quarantine["permissions_cancelled"], json!(1));
+    // The late permission request was answered `cancelled`.
+    assert_eq!(permission_outcomes(&journal), ["cancelled"]);
+    let pids = agent_pids(&journal);
+    assert_eq!(pids.len(), 2);
+    assert_eq!(
+        methods_of(&journal, pids[1]),
+        [
+            "initialize",
+            "session/load",
+            "session/set_config_option",
+            "session/set_config_option",
+            "session/prompt"
+        ]
+    );
+    assert_eq!(prompts_sent(&journal), ["hello", "deploy", "next"]);
+}
+
+#[tokio::test]
+async fn replay_after_the_load_response_is_kept_out_of_history() {
+    // gemini-cli's order (ACP.md §2.9, §4 item 6): replay after the response.
+    let script = "[[prompt]]\nwhen = { contains = \"deploy\" }\nsteps = [{ text = \"working\" }, { crash = \"kill\" }]\n[load]\nreplay = \"after_response\"\n";
+    let (next, journal) = killed_turn_then_client_restart(script, &[]).await;
+    assert_ok(&next, "the prompt after the restart");
+    assert_eq!(next.result.text.as_deref(), Some("Received: next"));
+    assert_eq!(history(&next), gap_history());
+    assert_eq!(prompts_sent(&journal), ["hello", "deploy", "next"]);
+}
+
+/// A committed session, a client restart, and a prompt; `script` may make the resume fail.
+pub async fn committed_then_client_restart(
+    script: &str,
+    faults: &[&str],
+) -> (Reply, Vec<AcpJournalEntry>) {
+    let sb = AcpSandbox::new(script);
+    let mut d = sb.driver(faults);
+    assert_ok(
+        &d.call(json!({"op":"acp_new","session":"s","model":"gemini-3.8-flash-low"}))
+            .await,
+        "new",
+    );
+    assert_ok(
+        &d.call(json!({"op":"acp_prompt","session":"s","text":"one"}))
+            .await,
+        "turn 1",
+    );
+    assert!(d.finish().await.success());
+    let mut d = sb.driver(faults);
+    let two = d
+        .call(json!({"op":"acp_prompt","session":"s","text":"two"}))
+        .await;
+    d.finish().await;
+    (two, sb.journal())
+}
+
+#[tokio::test]
+async fn a_committed_session_resumes_after_a_client_restart() {
+    let (two, journal) = committed_then_client_restart("", &[]).await;
+    assert_ok(&two, "the prompt after the restart");
+    assert_eq!(two.result.restore_state, Some(AcpRestoreState::Restored));
+    let mut want = turn(1, "one", "Received: one").to_vec();
+    want.extend(turn(2, "two", "Received: two"));
+    assert_eq!(history(&two), want);
+    let pids = agent_pids(&journal);
+    assert_eq!(pids.len(), 2);
+    // Resume preferred; model re-applied (Antigravity forgets it, ACP.md §2.9).
+    assert_eq!(
+        methods_of(&journal, pids[1]),
+        [
+            "initialize",
+            "session/resume",
+            "session/set_config_option",
+            "session/set_config_option",
+            "session/prompt"
+        ]
+    );
+    let model_set = journal
+        .iter()
+        .filter(|e| e.pid == pids[1] && e.method.as_deref() == Some("session/set_config_option"))
+        .filter_map(|e| e.message.as_ref())
+        .any(|m| {
+            m.pointer("/params/configId") == Some(&json!("model"))
+                && m.pointer("/params/value") == Some(&json!("gemini-3.8-flash-low"))
+        });
+    assert!(model_set, "the saved model is re-applied after the restore");
+    assert_eq!(prompts_sent(&journal), ["one", "two"]);
+}
+
+pub const RESUME_FAILS: &str =
+    "[resume]\nerror = { code = -32002, message = \"Resource not found\" }\n";
+
+#[tokio::test]
+async fn a_failed_restore_stays_restorable_and_never_creates_a_session() {
+    let (two, journal) = committed_then_client_restart(RESUME_FAILS, &[]).await;
+    assert_eq!(error_name(&two), "AcpRestoreFailedError");
+    assert_eq!(two.result.restore_state, Some(AcpRestoreState::Restorable));
+    let pids = agent_pids(&journal);
+    assert_eq!(pids.len(), 2);
+    assert!(
+        !methods_of(&journal, pids[1]).contains(&"session/new".to_string()),
+        "{:?}",
+        methods_of(&journal, pids[1])
+    );
+    assert_eq!(
+        prompts_sent(&journal),
+        ["one"],
+        "the new prompt is not sent"
+    );
+}
+
+#[tokio::test]
+async fn restart_agent_restores_the_same_session_on_a_new_process() {
+    let sb = AcpSandbox::new("");
+    let mut d = sb.driver(&[]);
+    let new = d.call(json!({"op":"acp_new","session":"s"})).await;
+    assert_ok(&new, "new");
+    let sid = new.result.extra.as_ref().expect("extra")["session_id"].clone();
+    assert_ok(
+        &d.call(json!({"op":"acp_prompt","session":"s","text":"one"}))
+            .await,
+        "turn 1",
+    );
+    let restarted = d
+        .call(json!({"op":"acp_restart_agent","session":"s"}))
+        .await;
+    assert_ok(&restarted, "restart agent");
+    assert_eq!(
+        restarted.result.restore_state,
+        Some(AcpRestoreState::Restored)
+    );
+    assert_eq!(
+        restarted.result.extra.as_ref().expect("extra")["session_id"],
+        sid
+    );
+    let two = d
+        .call(json!({"op":"acp_prompt","session":"s","text":"two"}))
+        .await;
+    assert_ok(&two, "turn 2");
+    d.finish().await;
+    let journal = sb.journal();
+    let pids = agent_pids(&journal);
+    assert_eq!(pids.len(), 2);
+    assert!(methods_of(&journal, pids[1]).contains(&"session/resume".to_string()));
+    assert!(!methods_of(&journal, pids[1]).contains(&"session/new".to_string()));
+}
+
+#[tokio::test]
+async fn an_unreadable_checkpoint_is_history_only_and_starts_no_agent() {
+    let sb = AcpSandbox::new("");
+    std::fs::create_dir_all(sb.path("state/acp")).expect("mkdir");
+    for (handle, text) in [
+        ("torn", "{\"version\":1,\"session_id\":\"x\""),
+        ("future", "{\"version\":9,\"session_id\":\"x\",\"cwd\":\"/\",\"phase\":\"committed\",\"turns\":0,\"history\":[]}"),
+    ] {
+        std::fs::write(sb.path(&format!("state/acp/{handle}.json")), text).expect("write");
+        let mut d = sb.driver(&[]);
+        let status = d.call(json!({"op":"acp_status","session":handle})).await;
+        assert_eq!(status.result.restore_state, Some(AcpRestoreState::HistoryOnly));
+        let r = d
+            .call(json!({"op":"acp_prompt","session":handle,"text":"x"}))
+            .await;
+        assert_eq!(error_name(&r), "AcpHistoryOnlyError");
+        d.finish().await;
+    }
+    assert!(agent_pids(&sb.journal()).is_empty());
+}
