@@ -254,3 +254,86 @@ async fn an_unreadable_checkpoint_is_history_only_and_starts_no_agent() {
     }
     assert!(agent_pids(&sb.journal()).is_empty());
 }
+
+#[tokio::test]
+async fn an_explicit_restore_of_a_pending_prompt_reports_the_gap_and_sends_nothing() {
+    let sb = AcpSandbox::new(KILLED_THEN_LATE);
+    let mut d = sb.driver(&[]);
+    assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
+    let killed = d
+        .call(json!({"op":"acp_prompt","session":"s","text":"deploy"}))
+        .await;
+    assert_eq!(error_name(&killed), "AcpAgentExitedError");
+    let restored = d.call(json!({"op":"acp_restore","session":"s"})).await;
+    assert_ok(&restored, "restore");
+    assert_eq!(
+        restored.result.restore_state,
+        Some(AcpRestoreState::HistoryGap)
+    );
+    let roles: Vec<String> = history(&restored).into_iter().map(|(r, _, _)| r).collect();
+    assert_eq!(roles, ["gap"]);
+    assert_eq!(sb.checkpoint("s")["phase"], json!("committed"));
+    let again = d.call(json!({"op":"acp_restore","session":"s"})).await;
+    assert_ok(&again, "a second restore of a live session");
+    d.finish().await;
+    let journal = sb.journal();
+    assert_eq!(permission_outcomes(&journal), ["cancelled"]);
+    assert_eq!(prompts_sent(&journal), ["deploy"], "nothing is sent again");
+    let pids = agent_pids(&journal);
+    assert_eq!(pids.len(), 2, "one restore, one agent");
+    assert!(!methods_of(&journal, pids[1]).contains(&"session/new".to_string()));
+}
+
+#[tokio::test]
+async fn a_session_the_agent_no_longer_knows_fails_the_restore_with_its_error() {
+    // The fake answers an unknown id with the spec's -32002 (ACP.md §6.6).
+    let sb = AcpSandbox::new("");
+    let mut d = sb.driver(&[]);
+    assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
+    assert_ok(
+        &d.call(json!({"op":"acp_prompt","session":"s","text":"one"}))
+            .await,
+        "turn 1",
+    );
+    d.finish().await;
+    std::fs::remove_dir_all(sb.path("home/.gemini/antigravity-acp/conversations"))
+        .expect("forget the agent's sessions");
+    let mut d = sb.driver(&[]);
+    let r = d.call(json!({"op":"acp_restore","session":"s"})).await;
+    assert_eq!(error_name(&r), "AcpRestoreFailedError");
+    let message = &r.error.as_ref().expect("error").message;
+    assert!(message.contains("-32002"), "{message}");
+    assert_eq!(r.result.restore_state, Some(AcpRestoreState::Restorable));
+    // The canonical history is still there to read.
+    assert_eq!(history(&r), turn(1, "one", "Received: one").to_vec());
+    d.finish().await;
+    let journal = sb.journal();
+    let pids = agent_pids(&journal);
+    assert_eq!(
+        methods_of(&journal, pids[1]),
+        ["initialize", "session/resume"]
+    );
+}
+
+#[tokio::test]
+async fn close_stops_the_agent_and_keeps_the_checkpoint() {
+    let sb = AcpSandbox::new("");
+    let mut d = sb.driver(&[]);
+    let new = d.call(json!({"op":"acp_new","session":"s"})).await;
+    let pid = new.result.extra.as_ref().expect("extra")["agent_pid"]
+        .as_i64()
+        .expect("agent pid") as i32;
+    let closed = d.call(json!({"op":"acp_close","session":"s"})).await;
+    assert_ok(&closed, "close");
+    assert!(crate::support::gone(pid).await, "the agent exited");
+    assert_eq!(sb.checkpoint("s")["phase"], json!("committed"));
+    // Not advertised by Antigravity (ACP.md §2.3): never called.
+    let journal = sb.journal();
+    assert!(!methods_of(&journal, agent_pids(&journal)[0]).contains(&"session/close".to_string()));
+    let status = d.call(json!({"op":"acp_status","session":"s"})).await;
+    assert_eq!(
+        status.result.restore_state,
+        Some(AcpRestoreState::Restorable)
+    );
+    d.finish().await;
+}
