@@ -13,10 +13,11 @@ use super::restore_plan::RestoreCapabilities;
 use crate::failure::Failure;
 use crate::faults::{Fault, FaultSet};
 use agent_client_protocol_schema::v1::{
-    ClientCapabilities, ContentBlock, Error as RpcError, Implementation, InitializeRequest,
-    InitializeResponse, NewSessionRequest, NewSessionResponse, RequestId, RequestPermissionRequest,
-    SessionConfigKind, SessionConfigOption, SessionConfigOptionValue, SessionNotification,
-    SessionUpdate, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
+    AuthenticateRequest, ClientCapabilities, ContentBlock, Error as RpcError, Implementation,
+    InitializeRequest, InitializeResponse, NewSessionRequest, NewSessionResponse, RequestId,
+    RequestPermissionRequest, SessionConfigKind, SessionConfigOption, SessionConfigOptionValue,
+    SessionNotification, SessionUpdate, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionResponse,
 };
 use agent_client_protocol_schema::ProtocolVersion;
 use agy_protocol::acp::Frame;
@@ -30,6 +31,10 @@ use tokio::sync::watch;
 
 /// Environment variable: the ACP agent to spawn (default `agy_acp_server` on `PATH`).
 pub const ENV_ACP_BIN: &str = "AGY_ACP_BIN";
+/// Environment variable: the auth method to `authenticate` with when the agent answers
+/// `-32000 Authentication required` (e.g. `gemini-api-key`); unset, the client never
+/// authenticates on its own (an OAuth method would open a browser, ACP.md §2.4).
+pub const ENV_ACP_AUTH_METHOD: &str = "AGY_ACP_AUTH_METHOD";
 /// The registry name of Antigravity's ACP server (ACP.md §2.1, §2.2).
 pub const DEFAULT_ACP_BIN: &str = "agy_acp_server";
 
@@ -46,6 +51,8 @@ pub struct ClientSetup {
     pub setup_timeout: Duration,
     /// How long a closing agent gets to exit after its stdin closes.
     pub grace: Duration,
+    /// The auth method to use when the agent asks for authentication.
+    pub auth_method: Option<String>,
     /// Fault switches.
     pub faults: Arc<FaultSet>,
 }
@@ -302,6 +309,30 @@ impl AcpClient {
         Ok(())
     }
 
+    /// `authenticate {methodId}` with the configured method; `None` when none is set.
+    pub(crate) async fn authenticate(&mut self) -> Option<Result<(), Failure>> {
+        let method = self.setup.auth_method.clone()?;
+        let params = serde_json::to_value(AuthenticateRequest::new(method)).unwrap_or(Value::Null);
+        Some(self.call_setup("authenticate", params).await.map(|_| ()))
+    }
+
+    /// [`AcpClient::call_setup`], authenticating once and retrying when the agent asks
+    /// for authentication and a method is configured (ACP.md §2.4, §7 item 3).
+    pub(crate) async fn call_authed(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, Failure> {
+        match self.call_setup(method, params.clone()).await {
+            Err(f) if f.outcome == Outcome::Auth => match self.authenticate().await {
+                Some(Ok(())) => self.call_setup(method, params).await,
+                Some(Err(auth)) => Err(auth),
+                None => Err(f),
+            },
+            other => other,
+        }
+    }
+
     /// A non-prompt request with the setup timeout; an exit or timeout drops the agent.
     pub(crate) async fn call_setup(
         &mut self,
@@ -538,7 +569,7 @@ impl AcpClient {
         self.start_agent().await?;
         let params = serde_json::to_value(NewSessionRequest::new(self.setup.cwd.clone()))
             .unwrap_or(Value::Null);
-        let value = self.call_setup("session/new", params).await?;
+        let value = self.call_authed("session/new", params).await?;
         let response: NewSessionResponse = typed("session/new", value)?;
         let offered = response.config_options.unwrap_or_default();
         self.record = Some(CheckpointRecord {

@@ -52,9 +52,19 @@ impl AcpClient {
             ),
         };
         self.gate = Gate::Restoring;
-        let answer = self
-            .call(name, params.unwrap_or(Value::Null), Signals::none(), true)
-            .await;
+        let params = params.unwrap_or(Value::Null);
+        let mut answer = self.call(name, params.clone(), Signals::none(), true).await;
+        if let Ok(Err(e)) = &answer {
+            if rpc_failure(name, e).outcome == Outcome::Auth {
+                // Tokens normally survive restarts (ACP.md §2.4); when they did not,
+                // authenticate once with the configured method and ask again.
+                if let Some(auth) = self.authenticate().await {
+                    auth?;
+                    self.gate = Gate::Restoring;
+                    answer = self.call(name, params, Signals::none(), true).await;
+                }
+            }
+        }
         let value = match answer {
             Err(why) => {
                 let f = self.exited_failure(&format!("`{name}`"), &why);

@@ -5,7 +5,7 @@
 //! the same `AGY_DRIVER_STATE_DIR`).
 
 use super::checkpoint::CheckpointStore;
-use super::client::{AcpClient, ClientSetup, DEFAULT_ACP_BIN, ENV_ACP_BIN};
+use super::client::{AcpClient, ClientSetup, DEFAULT_ACP_BIN, ENV_ACP_AUTH_METHOD, ENV_ACP_BIN};
 use super::turn::turn_extra;
 use crate::environment::Environment;
 use crate::failure::{success_reply, Failure};
@@ -80,6 +80,9 @@ impl AcpSessions {
                 store: CheckpointStore::new(&env.state_dir),
                 setup_timeout: env.scaled(120.0),
                 grace: env.scaled(5.0),
+                auth_method: std::env::var(ENV_ACP_AUTH_METHOD)
+                    .ok()
+                    .filter(|m| !m.is_empty()),
                 faults,
             },
             outbox,

@@ -149,3 +149,33 @@ async fn an_unknown_handle_and_a_bad_handle_are_bad_requests() {
     d.finish().await;
     assert!(agent_pids(&sb.journal()).is_empty(), "no agent was started");
 }
+
+#[tokio::test]
+async fn authentication_is_reported_or_done_with_the_configured_method() {
+    // A fresh install (ACP.md §2.4): session/new needs `authenticate` first.
+    let script = "[agent]\nauth = \"required\"\n";
+    let sb = AcpSandbox::new(script);
+    let mut d = sb.driver(&[]);
+    let r = d.call(json!({"op":"acp_new","session":"s"})).await;
+    assert_eq!(error_name(&r), "AcpAuthError");
+    assert_eq!(r.outcome, Some(agy_protocol::driver::Outcome::Auth));
+    d.finish().await;
+    let journal = sb.journal();
+    assert_eq!(
+        methods_of(&journal, agent_pids(&journal)[0]),
+        ["initialize", "session/new"],
+        "no authentication without a configured method"
+    );
+
+    let mut sb = AcpSandbox::new(script);
+    sb.env
+        .push(("AGY_ACP_AUTH_METHOD".into(), "gemini-api-key".into()));
+    let mut d = sb.driver(&[]);
+    assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
+    d.finish().await;
+    let journal = sb.journal();
+    assert_eq!(
+        methods_of(&journal, agent_pids(&journal)[0]),
+        ["initialize", "session/new", "authenticate", "session/new"]
+    );
+}
