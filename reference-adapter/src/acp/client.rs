@@ -107,6 +107,8 @@ pub struct AcpClient {
     pub(crate) unparsed_updates: u64,
     /// The agent's last restore response `configOptions`.
     pub(crate) offered: Vec<SessionConfigOption>,
+    /// Permission requests of the running turn left pending (policy `ask`).
+    pub(crate) held: Vec<RequestId>,
 }
 
 /// Reads `T` from a JSON-RPC result.
@@ -154,6 +156,7 @@ impl AcpClient {
             turn_text: String::new(),
             unparsed_updates: 0,
             offered: Vec::new(),
+            held: Vec::new(),
         }
     }
 
@@ -270,6 +273,7 @@ impl AcpClient {
 
     /// Kills the agent (if any) and forgets the connection.
     pub(crate) async fn drop_agent(&mut self) {
+        self.held.clear();
         if let Some(conn) = self.conn.take() {
             conn.kill().await;
         }
@@ -431,6 +435,21 @@ impl AcpClient {
                 .notify("session/cancel", json!({ "sessionId": session_id }))
                 .await;
         }
+        // Every pending permission request is answered `cancelled` (ACP.md §1.7).
+        self.release_held().await;
+    }
+
+    /// Answers every held permission request `cancelled`.
+    pub(crate) async fn release_held(&mut self) {
+        let held = std::mem::take(&mut self.held);
+        for id in held {
+            self.counts.permissions_cancelled += 1;
+            if let Some(conn) = self.conn.as_mut() {
+                let _ = conn
+                    .respond(id, serde_json::to_value(cancelled()).unwrap_or(Value::Null))
+                    .await;
+            }
+        }
     }
 
     /// Routes whatever the agent has already written (nothing is awaited).
@@ -539,7 +558,13 @@ impl AcpClient {
             action,
             serde_json::from_value::<RequestPermissionRequest>(params),
         ) {
-            (PermissionAction::Policy, Ok(req)) => self.policy().answer(&req.options),
+            (PermissionAction::Policy, Ok(req)) => match self.policy().answer(&req.options) {
+                Some(r) => r,
+                None => {
+                    self.held.push(id);
+                    return;
+                }
+            },
             _ => {
                 self.counts.permissions_cancelled += 1;
                 cancelled()

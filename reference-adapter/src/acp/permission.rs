@@ -16,6 +16,9 @@ pub enum PermissionPolicy {
     Allow,
     /// Choose a reject option (`reject_once` first).
     Deny,
+    /// Leave the request pending, as a user who has not decided yet: it is answered
+    /// `cancelled` when the turn is cancelled or ends (ACP.md §1.7, §7 item 18).
+    Ask,
 }
 
 impl PermissionPolicy {
@@ -24,8 +27,9 @@ impl PermissionPolicy {
         match text {
             None | Some("allow") => Ok(PermissionPolicy::Allow),
             Some("deny") => Ok(PermissionPolicy::Deny),
+            Some("ask") => Ok(PermissionPolicy::Ask),
             Some(other) => Err(format!(
-                "unknown permission policy `{other}`; expected `allow` or `deny`"
+                "unknown permission policy `{other}`; expected `allow`, `deny` or `ask`"
             )),
         }
     }
@@ -35,12 +39,15 @@ impl PermissionPolicy {
         match self {
             PermissionPolicy::Allow => "allow",
             PermissionPolicy::Deny => "deny",
+            PermissionPolicy::Ask => "ask",
         }
     }
 
-    /// The answer to a request offering `options`.
-    pub fn answer(self, options: &[PermissionOption]) -> RequestPermissionResponse {
+    /// The answer to a request offering `options`; `None` for [`PermissionPolicy::Ask`]
+    /// (the request stays pending).
+    pub fn answer(self, options: &[PermissionOption]) -> Option<RequestPermissionResponse> {
         let preference: [PermissionOptionKind; 2] = match self {
+            PermissionPolicy::Ask => return None,
             PermissionPolicy::Allow => [
                 PermissionOptionKind::AllowOnce,
                 PermissionOptionKind::AllowAlways,
@@ -53,12 +60,12 @@ impl PermissionPolicy {
         let chosen = preference
             .iter()
             .find_map(|kind| options.iter().find(|o| o.kind == *kind));
-        match chosen {
+        Some(match chosen {
             Some(option) => RequestPermissionResponse::new(RequestPermissionOutcome::Selected(
                 SelectedPermissionOutcome::new(option.option_id.clone()),
             )),
             None => cancelled(),
-        }
+        })
     }
 }
 
@@ -78,8 +85,8 @@ mod tests {
         ]
     }
 
-    fn chosen(r: &RequestPermissionResponse) -> Option<String> {
-        match &r.outcome {
+    fn chosen(r: &Option<RequestPermissionResponse>) -> Option<String> {
+        match &r.as_ref().expect("answered").outcome {
             RequestPermissionOutcome::Selected(s) => Some(s.option_id.0.to_string()),
             _ => None,
         }
@@ -115,6 +122,13 @@ mod tests {
             PermissionPolicy::parse(Some("deny")),
             Ok(PermissionPolicy::Deny)
         );
+        assert_eq!(
+            PermissionPolicy::parse(Some("ask")),
+            Ok(PermissionPolicy::Ask)
+        );
         assert!(PermissionPolicy::parse(Some("always")).is_err());
+        assert!(PermissionPolicy::Ask
+            .answer(&antigravity_options())
+            .is_none());
     }
 }

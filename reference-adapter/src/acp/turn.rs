@@ -96,6 +96,8 @@ impl AcpClient {
         };
         let outcome = self.call("session/prompt", params, signals, false).await;
         self.gate = Gate::Idle;
+        // A request still pending when its turn ended is stale: never leave it open.
+        self.release_held().await;
         let said = std::mem::take(&mut self.turn_text);
         match outcome {
             Err(why) => {

@@ -179,3 +179,91 @@ async fn authentication_is_reported_or_done_with_the_configured_method() {
         ["initialize", "session/new", "authenticate", "session/new"]
     );
 }
+
+#[tokio::test]
+async fn cancel_answers_a_pending_permission_cancelled() {
+    // ACP.md §1.7, §6.4, §7 item 18: the user has not decided (policy `ask`).
+    let sb = AcpSandbox::new("");
+    let mut d = sb.driver(&[]);
+    let new = d
+        .call(json!({"op":"acp_new","session":"s","permission":"ask"}))
+        .await;
+    assert_ok(&new, "new");
+    let turn = d
+        .send(json!({"op":"acp_prompt","session":"s","text":"Create hello.txt containing ok"}))
+        .await;
+    sb.wait_for_entry("the permission request", |e| {
+        e.dir == AcpDirection::Out
+            && e.kind == AcpKind::Request
+            && e.method.as_deref() == Some("session/request_permission")
+    })
+    .await;
+    assert_ok(
+        &d.call(json!({"op":"acp_cancel","session":"s"})).await,
+        "cancel",
+    );
+    let r = d.reply(turn).await;
+    assert_eq!(error_name(&r), "AcpTurnCancelledError");
+    d.finish().await;
+    let journal = sb.journal();
+    assert_eq!(permission_outcomes(&journal), ["cancelled"]);
+    let cancel_at = journal
+        .iter()
+        .position(|e| e.method.as_deref() == Some("session/cancel"))
+        .expect("session/cancel sent");
+    let answer_at = journal
+        .iter()
+        .position(|e| e.permission_outcome().is_some())
+        .expect("permission answered");
+    assert!(cancel_at < answer_at, "cancel first, then the answer");
+}
+
+#[tokio::test]
+async fn restart_agent_interrupts_a_hung_turn_and_loads_with_a_gap() {
+    let sb = AcpSandbox::new(
+        "[[prompt]]\nwhen = { contains = \"stuck\" }\nsteps = [{ text = \"working\" }, { hang = true }]\n",
+    );
+    let mut d = sb.driver(&[]);
+    assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
+    let turn = d
+        .send(json!({"op":"acp_prompt","session":"s","text":"stuck"}))
+        .await;
+    sb.wait_for_entry("the hang", |e| {
+        e.kind == AcpKind::Exit && e.text.as_deref() == Some("hang: no more answers")
+    })
+    .await;
+    let restart = d
+        .call(json!({"op":"acp_restart_agent","session":"s"}))
+        .await;
+    let r = d.reply(turn).await;
+    assert_eq!(error_name(&r), "AcpAgentExitedError");
+    assert_ok(&restart, "restart agent");
+    assert_eq!(
+        restart.result.restore_state,
+        Some(AcpRestoreState::HistoryGap)
+    );
+    let after = d
+        .call(json!({"op":"acp_prompt","session":"s","text":"after"}))
+        .await;
+    assert_ok(&after, "a turn after the restart");
+    assert_eq!(after.result.text.as_deref(), Some("Received: after"));
+    d.finish().await;
+    let journal = sb.journal();
+    let pids = agent_pids(&journal);
+    assert_eq!(pids.len(), 2);
+    assert_eq!(
+        methods_of(&journal, pids[1]),
+        [
+            "initialize",
+            "session/load",
+            "session/set_config_option",
+            "session/set_config_option",
+            "session/prompt"
+        ]
+    );
+    assert_eq!(prompts_sent(&journal), ["stuck", "after"]);
+    assert!(
+        crate::support::gone(pids[0] as i32).await,
+        "the hung agent was killed"
+    );
+}
