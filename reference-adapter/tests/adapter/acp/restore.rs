@@ -337,3 +337,14 @@ async fn close_stops_the_agent_and_keeps_the_checkpoint() {
     );
     d.finish().await;
 }
+
+#[tokio::test]
+async fn the_gap_restore_transcript() {
+    let (next, journal) = killed_turn_then_client_restart(KILLED_THEN_LATE, &[]).await;
+    snapshot_settings().bind(|| {
+        insta::assert_json_snapshot!("gap-restore", transcript(&next, &journal), {
+            ".reply.result.extra.session_id" => "[ID]",
+            ".reply.result.extra.agent_pid" => "[PID]",
+        })
+    });
+}

@@ -192,3 +192,29 @@ pub fn error_name(reply: &Reply) -> String {
         .map(|e| e.name.clone())
         .unwrap_or_default()
 }
+
+/// Insta settings of the `acp` suite: snapshots under `snapshots/agy-reference-adapter/acp/`.
+pub fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../snapshots/agy-reference-adapter/acp"
+    ));
+    settings.set_prepend_module_to_snapshot(false);
+    settings
+}
+
+/// A reply plus what the agents saw: methods per agent process (in start order),
+/// prompts sent, permission answers.
+pub fn transcript(reply: &Reply, journal: &[AcpJournalEntry]) -> Value {
+    let methods: Vec<Value> = agent_pids(journal)
+        .into_iter()
+        .map(|pid| json!(methods_of(journal, pid)))
+        .collect();
+    json!({
+        "reply": reply,
+        "agents": methods,
+        "prompts_sent": prompts_sent(journal),
+        "permission_answers": permission_outcomes(journal),
+    })
+}
