@@ -10,6 +10,7 @@ mod permission;
 mod quarantine;
 mod restore;
 mod restore_plan;
+mod routing;
 mod turn;
 mod worker;
 

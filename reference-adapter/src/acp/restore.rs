@@ -5,10 +5,11 @@
 //! response consumed, the checkpoint written, model and mode re-applied.
 
 use super::checkpoint::Phase;
-use super::client::{rpc_failure, typed, AcpClient, Signals};
+use super::client::{rpc_failure, typed, AcpClient};
 use super::error_names::{ACP_AGENT_EXITED, ACP_RESTORE_FAILED};
 use super::quarantine::Gate;
 use super::restore_plan::{plan_restore, RestoreMethod, RestorePlan};
+use super::routing::Signals;
 use crate::failure::Failure;
 use crate::faults::Fault;
 use agent_client_protocol_schema::v1::{

@@ -3,9 +3,10 @@
 //! committed only after its terminal response is consumed (seed 003).
 
 use super::checkpoint::{PendingPrompt, Phase};
-use super::client::{rpc_failure, typed, AcpClient, Interrupted, Signals};
+use super::client::{rpc_failure, typed, AcpClient};
 use super::error_names::ACP_TURN_CANCELLED;
 use super::quarantine::Gate;
+use super::routing::{Interrupted, Signals};
 use crate::failure::Failure;
 use agent_client_protocol_schema::v1::{
     ContentBlock, PromptRequest, PromptResponse, StopReason, TextContent,
