@@ -1,6 +1,7 @@
-//! The ACP client of one session handle: the agent process, the handshake, the live
-//! session state and its checkpoint, and the routing of every agent message through the
-//! [`Gate`]. Prompt turns are in `turn.rs`, restores in `restore.rs`.
+//! The ACP client of one session handle: the agent process, the handshake, session
+//! creation, configuration and close, and the live state with its checkpoint. Message
+//! routing through the [`Gate`] is in `routing.rs`, prompt turns in `turn.rs`, restores
+//! in `restore.rs`.
 
 use super::checkpoint::{CheckpointRecord, CheckpointStore, Loaded, Phase, CHECKPOINT_VERSION};
 use super::connection::Connection;
