@@ -348,3 +348,27 @@ async fn the_gap_restore_transcript() {
         })
     });
 }
+
+#[tokio::test]
+async fn a_resume_that_replays_or_sends_late_output_changes_nothing_in_the_new_turn() {
+    // opencode #30756 (ACP.md §4 item 10): a resume that replays; and late output after
+    // the resume response.
+    for script in [
+        "[resume]\nreplay = \"before_response\"\n",
+        "[resume]\nreplay = \"after_response\"\n",
+        "[resume]\nlate = [{ text = \"LATE RESUME\" }, { tool_call = { id = \"call_7\" } }, { permission = true }]\n",
+    ] {
+        let (two, journal) = committed_then_client_restart(script, &[]).await;
+        assert_ok(&two, script);
+        assert_eq!(two.result.text.as_deref(), Some("Received: two"), "{script}");
+        let mut want = turn(1, "one", "Received: one").to_vec();
+        want.extend(turn(2, "two", "Received: two"));
+        assert_eq!(history(&two), want, "{script}");
+        assert!(
+            permission_outcomes(&journal).iter().all(|o| o == "cancelled"),
+            "{script}: {:?}",
+            permission_outcomes(&journal)
+        );
+        assert_eq!(prompts_sent(&journal), ["one", "two"], "{script}");
+    }
+}
