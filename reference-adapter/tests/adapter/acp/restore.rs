@@ -372,3 +372,46 @@ async fn a_resume_that_replays_or_sends_late_output_changes_nothing_in_the_new_t
         assert_eq!(prompts_sent(&journal), ["one", "two"], "{script}");
     }
 }
+
+#[tokio::test]
+async fn a_client_killed_mid_turn_restores_with_a_gap_in_its_next_process() {
+    // The Host-restart case of seed 003: the client dies (SIGKILL) while a prompt is
+    // outstanding; its agent dies with it; the next client process loads the session.
+    let sb = AcpSandbox::new(
+        "[[prompt]]\nwhen = { contains = \"stuck\" }\nsteps = [{ text = \"working\" }, { hang = true }]\n",
+    );
+    let mut d = sb.driver(&[]);
+    assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
+    d.send(json!({"op":"acp_prompt","session":"s","text":"stuck"}))
+        .await;
+    sb.wait_for_entry("the hang", |e| {
+        e.kind == agy_protocol::acp::AcpKind::Exit
+            && e.text.as_deref() == Some("hang: no more answers")
+    })
+    .await;
+    d.child.start_kill().expect("SIGKILL the driver");
+    tokio::time::timeout(crate::support::WAIT, d.child.wait())
+        .await
+        .expect("the driver dies")
+        .expect("wait");
+    let first_agent = agent_pids(&sb.journal())[0] as i32;
+    assert!(
+        crate::support::gone(first_agent).await,
+        "the agent does not outlive its client"
+    );
+    assert_eq!(sb.checkpoint("s")["phase"], json!("prompt_pending"));
+
+    let mut d = sb.driver(&[]);
+    let next = d
+        .call(json!({"op":"acp_prompt","session":"s","text":"next"}))
+        .await;
+    assert_ok(&next, "the prompt in the new client process");
+    assert_eq!(next.result.restore_state, Some(AcpRestoreState::HistoryGap));
+    let roles: Vec<String> = history(&next).into_iter().map(|(r, _, _)| r).collect();
+    assert_eq!(roles, ["gap", "user", "assistant"]);
+    d.finish().await;
+    let journal = sb.journal();
+    assert_eq!(prompts_sent(&journal), ["stuck", "next"]);
+    let pids = agent_pids(&journal);
+    assert!(methods_of(&journal, pids[1]).contains(&"session/load".to_string()));
+}
