@@ -19,6 +19,7 @@ pub mod oneshot;
 mod outbox;
 mod process_group;
 pub mod session;
+mod stderr_tail;
 
 pub use cli::{run, Cli};
 pub use environment::Environment;

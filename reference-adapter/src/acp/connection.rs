@@ -8,19 +8,16 @@
 
 use crate::failure::tail;
 use crate::process_group::{isolate, kill_and_reap, wait_for, GroupGuard};
+use crate::stderr_tail::{keep_stderr_tail, StderrTail};
 use agent_client_protocol_schema::v1::{Error as RpcError, RequestId};
 use agy_protocol::acp::{parse_frame, render_frame, Frame};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
-
-/// How much stderr is kept for messages.
-const STDERR_KEEP: usize = 4096;
 
 /// One thing the agent wrote, or the end of its output.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,7 +37,7 @@ pub struct Connection {
     guard: GroupGuard,
     stdin: Option<ChildStdin>,
     inbound: mpsc::UnboundedReceiver<Inbound>,
-    stderr: Arc<Mutex<String>>,
+    stderr: StderrTail,
     next_id: i64,
     closed: bool,
 }
@@ -84,23 +81,7 @@ impl Connection {
                 let _ = tx.send(Inbound::Closed);
             });
         }
-        let stderr = Arc::new(Mutex::new(String::new()));
-        if let Some(mut pipe) = child.stderr.take() {
-            let keep = Arc::clone(&stderr);
-            tokio::spawn(async move {
-                let mut buf = [0u8; 4096];
-                while let Ok(n) = pipe.read(&mut buf).await {
-                    if n == 0 {
-                        break;
-                    }
-                    if let Ok(mut s) = keep.lock() {
-                        s.push_str(&String::from_utf8_lossy(&buf[..n]));
-                        let t = tail(&s, STDERR_KEEP).to_string();
-                        *s = t;
-                    }
-                }
-            });
-        }
+        let stderr = keep_stderr_tail(child.stderr.take());
         Ok(Connection {
             stdin: child.stdin.take(),
             child,
