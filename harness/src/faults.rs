@@ -19,6 +19,7 @@ use std::path::Path;
 
 const GREEN: Style = AnsiColor::Green.on_default();
 const RED: Style = AnsiColor::Red.on_default();
+const YELLOW: Style = AnsiColor::Yellow.on_default();
 
 /// One fault switch, as `--list-faults` prints it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -117,12 +118,20 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         let _ = writeln!(out, "  {RED}✗{RED:#} {b}");
     }
     let mut caught = 0;
+    let mut unscored: Vec<&FaultInfo> = Vec::new();
+    let mut scored = 0;
     for fault in &faults {
         let selected: Vec<Scenario> = scenarios
             .iter()
             .filter(|s| s.meta.profile == fault.profile)
             .cloned()
             .collect();
+        if selected.is_empty() {
+            // No scenario of that profile was selected: nothing can judge this fault.
+            unscored.push(fault);
+            continue;
+        }
+        scored += 1;
         let extra = vec!["--fault".to_string(), fault.name.clone()];
         let report = run_catalogue(
             selected.clone(),
@@ -160,7 +169,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
             }
         }
     }
-    let total = faults.len();
+    let total = scored;
     let pct = if total == 0 {
         0.0
     } else {
@@ -175,6 +184,18 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         out,
         "\n{style}bug-detection score: {caught}/{total} ({pct:.0}%){style:#}"
     );
+    if !unscored.is_empty() {
+        let names: Vec<String> = unscored
+            .iter()
+            .map(|f| format!("{} ({})", f.name, f.profile))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{YELLOW}not scored: {} fault(s) of profiles with no selected scenario: {}{YELLOW:#}",
+            unscored.len(),
+            names.join(", ")
+        );
+    }
     Ok(if caught == total && base_failed.is_empty() && total > 0 {
         exit_code::ALL_CONFORM
     } else {

@@ -21,14 +21,45 @@ const OP_KEYS: &[&str] = &[
     "shutdown",
     "hello",
     "restart",
+    "acp_new",
+    "acp_prompt",
+    "acp_cancel",
+    "acp_restore",
+    "acp_restart_agent",
+    "acp_status",
+    "acp_close",
     "expect",
     "concurrent",
     "reply_within",
 ];
 const ACTIONS: &[&str] = &[
-    "generate", "open", "turn", "select", "cancel", "close", "shutdown", "hello", "restart",
+    "generate",
+    "open",
+    "turn",
+    "select",
+    "cancel",
+    "close",
+    "shutdown",
+    "hello",
+    "restart",
+    "acp_new",
+    "acp_prompt",
+    "acp_cancel",
+    "acp_restore",
+    "acp_restart_agent",
+    "acp_status",
+    "acp_close",
 ];
 const SESSION_ACTIONS: &[&str] = &["open", "turn", "select", "cancel", "close"];
+const ACP_ACTIONS: &[&str] = &[
+    "acp_new",
+    "acp_prompt",
+    "acp_cancel",
+    "acp_restore",
+    "acp_restart_agent",
+    "acp_status",
+    "acp_close",
+];
 /// The session handle used when an op names none.
 pub const DEFAULT_SESSION: &str = "s1";
 
@@ -204,6 +235,11 @@ fn action_keys(action: &str) -> &'static [&'static str] {
         "open" | "select" => &["session", "model", "effort", "permission"],
         "turn" => &["session", "text"],
         "cancel" | "close" => &["session"],
+        "acp_new" => &["session", "model", "mode", "permission"],
+        "acp_prompt" => &["session", "text"],
+        "acp_cancel" | "acp_restore" | "acp_restart_agent" | "acp_status" | "acp_close" => {
+            &["session"]
+        }
         _ => &[],
     }
 }
@@ -228,7 +264,9 @@ fn parse_action(
     if action == "restart" {
         return Some(OpAction::Restart);
     }
-    if SESSION_ACTIONS.contains(&action) && !map.contains_key("session") {
+    if (SESSION_ACTIONS.contains(&action) || ACP_ACTIONS.contains(&action))
+        && !map.contains_key("session")
+    {
         map.insert("session".into(), DEFAULT_SESSION.into());
     }
     map.insert("op".into(), action.into());
@@ -302,8 +340,9 @@ fn check_meta(
         let offset = ops_at.get(i).copied().unwrap_or(0);
         let name = op.action.name();
         let wrong = match meta.profile {
-            Profile::Oneshot => SESSION_ACTIONS.contains(&name),
-            Profile::Session | Profile::Acp => name == "generate",
+            Profile::Oneshot => SESSION_ACTIONS.contains(&name) || ACP_ACTIONS.contains(&name),
+            Profile::Session => name == "generate" || ACP_ACTIONS.contains(&name),
+            Profile::Acp => name == "generate" || SESSION_ACTIONS.contains(&name),
         };
         if wrong {
             diags.push(
@@ -317,10 +356,11 @@ fn check_meta(
                     ),
                 )
                 .with_hint(match meta.profile {
-                    Profile::Oneshot => {
-                        "oneshot scenarios use `generate`; session ops need `profile = \"session\"`"
+                    Profile::Oneshot => "oneshot scenarios use `generate`",
+                    Profile::Session => {
+                        "session scenarios use `open`, `turn`, `select`, `cancel`, `close`"
                     }
-                    _ => "`generate` belongs to `profile = \"oneshot\"`",
+                    Profile::Acp => "acp scenarios use the `acp_*` ops",
                 }),
             );
         }
@@ -484,6 +524,29 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
         let text = err.to_string();
         assert!(text.contains("did you mean `aspect`"), "{text}");
         assert!(text.contains("did you mean `timeout`"), "{text}");
+    }
+
+    #[test]
+    fn acp_ops_parse_for_the_acp_profile() {
+        let s = parse(
+            "[scenario]\nname = \"acp/x\"\nprofile = \"acp\"\n[[op]]\nacp_new = { model = \"m\" }\n[[op]]\nacp_prompt = { text = \"hi\" }\n[[op]]\nacp_restart_agent = {}\n",
+        )
+        .expect("parses");
+        assert_eq!(
+            s.ops[1].action,
+            OpAction::Request(RequestOp::AcpPrompt {
+                session: DEFAULT_SESSION.into(),
+                text: "hi".into()
+            })
+        );
+        let err =
+            parse("[scenario]\nname = \"x\"\nprofile = \"session\"\n[[op]]\nacp_status = {}\n")
+                .expect_err("rejects");
+        assert!(
+            err.to_string()
+                .contains("not part of the `session` profile"),
+            "{err}"
+        );
     }
 
     #[test]
