@@ -1,2 +1,39 @@
-//! fake-agy: a scriptable stand-in for the `agy` CLI. It acts out a script or the
-//! default behaviour of a plausible agy 1.2.x; it never judges.
+//! fake-agy: a scriptable stand-in for the `agy` CLI. It accepts agy's command line,
+//! acts out a script or the default behaviour of a plausible agy 1.2.x, and journals
+//! what it saw; it never judges. See docs/fake-agy.md and docs/script-format.md.
+//! The [`acp`] module is the fake Antigravity ACP agent (`fake-agy-acp`,
+//! docs/acp-fake-agent.md).
+
+pub mod acp;
+mod actor;
+mod app;
+mod artifact;
+mod brain;
+mod cli;
+mod clock;
+mod commands;
+mod conversation;
+mod ending;
+mod error;
+pub mod exit_code;
+mod image;
+mod knobs;
+mod models;
+mod output;
+mod persistent;
+mod print_run;
+mod prompt;
+mod recorder;
+mod rules;
+mod session;
+mod signals;
+mod situations;
+mod state;
+mod stdin_reader;
+mod tools;
+mod trace_replay;
+mod turn;
+
+pub use app::main_with;
+pub use cli::usage;
+pub use image::encode as encode_image;

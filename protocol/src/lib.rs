@@ -8,7 +8,9 @@
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
+//! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
+pub mod acp;
 pub mod diag;
 pub mod driver;
 pub mod duration;

@@ -1,0 +1,26 @@
+//! The fake Antigravity ACP agent: what Google's separate `agy_acp_server` does when an
+//! ACP client drives it (ACP.md §2), plus scriptable faults. The binary is
+//! `fake-agy-acp`; a sandbox installs it as `agy_acp_server`. See
+//! `docs/acp-fake-agent.md`.
+
+mod agent;
+mod catalog;
+mod error;
+mod inbox;
+mod settings;
+mod setup;
+mod signals;
+mod store;
+mod turn;
+mod updates;
+mod wire;
+
+pub use error::AcpFakeError;
+pub use settings::{ENV_JOURNAL, ENV_SCRIPT, ENV_SCRIPT_TABLE, ENV_TIME_SCALE, ENV_VERSION};
+
+/// Runs the agent on this process's stdio until stdin closes; returns the exit code.
+/// A broken fake (bad script or knob) is an error for `main` to report.
+pub fn run_acp_agent() -> Result<i32, AcpFakeError> {
+    let settings = settings::Settings::from_env()?;
+    Ok(agent::Agent::start(settings).run())
+}

@@ -1,0 +1,90 @@
+//! The agent's out-of-band knobs, read from the environment once at start.
+
+use super::error::AcpFakeError;
+use agy_protocol::acp::script::{parse_acp_script_file, AcpScript};
+use agy_protocol::acp::AcpServerVersion;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Path of the ACP script.
+pub const ENV_SCRIPT: &str = "FAKE_AGY_ACP_SCRIPT";
+/// Table of the script file that holds the ACP script (a scenario's `acp`).
+pub const ENV_SCRIPT_TABLE: &str = "FAKE_AGY_ACP_SCRIPT_TABLE";
+/// Path of the ACP journal (JSON lines).
+pub const ENV_JOURNAL: &str = "FAKE_AGY_ACP_JOURNAL";
+/// `agentInfo.version` to model, in any recorded format.
+pub const ENV_VERSION: &str = "FAKE_AGY_ACP_VERSION";
+/// Multiplier for every scripted delay (shared with fake-agy).
+pub const ENV_TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
+
+/// Everything the agent needs from its environment.
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
+    pub(crate) script: AcpScript,
+    pub(crate) journal: Option<PathBuf>,
+    pub(crate) version: AcpServerVersion,
+    pub(crate) time_scale: f64,
+    /// `$GEMINI_HOME`, else `$HOME/.gemini` (ACP.md §2.2).
+    pub(crate) state_root: PathBuf,
+}
+
+impl Settings {
+    /// Reads the environment; a bad knob or script is the fake's own failure.
+    pub(crate) fn from_env() -> Result<Settings, AcpFakeError> {
+        let script = match std::env::var_os(ENV_SCRIPT) {
+            Some(path) if !path.is_empty() => {
+                let table = std::env::var(ENV_SCRIPT_TABLE)
+                    .ok()
+                    .filter(|t| !t.is_empty());
+                parse_acp_script_file(&PathBuf::from(path), table.as_deref())
+                    .map_err(AcpFakeError::Script)?
+            }
+            _ => AcpScript::default(),
+        };
+        let version = match (&script.agent.version, std::env::var(ENV_VERSION)) {
+            (Some(v), _) => v.clone(),
+            (None, Ok(text)) if !text.is_empty() => {
+                text.parse().map_err(|message| AcpFakeError::Knob {
+                    name: ENV_VERSION,
+                    message,
+                })?
+            }
+            _ => AcpServerVersion::default_modelled(),
+        };
+        let time_scale = match std::env::var(ENV_TIME_SCALE) {
+            Ok(text) if !text.is_empty() => text
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| AcpFakeError::Knob {
+                    name: ENV_TIME_SCALE,
+                    message: format!("`{text}` is not a non-negative number"),
+                })?,
+            _ => 1.0,
+        };
+        let state_root = match (std::env::var_os("GEMINI_HOME"), std::env::var_os("HOME")) {
+            (Some(g), _) if !g.is_empty() => PathBuf::from(g),
+            (_, Some(h)) if !h.is_empty() => PathBuf::from(h).join(".gemini"),
+            _ => {
+                return Err(AcpFakeError::Knob {
+                    name: "HOME",
+                    message: "neither `GEMINI_HOME` nor `HOME` is set; sessions need a home".into(),
+                })
+            }
+        };
+        Ok(Settings {
+            script,
+            journal: std::env::var_os(ENV_JOURNAL)
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
+            version,
+            time_scale,
+            state_root,
+        })
+    }
+
+    /// A scripted delay after the time scale.
+    pub(crate) fn scaled(&self, d: Duration) -> Duration {
+        d.mul_f64(self.time_scale)
+    }
+}

@@ -1,0 +1,229 @@
+//! Acts out script steps, one after another (docs/script-format.md).
+
+use crate::artifact::{write_brain_file, write_images};
+use crate::ending::{die_by_signal, exit_with};
+use crate::error::FakeError;
+use crate::persistent::serve_lines;
+use crate::print_run::default_run;
+use crate::session::{Session, UsageUpdate};
+use crate::signals::{INT, TERM};
+use crate::situations::{deny, print_timeout, question, quota_exhausted};
+use crate::trace_replay;
+use crate::turn::{canned_response, default_turn, default_turn_usage, resolve_usage};
+use agy_protocol::script::{CrashKind, EnvelopeSpec, RunMode, Step, StepSpec};
+use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
+use agy_protocol::{Envelope, Status};
+
+/// Where steps run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// An invocation's own steps.
+    Invocation,
+    /// The steps of one persistent-mode stdin line.
+    Turn,
+}
+
+/// Runs `steps` in order. Steps that end the process do not return.
+pub fn run_steps(
+    s: &mut Session,
+    steps: &[Step],
+    place: Place,
+    ctx: &mut crate::persistent::TurnContext,
+) -> Result<(), FakeError> {
+    for step in steps {
+        run_step(s, step, place, ctx)?;
+    }
+    Ok(())
+}
+
+fn run_step(
+    s: &mut Session,
+    step: &Step,
+    place: Place,
+    ctx: &mut crate::persistent::TurnContext,
+) -> Result<(), FakeError> {
+    match step {
+        Step::Default(spec) => match (s.mode, place) {
+            (RunMode::Persistent, Place::Invocation) => serve_lines(s, ctx)?,
+            (_, Place::Turn) => default_turn(s, &spec.0)?,
+            (_, Place::Invocation) => default_run(s, &spec.0)?,
+        },
+        Step::Envelope(spec) => {
+            let env = build_envelope(s, spec)?;
+            s.emit_result(env, UsageUpdate::Cumulative)?;
+        }
+        Step::Init(spec) => s.write_init(&spec.0)?,
+        Step::StepUpdate(spec) => {
+            let step = build_step(s, spec, None)?;
+            s.emit_step_to(step, true);
+        }
+        Step::LateStep(spec) => {
+            let prev = s.conversation()?.last_turn_max_step.unwrap_or(0);
+            let step = build_step(s, spec, Some(prev))?;
+            s.emit_step_to(step, true);
+        }
+        Step::Stdout(t) => s.out.stdout_line(t),
+        Step::StdoutRaw(t) => s.out.stdout(t.as_bytes()),
+        Step::StdoutHex(b) => s.out.stdout(&b.0),
+        Step::Stderr(t) => s.out.stderr_line(t),
+        Step::StderrRaw(t) => s.out.stderr(t.as_bytes()),
+        Step::Sleep(d) => s.clock.sleep(d.0),
+        Step::Exit(code) => exit_with(&s.recorder, *code),
+        Step::Hang(_) => loop {
+            // Only a signal ends a hang (its disposition decides how).
+            std::thread::park();
+        },
+        Step::OnSigterm(a) => s.signals.set(TERM, a.clone()),
+        Step::OnSigint(a) => s.signals.set(INT, a.clone()),
+        Step::Crash(kind) => crash(s, *kind),
+        Step::CloseStdout(_) => s.out.close_stdout(),
+        Step::CloseStdin(_) => s.stdin.close(),
+        Step::Image(spec) => {
+            write_images(s, &spec.0)?;
+        }
+        Step::File(spec) => write_brain_file(s, spec)?,
+        Step::Trace(path) => {
+            let inv = trace_replay::load(s.script_dir.as_deref(), path)?;
+            trace_replay::replay(s, &inv)?;
+        }
+        Step::PrintTimeout(_) => {
+            let planned = default_turn_usage(&s.prompt);
+            print_timeout(s, planned)?;
+        }
+        Step::ReplayPrevious(_) => {
+            // Seed 000: the previous turn's steps and result come again, unchanged
+            // (old `num_turns`), before this turn's own output.
+            let lines = s.conversation()?.last_turn_lines.clone();
+            for l in lines {
+                s.out.stdout(l.as_bytes());
+            }
+        }
+        Step::DuplicateResult(_) => {
+            let line = match s.last_result_line.clone() {
+                Some(l) => Some(l),
+                None => s.conversation()?.last_result_line.clone(),
+            };
+            if let Some(l) = line {
+                s.out.stdout(l.as_bytes());
+            }
+        }
+        Step::QuotaExhausted(spec) => quota_exhausted(s, spec.0.message.as_deref())?,
+        Step::Deny(spec) => {
+            let tool = spec.0.tool.clone().unwrap_or_else(|| "run_command".into());
+            let params = spec.0.parameters.clone().unwrap_or_else(|| {
+                if tool == "run_command" {
+                    serde_json::json!({ "CommandLine": "touch notes-copy.txt" })
+                } else {
+                    serde_json::json!({})
+                }
+            });
+            s.ensure_init()?;
+            if s.turn.lines.is_empty() {
+                let id = s.conversation_id()?;
+                let i = s.next_step_index()?;
+                s.emit_step(StepUpdate::new(id, i, StepState::Done, StepType::UserInput));
+            }
+            deny(s, &tool, params)?;
+        }
+        Step::Question(q) => question(s, &q.text, q.tool.as_deref())?,
+    }
+    Ok(())
+}
+
+fn crash(s: &mut Session, kind: CrashKind) -> ! {
+    match kind {
+        CrashKind::Abort => {
+            s.recorder.finish(agy_protocol::journal::ExitRecord {
+                code: None,
+                signal: Some("SIGABRT".into()),
+            });
+            std::process::abort()
+        }
+        CrashKind::Segv => die_by_signal(&s.recorder, nix::libc::SIGSEGV),
+        CrashKind::Kill => die_by_signal(&s.recorder, nix::libc::SIGKILL),
+    }
+}
+
+/// An envelope from a script's `envelope` step; unset fields take the values the
+/// default behaviour would use.
+pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, FakeError> {
+    let conversation_id = match &spec.conversation_id {
+        Some(id) => id.clone(),
+        None => s.conversation_id()?,
+    };
+    let turn_usage = if s.turn.spent_any {
+        s.turn.spent
+    } else {
+        default_turn_usage(&s.prompt)
+    };
+    let default_usage = s.cumulative_usage(&turn_usage);
+    Ok(Envelope {
+        conversation_id,
+        status: spec.status.clone().unwrap_or(Status::Success),
+        response: spec
+            .response
+            .clone()
+            .unwrap_or_else(|| canned_response(&s.prompt)),
+        error: spec.error.clone().unwrap_or_default(),
+        duration_seconds: spec.duration_seconds.unwrap_or_else(|| s.turn_elapsed()),
+        num_turns: spec.num_turns.unwrap_or_else(|| s.turns_after_this(true)),
+        usage: spec
+            .usage
+            .as_ref()
+            .map(|u| resolve_usage(u, default_usage))
+            .unwrap_or(default_usage),
+        denied_actions: spec.denied_actions.clone(),
+        command: spec.command.clone(),
+        structured_output: None,
+    })
+}
+
+/// A `step_update` from a script; `late_index` is the default index of a late step.
+fn build_step(
+    s: &mut Session,
+    spec: &StepSpec,
+    late_index: Option<u64>,
+) -> Result<StepUpdate, FakeError> {
+    let id = s.conversation_id()?;
+    let index = match (spec.step_index, spec.same_index, late_index) {
+        (Some(i), _, _) => i,
+        (None, Some(true), _) => match s.last_step_index() {
+            Some(i) => i,
+            None => s.next_step_index()?,
+        },
+        (None, _, Some(i)) => i,
+        (None, _, None) => s.next_step_index()?,
+    };
+    let state = StepState::parse(spec.state.as_deref().unwrap_or("DONE"));
+    let kind = StepType::parse(spec.step_type.as_deref().unwrap_or("agent_response"));
+    let mut step = StepUpdate::new(id, index, state, kind.clone());
+    step.text_delta = spec.text_delta.clone();
+    step.duration_seconds = spec.duration_seconds;
+    step.usage = spec
+        .usage
+        .as_ref()
+        .map(|u| resolve_usage(u, crate::turn::TEXT_USAGE));
+    let error = spec.error.as_ref().map(|e| StepError {
+        kind: e.kind.clone(),
+        message: e.message.clone(),
+    });
+    if spec.tool_name.is_some() || kind == StepType::Tool {
+        let name = spec
+            .tool_name
+            .clone()
+            .unwrap_or_else(|| "run_command".into());
+        step.tool_name = Some(name.clone());
+        step.tool_info = Some(ToolInfo {
+            name,
+            parameters: spec
+                .parameters
+                .clone()
+                .unwrap_or_else(|| serde_json::json!({})),
+            output: spec.output.clone(),
+            error,
+        });
+    } else {
+        step.error = error;
+    }
+    Ok(step)
+}

@@ -1,0 +1,162 @@
+//! One invocation from start to end: knobs, command line, script, rule, then the
+//! scripted or default behaviour; the journal record is written on every way out.
+
+use crate::actor::{run_steps, Place};
+use crate::brain::AppDir;
+use crate::cli::{parse_args, usage, CliError};
+use crate::clock::Clock;
+use crate::ending::exit_with;
+use crate::error::FakeError;
+use crate::exit_code;
+use crate::knobs::Knobs;
+use crate::persistent::{serve_lines, TurnContext};
+use crate::print_run::{classify, default_run, pre_turn_checks, Request};
+use crate::recorder::Recorder;
+use crate::rules::{choose_invocation, invocation_key, invocation_label, InvocationFacts};
+use crate::session::{Session, SessionParts};
+use crate::signals::SignalControl;
+use crate::state::claim_invocation;
+use agy_protocol::script::{parse_script_file, DefaultSpec, Exhausted, RunMode, Script};
+use std::sync::Arc;
+
+/// Runs fake-agy with `argv` (`argv[0]` first) and the process environment; never
+/// returns.
+pub fn main_with(argv: Vec<String>) -> ! {
+    let env = |k: &str| std::env::var(k).ok();
+    let recorder = Arc::new(Recorder::start(
+        env("FAKE_AGY_JOURNAL")
+            .filter(|v| !v.is_empty())
+            .map(Into::into),
+        argv.clone(),
+        env,
+    ));
+    let code = match run(&argv, recorder.clone()) {
+        Ok(code) => code,
+        Err(e) => {
+            let mut text = e.to_string();
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            eprint!("fake-agy: {text}");
+            exit_code::BROKEN
+        }
+    };
+    exit_with(&recorder, code)
+}
+
+fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
+    let knobs = Knobs::read(|k| std::env::var(k).ok())?;
+    let rest: &[String] = argv.get(1..).unwrap_or(&[]);
+    let args = match parse_args(rest) {
+        Ok(a) => a,
+        Err(CliError::Help) => {
+            eprint!("{}", usage());
+            return Ok(exit_code::OK);
+        }
+        Err(CliError::Usage(msg)) => {
+            eprint!("{msg}\n{}", usage());
+            return Ok(exit_code::USAGE);
+        }
+    };
+    let script = match &knobs.script {
+        Some(path) => Some(
+            parse_script_file(path, knobs.script_table.as_deref()).map_err(FakeError::Script)?,
+        ),
+        None => None,
+    };
+    let header = script
+        .as_ref()
+        .map(|s| s.script.clone())
+        .unwrap_or_default();
+    let clock = Clock {
+        scale: knobs.time_scale,
+    };
+    let mode = args.run_mode();
+    recorder.update(true, |r| r.mode = Some(mode));
+    let facts_prompt = args.prompt.clone();
+    let (n, chosen) = claim_invocation(&knobs.state_dir()?, |n, counts| {
+        let s = script.as_ref()?;
+        let facts = InvocationFacts {
+            n,
+            argv: rest,
+            prompt: facts_prompt.as_deref(),
+            mode,
+        };
+        choose_invocation(s, &facts, counts).map(invocation_key)
+    })?;
+    let signals = SignalControl::start(recorder.clone(), clock);
+    let rule_index = chosen.as_ref().and_then(|key| {
+        script
+            .as_ref()
+            .and_then(|s| (0..s.invocations.len()).find(|i| invocation_key(*i) == *key))
+    });
+    let label = match (rule_index, &script) {
+        (Some(i), Some(s)) => invocation_label(&s.invocations[i], i),
+        _ => "default".to_string(),
+    };
+    recorder.update(true, |r| {
+        r.invocation = n;
+        r.rule = Some(label);
+    });
+    let script_dir = knobs
+        .script
+        .as_ref()
+        .and_then(|p| p.parent().map(|d| d.to_path_buf()));
+    let mut s = Session::new(SessionParts {
+        args,
+        version: header.agy.unwrap_or(knobs.version),
+        clock,
+        turn_duration: header
+            .turn_duration
+            .map(|d| d.0)
+            .unwrap_or(knobs.turn_duration),
+        image_duration: header
+            .image_duration
+            .map(|d| d.0)
+            .unwrap_or(knobs.image_duration),
+        recorder,
+        signals,
+        app: AppDir {
+            root: knobs.app_dir()?,
+        },
+        script_dir,
+    });
+    let empty = Script::default();
+    let script_ref = script.as_ref().unwrap_or(&empty);
+    if rule_index.is_none()
+        && header.when_exhausted == Some(Exhausted::Fail)
+        && !script_ref.invocations.is_empty()
+    {
+        return Err(FakeError::Step(format!(
+            "invocation {n} matches no rule of the script (`when_exhausted = \"fail\"`)"
+        )));
+    }
+    let rule = rule_index.map(|i| &script_ref.invocations[i]);
+    let mut ctx = TurnContext {
+        rules: match rule {
+            Some(r) if !r.turns.is_empty() => r.turns.clone(),
+            _ => script_ref.turns.clone(),
+        },
+        fail_when_exhausted: header.when_exhausted == Some(Exhausted::Fail),
+        ..TurnContext::default()
+    };
+    let steps = rule.map(|r| r.steps.clone()).unwrap_or_default();
+    if mode == RunMode::Persistent && classify(&s) == Request::Persistent {
+        // A scripted invocation decides for itself; the default one validates
+        // --model/--effort before reading stdin (PB error-model-effort-conflict).
+        if steps.is_empty() && !pre_turn_checks(&mut s) {
+            return Ok(s.exit_code);
+        }
+        run_steps(&mut s, &steps, Place::Invocation, &mut ctx)?;
+        serve_lines(&mut s, &mut ctx)?;
+        // stdin EOF: the last turn has finished (turns are sequential); agy exits 0
+        // ([I], PROTOCOL.md §4.4).
+        return Ok(s.exit_code);
+    }
+    if steps.is_empty() {
+        default_run(&mut s, &DefaultSpec::default())?;
+    } else {
+        run_steps(&mut s, &steps, Place::Invocation, &mut ctx)?;
+    }
+    Ok(s.exit_code)
+}

@@ -1,0 +1,61 @@
+//! Why fake-agy itself cannot go on (reported as `fake-agy: …`, exit 70).
+
+use agy_protocol::diag::Diagnostics;
+use thiserror::Error;
+
+/// A failure of the fake, never of the modelled agy.
+#[derive(Debug, Error)]
+pub enum FakeError {
+    /// The script has problems; every one is listed with file:line:col and a hint.
+    #[error("failed to load the agy script:\n{0}")]
+    Script(Diagnostics),
+    /// A trace named by the script has problems.
+    #[error("failed to load trace `{path}`:\n{diags}")]
+    Trace {
+        /// The trace file.
+        path: String,
+        /// Its problems.
+        diags: Diagnostics,
+    },
+    /// A `FAKE_AGY_*` variable has a value the fake cannot use.
+    #[error("bad value {value:?} in `{name}`: {hint}")]
+    Knob {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What to write instead.
+        hint: String,
+    },
+    /// A file operation failed.
+    #[error("failed to {action} `{path}`: {source}")]
+    Io {
+        /// What was attempted ("write image", "lock state file", …).
+        action: &'static str,
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The script or command line asks for something fake-agy does not simulate.
+    #[error("{0}")]
+    Unsupported(String),
+    /// A scripted step cannot run in this context.
+    #[error("{0}")]
+    Step(String),
+}
+
+impl FakeError {
+    /// An I/O error with its context.
+    pub fn io(
+        action: &'static str,
+        path: impl AsRef<std::path::Path>,
+        source: std::io::Error,
+    ) -> Self {
+        FakeError::Io {
+            action,
+            path: path.as_ref().display().to_string(),
+            source,
+        }
+    }
+}

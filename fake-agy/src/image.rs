@@ -1,0 +1,63 @@
+//! Image bytes: real JPEGs (`jpeg-encoder`, what agy writes: SPIKES.md S3), PNGs
+//! (`png`), and corrupt files no decoder accepts.
+
+use agy_protocol::script::ImageFormat;
+
+/// Encodes a `width`×`height` picture (a colour gradient, seeded so images differ).
+pub fn encode(width: u32, height: u32, format: ImageFormat, seed: u32) -> Result<Vec<u8>, String> {
+    let (w, h) = (width.max(1), height.max(1));
+    let mut pixels = Vec::with_capacity((w * h * 3) as usize);
+    let s = (seed % 256) as u8;
+    for y in 0..h {
+        for x in 0..w {
+            pixels.push(((x * 255) / w) as u8 ^ s);
+            pixels.push(((y * 255) / h) as u8);
+            pixels.push(s.wrapping_add(((x + y) % 256) as u8 / 2));
+        }
+    }
+    match format {
+        ImageFormat::Jpeg => {
+            let (Ok(w16), Ok(h16)) = (u16::try_from(w), u16::try_from(h)) else {
+                return Err(format!("a JPEG is at most 65535×65535, not {w}×{h}"));
+            };
+            let mut out = Vec::new();
+            jpeg_encoder::Encoder::new(&mut out, 85)
+                .encode(&pixels, w16, h16, jpeg_encoder::ColorType::Rgb)
+                .map_err(|e| format!("failed to encode JPEG: {e}"))?;
+            Ok(out)
+        }
+        ImageFormat::Png => {
+            let mut out = Vec::new();
+            {
+                let mut enc = png::Encoder::new(&mut out, w, h);
+                enc.set_color(png::ColorType::Rgb);
+                enc.set_depth(png::BitDepth::Eight);
+                let mut writer = enc
+                    .write_header()
+                    .map_err(|e| format!("failed to encode PNG: {e}"))?;
+                writer
+                    .write_image_data(&pixels)
+                    .map_err(|e| format!("failed to encode PNG: {e}"))?;
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Bytes that start like the format's file but are not a decodable image.
+pub fn corrupt(format: ImageFormat) -> Vec<u8> {
+    let mut out = match format {
+        ImageFormat::Jpeg => vec![0xFF, 0xD8, 0xFF, 0xE0],
+        ImageFormat::Png => b"\x89PNG\r\n\x1a\n".to_vec(),
+    };
+    out.extend_from_slice(b"this is not image data; the file was cut short\n");
+    out
+}
+
+/// The file extension agy uses for `format`.
+pub fn extension(format: ImageFormat) -> &'static str {
+    match format {
+        ImageFormat::Jpeg => "jpg",
+        ImageFormat::Png => "png",
+    }
+}

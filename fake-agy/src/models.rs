@@ -1,0 +1,181 @@
+//! The model catalogue by version and `--model`/`--effort` validation, with agy's
+//! error texts (PROTOCOL.md §1.4, SPIKES.md S6b).
+
+use agy_protocol::AgyVersion;
+
+/// One selectable model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Model {
+    /// Id with its effort tier (`gemini-3.8-flash-high`).
+    pub id: String,
+    /// Display label (`Gemini 3.8 Flash (High)`).
+    pub label: String,
+}
+
+const TIERS3: &[(&str, &str)] = &[("high", "High"), ("medium", "Medium"), ("low", "Low")];
+
+/// The models `version` lists. 1.2.6: SPIKES.md S6b (14 models); 1.2.17: the PB
+/// `error-model-rejected` trace (18 models). Gemini ids are recorded (PB); Claude and
+/// GPT ids are the fake's guess from the labels (not recorded).
+pub fn catalogue(version: AgyVersion) -> Vec<Model> {
+    let mut out = Vec::new();
+    let mut push = |id: String, label: String| out.push(Model { id, label });
+    for v in ["3.8", "3.7", "3.6"] {
+        for (t, l) in TIERS3 {
+            push(
+                format!("gemini-{v}-flash-{t}"),
+                format!("Gemini {v} Flash ({l})"),
+            );
+        }
+    }
+    push("gemini-3.1-pro-high".into(), "Gemini 3.1 Pro (High)".into());
+    push("gemini-3.1-pro-low".into(), "Gemini 3.1 Pro (Low)".into());
+    if version >= AgyVersion::new(1, 2, 17) {
+        for (name, slug) in [("Opus", "opus"), ("Sonnet", "sonnet")] {
+            for (t, l) in [("low", "Low"), ("medium", "Medium"), ("high", "High")] {
+                push(
+                    format!("claude-{slug}-5.5-{t}"),
+                    format!("Claude {name} 5.5 ({l})"),
+                );
+            }
+        }
+    } else {
+        push(
+            "claude-sonnet-4.6-thinking".into(),
+            "Claude Sonnet 4.6 (Thinking)".into(),
+        );
+        push(
+            "claude-opus-4.6-thinking".into(),
+            "Claude Opus 4.6 (Thinking)".into(),
+        );
+    }
+    push("gpt-oss-120b-medium".into(), "GPT-OSS 120B (Medium)".into());
+    out
+}
+
+/// A rejected `--model`/`--effort` pair: the text of the envelope's `error` (stderr
+/// adds `error: `).
+pub fn validate(
+    version: AgyVersion,
+    model: Option<&str>,
+    effort: Option<&str>,
+) -> Result<(), String> {
+    let Some(m) = model else {
+        return match effort {
+            None | Some("low" | "medium" | "high") => Ok(()),
+            Some(e) => Err(prefix(
+                "",
+                e,
+                &format!("--effort {e} is not one of low, medium, high"),
+            )),
+        };
+    };
+    let e = effort.unwrap_or("");
+    let models = catalogue(version);
+    if models.iter().any(|x| x.id == m || x.label == m) {
+        if effort.is_some() {
+            return Err(prefix(
+                m,
+                e,
+                &format!("--model {m} conflicts with --effort={e}"),
+            ));
+        }
+        return Ok(());
+    }
+    let tiers: Vec<&str> = models
+        .iter()
+        .filter_map(|x| x.id.strip_prefix(m).and_then(|r| r.strip_prefix('-')))
+        .collect();
+    if !tiers.is_empty() {
+        return match effort {
+            None => Err(prefix(
+                m,
+                e,
+                &format!(
+                    "--model {m} requires --effort (available: {})",
+                    order_tiers(&tiers)
+                ),
+            )),
+            Some(eff) if tiers.contains(&eff) => Ok(()),
+            Some(_) => Err(prefix(
+                m,
+                e,
+                &format!(
+                    "--model {m} requires --effort (available: {})",
+                    order_tiers(&tiers)
+                ),
+            )),
+        };
+    }
+    let mut text = prefix(
+        m,
+        e,
+        &format!("model {m} is not recognized as a known model or custom model in settings"),
+    );
+    text.push_str("\nAvailable models:");
+    for x in &models {
+        text.push_str("\n  ");
+        text.push_str(&x.label);
+    }
+    Err(text)
+}
+
+fn order_tiers(tiers: &[&str]) -> String {
+    let mut v: Vec<&str> = ["low", "medium", "high"]
+        .into_iter()
+        .filter(|t| tiers.contains(t))
+        .collect();
+    v.extend(
+        tiers
+            .iter()
+            .filter(|t| !["low", "medium", "high"].contains(t)),
+    );
+    v.join(", ")
+}
+
+fn prefix(m: &str, e: &str, reason: &str) -> String {
+    format!("invalid model selection (--model \"{m}\" --effort \"{e}\"): {reason}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conflict_text_matches_the_recorded_trace() {
+        // joiomi__playbook-plugin__error-model-effort-conflict.stderr (1.2.17).
+        let err = validate(
+            AgyVersion::new(1, 2, 17),
+            Some("gemini-3.8-flash-low"),
+            Some("high"),
+        )
+        .expect_err("conflict");
+        assert_eq!(err, "invalid model selection (--model \"gemini-3.8-flash-low\" --effort \"high\"): --model gemini-3.8-flash-low conflicts with --effort=high");
+    }
+
+    #[test]
+    fn unknown_model_lists_the_versions_models() {
+        let err =
+            validate(AgyVersion::new(1, 2, 6), Some("does-not-exist"), None).expect_err("unknown");
+        assert!(err.starts_with("invalid model selection (--model \"does-not-exist\" --effort \"\"): model does-not-exist is not recognized"));
+        assert_eq!(
+            err.lines().filter(|l| l.starts_with("  ")).count(),
+            14,
+            "S6b lists 14"
+        );
+        let err17 = validate(AgyVersion::new(1, 2, 17), Some("x"), None).expect_err("unknown");
+        assert_eq!(err17.lines().filter(|l| l.starts_with("  ")).count(), 18);
+    }
+
+    #[test]
+    fn tierless_id_needs_effort_and_labels_are_accepted() {
+        let v = AgyVersion::DEFAULT;
+        assert!(validate(v, Some("gemini-3.8-flash"), None)
+            .expect_err("needs effort")
+            .ends_with(
+                "--model gemini-3.8-flash requires --effort (available: low, medium, high)"
+            ));
+        assert_eq!(validate(v, Some("gemini-3.8-flash"), Some("low")), Ok(()));
+        assert_eq!(validate(v, Some("Gemini 3.7 Flash (Low)"), None), Ok(()));
+    }
+}

@@ -1,0 +1,102 @@
+//! Persistent mode (`--input-format stream-json --output-format stream-json`, no `-p`):
+//! one full turn per stdin line, strictly in order; `init` after the first line; the
+//! recorded reactions to malformed lines (PROTOCOL.md §4).
+
+use crate::actor::{run_steps, Place};
+use crate::ending::exit_with;
+use crate::error::FakeError;
+use crate::exit_code;
+use crate::rules::{turn_label, TurnChooser};
+use crate::session::{Session, UsageUpdate};
+use crate::situations::answer_question;
+use crate::stdin_reader::StdinEvent;
+use crate::turn::default_turn;
+use agy_protocol::script::{DefaultSpec, TurnRule};
+use agy_protocol::stream::{parse_input_line, InputLineError};
+use agy_protocol::{Envelope, Status};
+
+/// The turn rules in force and their use counts.
+#[derive(Debug, Clone, Default)]
+pub struct TurnContext {
+    /// The rules (the invocation's own, else the script's top-level ones).
+    pub rules: Vec<TurnRule>,
+    /// Use counts.
+    pub chooser: TurnChooser,
+    /// `when_exhausted = "fail"`: a line no rule serves breaks the fake.
+    pub fail_when_exhausted: bool,
+    /// True once stdin reached EOF and the loop ended.
+    pub done: bool,
+}
+
+/// Serves stdin lines until EOF. Returns at EOF (the caller decides how the process
+/// ends); fatal lines end the process here.
+pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeError> {
+    if ctx.done {
+        return Ok(());
+    }
+    loop {
+        let (text, index) = match s.stdin.next() {
+            StdinEvent::Eof => {
+                ctx.done = true;
+                return Ok(());
+            }
+            StdinEvent::Line { text, index } => (text, index),
+        };
+        let line = match parse_input_line(&text) {
+            Ok(l) => l,
+            Err(e) if e.is_warning() => {
+                // BB, FM: unknown events are skipped with a warning.
+                s.out.stderr_line(&format!("warning: {e}"));
+                continue;
+            }
+            Err(e) => fatal_line(s, &e)?,
+        };
+        let prompt = line.message.content.text();
+        s.begin_turn(prompt.clone());
+        s.ensure_init()?;
+        answer_question(s, &prompt)?;
+        let pick = ctx.chooser.choose(&ctx.rules, index as u32, &prompt);
+        let steps = match pick {
+            Some(i) => {
+                s.recorder.stdin_line_rule(index, turn_label(&ctx.rules[i], i));
+                ctx.rules[i].steps.clone()
+            }
+            None if ctx.fail_when_exhausted && !ctx.rules.is_empty() => {
+                return Err(FakeError::Step(format!(
+                    "stdin line {index} matches no turn rule of the script (`when_exhausted = \"fail\"`)"
+                )))
+            }
+            None => {
+                s.recorder.stdin_line_rule(index, "default".into());
+                Vec::new()
+            }
+        };
+        if steps.is_empty() {
+            default_turn(s, &DefaultSpec::default())?;
+        } else {
+            run_steps(s, &steps, Place::Turn, ctx)?;
+        }
+        if let Some(code) = s.ending {
+            exit_with(&s.recorder, code);
+        }
+    }
+}
+
+/// A malformed line agy does not run. The missing-`event` case is recorded (PB
+/// `error-missing-event`: `init`, then an ERROR result with `num_turns` 0 and zero
+/// usage, exit 1); the fake treats the other malformed forms the same way (§4.2 marks
+/// fatal-or-not unrecorded for them).
+fn fatal_line(
+    s: &mut Session,
+    e: &InputLineError,
+) -> Result<agy_protocol::stream::UserLine, FakeError> {
+    s.ensure_init()?;
+    let id = s.conversation_id()?;
+    let env = Envelope {
+        error: e.to_string(),
+        num_turns: s.turns_after_this(false),
+        ..Envelope::empty(id, Status::Error)
+    };
+    s.emit_result(env, UsageUpdate::AddSpent)?;
+    exit_with(&s.recorder, exit_code::TURN_FAILED)
+}

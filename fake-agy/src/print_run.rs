@@ -1,0 +1,150 @@
+//! The default behaviour of one print-mode invocation (`-p`): version, subcommands,
+//! slash commands, pre-turn checks, then one default turn.
+
+use crate::cli::{usage, OutputFormat};
+use crate::commands;
+use crate::error::FakeError;
+use crate::exit_code;
+use crate::models::validate;
+use crate::session::Session;
+use crate::turn::default_turn;
+use agy_protocol::script::DefaultSpec;
+use agy_protocol::stream::StreamEvent;
+use agy_protocol::Envelope;
+
+/// What the command line asks for before any turn runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// `--version`.
+    Version,
+    /// `models`.
+    Models,
+    /// `-p /usage` or `-p /quota`.
+    Usage,
+    /// A print-mode turn.
+    Turn,
+    /// A persistent stream-json session.
+    Persistent,
+    /// A usage error already described (exit 2).
+    UsageError(String),
+    /// Something fake-agy does not simulate.
+    Unsupported(String),
+}
+
+/// Reads what the command line asks for (PROTOCOL.md §1).
+pub fn classify(s: &Session) -> Request {
+    let a = &s.args;
+    if a.version {
+        return Request::Version;
+    }
+    if let Some(first) = a.rest.first() {
+        if a.prompt.is_some() {
+            // §1.5: a greedy -p leaves tokens behind; agy exits 2 ([I] mechanism).
+            return Request::UsageError(format!(
+                "error: unexpected argument{} after the flags: {}",
+                if a.rest.len() > 1 { "s" } else { "" },
+                a.rest.join(" ")
+            ));
+        }
+        return match first.as_str() {
+            "models" => match a.rest.get(1) {
+                // BB (1.1.19): a flag after the subcommand is undefined for it.
+                Some(f) if f.starts_with('-') => Request::UsageError(format!(
+                    "flag provided but not defined: -{}",
+                    f.trim_start_matches('-').split('=').next().unwrap_or("")
+                )),
+                _ => Request::Models,
+            },
+            "agents" | "update" | "install" | "plugin" | "changelog" | "help" => {
+                Request::Unsupported(format!("the `{first}` subcommand is not simulated"))
+            }
+            other => Request::UsageError(format!("error: unknown command \"{other}\"")),
+        };
+    }
+    if a.prompt_interactive.is_some() {
+        return Request::Unsupported("the interactive UI (`-i`) is not simulated".into());
+    }
+    if let Err(e) = a.output_format() {
+        return Request::UsageError(format!("error: {e}"));
+    }
+    let prompt = a.prompt.as_deref().unwrap_or("");
+    if let Some(input) = a.input_format.as_deref() {
+        if input != "stream-json" {
+            return Request::UsageError(format!(
+                "error: invalid input format \"{input}\" (available: stream-json)"
+            ));
+        }
+        if s.format != OutputFormat::StreamJson {
+            return Request::UsageError(
+                "error: --input-format stream-json requires --output-format stream-json".into(),
+            );
+        }
+        // §1.5: `--print=""` with --input-format is a no-op; a non-empty -p with it is
+        // unrecorded, and the fake runs it as a print turn.
+        if prompt.is_empty() {
+            return Request::Persistent;
+        }
+    }
+    if a.prompt.is_none() {
+        return Request::Unsupported(
+            "the interactive UI is not simulated; pass -p <prompt> or --input-format stream-json --output-format stream-json".into(),
+        );
+    }
+    if prompt.starts_with('/') && !a.disable_slash_commands {
+        let cmd = prompt.split_whitespace().next().unwrap_or("");
+        return match cmd {
+            "/usage" | "/quota" => Request::Usage,
+            _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
+        };
+    }
+    Request::Turn
+}
+
+/// Acts out the default print-mode run with `spec`'s overrides; leaves the exit code
+/// in `s.exit_code`.
+pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
+    match classify(s) {
+        Request::Version => commands::version(s),
+        Request::Models => commands::models(s),
+        Request::Usage => commands::usage(s),
+        Request::UsageError(msg) => {
+            s.out.stderr(format!("{msg}\n{}", usage()).as_bytes());
+            s.exit_code = exit_code::USAGE;
+        }
+        Request::Unsupported(msg) => return Err(FakeError::Unsupported(msg)),
+        Request::Persistent => {
+            return Err(FakeError::Step(
+                "`default` as a print run in a persistent invocation".into(),
+            ))
+        }
+        Request::Turn => {
+            if pre_turn_checks(s) {
+                default_turn(s, spec)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--model`/`--effort` validation (§1.4); on failure prints the error and returns
+/// false.
+pub fn pre_turn_checks(s: &mut Session) -> bool {
+    let Err(text) = validate(s.version, s.args.model.as_deref(), s.args.effort.as_deref()) else {
+        return true;
+    };
+    report_pre_turn_error(s, &text);
+    false
+}
+
+/// A pre-turn failure: `error: …` on stderr, the ERROR envelope (json) or a lone
+/// `result` event without `init` (stream-json), exit 1 (PB, TF S6b).
+pub fn report_pre_turn_error(s: &mut Session, text: &str) {
+    s.out.stderr_line(&format!("error: {text}"));
+    let env = Envelope::pre_turn_error(text);
+    match s.format {
+        OutputFormat::Json => s.out.stdout(env.to_line().as_bytes()),
+        OutputFormat::StreamJson => s.out.stdout(StreamEvent::Result(env).to_line().as_bytes()),
+        OutputFormat::Text => {}
+    }
+    s.exit_code = exit_code::TURN_FAILED;
+}

@@ -1,0 +1,200 @@
+//! Which rule serves an invocation or a stdin line: the first, in file order, whose
+//! `when` holds and whose use count is below its `times` limit.
+
+use agy_protocol::script::{
+    InvocationMatch, InvocationRule, RunMode, Script, Times, TurnMatch, TurnRule,
+};
+use std::collections::BTreeMap;
+
+/// What an invocation rule is matched against.
+#[derive(Debug, Clone, Copy)]
+pub struct InvocationFacts<'a> {
+    /// 1-based index within the scenario.
+    pub n: u32,
+    /// argv without `argv[0]`.
+    pub argv: &'a [String],
+    /// The `-p` prompt.
+    pub prompt: Option<&'a str>,
+    /// The run mode.
+    pub mode: RunMode,
+}
+
+/// The state key of invocation rule `i` (0-based).
+pub fn invocation_key(i: usize) -> String {
+    format!("invocation {}", i + 1)
+}
+
+/// The journal label of invocation rule `i`.
+pub fn invocation_label(rule: &InvocationRule, i: usize) -> String {
+    rule.name.clone().unwrap_or_else(|| invocation_key(i))
+}
+
+/// The journal label of turn rule `i`.
+pub fn turn_label(rule: &TurnRule, i: usize) -> String {
+    rule.name
+        .clone()
+        .unwrap_or_else(|| format!("turn {}", i + 1))
+}
+
+/// Picks the invocation rule (0-based index), given the use counts so far.
+pub fn choose_invocation(
+    script: &Script,
+    facts: &InvocationFacts<'_>,
+    counts: &BTreeMap<String, u32>,
+) -> Option<usize> {
+    script.invocations.iter().enumerate().find_map(|(i, r)| {
+        let used = counts.get(&invocation_key(i)).copied().unwrap_or(0);
+        let limit = Times::limit(r.times, r.when.is_some());
+        let fits = limit.is_none_or(|l| used < l);
+        let holds = r.when.as_ref().is_none_or(|m| invocation_matches(m, facts));
+        (fits && holds).then_some(i)
+    })
+}
+
+/// True when every predicate of `m` holds.
+pub fn invocation_matches(m: &InvocationMatch, f: &InvocationFacts<'_>) -> bool {
+    let prompt = f.prompt.unwrap_or("");
+    m.nth.is_none_or(|n| n == f.n)
+        && m.prompt_contains
+            .as_ref()
+            .is_none_or(|c| prompt.contains(c.as_str()))
+        && m.prompt_matches
+            .as_ref()
+            .is_none_or(|p| p.0.is_match(prompt))
+        && m.argv_has.iter().all(|a| argv_has(f.argv, a))
+        && !m.argv_lacks.iter().any(|a| argv_has(f.argv, a))
+        && m.mode.is_none_or(|mode| mode == f.mode)
+}
+
+/// `item` is a token (`--continue`, also matching `--print-timeout=1s` for
+/// `--print-timeout`) or `flag value` as two adjacent tokens (or `flag=value`).
+pub fn argv_has(argv: &[String], item: &str) -> bool {
+    match item.split_once(' ') {
+        Some((flag, value)) => {
+            argv.windows(2).any(|w| w[0] == flag && w[1] == value)
+                || argv.iter().any(|t| *t == format!("{flag}={value}"))
+        }
+        None => argv
+            .iter()
+            .any(|t| t == item || t.starts_with(&format!("{item}="))),
+    }
+}
+
+/// Use counts of turn rules within one process.
+#[derive(Debug, Clone, Default)]
+pub struct TurnChooser {
+    counts: Vec<u32>,
+}
+
+impl TurnChooser {
+    /// Picks the turn rule (0-based) for line `line` (1-based) with `content`, and
+    /// counts the use.
+    pub fn choose(&mut self, rules: &[TurnRule], line: u32, content: &str) -> Option<usize> {
+        if self.counts.len() < rules.len() {
+            self.counts.resize(rules.len(), 0);
+        }
+        let pick = rules.iter().enumerate().find_map(|(i, r)| {
+            let limit = Times::limit(r.times, r.when.is_some());
+            let fits = limit.is_none_or(|l| self.counts[i] < l);
+            let holds = r
+                .when
+                .as_ref()
+                .is_none_or(|m| turn_matches(m, line, content));
+            (fits && holds).then_some(i)
+        })?;
+        self.counts[pick] += 1;
+        Some(pick)
+    }
+}
+
+fn turn_matches(m: &TurnMatch, line: u32, content: &str) -> bool {
+    m.line.is_none_or(|l| l == line)
+        && m.content_contains
+            .as_ref()
+            .is_none_or(|c| content.contains(c.as_str()))
+        && m.content_matches
+            .as_ref()
+            .is_none_or(|p| p.0.is_match(content))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_protocol::diag::SourceFile;
+    use agy_protocol::script::parse_script;
+
+    fn script(text: &str) -> Script {
+        parse_script(&SourceFile::new("s.toml", text)).expect("parses")
+    }
+
+    fn facts<'a>(n: u32, argv: &'a [String], prompt: Option<&'a str>) -> InvocationFacts<'a> {
+        InvocationFacts {
+            n,
+            argv,
+            prompt,
+            mode: RunMode::Json,
+        }
+    }
+
+    #[test]
+    fn rules_serve_in_order_until_their_limit() {
+        let s =
+            script("[[invocation]]\nsteps=[{exit=1}]\n[[invocation]]\ntimes=2\nsteps=[{exit=2}]\n");
+        let argv: Vec<String> = vec![];
+        let mut counts = BTreeMap::new();
+        let mut picks = vec![];
+        for n in 1..=4 {
+            let p = choose_invocation(&s, &facts(n, &argv, None), &counts);
+            if let Some(i) = p {
+                *counts.entry(invocation_key(i)).or_insert(0) += 1;
+            }
+            picks.push(p);
+        }
+        assert_eq!(picks, vec![Some(0), Some(1), Some(1), None]);
+    }
+
+    #[test]
+    fn when_matches_prompt_argv_and_nth() {
+        let s = script(
+            "[[invocation]]\nwhen={nth=3}\nsteps=[{exit=3}]\n[[invocation]]\nwhen={prompt_contains=\"cat\", argv_has=[\"--output-format json\"]}\nsteps=[{exit=4}]\n",
+        );
+        let argv: Vec<String> = ["-p", "a cat", "--output-format", "json"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let counts = BTreeMap::new();
+        assert_eq!(
+            choose_invocation(&s, &facts(1, &argv, Some("a cat")), &counts),
+            Some(1)
+        );
+        assert_eq!(
+            choose_invocation(&s, &facts(3, &argv, Some("a cat")), &counts),
+            Some(0)
+        );
+        assert_eq!(
+            choose_invocation(&s, &facts(1, &argv, Some("a dog")), &counts),
+            None
+        );
+    }
+
+    #[test]
+    fn argv_items_match_both_flag_forms() {
+        let argv: Vec<String> = ["--print-timeout=1s", "--output-format", "json"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(argv_has(&argv, "--print-timeout"));
+        assert!(argv_has(&argv, "--print-timeout 1s"));
+        assert!(argv_has(&argv, "--output-format json"));
+        assert!(!argv_has(&argv, "--continue"));
+    }
+
+    #[test]
+    fn turn_rules_match_line_and_content() {
+        let s = script("[[turn]]\nwhen={line=2}\nsteps=[]\n[[turn]]\nwhen={content_contains=\"x\"}\nsteps=[]\n");
+        let mut c = TurnChooser::default();
+        assert_eq!(c.choose(&s.turns, 1, "abc"), None);
+        assert_eq!(c.choose(&s.turns, 2, "abc"), Some(0));
+        assert_eq!(c.choose(&s.turns, 3, "xyz"), Some(1));
+    }
+}

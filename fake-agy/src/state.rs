@@ -1,0 +1,78 @@
+//! Cross-invocation state of one scenario: how many invocations ran and how often each
+//! rule served, kept in `<state dir>/state.json` and updated under an exclusive file
+//! lock, so concurrent invocations each get their own index and rule.
+
+use crate::error::FakeError;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{self, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// The persisted counters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioState {
+    /// Invocations started so far.
+    pub invocations: u32,
+    /// Uses per rule key (`invocation 1`, …).
+    pub rules: BTreeMap<String, u32>,
+}
+
+/// Claims the next invocation index and, through `choose`, a rule for it, all under the
+/// lock. `choose` gets the new 1-based index and the current use counts and returns the
+/// key of the rule it picked (whose count is then incremented).
+pub fn claim_invocation(
+    dir: &Path,
+    choose: impl FnOnce(u32, &BTreeMap<String, u32>) -> Option<String>,
+) -> Result<(u32, Option<String>), FakeError> {
+    fs::create_dir_all(dir).map_err(|e| FakeError::io("create state dir", dir, e))?;
+    let path = dir.join("state.json");
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| FakeError::io("open state file", &path, e))?;
+    f.lock()
+        .map_err(|e| FakeError::io("lock state file", &path, e))?;
+    let mut text = String::new();
+    f.read_to_string(&mut text)
+        .map_err(|e| FakeError::io("read state file", &path, e))?;
+    let mut state: ScenarioState = if text.trim().is_empty() {
+        ScenarioState::default()
+    } else {
+        serde_json::from_str(&text)
+            .map_err(|e| FakeError::io("parse state file", &path, std::io::Error::other(e)))?
+    };
+    state.invocations += 1;
+    let n = state.invocations;
+    let chosen = choose(n, &state.rules);
+    if let Some(key) = &chosen {
+        *state.rules.entry(key.clone()).or_insert(0) += 1;
+    }
+    let body = serde_json::to_vec(&state).unwrap_or_default();
+    f.seek(SeekFrom::Start(0))
+        .and_then(|_| f.set_len(0))
+        .and_then(|_| f.write_all(&body))
+        .map_err(|e| FakeError::io("write state file", &path, e))?;
+    let _ = f.unlock();
+    Ok((n, chosen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_claim_gets_the_next_index_and_counts_its_rule() {
+        let dir = tempfile::tempdir().expect("temp");
+        let (n1, r1) = claim_invocation(dir.path(), |_, _| Some("a".into())).expect("claims");
+        let (n2, _) = claim_invocation(dir.path(), |_, counts| {
+            assert_eq!(counts.get("a"), Some(&1));
+            None
+        })
+        .expect("claims");
+        assert_eq!((n1, r1.as_deref(), n2), (1, Some("a"), 2));
+    }
+}

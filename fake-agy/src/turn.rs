@@ -1,0 +1,267 @@
+//! The default turn: what a plausible agy 1.2.x does with one prompt (PROTOCOL.md §3.5
+//! ordering): `user_input`, optional planning step and `generate_image` call, the
+//! answer streamed as `agent_response` chunks, then the result with cumulative usage.
+
+use crate::artifact::write_images;
+use crate::error::FakeError;
+use crate::prompt::{read_prompt, GatedTool};
+use crate::session::{Session, UsageUpdate};
+use crate::situations::{deny, print_timeout};
+use agy_protocol::script::{DefaultSpec, ImageSpec, UsageName, UsageSpec};
+use agy_protocol::stream::{StepState, StepType, StepUpdate};
+use agy_protocol::{Envelope, Status, Usage};
+
+/// A text-only run's usage (SPIKES.md S8: 18914/332/267/16268).
+pub const TEXT_USAGE: Usage = Usage {
+    input_tokens: 18914,
+    output_tokens: 332,
+    thinking_tokens: 267,
+    cache_read_tokens: 16268,
+    total_tokens: 19246,
+};
+
+/// An image run's usage (S8: 62753/4953/4459/85548), split over the planning step and
+/// the final answer.
+const IMAGE_USAGE_PLAN: Usage = Usage {
+    input_tokens: 30000,
+    output_tokens: 4500,
+    thinking_tokens: 4300,
+    cache_read_tokens: 40000,
+    total_tokens: 34500,
+};
+const IMAGE_USAGE_ANSWER: Usage = Usage {
+    input_tokens: 32753,
+    output_tokens: 453,
+    thinking_tokens: 159,
+    cache_read_tokens: 45548,
+    total_tokens: 33206,
+};
+
+/// Resolves a scripted usage (`"zero"`, `"default"`, counts).
+pub fn resolve_usage(spec: &UsageSpec, default: Usage) -> Usage {
+    match spec {
+        UsageSpec::Named(UsageName::Zero) => Usage::ZERO,
+        UsageSpec::Named(UsageName::Default) => default,
+        UsageSpec::Counts {
+            input,
+            output,
+            thinking,
+            cache_read,
+            total,
+        } => Usage {
+            input_tokens: *input,
+            output_tokens: *output,
+            thinking_tokens: *thinking,
+            cache_read_tokens: *cache_read,
+            total_tokens: total.unwrap_or(input.saturating_add(*output)),
+        },
+    }
+}
+
+/// The answer the default behaviour gives to `prompt`.
+pub fn canned_response(prompt: &str) -> String {
+    let r = read_prompt(prompt);
+    if let Some(word) = r.reply_word {
+        return format!("{word}\n");
+    }
+    if r.wants_image {
+        return format!(
+            "I generated the image `{}` with the generate_image tool. The tool has no path parameter, so it is saved in this conversation's artifacts.\n",
+            r.image_name
+        );
+    }
+    "Done.\n".to_string()
+}
+
+/// The usage a default turn for `prompt` reports.
+pub fn default_turn_usage(prompt: &str) -> Usage {
+    if read_prompt(prompt).wants_image {
+        IMAGE_USAGE_PLAN.add(&IMAGE_USAGE_ANSWER)
+    } else {
+        TEXT_USAGE
+    }
+}
+
+/// Acts out one default turn for the session's current prompt, with overrides.
+pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
+    let reading = read_prompt(&s.prompt);
+    let image = spec.image.unwrap_or(reading.wants_image);
+    let duration = spec.duration.map(|d| d.0).unwrap_or(if image {
+        s.image_duration
+    } else {
+        s.turn_duration
+    });
+    let response = spec
+        .response
+        .clone()
+        .unwrap_or_else(|| canned_response(&s.prompt));
+    let default_usage = if image {
+        IMAGE_USAGE_PLAN.add(&IMAGE_USAGE_ANSWER)
+    } else {
+        TEXT_USAGE
+    };
+    let usage = spec
+        .usage
+        .as_ref()
+        .map(|u| resolve_usage(u, default_usage))
+        .unwrap_or(default_usage);
+    let id = s.conversation_id()?;
+    s.ensure_init()?;
+    let i = s.next_step_index()?;
+    s.emit_step(StepUpdate::new(
+        id.clone(),
+        i,
+        StepState::Done,
+        StepType::UserInput,
+    ));
+    let timeout = s.args.print_timeout().0;
+    if timeout < duration {
+        s.clock.sleep(timeout);
+        return print_timeout(s, usage);
+    }
+    s.clock.sleep(duration);
+    // §2.5: a gated tool without --dangerously-skip-permissions is soft-denied;
+    // generate_image is never gated (S5).
+    if !image && !s.args.skip_permissions && spec.response.is_none() {
+        match reading.gated {
+            Some(GatedTool::Command) => {
+                return deny(
+                    s,
+                    "run_command",
+                    serde_json::json!({ "CommandLine": format!("touch {}", "notes-copy.txt") }),
+                )
+            }
+            Some(GatedTool::Mcp) => {
+                return deny(
+                    s,
+                    "call_mcp_tool",
+                    serde_json::json!({ "Arguments": {}, "ServerName": "server", "ToolName": "tool" }),
+                )
+            }
+            None => {}
+        }
+    }
+    let answer_usage = if image {
+        let split = if spec.usage.is_some() {
+            usage
+        } else {
+            IMAGE_USAGE_PLAN
+        };
+        let plan_usage = if spec.usage.is_some() {
+            Usage::ZERO
+        } else {
+            split
+        };
+        let i = s.next_step_index()?;
+        let mut plan = StepUpdate::new(id.clone(), i, StepState::Done, StepType::AgentResponse);
+        plan.duration_seconds = Some(duration.as_secs_f64() * 0.8);
+        plan.usage = Some(plan_usage);
+        s.emit_step(plan);
+        let size = spec.image_size;
+        write_images(
+            s,
+            &ImageSpec {
+                width: size.map(|[w, _]| w),
+                height: size.map(|[_, h]| h),
+                ..ImageSpec::default()
+            },
+        )?;
+        if spec.usage.is_some() {
+            usage
+        } else {
+            IMAGE_USAGE_ANSWER
+        }
+    } else {
+        usage
+    };
+    stream_answer(
+        s,
+        &id,
+        &response,
+        spec.chunks,
+        answer_usage,
+        duration.as_secs_f64(),
+    )?;
+    let advance = spec.advance_turns.unwrap_or(true);
+    let spent = s.turn.spent;
+    let env = Envelope {
+        response,
+        error: spec.error.clone().unwrap_or_default(),
+        duration_seconds: duration.as_secs_f64() + 0.04,
+        num_turns: s.turns_after_this(advance),
+        usage: s.cumulative_usage(&spent),
+        ..Envelope::empty(id, spec.status.clone().unwrap_or(Status::Success))
+    };
+    s.emit_result(env, UsageUpdate::AddSpent)
+}
+
+/// The answer as `agent_response` steps: ACTIVE chunks, then DONE with the last chunk
+/// (the trailing `\n`, as in the PB PONG trace) and the step's usage.
+pub fn stream_answer(
+    s: &mut Session,
+    id: &str,
+    response: &str,
+    chunks: Option<u32>,
+    usage: Usage,
+    duration: f64,
+) -> Result<(), FakeError> {
+    let i = s.next_step_index()?;
+    let (body, tail) = match response.strip_suffix('\n') {
+        Some(b) => (b, "\n"),
+        None => (response, ""),
+    };
+    let pieces = split_chars(body, chunks.unwrap_or(1).max(1) as usize);
+    for piece in pieces {
+        let mut a = StepUpdate::new(id, i, StepState::Active, StepType::AgentResponse);
+        a.text_delta = Some(piece);
+        s.emit_step(a);
+    }
+    let mut done = StepUpdate::new(id, i, StepState::Done, StepType::AgentResponse);
+    if !tail.is_empty() {
+        done.text_delta = Some(tail.to_string());
+    }
+    done.duration_seconds = Some(duration);
+    done.usage = Some(usage);
+    s.emit_step(done);
+    Ok(())
+}
+
+fn split_chars(text: &str, n: usize) -> Vec<String> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let n = n.min(chars.len());
+    let size = chars.len().div_ceil(n);
+    chars.chunks(size).map(|c| c.iter().collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_usage_follows_the_total_rule() {
+        assert!(TEXT_USAGE.total_is_consistent());
+        let image = IMAGE_USAGE_PLAN.add(&IMAGE_USAGE_ANSWER);
+        assert!(IMAGE_USAGE_PLAN.total_is_consistent() && IMAGE_USAGE_ANSWER.total_is_consistent());
+        assert_eq!(
+            (
+                image.input_tokens,
+                image.output_tokens,
+                image.thinking_tokens,
+                image.cache_read_tokens,
+                image.total_tokens
+            ),
+            (62753, 4953, 4459, 85548, 67706),
+            "S8 image run"
+        );
+    }
+
+    #[test]
+    fn text_splits_into_the_asked_number_of_chunks() {
+        assert_eq!(split_chars("abcdef", 3), vec!["ab", "cd", "ef"]);
+        assert_eq!(split_chars("ab", 5), vec!["a", "b"]);
+        assert!(split_chars("", 2).is_empty());
+    }
+}

@@ -1,0 +1,11 @@
+//! The fake Antigravity ACP agent (`fake-agy-acp`), driven over real pipes.
+
+mod auth;
+mod faults;
+mod framing;
+mod handshake;
+mod permission;
+mod prompt;
+mod restore;
+mod sdk_client;
+mod support;

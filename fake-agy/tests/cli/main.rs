@@ -1,0 +1,16 @@
+//! Integration tests of the fake-agy binary: one binary, one module per topic.
+
+mod support;
+
+mod bad_input;
+mod command_line;
+mod conversations;
+mod images;
+mod journal;
+mod library;
+mod print_mode;
+mod scripts;
+mod signals;
+mod traces;
+
+mod acp;

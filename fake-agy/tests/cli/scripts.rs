@@ -1,0 +1,194 @@
+//! Scripted behaviour: rule selection, state across invocations, output steps.
+
+use crate::support::{json_lines, Sandbox};
+
+#[test]
+fn the_third_call_fails() {
+    let sb = Sandbox::new();
+    let script = sb.script(
+        r#"
+[[invocation]]
+times = 2
+steps = [{ default = true }]
+[[invocation]]
+steps = [{ stderr = "boom" }, { exit = 5 }]
+"#,
+    );
+    for expected in [0, 0, 5, 0] {
+        sb.cmd()
+            .env("FAKE_AGY_SCRIPT", &script)
+            .args(["-p", "reply ok", "--output-format", "json"])
+            .assert()
+            .code(expected);
+    }
+    let rules: Vec<String> = sb
+        .journal()
+        .iter()
+        .map(|r| r.rule.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        rules,
+        ["invocation 1", "invocation 1", "invocation 2", "default"]
+    );
+}
+
+#[test]
+fn rules_match_prompt_and_argv() {
+    let sb = Sandbox::new();
+    let script = sb.script(
+        r#"
+[[invocation]]
+name = "cats"
+when = { prompt_contains = "cat", argv_has = ["--output-format json"] }
+steps = [{ envelope = { response = "meow\n" } }]
+"#,
+    );
+    let out = sb
+        .cmd()
+        .env("FAKE_AGY_SCRIPT", &script)
+        .args(["-p", "a cat", "--output-format", "json"])
+        .assert()
+        .success();
+    assert_eq!(
+        json_lines(&out.get_output().stdout)[0]["response"],
+        "meow\n"
+    );
+    let out = sb
+        .cmd()
+        .env("FAKE_AGY_SCRIPT", &script)
+        .args(["-p", "a dog", "--output-format", "json"])
+        .assert()
+        .success();
+    assert_eq!(
+        json_lines(&out.get_output().stdout)[0]["response"],
+        "Done.\n"
+    );
+    assert_eq!(sb.journal()[0].rule.as_deref(), Some("cats"));
+}
+
+#[test]
+fn when_exhausted_fail_breaks_the_fake_on_an_extra_call() {
+    let sb = Sandbox::new();
+    let script =
+        sb.script("[script]\nwhen_exhausted = \"fail\"\n[[invocation]]\nsteps = [{ exit = 0 }]\n");
+    sb.cmd()
+        .env("FAKE_AGY_SCRIPT", &script)
+        .args(["-p", "x"])
+        .assert()
+        .code(0);
+    let out = sb
+        .cmd()
+        .env("FAKE_AGY_SCRIPT", &script)
+        .args(["-p", "x"])
+        .assert()
+        .code(fake_agy::exit_code::BROKEN);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr)
+        .starts_with("fake-agy: invocation 2 matches no rule"));
+}
+
+#[test]
+fn envelope_overrides_and_exit_code_follows_the_status() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted(r#"
+[[invocation]]
+steps = [{ envelope = { conversation_id = "", status = "ERROR", error = "authentication required", usage = "zero", num_turns = 0, duration_seconds = 0 } }]
+"#)
+        .args(["-p", "x", "--output-format", "json"])
+        .assert()
+        .code(1);
+    assert_eq!(
+        String::from_utf8_lossy(&out.get_output().stdout),
+        "{\"conversation_id\":\"\",\"status\":\"ERROR\",\"response\":\"Done.\\n\",\"error\":\"authentication required\",\"duration_seconds\":0,\"num_turns\":0,\"usage\":{\"input_tokens\":0,\"output_tokens\":0,\"thinking_tokens\":0,\"cache_read_tokens\":0,\"total_tokens\":0}}\n"
+    );
+    assert!(
+        !sb.app_dir().join("brain").exists(),
+        "an explicit empty id creates no conversation"
+    );
+}
+
+#[test]
+fn raw_hex_and_truncated_output_is_written_verbatim() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted(
+            r#"
+[[invocation]]
+steps = [
+  { stdout = "{not json" },
+  { stdout_hex = "ff fe 0a" },
+  { stderr_raw = "no newline" },
+  { stdout_raw = "{\"conversation_id\":\"abc\",\"sta" },
+  { exit = 0 },
+]
+"#,
+        )
+        .args(["-p", "x", "--output-format", "json"])
+        .assert()
+        .success();
+    let o = out.get_output();
+    let mut expected = b"{not json\n\xff\xfe\n".to_vec();
+    expected.extend_from_slice(b"{\"conversation_id\":\"abc\",\"sta");
+    assert_eq!(o.stdout, expected);
+    assert_eq!(o.stderr, b"no newline");
+}
+
+#[test]
+fn close_stdout_ends_the_stream_while_the_process_runs_on() {
+    let sb = Sandbox::new();
+    let mut c = sb.std_cmd();
+    c.env("FAKE_AGY_SCRIPT", sb.script("[[invocation]]\nsteps = [{ stdout = \"partial\" }, { close_stdout = true }, { stderr = \"still here\" }, { exit = 4 }]\n"))
+        .args(["-p", "x"]);
+    let out = crate::support::wait_with_timeout(
+        c.spawn().expect("spawn"),
+        std::time::Duration::from_secs(20),
+    );
+    assert_eq!(out.stdout, b"partial\n");
+    assert_eq!(out.stderr, b"still here\n");
+    assert_eq!(out.status.code(), Some(4));
+}
+
+#[test]
+fn scenario_table_of_a_scenario_file_is_read() {
+    let sb = Sandbox::new();
+    let p = sb.path().join("scenario.toml");
+    std::fs::write(&p, "[scenario]\nname = \"x\"\n[[agy.invocation]]\nsteps = [{ stdout = \"from agy table\" }, { exit = 9 }]\n").expect("write");
+    sb.cmd()
+        .env("FAKE_AGY_SCRIPT", &p)
+        .env("FAKE_AGY_SCRIPT_TABLE", "agy")
+        .args(["-p", "x"])
+        .assert()
+        .code(9)
+        .stdout("from agy table\n");
+}
+
+#[test]
+fn default_step_with_overrides_and_unadvanced_turns() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted("[[invocation]]\nsteps = [{ default = { response = \"custom\\n\", chunks = 3, advance_turns = false, usage = { input = 10, output = 5 } } }]\n")
+        .args(["-p", "x", "--output-format", "stream-json"])
+        .assert()
+        .success();
+    let ev = json_lines(&out.get_output().stdout);
+    let actives = ev
+        .iter()
+        .filter(|e| e["step_update"]["state"] == "ACTIVE")
+        .count();
+    assert_eq!(actives, 3);
+    let result = &ev.last().expect("result")["result"];
+    assert_eq!(result["response"], "custom\n");
+    assert_eq!(result["num_turns"], 0);
+    assert_eq!(result["usage"]["total_tokens"], 15);
+}
+
+#[test]
+fn sleep_is_scaled_by_the_time_scale() {
+    // A 1-hour sleep at scale 0 finishes at once; the test's timeout would catch it.
+    let sb = Sandbox::new();
+    sb.scripted("[[invocation]]\nsteps = [{ sleep = \"1h\" }, { exit = 0 }]\n")
+        .env("FAKE_AGY_TIME_SCALE", "0")
+        .args(["-p", "x"])
+        .assert()
+        .success();
+}

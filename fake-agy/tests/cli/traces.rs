@@ -1,0 +1,179 @@
+//! Recorded traces: every committed trace is the conversion of its raw capture, and
+//! fake-agy replays each with byte-identical stdout and stderr and the same exit code.
+//! `FAKE_AGY_WRITE_TRACES=1` regenerates the converted files from traces/captures.toml.
+
+use crate::support::{wait_with_timeout, workspace, Sandbox};
+use agy_protocol::trace::{InvocationStart, Trace, TraceHeader, TRACE_VERSION};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Duration;
+
+#[derive(Deserialize)]
+struct Table {
+    set: BTreeMap<String, Set>,
+    capture: Vec<Capture>,
+}
+
+#[derive(Deserialize)]
+struct Set {
+    agy_version: String,
+    recorded: String,
+    platform: String,
+    source: String,
+    cwd: String,
+}
+
+#[derive(Deserialize)]
+struct Capture {
+    trace: String,
+    set: String,
+    stdout: Option<String>,
+    stderr: Option<String>,
+    exit: i32,
+    argv: Vec<String>,
+    stdin: Vec<String>,
+    note: String,
+}
+
+fn table() -> Table {
+    let text =
+        std::fs::read_to_string(workspace().join("traces/captures.toml")).expect("captures.toml");
+    toml::from_str(&text).expect("captures.toml parses")
+}
+
+fn convert(t: &Table, c: &Capture) -> Trace {
+    let set = &t.set[&c.set];
+    let raw = |name: &Option<String>| {
+        name.as_ref()
+            .map(|n| {
+                std::fs::read(workspace().join("traces/upstream").join(n)).expect("raw capture")
+            })
+            .unwrap_or_default()
+    };
+    Trace::from_capture(
+        TraceHeader {
+            trace: TRACE_VERSION,
+            agy_version: set.agy_version.clone(),
+            recorded: set.recorded.clone(),
+            platform: set.platform.clone(),
+            source: set.source.clone(),
+            note: Some(c.note.clone()),
+        },
+        InvocationStart {
+            argv: c.argv.clone(),
+            cwd: Some(set.cwd.clone()),
+            env: BTreeMap::new(),
+        },
+        &c.stdin,
+        &raw(&c.stdout),
+        &raw(&c.stderr),
+        c.exit,
+    )
+}
+
+#[test]
+fn committed_traces_are_the_conversions_of_their_raw_captures() {
+    let t = table();
+    assert_eq!(t.capture.len(), 13, "every raw capture has a trace");
+    let write = std::env::var("FAKE_AGY_WRITE_TRACES").is_ok_and(|v| v == "1");
+    for c in &t.capture {
+        let rendered = convert(&t, c).render();
+        let path = workspace().join("traces").join(&c.trace);
+        if write {
+            std::fs::write(&path, &rendered).expect("write trace");
+        }
+        let committed =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            committed, rendered,
+            "{} is stale; regenerate with FAKE_AGY_WRITE_TRACES=1",
+            c.trace
+        );
+        Trace::parse(&c.trace, &committed).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn every_trace_replays_byte_identical_through_the_binary() {
+    let t = table();
+    for c in &t.capture {
+        let sb = Sandbox::new();
+        let trace_path = workspace().join("traces").join(&c.trace);
+        let script = sb.script(&format!(
+            "[[invocation]]\nsteps = [{{ trace = {:?} }}]\n",
+            trace_path.display().to_string()
+        ));
+        let mut cmd = sb.std_cmd();
+        cmd.env("FAKE_AGY_SCRIPT", &script).args(&c.argv[1..]);
+        let mut child = cmd.spawn().expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        for line in &c.stdin {
+            stdin
+                .write_all(format!("{line}\n").as_bytes())
+                .expect("write stdin");
+        }
+        drop(stdin);
+        let out = wait_with_timeout(child, Duration::from_secs(30));
+        let raw = |name: &Option<String>| {
+            name.as_ref()
+                .map(|n| std::fs::read(workspace().join("traces/upstream").join(n)).expect("raw"))
+                .unwrap_or_default()
+        };
+        assert!(
+            out.stdout == raw(&c.stdout),
+            "{}: stdout differs:\n{}",
+            c.trace,
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            out.stderr == raw(&c.stderr),
+            "{}: stderr differs:\n{}",
+            c.trace,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(c.exit), "{}", c.trace);
+        if !c.stdin.is_empty() {
+            let rec = &sb.journal()[0];
+            assert_eq!(
+                rec.stdin.lines.len(),
+                c.stdin.len(),
+                "{}: the replay read the client's line",
+                c.trace
+            );
+        }
+    }
+}
+
+#[test]
+fn persistent_replay_waits_for_the_clients_line() {
+    // Nothing after the recorded stdin event may appear before the client writes.
+    let sb = Sandbox::new();
+    let trace_path = workspace().join("traces/joiomi__playbook-plugin__success-pong.jsonl");
+    let script = sb.script(&format!(
+        "[[invocation]]\nsteps = [{{ trace = {:?} }}]\n",
+        trace_path.display().to_string()
+    ));
+    let mut cmd = sb.std_cmd();
+    cmd.env("FAKE_AGY_SCRIPT", &script).args([
+        "--input-format",
+        "stream-json",
+        "--output-format",
+        "stream-json",
+    ]);
+    let mut child = cmd.spawn().expect("spawn");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The trace's stdin event comes first, so no output can precede our line; once we
+    // write it, the init line must follow.
+    crate::journal::wait_for(&sb, |r| r.stdin.lines.is_empty() && r.rule.is_some());
+    stdin
+        .write_all(b"{\"event\":\"user\",\"message\":{\"content\":\"hi\"}}\n")
+        .expect("write");
+    let first = crate::support::read_line_with_timeout(&mut stdout, Duration::from_secs(20));
+    assert!(first.starts_with("{\"event\":\"init\""), "{first}");
+    let rec = &sb.journal()[0];
+    assert_eq!(rec.stdin.lines.len(), 1);
+    drop(stdin);
+    let _ = wait_with_timeout(child, Duration::from_secs(20));
+}

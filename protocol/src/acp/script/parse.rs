@@ -1,0 +1,461 @@
+//! Reading an ACP script with every problem located, and rendering one back to TOML.
+
+use super::model::{AcpScript, AgentSpec, PromptRule, RestoreSpec};
+use super::step::AcpStep;
+use crate::diag::{
+    deserialize_value, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
+};
+use crate::script::Times;
+use std::path::Path;
+use toml::de::DeValue;
+use toml::Spanned;
+
+const SCRIPT_KEYS: &[&str] = &["agent", "load", "resume", "prompt"];
+const RESTORE_KEYS: &[&str] = &["replay", "late", "error"];
+const PROMPT_KEYS: &[&str] = &["name", "when", "times", "steps"];
+
+/// Parses an ACP script file. With `table`, the script is that top-level table of the
+/// file (a scenario's `[acp]`); otherwise the whole file.
+pub fn parse_acp_script_file(path: &Path, table: Option<&str>) -> Result<AcpScript, Diagnostics> {
+    let display = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Diagnostics(vec![Diagnostic::at_line(
+            display.clone(),
+            1,
+            1,
+            format!("failed to read ACP script: {e}"),
+        )
+        .with_hint("check the path in `FAKE_AGY_ACP_SCRIPT`")])
+    })?;
+    let src = SourceFile::new(display, text);
+    let mut diags = Diagnostics::new();
+    let doc = parse_toml_document(&src, &mut diags);
+    let span = doc.span();
+    let script = match table {
+        None => {
+            let root = Spanned::new(span, DeValue::Table(doc.into_inner()));
+            parse_value(&src, &root, "the ACP script", &mut diags)
+        }
+        Some(key) => match doc.get_ref().get(key) {
+            Some(value) => parse_value(&src, value, &format!("`[{key}]`"), &mut diags),
+            None => {
+                diags.push(
+                    Diagnostic::at(&src, 0, format!("no `[{key}]` table in this file"))
+                        .with_hint("check `FAKE_AGY_ACP_SCRIPT_TABLE`"),
+                );
+                AcpScript::default()
+            }
+        },
+    };
+    diags.into_result(script)
+}
+
+/// Parses a whole document as an ACP script.
+pub fn parse_acp_script(src: &SourceFile) -> Result<AcpScript, Diagnostics> {
+    let mut diags = Diagnostics::new();
+    let doc = parse_toml_document(src, &mut diags);
+    let span = doc.span();
+    let root = Spanned::new(span, DeValue::Table(doc.into_inner()));
+    let script = parse_value(src, &root, "the ACP script", &mut diags);
+    diags.into_result(script)
+}
+
+fn parse_value(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> AcpScript {
+    let Some(mut root) = TableWalker::from_value(src, value, what, diags) else {
+        return AcpScript::default();
+    };
+    let agent: AgentSpec = root.get("agent", diags).unwrap_or_default();
+    let load = root
+        .raw("load")
+        .map(|v| parse_restore(src, v, "`[load]`", diags))
+        .unwrap_or_default();
+    let resume = root
+        .raw("resume")
+        .map(|v| parse_restore(src, v, "`[resume]`", diags))
+        .unwrap_or_default();
+    let prompt_values = root.elements("prompt", diags);
+    let prompts: Vec<PromptRule> = prompt_values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_prompt(src, v, i + 1, diags))
+        .collect();
+    check_reachable(src, &prompt_values, &prompts, diags);
+    root.finish(SCRIPT_KEYS, diags);
+    AcpScript {
+        agent,
+        load,
+        resume,
+        prompts,
+    }
+}
+
+fn parse_restore(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> RestoreSpec {
+    let Some(mut w) = TableWalker::from_value(src, value, what, diags) else {
+        return RestoreSpec::default();
+    };
+    let replay = w.get("replay", diags);
+    let error = w.get("error", diags);
+    let late = parse_steps(src, &mut w, "late", false, diags);
+    w.finish(RESTORE_KEYS, diags);
+    RestoreSpec {
+        replay,
+        late,
+        error,
+    }
+}
+
+fn parse_prompt(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    n: usize,
+    diags: &mut Diagnostics,
+) -> PromptRule {
+    let what = format!("prompt {n}");
+    let Some(mut w) = TableWalker::from_value(src, value, what, diags) else {
+        return PromptRule::default();
+    };
+    let name = w.get("name", diags);
+    let when = w.get("when", diags);
+    let times: Option<Times> = w.get("times", diags);
+    if times == Some(Times::Count(0)) {
+        let offset = w
+            .raw("times")
+            .map(|v| v.span().start)
+            .unwrap_or(w.span_start());
+        diags.push(
+            Diagnostic::at(
+                src,
+                offset,
+                format!("`times = 0` in prompt {n} means the rule never runs"),
+            )
+            .with_hint("remove the rule, or give a count of at least 1 or `\"always\"`"),
+        );
+    }
+    let steps = parse_steps(src, &mut w, "steps", true, diags);
+    w.finish(PROMPT_KEYS, diags);
+    PromptRule {
+        name,
+        when,
+        times,
+        steps,
+    }
+}
+
+fn parse_steps(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    key: &str,
+    in_turn: bool,
+    diags: &mut Diagnostics,
+) -> Vec<AcpStep> {
+    let what = w.what().to_string();
+    let values = w.elements(key, diags);
+    let mut steps = Vec::with_capacity(values.len());
+    let mut ended_by: Option<(usize, &'static str)> = None;
+    let mut responded_at: Option<usize> = None;
+    for (i, v) in values.iter().enumerate() {
+        let step_what = format!("step {} of {what}", i + 1);
+        let parsed = parse_step(src, v, &step_what, diags);
+        if let Some((n, name)) = ended_by.take() {
+            diags.push(
+                Diagnostic::at(src, v.span().start, format!("{step_what} is never reached"))
+                    .with_hint(format!(
+                        "step {n} (`{name}`) ends the process; move or remove this step"
+                    )),
+            );
+        }
+        let Some(step) = parsed else { continue };
+        match &step {
+            AcpStep::Respond(_) if !in_turn => diags.push(
+                Diagnostic::at(src, v.span().start, format!("{step_what} is `respond`, but `late` steps run after the response"))
+                    .with_hint("remove it: `late` steps are already sent after the load or resume response"),
+            ),
+            AcpStep::Respond(_) => {
+                if let Some(first) = responded_at {
+                    diags.push(
+                        Diagnostic::at(src, v.span().start, format!("{step_what} answers the prompt a second time"))
+                            .with_hint(format!("step {first} already answered it; a prompt gets one response")),
+                    );
+                }
+                responded_at.get_or_insert(i + 1);
+            }
+            AcpStep::Exit(code) if *code == crate::script::FAKE_BROKEN_EXIT => diags.push(
+                Diagnostic::at(src, v.span().start, format!("{step_what} exits with {code}, the code fake-agy reserves for its own failures"))
+                    .with_hint("pick another exit code; 70 means the fake itself is broken"),
+            ),
+            _ => {}
+        }
+        if step.ends_process() {
+            ended_by = Some((i + 1, step.name()));
+        }
+        steps.push(step);
+    }
+    steps
+}
+
+fn parse_step(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<AcpStep> {
+    if let DeValue::Table(t) = value.get_ref() {
+        if t.len() != 1 {
+            let keys: Vec<String> = t
+                .iter()
+                .map(|(k, _)| format!("`{}`", k.get_ref()))
+                .collect();
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    value.span().start,
+                    format!("{what} has {} keys ({}); a step has exactly one", t.len(), keys.join(", ")),
+                )
+                .with_hint("split it into one step per action, e.g. `{ text = \"Done.\" }, { respond = \"end_turn\" }`"),
+            );
+            return None;
+        }
+    }
+    deserialize_value(src, value, what, diags)
+}
+
+fn check_reachable(
+    src: &SourceFile,
+    values: &[&Spanned<DeValue<'_>>],
+    rules: &[PromptRule],
+    diags: &mut Diagnostics,
+) {
+    let mut catch_all: Option<usize> = None;
+    for (i, rule) in rules.iter().enumerate() {
+        if let (Some(first), Some(v)) = (catch_all, values.get(i)) {
+            diags.push(
+                Diagnostic::at(src, v.span().start, format!("prompt {} can never be chosen", i + 1))
+                    .with_hint(format!(
+                        "prompt {} before it has no `when` and `times = \"always\"`; move this rule above it",
+                        first + 1
+                    )),
+            );
+        }
+        let has_when = rule.when.is_some();
+        if catch_all.is_none() && !has_when && Times::limit(rule.times, has_when).is_none() {
+            catch_all = Some(i);
+        }
+    }
+}
+
+/// Renders a script as TOML that [`parse_acp_script`] reads back to an equal script.
+pub fn render_acp_script(script: &AcpScript) -> Result<String, toml::ser::Error> {
+    toml::to_string(script)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::acp::script::{PromptMatch, ReplayTiming, StopReasonName, ToolUpdateSpec};
+    use crate::script::True;
+    use proptest::prelude::*;
+
+    fn parse(text: &str) -> Result<AcpScript, Diagnostics> {
+        parse_acp_script(&SourceFile::new("acp.toml", text))
+    }
+
+    #[test]
+    fn late_notification_script_parses() {
+        let script = parse(
+            r#"
+[agent]
+version = "agy_acp_server_1.1.1"
+cancel = "ignore"
+
+[load]
+replay = "after_response"
+late = [{ text = "LATE OLD OUTPUT" }, { tool_call = { title = "Run edit_file?" } }, { permission = true }]
+
+[[prompt]]
+steps = [{ text = "Done." }, { respond = "end_turn" }, { text = "late" }]
+"#,
+        )
+        .expect("parses");
+        assert_eq!(script.load.replay, Some(ReplayTiming::AfterResponse));
+        assert_eq!(script.load.late.len(), 3);
+        assert_eq!(
+            script.prompts[0].steps[1],
+            AcpStep::Respond(StopReasonName::EndTurn)
+        );
+        assert_eq!(
+            script.agent.version.map(|v| v.to_string()).as_deref(),
+            Some("agy_acp_server_1.1.1")
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_line() {
+        let err = parse(
+            "[agent]\nversoin = \"1.3.0\"\n[load]\nreplay = \"sideways\"\n[[prompt]]\nsteps = [\n  { txt = \"a\" },\n  { crash = \"kill\" },\n  { text = \"b\" },\n]\n",
+        )
+        .expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![2, 4, 7, 9], "{err}");
+        assert!(
+            err.0[0].hint.as_deref().unwrap_or("").contains("`version`"),
+            "{err}"
+        );
+        assert!(
+            err.0[2].hint.as_deref().unwrap_or("").contains("`text`"),
+            "{err}"
+        );
+        assert!(err.0[3].message.contains("never reached"), "{err}");
+    }
+
+    #[test]
+    fn respond_in_a_late_phase_is_rejected() {
+        let err = parse("[resume]\nlate = [{ respond = \"end_turn\" }]\n").expect_err("rejects");
+        assert!(
+            err.0[0]
+                .message
+                .contains("`late` steps run after the response"),
+            "{err}"
+        );
+        assert_eq!((err.0[0].line, err.0[0].column), (2, 9));
+    }
+
+    #[test]
+    fn unknown_top_level_table_gets_a_suggestion() {
+        let err = parse("[[promt]]\n").expect_err("rejects");
+        assert!(
+            err.0[0]
+                .hint
+                .as_deref()
+                .unwrap_or("")
+                .contains("did you mean `prompt`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_acp_table_of_a_scenario_is_read_with_file_locations() {
+        let dir = std::env::temp_dir().join(format!("acp-script-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("scenario.toml");
+        std::fs::write(
+            &path,
+            "[scenario]\nname = \"x\"\n[acp.load]\nreplay = \"after_response\"\n[[acp.prompt]]\nsteps = [{ crash = \"kil\" }]\n",
+        )
+        .expect("write");
+        let err = parse_acp_script_file(&path, Some("acp")).expect_err("bad crash kind");
+        assert_eq!((err.0[0].line, err.0[0].column), (6, 20), "{err}");
+        std::fs::write(
+            &path,
+            "[scenario]\nname = \"x\"\n[acp.load]\nreplay = \"after_response\"\n",
+        )
+        .expect("write");
+        let script = parse_acp_script_file(&path, Some("acp")).expect("parses");
+        assert_eq!(script.load.replay, Some(ReplayTiming::AfterResponse));
+        let missing = parse_acp_script_file(&path, Some("nope")).expect_err("no table");
+        assert!(
+            missing.0[0].message.contains("no `[nope]` table"),
+            "{missing}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn arb_step() -> impl Strategy<Value = AcpStep> {
+        prop_oneof![
+            "[a-z ]{0,12}".prop_map(AcpStep::Text),
+            "[a-z ]{0,12}".prop_map(AcpStep::Thought),
+            "[a-z ]{0,12}".prop_map(AcpStep::Stderr),
+            Just(AcpStep::Default(True)),
+            Just(AcpStep::DuplicateToolCall(True)),
+            Just(AcpStep::WaitForCancel(True)),
+            Just(AcpStep::Commands(True)),
+            (0u64..10_000)
+                .prop_map(|ms| AcpStep::Sleep(std::time::Duration::from_millis(ms).into())),
+            "(in_progress|completed|failed)".prop_map(|status| AcpStep::ToolUpdate(
+                ToolUpdateSpec {
+                    status,
+                    ..Default::default()
+                }
+            )),
+        ]
+    }
+
+    fn arb_rule() -> impl Strategy<Value = PromptRule> {
+        (
+            proptest::option::of("[a-z]{1,8}"),
+            proptest::option::of("[a-z]{1,8}"),
+            proptest::collection::vec(arb_step(), 0..5),
+            proptest::option::of(prop_oneof![
+                Just(StopReasonName::EndTurn),
+                Just(StopReasonName::Refusal),
+                Just(StopReasonName::MaxTokens),
+            ]),
+        )
+            .prop_map(|(name, contains, mut steps, respond)| {
+                if let Some(r) = respond {
+                    steps.push(AcpStep::Respond(r));
+                }
+                PromptRule {
+                    name,
+                    when: contains.map(|c| PromptMatch {
+                        contains: Some(c),
+                        ..Default::default()
+                    }),
+                    times: Some(Times::Count(1)),
+                    steps,
+                }
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(s in "\\PC*") {
+            let _ = parse(&s);
+        }
+
+        #[test]
+        fn toml_shaped_text_never_panics(
+            lines in proptest::collection::vec(
+                prop_oneof![
+                    Just("[[prompt]]".to_string()),
+                    Just("[agent]".to_string()),
+                    Just("[load]".to_string()),
+                    "[a-z_]{1,10} = \"[a-z0-9_. ]{0,8}\"",
+                    "(steps|late) = \\[\\{ [a-z_]{1,12} = [0-9a-z\"]{1,6} \\}\\]",
+                ],
+                0..8,
+            )
+        ) {
+            let _ = parse(&lines.join("\n"));
+        }
+
+        #[test]
+        fn rendered_scripts_parse_back_equal(
+            prompts in proptest::collection::vec(arb_rule(), 0..4),
+            replay in proptest::option::of(prop_oneof![
+                Just(ReplayTiming::BeforeResponse),
+                Just(ReplayTiming::AfterResponse),
+                Just(ReplayTiming::None),
+            ]),
+            late in proptest::collection::vec(arb_step(), 0..3),
+        ) {
+            let script = AcpScript {
+                load: RestoreSpec { replay, late, error: None },
+                prompts,
+                ..Default::default()
+            };
+            let text = render_acp_script(&script).expect("renders");
+            let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+            prop_assert_eq!(back, script);
+        }
+    }
+}
