@@ -10,9 +10,11 @@ use crate::signals::{INT, TERM};
 use crate::situations::{deny, print_timeout, question, quota_exhausted};
 use crate::trace_replay;
 use crate::turn::{canned_response, default_turn, default_turn_usage, resolve_usage};
-use agy_protocol::script::{CrashKind, EnvelopeSpec, RunMode, Step, StepSpec};
+use agy_protocol::script::{
+    CrashKind, EnvelopeSpec, RunMode, Step, StepSpec, UsageName, UsageSpec,
+};
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
-use agy_protocol::{Envelope, Status};
+use agy_protocol::{Envelope, Status, Usage};
 
 /// Where steps run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +79,7 @@ fn run_step(
         Step::OnSigint(a) => s.signals.set(INT, a.clone()),
         Step::Crash(kind) => crash(s, *kind),
         Step::CloseStdout(_) => s.out.close_stdout(),
-        Step::CloseStdin(_) => s.stdin.close(),
+        Step::CloseStdin(_) => s.stdin().close(),
         Step::Image(spec) => {
             write_images(s, &spec.0)?;
         }
@@ -133,11 +135,15 @@ fn run_step(
 fn crash(s: &mut Session, kind: CrashKind) -> ! {
     match kind {
         CrashKind::Abort => {
-            s.recorder.finish(agy_protocol::journal::ExitRecord {
+            if s.recorder.finish(agy_protocol::journal::ExitRecord {
                 code: None,
                 signal: Some("SIGABRT".into()),
-            });
-            std::process::abort()
+            }) {
+                std::process::abort()
+            }
+            loop {
+                std::thread::park();
+            }
         }
         CrashKind::Segv => die_by_signal(&s.recorder, nix::libc::SIGSEGV),
         CrashKind::Kill => die_by_signal(&s.recorder, nix::libc::SIGKILL),
@@ -151,12 +157,18 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         Some(id) => id.clone(),
         None => s.conversation_id()?,
     };
-    let turn_usage = if s.turn.spent_any {
-        s.turn.spent
+    // The default usage depends on the prompt; only read it when the script left it out.
+    let needs_default = !matches!(
+        spec.usage,
+        Some(UsageSpec::Counts { .. }) | Some(UsageSpec::Named(UsageName::Zero))
+    );
+    let default_usage = if !needs_default {
+        Usage::ZERO
+    } else if s.turn.spent_any {
+        s.cumulative_usage(&s.turn.spent.clone())
     } else {
-        default_turn_usage(&s.prompt)
+        s.cumulative_usage(&default_turn_usage(&s.prompt))
     };
-    let default_usage = s.cumulative_usage(&turn_usage);
     Ok(Envelope {
         conversation_id,
         status: spec.status.clone().unwrap_or(Status::Success),
@@ -207,10 +219,16 @@ fn build_step(
         kind: e.kind.clone(),
         message: e.message.clone(),
     });
+    // The DONE line of a step (`same_index`) takes the tool of its ACTIVE line.
+    let continued = match spec.same_index {
+        Some(true) => s.last_step().and_then(|l| l.tool_info.clone()),
+        _ => None,
+    };
     if spec.tool_name.is_some() || kind == StepType::Tool {
         let name = spec
             .tool_name
             .clone()
+            .or_else(|| continued.as_ref().map(|t| t.name.clone()))
             .unwrap_or_else(|| "run_command".into());
         step.tool_name = Some(name.clone());
         step.tool_info = Some(ToolInfo {
@@ -218,6 +236,7 @@ fn build_step(
             parameters: spec
                 .parameters
                 .clone()
+                .or_else(|| continued.as_ref().map(|t| t.parameters.clone()))
                 .unwrap_or_else(|| serde_json::json!({})),
             output: spec.output.clone(),
             error,

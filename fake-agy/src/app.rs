@@ -14,9 +14,11 @@ use crate::print_run::{classify, default_run, pre_turn_checks, Request};
 use crate::recorder::Recorder;
 use crate::rules::{choose_invocation, invocation_key, invocation_label, InvocationFacts};
 use crate::session::{Session, SessionParts};
-use crate::signals::SignalControl;
+use crate::signals::{SignalControl, INT, TERM};
 use crate::state::claim_invocation;
-use agy_protocol::script::{parse_script_file, DefaultSpec, Exhausted, RunMode, Script};
+use agy_protocol::script::{
+    parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Step, Times,
+};
 use std::sync::Arc;
 
 /// Runs fake-agy with `argv` (`argv[0]` first) and the process environment; never
@@ -72,19 +74,47 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         scale: knobs.time_scale,
     };
     let mode = args.run_mode();
-    recorder.update(true, |r| r.mode = Some(mode));
+    recorder.update(false, |r| r.mode = Some(mode));
     let facts_prompt = args.prompt.clone();
-    let (n, chosen) = claim_invocation(&knobs.state_dir()?, |n, counts| {
-        let s = script.as_ref()?;
+    let journalled = knobs.journal.is_some();
+    // The state file counts invocations for rules and the journal; a run with neither
+    // skips it (the benchmark's canned path stays a few syscalls long).
+    // A script whose rules all serve without limit and ignore `nth` chooses the same
+    // way every time, so it needs no state either.
+    let stateful_script = script.as_ref().is_some_and(|s| {
+        s.invocations.iter().any(|r| {
+            Times::limit(r.times, r.when.is_some()).is_some()
+                || r.when.as_ref().is_some_and(|w| w.nth.is_some())
+        })
+    });
+    let (n, chosen) = if stateful_script || journalled {
+        claim_invocation(&knobs.state_dir()?, |n, counts| {
+            let s = script.as_ref()?;
+            let facts = InvocationFacts {
+                n,
+                argv: rest,
+                prompt: facts_prompt.as_deref(),
+                mode,
+            };
+            choose_invocation(s, &facts, counts).map(invocation_key)
+        })?
+    } else {
         let facts = InvocationFacts {
-            n,
+            n: 0,
             argv: rest,
             prompt: facts_prompt.as_deref(),
             mode,
         };
-        choose_invocation(s, &facts, counts).map(invocation_key)
-    })?;
-    let signals = SignalControl::start(recorder.clone(), clock);
+        let chosen = script
+            .as_ref()
+            .and_then(|s| choose_invocation(s, &facts, &Default::default()).map(invocation_key));
+        (0, chosen)
+    };
+    let signals = SignalControl::new(recorder.clone(), clock);
+    if journalled {
+        // Signals are journalled the moment they arrive.
+        signals.ensure_started();
+    }
     let rule_index = chosen.as_ref().and_then(|key| {
         script
             .as_ref()
@@ -94,6 +124,17 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         (Some(i), Some(s)) => invocation_label(&s.invocations[i], i),
         _ => "default".to_string(),
     };
+    // Signal words at the head of the steps are in force before the journal shows the
+    // rule, so a harness that waits for the rule can signal without a race.
+    if let (Some(i), Some(sc)) = (rule_index, &script) {
+        for step in &sc.invocations[i].steps {
+            match step {
+                Step::OnSigterm(a) => signals.set(TERM, a.clone()),
+                Step::OnSigint(a) => signals.set(INT, a.clone()),
+                _ => break,
+            }
+        }
+    }
     recorder.update(true, |r| {
         r.invocation = n;
         r.rule = Some(label);
@@ -120,6 +161,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
             root: knobs.app_dir()?,
         },
         script_dir,
+        read_stdin: journalled || mode == RunMode::Persistent,
     });
     let empty = Script::default();
     let script_ref = script.as_ref().unwrap_or(&empty);
@@ -138,6 +180,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
             _ => script_ref.turns.clone(),
         },
         fail_when_exhausted: header.when_exhausted == Some(Exhausted::Fail),
+        skip_malformed: header.malformed_lines == Some(MalformedLines::Skip),
         ..TurnContext::default()
     };
     let steps = rule.map(|r| r.steps.clone()).unwrap_or_default();

@@ -408,4 +408,76 @@ mod tests {
             Err(CliError::Usage("bad flag syntax: ---x".into()))
         );
     }
+
+    use proptest::prelude::*;
+
+    /// Renders `a` as an argv in the forms drivers use (mixed `-x v`, `--x=v`).
+    fn render(a: &Args, equals: bool) -> Vec<String> {
+        let mut v = Vec::new();
+        let mut push = |name: &str, value: &str| {
+            if equals {
+                v.push(format!("--{name}={value}"));
+            } else {
+                v.push(format!("-{name}"));
+                v.push(value.to_string());
+            }
+        };
+        if let Some(p) = &a.prompt {
+            push("p", p);
+        }
+        if let Some(f) = &a.output_format_raw {
+            push("output-format", f);
+        }
+        for d in &a.add_dirs {
+            push("add-dir", d);
+        }
+        if let Some(m) = &a.model {
+            push("model", m);
+        }
+        if let Some(t) = &a.print_timeout {
+            push("print-timeout", &t.go_string());
+        }
+        if a.skip_permissions {
+            v.push("--dangerously-skip-permissions".into());
+        }
+        if a.continue_last {
+            v.push("-c".into());
+        }
+        v
+    }
+
+    fn arb_args() -> impl Strategy<Value = Args> {
+        (
+            proptest::option::of("\\PC{0,20}"),
+            proptest::option::of(prop_oneof![Just("text"), Just("json"), Just("stream-json")]),
+            proptest::collection::vec("[a-z/]{1,10}", 0..3),
+            proptest::option::of("[a-z0-9.-]{1,20}"),
+            proptest::option::of(0u64..100_000),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(prompt, f, dirs, model, ms, skip, cont)| Args {
+                prompt,
+                output_format_raw: f.map(str::to_string),
+                add_dirs: dirs,
+                model,
+                print_timeout: ms.map(|m| GoDuration(Duration::from_millis(m))),
+                skip_permissions: skip,
+                continue_last: cont,
+                ..Args::default()
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_argv_never_panics(argv in proptest::collection::vec("\\PC{0,12}", 0..8)) {
+            let _ = parse_args(&argv);
+        }
+
+        #[test]
+        fn rendered_args_parse_back_equal(a in arb_args(), equals in any::<bool>()) {
+            let back = parse_args(&render(&a, equals)).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+            prop_assert_eq!(back, a);
+        }
+    }
 }

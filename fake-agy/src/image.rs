@@ -6,13 +6,18 @@ use agy_protocol::script::ImageFormat;
 /// Encodes a `width`×`height` picture (a colour gradient, seeded so images differ).
 pub fn encode(width: u32, height: u32, format: ImageFormat, seed: u32) -> Result<Vec<u8>, String> {
     let (w, h) = (width.max(1), height.max(1));
-    let mut pixels = Vec::with_capacity((w * h * 3) as usize);
+    // A gradient built row by row from precomputed columns (cheap: this runs for
+    // every generated image).
     let s = (seed % 256) as u8;
+    let cols: Vec<[u8; 2]> = (0..w)
+        .map(|x| [((x * 255) / w) as u8 ^ s, (x % 256) as u8 / 2])
+        .collect();
+    let mut pixels = Vec::with_capacity((w as usize) * (h as usize) * 3);
     for y in 0..h {
-        for x in 0..w {
-            pixels.push(((x * 255) / w) as u8 ^ s);
-            pixels.push(((y * 255) / h) as u8);
-            pixels.push(s.wrapping_add(((x + y) % 256) as u8 / 2));
+        let g = ((y * 255) / h) as u8;
+        let b0 = s.wrapping_add((y % 256) as u8 / 2);
+        for c in &cols {
+            pixels.extend_from_slice(&[c[0], g, b0.wrapping_add(c[1])]);
         }
     }
     match format {

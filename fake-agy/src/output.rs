@@ -25,17 +25,28 @@ impl Output {
         }
     }
 
-    /// Writes bytes to stdout and flushes. Errors (EPIPE, closed) are ignored: the
-    /// writer keeps acting out its script, as a process whose reader left would.
+    /// Writes bytes to stdout and flushes. A reader that went away ends the process by
+    /// SIGPIPE, as it ends agy.
     pub fn stdout(&self, bytes: &[u8]) {
         if self.stdout_closed.load(Ordering::SeqCst) {
             return;
         }
         let _g = self.lock.lock();
         let mut out = std::io::stdout().lock();
-        if out.write_all(bytes).and_then(|_| out.flush()).is_ok() {
-            let n = bytes.len() as u64;
-            self.recorder.update(false, |r| r.stdout_bytes += n);
+        match out.write_all(bytes).and_then(|_| out.flush()) {
+            Ok(()) => {
+                let n = bytes.len() as u64;
+                self.recorder.update(false, |r| r.stdout_bytes += n);
+            }
+            Err(e) => self.on_write_error(&e),
+        }
+    }
+
+    /// agy is a Go program: a write to fd 1 or 2 whose reader is gone kills it with
+    /// SIGPIPE (Go's os/signal documentation). Other write errors are ignored.
+    fn on_write_error(&self, e: &std::io::Error) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            crate::ending::die_by_signal(&self.recorder, nix::libc::SIGPIPE);
         }
     }
 
@@ -43,9 +54,12 @@ impl Output {
     pub fn stderr(&self, bytes: &[u8]) {
         let _g = self.lock.lock();
         let mut err = std::io::stderr().lock();
-        if err.write_all(bytes).and_then(|_| err.flush()).is_ok() {
-            let n = bytes.len() as u64;
-            self.recorder.update(false, |r| r.stderr_bytes += n);
+        match err.write_all(bytes).and_then(|_| err.flush()) {
+            Ok(()) => {
+                let n = bytes.len() as u64;
+                self.recorder.update(false, |r| r.stderr_bytes += n);
+            }
+            Err(e) => self.on_write_error(&e),
         }
     }
 

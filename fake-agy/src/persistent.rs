@@ -26,6 +26,9 @@ pub struct TurnContext {
     pub fail_when_exhausted: bool,
     /// True once stdin reached EOF and the loop ended.
     pub done: bool,
+    /// `malformed_lines = "skip"`: lines without message or content, or not JSON, are
+    /// skipped with a warning instead of ending the session.
+    pub skip_malformed: bool,
 }
 
 /// Serves stdin lines until EOF. Returns at EOF (the caller decides how the process
@@ -35,7 +38,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         return Ok(());
     }
     loop {
-        let (text, index) = match s.stdin.next() {
+        let (text, index) = match s.stdin().next() {
             StdinEvent::Eof => {
                 ctx.done = true;
                 return Ok(());
@@ -44,7 +47,9 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         };
         let line = match parse_input_line(&text) {
             Ok(l) => l,
-            Err(e) if e.is_warning() => {
+            Err(e)
+                if e.is_warning() || (ctx.skip_malformed && e != InputLineError::MissingEvent) =>
+            {
                 // BB, FM: unknown events are skipped with a warning.
                 s.out.stderr_line(&format!("warning: {e}"));
                 continue;

@@ -2,9 +2,6 @@
 //! ratio, for a permission-gated tool, for a fixed reply. These are the fake's own
 //! heuristics (agy's model decides); docs/fake-agy.md lists them.
 
-use regex::Regex;
-use std::sync::OnceLock;
-
 /// A tool the prompt asks for that headless mode gates (PROTOCOL.md §2.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GatedTool {
@@ -27,59 +24,123 @@ pub struct PromptReading {
     pub gated: Option<GatedTool>,
     /// A fixed reply word ("reply PONG" → `PONG`).
     pub reply_word: Option<String>,
+    /// Absolute paths of image files the prompt names (reference images, SPIKES.md S4).
+    pub references: Vec<String>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| {
-        Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("empty regex"))
+/// The prompt's words, split at anything but letters, digits, `_` and `-`.
+fn words(prompt: &str) -> Vec<&str> {
+    prompt
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// True when a word of `first` is followed within `window` words by a word of `then`.
+fn followed_by(lower: &[String], first: &[&str], then: &[&str], window: usize) -> bool {
+    lower.iter().enumerate().any(|(i, w)| {
+        first.contains(&w.as_str())
+            && lower
+                .iter()
+                .skip(i + 1)
+                .take(window)
+                .any(|n| then.contains(&n.as_str()))
     })
 }
 
-/// Reads a prompt.
+/// Reads a prompt. Plain word matching, no regexes: this runs on every default turn
+/// and a regex compile would dominate fake-agy's start-up.
 pub fn read_prompt(prompt: &str) -> PromptReading {
-    static IMAGE: OnceLock<Regex> = OnceLock::new();
-    static WIDE: OnceLock<Regex> = OnceLock::new();
-    static COMMAND: OnceLock<Regex> = OnceLock::new();
-    static MCP: OnceLock<Regex> = OnceLock::new();
-    static REPLY: OnceLock<Regex> = OnceLock::new();
-    let wants_image = re(
-        &IMAGE,
-        r"(?i)\b(images?|pictures?|photos?|drawings?|draw|illustrations?|thumbnails?|posters?|logos?|icons?|generate_image)\b",
-    )
-    .is_match(prompt);
+    const IMAGE_WORDS: &[&str] = &[
+        "image",
+        "images",
+        "picture",
+        "pictures",
+        "photo",
+        "photos",
+        "drawing",
+        "drawings",
+        "draw",
+        "illustration",
+        "illustrations",
+        "thumbnail",
+        "thumbnails",
+        "poster",
+        "posters",
+        "logo",
+        "logos",
+        "icon",
+        "icons",
+        "generate_image",
+    ];
+    let raw = words(prompt);
+    let lower: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
+    let has = |set: &[&str]| lower.iter().any(|w| set.contains(&w.as_str()));
+    let wants_image = has(IMAGE_WORDS);
     // S3: "16:9 widescreen" → 1376×768 in 5 of 5 runs; no ratio → 1024×1024 (also
     // 1264×848 seen; the fake picks the first).
-    let image_size = if re(&WIDE, r"(?i)16\s*:\s*9|widescreen").is_match(prompt) {
+    let compact: String = prompt.chars().filter(|c| !c.is_whitespace()).collect();
+    let image_size = if compact.contains("16:9") || has(&["widescreen"]) {
         (1376, 768)
     } else {
         (1024, 1024)
     };
-    let gated = if re(&MCP, r"(?i)\bmcp\b").is_match(prompt) {
+    let gated = if has(&["mcp"]) {
         Some(GatedTool::Mcp)
-    } else if re(
-        &COMMAND,
-        r"(?i)\b(run|execute)\b.{0,40}\b(command|shell|script)\b|\b(create|write|delete|edit|modify)\b.{0,30}\bfiles?\b",
-    )
-    .is_match(prompt)
-    {
+    } else if followed_by(
+        &lower,
+        &["run", "execute"],
+        &["command", "shell", "script"],
+        6,
+    ) || followed_by(
+        &lower,
+        &["create", "write", "delete", "edit", "modify"],
+        &["file", "files"],
+        5,
+    ) {
         Some(GatedTool::Command)
     } else {
         None
     };
-    let reply_word = re(
-        &REPLY,
-        r#"(?i)\breply(?:\s+with)?(?:\s+the)?(?:\s+single)?(?:\s+word)?\s+["'`]?([A-Za-z0-9_-]+)"#,
-    )
-    .captures(prompt)
-    .and_then(|c| c.get(1))
-    .map(|m| m.as_str().to_string());
+    const FILLER: &[&str] = &["with", "the", "single", "word", "just", "only"];
+    let reply_word = lower.iter().position(|w| w == "reply").and_then(|i| {
+        (i + 1..raw.len())
+            .find(|j| !FILLER.contains(&lower[*j].as_str()))
+            .map(|j| raw[j].to_string())
+    });
     PromptReading {
         wants_image,
         image_size,
         image_name: image_name(prompt),
         gated,
         reply_word,
+        references: references(prompt),
     }
+}
+
+/// Absolute paths in the prompt that name an existing image file. S4: the agent opens a
+/// reference named by absolute path with `view_file` before calling `generate_image`.
+fn references(prompt: &str) -> Vec<String> {
+    const IMAGE_EXTENSIONS: &[&str] = &[".png", ".jpg", ".jpeg", ".webp", ".gif"];
+    prompt
+        .split_whitespace()
+        .map(|t| {
+            t.trim_matches(|c: char| {
+                matches!(
+                    c,
+                    '"' | '\'' | '`' | ',' | ';' | ':' | '(' | ')' | '[' | ']'
+                )
+            })
+        })
+        .map(|t| t.trim_end_matches('.'))
+        .filter(|t| t.starts_with('/'))
+        .filter(|t| {
+            let lower = t.to_ascii_lowercase();
+            IMAGE_EXTENSIONS.iter().any(|e| lower.ends_with(e))
+        })
+        .filter(|t| std::path::Path::new(t).is_file())
+        .map(str::to_string)
+        .collect()
 }
 
 /// An `ImageName` like agy's (`red_circle`): the prompt's first content words.
@@ -156,5 +217,20 @@ mod tests {
         );
         assert_eq!(read_prompt("call the mcp tool").gated, Some(GatedTool::Mcp));
         assert_eq!(read_prompt("say hi").gated, None);
+    }
+
+    #[test]
+    fn existing_image_paths_are_references() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let png = dir.path().join("ref.png");
+        std::fs::write(&png, b"x").expect("write");
+        let prompt = format!(
+            "Look at {}, and /no/such/file.png, then draw it.",
+            png.display()
+        );
+        assert_eq!(
+            read_prompt(&prompt).references,
+            vec![png.display().to_string()]
+        );
     }
 }

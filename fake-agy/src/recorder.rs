@@ -7,7 +7,7 @@ use agy_protocol::journal::{
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// This invocation's journal record.
@@ -16,6 +16,7 @@ pub struct Recorder {
     path: Option<PathBuf>,
     record: Mutex<JournalRecord>,
     finished: AtomicBool,
+    unjournalled_lines: AtomicUsize,
 }
 
 impl Recorder {
@@ -56,6 +57,7 @@ impl Recorder {
             path,
             record: Mutex::new(record),
             finished: AtomicBool::new(false),
+            unjournalled_lines: AtomicUsize::new(0),
         }
     }
 
@@ -90,6 +92,11 @@ impl Recorder {
 
     /// Records a stdin line with its arrival time; returns its 1-based index.
     pub fn stdin_line(&self, text: String, at_us: u64) -> usize {
+        if self.path.is_none() {
+            // Without a journal nobody reads the lines: count them, keep nothing, so a
+            // long session's memory stays flat.
+            return self.unjournalled_lines.fetch_add(1, Ordering::SeqCst) + 1;
+        }
         let mut index = 0;
         self.update(true, |r| {
             r.stdin.lines.push(StdinLine {
@@ -131,10 +138,11 @@ impl Recorder {
         self.update(true, |r| r.files.push(FileRecord { path, bytes }));
     }
 
-    /// Writes the final record once; later calls do nothing.
-    pub fn finish(&self, exit: ExitRecord) {
+    /// Writes the final record once and returns true; later calls do nothing and
+    /// return false (another thread is already ending the process).
+    pub fn finish(&self, exit: ExitRecord) -> bool {
         if self.finished.swap(true, Ordering::SeqCst) {
-            return;
+            return false;
         }
         let mut rec = self.snapshot();
         rec.complete = true;
@@ -148,5 +156,11 @@ impl Recorder {
                 );
             }
         }
+        true
+    }
+
+    /// True once the final record was written: the process is ending.
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::SeqCst)
     }
 }

@@ -93,8 +93,7 @@ pub struct Session {
     pub recorder: Arc<Recorder>,
     /// Signal dispositions.
     pub signals: Arc<SignalControl>,
-    /// The stdin thread.
-    pub stdin: StdinReader,
+    stdin: Option<StdinReader>,
     /// agy's data directory.
     pub app: AppDir,
     /// The folder of the script file (trace paths are relative to it).
@@ -117,6 +116,7 @@ pub struct Session {
     pub last_result_line: Option<String>,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
+    last_step: Option<StepUpdate>,
 }
 
 /// What a session is built from.
@@ -140,9 +140,18 @@ pub struct SessionParts {
     pub app: AppDir,
     /// The folder of the script file.
     pub script_dir: Option<PathBuf>,
+    /// Start reading stdin at once (for the journal); otherwise on first use.
+    pub read_stdin: bool,
 }
 
 impl Session {
+    /// The stdin thread, started on first use.
+    pub fn stdin(&mut self) -> &mut StdinReader {
+        let recorder = self.recorder.clone();
+        self.stdin
+            .get_or_insert_with(|| StdinReader::start(recorder))
+    }
+
     /// Builds a session and starts reading stdin.
     pub fn new(p: SessionParts) -> Session {
         let format = p.args.output_format().unwrap_or_default();
@@ -160,7 +169,7 @@ impl Session {
         let prompt = p.args.prompt.clone().unwrap_or_default();
         Session {
             out: Output::new(p.recorder.clone()),
-            stdin: StdinReader::start(p.recorder.clone()),
+            stdin: p.read_stdin.then(|| StdinReader::start(p.recorder.clone())),
             args: p.args,
             format,
             mode,
@@ -182,6 +191,7 @@ impl Session {
             last_result_line: None,
             conversation: None,
             last_step_index: None,
+            last_step: None,
         }
     }
 
@@ -268,6 +278,11 @@ impl Session {
         self.last_step_index
     }
 
+    /// The step written last (a DONE line of the same step takes its tool).
+    pub fn last_step(&self) -> Option<&StepUpdate> {
+        self.last_step.as_ref()
+    }
+
     /// Writes a stream-json line that belongs to the current turn.
     pub fn turn_line(&mut self, line: String) {
         self.out.stdout(line.as_bytes());
@@ -343,6 +358,7 @@ impl Session {
             c.next_step = c.next_step.max(step.step_index + 1);
         }
         self.last_step_index = Some(step.step_index);
+        self.last_step = Some(step.clone());
         if write {
             self.turn_line(StreamEvent::StepUpdate(step).to_line());
         }

@@ -9,44 +9,62 @@ use crate::recorder::Recorder;
 use agy_protocol::script::{SignalAction, SignalNamed};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once};
 
 /// The current signal dispositions.
 #[derive(Debug)]
 pub struct SignalControl {
     actions: Mutex<HashMap<i32, SignalAction>>,
+    recorder: Arc<Recorder>,
+    clock: Clock,
+    started: Once,
 }
 
 impl SignalControl {
-    /// Installs the handlers and starts the signal thread.
-    pub fn start(recorder: Arc<Recorder>, clock: Clock) -> Arc<SignalControl> {
-        let control = Arc::new(SignalControl {
+    /// Signal handling that starts on first need ([`SignalControl::ensure_started`]):
+    /// until then the OS defaults apply, which is also the default disposition.
+    pub fn new(recorder: Arc<Recorder>, clock: Clock) -> Arc<SignalControl> {
+        Arc::new(SignalControl {
             actions: Mutex::new(HashMap::new()),
+            recorder,
+            clock,
+            started: Once::new(),
+        })
+    }
+
+    /// Installs the handlers and starts the signal thread (once).
+    pub fn ensure_started(self: &Arc<Self>) {
+        let c = self.clone();
+        self.started.call_once(move || {
+            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])
+            else {
+                return;
+            };
+            std::thread::spawn(move || {
+                for sig in signals.forever() {
+                    if c.recorder.is_finished() {
+                        // The final record is out and the process is exiting as it says.
+                        continue;
+                    }
+                    c.recorder.signal(&signal_name(sig));
+                    let action = c
+                        .actions
+                        .lock()
+                        .ok()
+                        .and_then(|m| m.get(&sig).cloned())
+                        .unwrap_or(SignalAction::Named(SignalNamed::Default));
+                    act(&c.recorder, c.clock, sig, action);
+                }
+            });
         });
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]) else {
-            return control;
-        };
-        let c = control.clone();
-        std::thread::spawn(move || {
-            for sig in signals.forever() {
-                recorder.signal(&signal_name(sig));
-                let action = c
-                    .actions
-                    .lock()
-                    .ok()
-                    .and_then(|m| m.get(&sig).cloned())
-                    .unwrap_or(SignalAction::Named(SignalNamed::Default));
-                act(&recorder, clock, sig, action);
-            }
-        });
-        control
     }
 
     /// Sets what `signal` does from now on.
-    pub fn set(&self, signal: i32, action: SignalAction) {
+    pub fn set(self: &Arc<Self>, signal: i32, action: SignalAction) {
         if let Ok(mut m) = self.actions.lock() {
             m.insert(signal, action);
         }
+        self.ensure_started();
     }
 }
 

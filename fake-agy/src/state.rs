@@ -51,9 +51,14 @@ pub fn claim_invocation(
     if let Some(key) = &chosen {
         *state.rules.entry(key.clone()).or_insert(0) += 1;
     }
-    let body = serde_json::to_vec(&state).unwrap_or_default();
+    let mut body = serde_json::to_vec(&state).unwrap_or_default();
+    // Overwrite in place, padding with spaces (valid trailing JSON whitespace) instead
+    // of truncating: ext4 flushes a file truncated to zero and rewritten on close
+    // (auto_da_alloc), which would cost every invocation a disk wait.
+    if body.len() < text.len() {
+        body.resize(text.len(), b' ');
+    }
     f.seek(SeekFrom::Start(0))
-        .and_then(|_| f.set_len(0))
         .and_then(|_| f.write_all(&body))
         .map_err(|e| FakeError::io("write state file", &path, e))?;
     let _ = f.unlock();

@@ -54,7 +54,7 @@ pub fn replay(s: &mut Session, inv: &TracedInvocation) -> Result<(), FakeError> 
         match &ev.event {
             TraceEvent::Stdin(_) => {
                 let before = Instant::now();
-                if let StdinEvent::Line { .. } = s.stdin.next() {}
+                if let StdinEvent::Line { .. } = s.stdin().next() {}
                 // Later events keep their spacing relative to the client's line.
                 start += before.elapsed();
             }

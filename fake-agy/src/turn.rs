@@ -8,7 +8,7 @@ use crate::prompt::{read_prompt, GatedTool};
 use crate::session::{Session, UsageUpdate};
 use crate::situations::{deny, print_timeout};
 use agy_protocol::script::{DefaultSpec, ImageSpec, UsageName, UsageSpec};
-use agy_protocol::stream::{StepState, StepType, StepUpdate};
+use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
 
 /// A text-only run's usage (SPIKES.md S8: 18914/332/267/16268).
@@ -157,6 +157,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         plan.duration_seconds = Some(duration.as_secs_f64() * 0.8);
         plan.usage = Some(plan_usage);
         s.emit_step(plan);
+        view_references(s, &id, &reading.references)?;
         let size = spec.image_size;
         write_images(
             s,
@@ -193,6 +194,33 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         ..Envelope::empty(id, spec.status.clone().unwrap_or(Status::Success))
     };
     s.emit_result(env, UsageUpdate::AddSpent)
+}
+
+/// S4: each reference image named in the prompt is opened with `view_file` (ACTIVE,
+/// then DONE on the same index) before `generate_image`; its bytes never reach the
+/// image tool. What `view_file` outputs for an image is not recorded, so the DONE step
+/// carries no `output`.
+fn view_references(s: &mut Session, id: &str, references: &[String]) -> Result<(), FakeError> {
+    for path in references {
+        let i = s.next_step_index()?;
+        let info = ToolInfo {
+            name: "view_file".into(),
+            parameters: serde_json::json!({ "AbsolutePath": path }),
+            output: None,
+            error: None,
+        };
+        let mut active = StepUpdate::new(id.to_string(), i, StepState::Active, StepType::Tool);
+        active.tool_name = Some("view_file".into());
+        active.tool_info = Some(info.clone());
+        s.emit_step(active);
+        let mut done = StepUpdate::new(id.to_string(), i, StepState::Done, StepType::Tool);
+        done.tool_name = Some("view_file".into());
+        // PB success-tools: a view_file step took 0.006 s.
+        done.duration_seconds = Some(0.006262922);
+        done.tool_info = Some(info);
+        s.emit_step(done);
+    }
+    Ok(())
 }
 
 /// The answer as `agent_response` steps: ACTIVE chunks, then DONE with the last chunk

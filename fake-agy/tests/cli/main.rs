@@ -8,8 +8,11 @@ mod conversations;
 mod images;
 mod journal;
 mod library;
+mod persistent;
 mod print_mode;
+mod quirks;
 mod scripts;
+mod session_driver;
 mod signals;
 mod traces;
 

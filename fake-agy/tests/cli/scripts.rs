@@ -192,3 +192,159 @@ fn sleep_is_scaled_by_the_time_scale() {
         .assert()
         .success();
 }
+
+#[test]
+fn a_rule_without_steps_acts_out_the_default_run() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted("[[invocation]]\nname = \"plain\"\n")
+        .args(["-p", "reply HI", "--output-format", "json"])
+        .assert()
+        .success();
+    assert_eq!(json_lines(&out.get_output().stdout)[0]["response"], "HI\n");
+    assert_eq!(sb.journal()[0].rule.as_deref(), Some("plain"));
+}
+
+#[test]
+fn init_and_step_update_are_written_in_any_format_and_same_index_reuses_the_last() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted(
+            r#"
+[[invocation]]
+steps = [
+  { init = { model = "m" } },
+  { step_update = { step_type = "tool", state = "ACTIVE", tool_name = "view_file", parameters = { AbsolutePath = "/x" } } },
+  { step_update = { step_type = "tool", same_index = true, output = "1 lines, 2 bytes" } },
+  { file = { path = "notes/a.bin", hex = "00 ff" } },
+  { envelope = {} },
+]
+"#,
+        )
+        .args(["-p", "x", "--output-format", "json"])
+        .assert()
+        .success();
+    let ev = json_lines(&out.get_output().stdout);
+    assert_eq!(ev[0]["event"], "init");
+    assert_eq!(ev[0]["init"]["model"], "m");
+    assert_eq!(
+        ev[1]["step_update"]["step_index"],
+        ev[2]["step_update"]["step_index"]
+    );
+    assert_eq!(ev[2]["step_update"]["tool_info"]["name"], "view_file");
+    assert_eq!(
+        ev[2]["step_update"]["tool_info"]["output"],
+        "1 lines, 2 bytes"
+    );
+    let id = ev[3]["conversation_id"].as_str().expect("id");
+    let f = sb.app_dir().join("brain").join(id).join("notes/a.bin");
+    assert_eq!(std::fs::read(&f).expect("file"), [0x00, 0xff]);
+    assert!(sb.journal()[0]
+        .files
+        .iter()
+        .any(|r| r.path == f.display().to_string()));
+}
+
+#[test]
+fn quota_step_defers_exit_3_until_the_steps_end() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted("[[invocation]]\nsteps = [{ quota_exhausted = { message = \"credits too low\" } }, { duplicate_result = true }]\n")
+        .args(["-p", "x", "--output-format", "stream-json"])
+        .assert()
+        .code(3);
+    let ev = json_lines(&out.get_output().stdout);
+    let n = ev.len();
+    assert_eq!(ev[n - 1], ev[n - 2], "the result twice");
+    assert_eq!(ev[n - 1]["result"]["error"], "credits too low");
+    assert!(String::from_utf8_lossy(&out.get_output().stderr)
+        .starts_with("error: credits too low\nAGY_ERROR: {"));
+}
+
+#[test]
+fn replay_previous_works_across_processes_of_a_conversation() {
+    let sb = Sandbox::new();
+    let script = sb.script(
+        "[[invocation]]\nwhen = { argv_has = [\"--conversation\"] }\nsteps = [{ replay_previous = true }, { default = true }]\n",
+    );
+    let first = sb
+        .cmd()
+        .env("FAKE_AGY_SCRIPT", &script)
+        .args(["-p", "reply ONE", "--output-format", "stream-json"])
+        .assert()
+        .success();
+    let ev1 = json_lines(&first.get_output().stdout);
+    let id = ev1[0]["conversation_id"].as_str().expect("id").to_string();
+    let second = sb
+        .cmd()
+        .env("FAKE_AGY_SCRIPT", &script)
+        .args([
+            "-p",
+            "reply TWO",
+            "--output-format",
+            "stream-json",
+            "--conversation",
+            &id,
+        ])
+        .assert()
+        .success();
+    let ev2 = json_lines(&second.get_output().stdout);
+    assert_eq!(
+        ev2[..ev1.len() - 1],
+        ev1[1..],
+        "turn 1's steps and result first"
+    );
+    assert_eq!(ev2.last().expect("r")["result"]["num_turns"], 2);
+}
+
+#[test]
+fn print_timeout_step_follows_the_version() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted(
+            "[script]\nagy = \"1.1.24\"\n[[invocation]]\nsteps = [{ print_timeout = true }]\n",
+        )
+        .args([
+            "-p",
+            "x",
+            "--output-format",
+            "json",
+            "--print-timeout",
+            "90s",
+        ])
+        .assert()
+        .code(1)
+        .stderr("");
+    let env = &json_lines(&out.get_output().stdout)[0];
+    assert_eq!(env["error"], "timeout waiting for response");
+    assert_eq!(env["duration_seconds"], 90);
+}
+
+#[test]
+fn trace_step_selects_an_invocation_by_number() {
+    let sb = Sandbox::new();
+    let header = r#"{"trace":1,"agy_version":"1.2.6","recorded":"2026-09-20","platform":"linux_amd64","source":"test"}"#;
+    let text = format!(
+        "{header}\n{{\"invocation\":{{\"argv\":[\"agy\"]}}}}\n{{\"t\":0,\"stdout\":\"first\\n\"}}\n{{\"invocation\":{{\"argv\":[\"agy\"]}}}}\n{{\"t\":0,\"stdout\":\"second\\n\"}}\n{{\"t\":0,\"exit\":{{\"code\":6}}}}\n"
+    );
+    std::fs::write(sb.path().join("two.jsonl"), text).expect("trace");
+    sb.scripted("[[invocation]]\nsteps = [{ trace = \"two.jsonl#2\" }]\n")
+        .args(["-p", "x"])
+        .assert()
+        .code(6)
+        .stdout("second\n");
+}
+
+#[test]
+fn deny_step_in_print_mode_shows_the_denial_turn() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted("[[invocation]]\nsteps = [{ deny = true }]\n")
+        .args(["-p", "x", "--output-format", "stream-json"])
+        .assert()
+        .code(0);
+    let ev = json_lines(&out.get_output().stdout);
+    assert_eq!(ev[1]["step_update"]["step_type"], "user_input");
+    let r = &ev.last().expect("r")["result"];
+    assert_eq!(r["denied_actions"][0]["display_name"], "RunCommand");
+}

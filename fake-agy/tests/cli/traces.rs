@@ -145,35 +145,40 @@ fn every_trace_replays_byte_identical_through_the_binary() {
     }
 }
 
-#[test]
-fn persistent_replay_waits_for_the_clients_line() {
-    // Nothing after the recorded stdin event may appear before the client writes.
+#[tokio::test]
+async fn persistent_replay_waits_for_each_clients_line() {
+    // A two-line session: what followed a recorded stdin line appears only once the
+    // client wrote its own line.
+    use crate::session_driver::{user, Driver};
     let sb = Sandbox::new();
-    let trace_path = workspace().join("traces/joiomi__playbook-plugin__success-pong.jsonl");
-    let script = sb.script(&format!(
-        "[[invocation]]\nsteps = [{{ trace = {:?} }}]\n",
-        trace_path.display().to_string()
-    ));
-    let mut cmd = sb.std_cmd();
-    cmd.env("FAKE_AGY_SCRIPT", &script).args([
-        "--input-format",
-        "stream-json",
-        "--output-format",
-        "stream-json",
-    ]);
-    let mut child = cmd.spawn().expect("spawn");
-    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
-    let mut stdin = child.stdin.take().expect("stdin");
-    // The trace's stdin event comes first, so no output can precede our line; once we
-    // write it, the init line must follow.
-    crate::journal::wait_for(&sb, |r| r.stdin.lines.is_empty() && r.rule.is_some());
-    stdin
-        .write_all(b"{\"event\":\"user\",\"message\":{\"content\":\"hi\"}}\n")
-        .expect("write");
-    let first = crate::support::read_line_with_timeout(&mut stdout, Duration::from_secs(20));
-    assert!(first.starts_with("{\"event\":\"init\""), "{first}");
-    let rec = &sb.journal()[0];
-    assert_eq!(rec.stdin.lines.len(), 1);
-    drop(stdin);
-    let _ = wait_with_timeout(child, Duration::from_secs(20));
+    let header = r#"{"trace":1,"agy_version":"1.2.17","recorded":"2026-10-05","platform":"linux_amd64","source":"test"}"#;
+    let trace = format!(
+        "{header}\n{}\n{}\n{}\n{}\n{}\n{}\n",
+        r#"{"invocation":{"argv":["agy","--input-format","stream-json","--output-format","stream-json"]}}"#,
+        r#"{"t":0,"stdin":"{\"event\":\"user\",\"message\":{\"content\":\"one\"}}\n"}"#,
+        r#"{"t":0,"stdout":"{\"n\":1}\n"}"#,
+        r#"{"t":0,"stdin":"{\"event\":\"user\",\"message\":{\"content\":\"two\"}}\n"}"#,
+        r#"{"t":0,"stdout":"{\"n\":2}\n"}"#,
+        r#"{"t":0,"exit":{"code":0}}"#,
+    );
+    std::fs::write(sb.path().join("session.jsonl"), trace).expect("trace");
+    let mut d = Driver::start(
+        &sb,
+        Some("[[invocation]]\nsteps = [{ trace = \"session.jsonl\" }]\n"),
+        &[],
+        &[],
+    );
+    d.send(&user("first")).await;
+    assert_eq!(d.next_event().await.expect("n1")["n"], 1);
+    // Without the second line nothing more may come (bounded check).
+    let early = tokio::time::timeout(Duration::from_millis(300), d.lines.next_line()).await;
+    assert!(
+        early.is_err(),
+        "output before the client's second line: {early:?}"
+    );
+    d.send(&user("second")).await;
+    assert_eq!(d.next_event().await.expect("n2")["n"], 2);
+    let (status, _) = d.finish().await;
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(sb.journal()[0].stdin.lines.len(), 2);
 }

@@ -16,8 +16,8 @@ mod step;
 
 pub use flag::{Flag, True};
 pub use model::{
-    AlwaysWord, Exhausted, InvocationMatch, InvocationRule, RunMode, Script, ScriptHeader, Times,
-    TurnMatch, TurnRule,
+    AlwaysWord, Exhausted, InvocationMatch, InvocationRule, MalformedLines, RunMode, Script,
+    ScriptHeader, Times, TurnMatch, TurnRule,
 };
 pub use parse::{parse_script, parse_script_file, parse_script_value, render_script};
 pub use step::{

@@ -35,6 +35,22 @@ pub struct ScriptHeader {
     /// What an invocation that matches no rule does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when_exhausted: Option<Exhausted>,
+    /// What a persistent-mode stdin line without `message` or content, or that is not
+    /// JSON, does (agy's reaction is unrecorded: PROTOCOL.md §4.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub malformed_lines: Option<MalformedLines>,
+}
+
+/// How fake-agy treats a malformed persistent-mode stdin line whose handling agy's
+/// record leaves open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MalformedLines {
+    /// Like the recorded missing-`event` case: an ERROR result, exit 1.
+    #[default]
+    Fatal,
+    /// Like the recorded unsupported-event case: a stderr warning, the line is skipped.
+    Skip,
 }
 
 impl ScriptHeader {

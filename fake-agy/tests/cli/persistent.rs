@@ -1,0 +1,363 @@
+//! Persistent stream-json mode: one turn per stdin line, in order; init after the
+//! first line; malformed lines; EOF and signals; per-turn print timeout; resume.
+
+use crate::session_driver::{labels, user, Driver};
+use crate::support::{snapshot_settings, Sandbox};
+
+#[tokio::test]
+async fn init_comes_only_after_the_first_line_and_turns_accumulate() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &["--model", "gemini-3.8-flash-high"], &[]);
+    // Nothing is written before the first line (AT lifecycle comment, §3.2): the journal
+    // shows the process waiting, and the first stdout line after our write is init.
+    crate::journal::wait_for(&sb, |r| r.rule.is_some());
+    d.send(&user("reply ONE")).await;
+    let first = d.turn().await;
+    assert_eq!(first[0]["event"], "init");
+    assert_eq!(first[0]["init"]["model"], "gemini-3.8-flash-high");
+    let id = first[0]["conversation_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    d.send(&user("reply TWO")).await;
+    let second = d.turn().await;
+    assert_ne!(second[0]["event"], "init", "one init per process");
+    let r1 = &first.last().expect("r1")["result"];
+    let r2 = &second.last().expect("r2")["result"];
+    assert_eq!(
+        (r1["num_turns"].as_u64(), r2["num_turns"].as_u64()),
+        (Some(1), Some(2))
+    );
+    assert_eq!(r2["response"], "TWO\n");
+    assert_eq!(
+        r2["usage"]["input_tokens"].as_u64(),
+        Some(2 * r1["usage"]["input_tokens"].as_u64().expect("u")),
+        "cumulative usage"
+    );
+    assert_eq!(r2["conversation_id"], id.as_str());
+    let idx = |e: &serde_json::Value| e["step_update"]["step_index"].as_u64();
+    let max1 = first.iter().filter_map(idx).max().expect("steps");
+    let min2 = second.iter().filter_map(idx).min().expect("steps");
+    assert!(min2 > max1, "step_index continues across turns");
+    let (status, _) = d.finish().await;
+    assert_eq!(status.code(), Some(0), "EOF between turns exits 0");
+    let rec = &sb.journal()[0];
+    assert_eq!(rec.stdin.lines.len(), 2);
+    assert!(rec
+        .stdin
+        .lines
+        .iter()
+        .all(|l| l.rule.as_deref() == Some("default")));
+    assert!(rec.stdin.closed_us.is_some());
+}
+
+#[tokio::test]
+async fn content_parts_and_missing_role_are_accepted() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &[], &[]);
+    d.send(r#"{"event":"user","message":{"content":[{"type":"text","text":"reply PARTS"}]}}"#)
+        .await;
+    let t = d.turn().await;
+    assert_eq!(t.last().expect("result")["result"]["response"], "PARTS\n");
+    d.finish().await;
+}
+
+#[tokio::test]
+async fn a_line_written_during_a_turn_waits_for_it() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &[], &[("FAKE_AGY_TURN_DURATION", "300ms")]);
+    d.send(&user("reply A")).await;
+    d.send(&user("reply B")).await;
+    let a = d.turn().await;
+    let read_a = agy_protocol::journal::now_us();
+    let b = d.turn().await;
+    assert_eq!(a.last().expect("a")["result"]["response"], "A\n");
+    assert_eq!(b.last().expect("b")["result"]["response"], "B\n");
+    assert_eq!(b.last().expect("b")["result"]["num_turns"], 2);
+    d.finish().await;
+    let rec = &sb.journal()[0];
+    assert!(
+        rec.stdin.lines[1].at_us < read_a,
+        "line B arrived while turn A ran"
+    );
+}
+
+#[tokio::test]
+async fn type_instead_of_event_is_a_fatal_error_after_init() {
+    // PB trace error-missing-event: init, ERROR result, num_turns 0, exit 1.
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &[], &[]);
+    d.send(r#"{"type":"user","message":{"role":"user","content":"hi"}}"#)
+        .await;
+    let t = d.turn().await;
+    assert_eq!(labels(&t), ["init", "result"]);
+    let r = &t[1]["result"];
+    assert_eq!(r["status"], "ERROR");
+    assert_eq!(
+        r["error"],
+        "stream input message is missing the \"event\" field"
+    );
+    assert_eq!(r["num_turns"], 0);
+    let (status, _) = d.finish().await;
+    assert_eq!(status.code(), Some(1));
+}
+
+#[tokio::test]
+async fn unknown_event_is_skipped_with_a_warning() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &[], &[]);
+    d.send(r#"{"event":"user_message","message":{"content":"x"}}"#)
+        .await;
+    d.send(&user("reply OK")).await;
+    let t = d.turn().await;
+    assert_eq!(t[0]["event"], "init");
+    assert_eq!(t.last().expect("r")["result"]["num_turns"], 1);
+    let (status, stderr) = d.finish().await;
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(
+        stderr,
+        "warning: ignoring unsupported stream input message event \"user_message\"\n"
+    );
+}
+
+#[tokio::test]
+async fn missing_message_and_no_content_are_fatal_by_default_and_skippable() {
+    for (line, text) in [
+        (
+            r#"{"event":"user"}"#,
+            "stream input \"user\" message is missing the \"message\" field",
+        ),
+        (
+            r#"{"event":"user","message":{"role":"user"}}"#,
+            "stream input \"user\" message has no content",
+        ),
+    ] {
+        let sb = Sandbox::new();
+        let mut d = Driver::start(&sb, None, &[], &[]);
+        d.send(line).await;
+        let t = d.turn().await;
+        assert_eq!(t.last().expect("r")["result"]["error"], text);
+        assert_eq!(d.finish().await.0.code(), Some(1));
+
+        let sb = Sandbox::new();
+        let mut d = Driver::start(
+            &sb,
+            Some("[script]\nmalformed_lines = \"skip\"\n"),
+            &[],
+            &[],
+        );
+        d.send(line).await;
+        d.send(&user("reply OK")).await;
+        let t = d.turn().await;
+        assert_eq!(t.last().expect("r")["result"]["response"], "OK\n");
+        let (status, stderr) = d.finish().await;
+        assert_eq!(status.code(), Some(0));
+        assert_eq!(stderr, format!("warning: {text}\n"));
+    }
+}
+
+#[tokio::test]
+async fn print_timeout_applies_per_turn() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(
+        &sb,
+        Some("[[turn]]\nwhen = { line = 2 }\nsteps = [{ default = { duration = \"1h\" } }]\n"),
+        &["--print-timeout", "50ms"],
+        &[("FAKE_AGY_TURN_DURATION", "1ms")],
+    );
+    d.send(&user("reply FAST")).await;
+    assert_eq!(
+        d.turn().await.last().expect("r")["result"]["response"],
+        "FAST\n"
+    );
+    d.send(&user("reply SLOW")).await;
+    let t = d.turn().await;
+    assert_eq!(labels(&t)[0].split(':').next(), Some("user_input"));
+    let r = &t.last().expect("r")["result"];
+    assert_eq!(
+        (
+            r["status"].as_str(),
+            r["response"].as_str(),
+            r["num_turns"].as_u64()
+        ),
+        (Some("SUCCESS"), Some(""), Some(2))
+    );
+    let (_, stderr) = d.finish().await;
+    assert_eq!(
+        stderr,
+        "[agy] print timeout after 50ms with turn in progress; returning partial output\n"
+    );
+}
+
+#[tokio::test]
+async fn a_new_process_resumes_the_conversation() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &[], &[]);
+    d.send(&user("reply ONE")).await;
+    let first = d.turn().await;
+    d.finish().await;
+    let id = first[0]["conversation_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let mut d = Driver::start(&sb, None, &["--conversation", &id], &[]);
+    d.send(&user("reply TWO")).await;
+    let second = d.turn().await;
+    assert_eq!(second[0]["conversation_id"], id.as_str());
+    assert_eq!(
+        second[1]["step_update"]["step_index"], 2,
+        "continues after 0..1 (CL resume-turn)"
+    );
+    assert_eq!(second.last().expect("r")["result"]["num_turns"], 2);
+    assert!(
+        !second.iter().any(|e| e["step_update"]["step_index"] == 0),
+        "earlier steps not re-streamed"
+    );
+    d.finish().await;
+}
+
+#[tokio::test]
+async fn sigterm_between_turns_ends_the_process_by_the_signal() {
+    use std::os::unix::process::ExitStatusExt;
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &[], &[]);
+    d.send(&user("reply ONE")).await;
+    d.turn().await;
+    d.close_stdin();
+    crate::journal::wait_for(&sb, |r| r.stdin.closed_us.is_some() || r.complete);
+    let _ = nix::sys::signal::kill(d.pid(), nix::sys::signal::Signal::SIGTERM);
+    let (status, _) = d.finish().await;
+    // Either EOF ended it first (exit 0) or SIGTERM did; the journal says which, in
+    // order, and matches what the process really did.
+    let rec = &sb.journal()[0];
+    if let Some(sig) = rec.signals.first() {
+        assert!(sig.at_us >= rec.stdin.closed_us.unwrap_or(0));
+    }
+    let exit = rec.exit.clone().expect("final record");
+    match exit.signal.as_deref() {
+        Some("SIGTERM") => assert_eq!(status.signal(), Some(15)),
+        _ => assert_eq!((status.code(), exit.code), (Some(0), Some(0))),
+    }
+}
+
+#[tokio::test]
+async fn hang_after_eof_then_sigterm_then_sigkill_are_journalled_in_order() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(
+        &sb,
+        Some("[[invocation]]\nsteps = [{ on_sigterm = \"ignore\" }, { default = true }, { hang = true }]\n"),
+        &[],
+        &[],
+    );
+    d.send(&user("reply ONE")).await;
+    d.turn().await;
+    d.close_stdin();
+    crate::journal::wait_for(&sb, |r| r.stdin.closed_us.is_some());
+    nix::sys::signal::kill(d.pid(), nix::sys::signal::Signal::SIGTERM).expect("term");
+    crate::journal::wait_for(&sb, |r| !r.signals.is_empty());
+    nix::sys::signal::kill(d.pid(), nix::sys::signal::Signal::SIGKILL).expect("kill");
+    d.finish().await;
+    let rec = &sb.journal()[0];
+    assert!(!rec.complete);
+    let closed = rec.stdin.closed_us.expect("closed");
+    assert!(rec.stdin.lines[0].at_us <= closed && closed <= rec.signals[0].at_us);
+}
+
+#[tokio::test]
+async fn stream_events_snapshot() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(
+        &sb,
+        None,
+        &["--dangerously-skip-permissions"],
+        &[("FAKE_AGY_VERSION", "1.2.17")],
+    );
+    d.send(&user("generate an image of a red circle, 16:9 widescreen"))
+        .await;
+    let mut events = d.turn().await;
+    d.finish().await;
+    events[0]["init"]["tools"] = serde_json::json!(["[60 TOOLS]"]);
+    events[0]["init"]["cwd"] = serde_json::json!("[TEMP]");
+    let text: String = events.iter().map(|e| format!("{e}\n")).collect();
+    snapshot_settings().bind(|| insta::assert_snapshot!("persistent_image_turn", text));
+}
+
+#[tokio::test]
+async fn model_conflict_fails_before_stdin_with_the_recorded_bytes() {
+    // PB error-model-effort-conflict (persistent flags): lone result, stderr line, exit 1.
+    let sb = Sandbox::new();
+    let d = Driver::start(
+        &sb,
+        None,
+        &[
+            "--mode",
+            "plan",
+            "--model",
+            "gemini-3.8-flash-low",
+            "--effort",
+            "high",
+        ],
+        &[("FAKE_AGY_VERSION", "1.2.17")],
+    );
+    let raw = |f: &str| {
+        std::fs::read_to_string(crate::support::workspace().join("traces/upstream").join(f))
+            .expect("raw")
+    };
+    let mut d = d;
+    let ev = d.next_event().await.expect("result");
+    assert_eq!(
+        format!("{}\n", agy_protocol::gojson::to_go_json(&ev)),
+        raw("joiomi__playbook-plugin__error-model-effort-conflict.stdout")
+    );
+    let (status, stderr) = d.finish().await;
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(
+        stderr,
+        raw("joiomi__playbook-plugin__error-model-effort-conflict.stderr")
+    );
+}
+
+#[test]
+fn a_reader_that_went_away_ends_the_process_by_sigpipe() {
+    // agy is a Go program: a stdout write to a closed pipe kills it with SIGPIPE.
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::process::ExitStatusExt;
+    let sb = Sandbox::new();
+    let mut c = sb.std_cmd();
+    c.args([
+        "--input-format",
+        "stream-json",
+        "--output-format",
+        "stream-json",
+    ]);
+    let mut child = c.spawn().expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    stdin
+        .write_all(user("reply ONE").as_bytes())
+        .expect("write");
+    let mut line = String::new();
+    while !line.starts_with("{\"event\":\"result\"") {
+        line.clear();
+        assert!(
+            out.read_line(&mut line).expect("read") > 0,
+            "stdout ended early"
+        );
+    }
+    drop(out);
+    stdin
+        .write_all(user("reply TWO").as_bytes())
+        .expect("write");
+    drop(stdin);
+    let status =
+        crate::support::wait_with_timeout(child, std::time::Duration::from_secs(20)).status;
+    assert_eq!(status.signal(), Some(13));
+    assert_eq!(
+        sb.journal()[0]
+            .exit
+            .as_ref()
+            .and_then(|e| e.signal.clone())
+            .as_deref(),
+        Some("SIGPIPE")
+    );
+}

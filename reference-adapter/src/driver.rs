@@ -1,0 +1,244 @@
+//! The driver loop: reads driver-protocol requests line by line, runs them concurrently
+//! (several `generate` requests may be in flight; the oneshot semaphore admits two at a
+//! time), and replies by id.
+
+use crate::environment::Environment;
+use crate::failure::{success_reply, Failure};
+use crate::faults::FaultSet;
+use crate::oneshot::{generate, GenerateRequest, MAX_CONCURRENCY};
+use crate::outbox::Outbox;
+use crate::session::{Selection, Sessions};
+use agy_protocol::driver::{OpResult, Request, RequestOp, DRIVER_PROTOCOL_VERSION};
+use std::future::Future;
+use std::sync::Arc;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+/// The name `hello` answers with.
+pub const DRIVER_NAME: &str = "agy-reference-adapter";
+/// The profiles implemented (`acp` is a later addition).
+pub const PROFILES: [&str; 2] = ["oneshot", "session"];
+
+/// A request line that cannot be served, with the id to answer when one was readable.
+fn reject(line: &str) -> Option<(u64, Failure)> {
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let id = value.get("id")?.as_u64()?;
+    let why = match value.get("v").and_then(|v| v.as_u64()) {
+        Some(v) if v != u64::from(DRIVER_PROTOCOL_VERSION) => format!(
+            "driver protocol version {v} is not supported; this driver speaks {DRIVER_PROTOCOL_VERSION}"
+        ),
+        _ => match serde_json::from_value::<Request>(value) {
+            Ok(_) => return None,
+            Err(e) => format!("invalid request: {e}"),
+        },
+    };
+    Some((id, Failure::bad_request(why)))
+}
+
+/// Parses one request line; `Err` carries the reply to send (or nothing when the line
+/// has no usable id).
+fn parse_request(line: &str) -> Result<Request, Option<(u64, Failure)>> {
+    if let Some(rejected) = reject(line) {
+        return Err(Some(rejected));
+    }
+    serde_json::from_str::<Request>(line).map_err(|_| None)
+}
+
+/// Serves requests from `input` until it closes, a `shutdown` op arrives, or `stop`
+/// resolves (a signal); then releases every process and returns. After stdin closes or
+/// `shutdown`, work already requested finishes first; after a signal it is cancelled.
+pub async fn serve<R, W, S>(
+    env: Environment,
+    faults: FaultSet,
+    input: R,
+    output: W,
+    stop: S,
+) -> anyhow::Result<()>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin + Send + 'static,
+    S: Future<Output = ()>,
+{
+    let env = Arc::new(env);
+    let faults = Arc::new(faults);
+    let (outbox, writer) = Outbox::start(output);
+    let permits = Arc::new(Semaphore::new(MAX_CONCURRENCY));
+    let mut sessions = Sessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone());
+    let mut generations: JoinSet<()> = JoinSet::new();
+    let mut lines = BufReader::new(input);
+    let mut buf = Vec::new();
+    let mut shutdown_id = None;
+    let mut stop = std::pin::pin!(stop);
+    let mut stopped_by_signal = false;
+
+    loop {
+        let line = tokio::select! {
+            () = &mut stop => { stopped_by_signal = true; break; }
+            read = lines.read_until(b'\n', &mut buf) => read.map(|_| {
+                let line = (!buf.is_empty()).then(|| String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string());
+                buf.clear();
+                line
+            }),
+            // Reap finished generations so the set does not grow without bound.
+            Some(_) = generations.join_next(), if !generations.is_empty() => continue,
+        };
+        let line = match line {
+            Ok(Some(line)) => line,
+            Ok(None) | Err(_) => break,
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request = match parse_request(&line) {
+            Ok(r) => r,
+            Err(Some((id, failure))) => {
+                outbox.send(failure.into_reply(id, OpResult::default()));
+                continue;
+            }
+            Err(None) => {
+                eprintln!("agy-reference-adapter: ignoring a line that is not a request: {line:?}");
+                continue;
+            }
+        };
+        let id = request.id;
+        match request.op {
+            RequestOp::Hello {} => outbox.send(success_reply(
+                id,
+                OpResult {
+                    driver: Some(DRIVER_NAME.to_string()),
+                    profiles: PROFILES.iter().map(|p| p.to_string()).collect(),
+                    ..OpResult::default()
+                },
+            )),
+            RequestOp::Generate {
+                prompt,
+                aspect,
+                timeout_s,
+                references,
+                settings,
+            } => {
+                let (env, faults, outbox, permits) = (
+                    Arc::clone(&env),
+                    Arc::clone(&faults),
+                    outbox.clone(),
+                    Arc::clone(&permits),
+                );
+                let req = GenerateRequest {
+                    prompt,
+                    aspect,
+                    timeout_s,
+                    references,
+                    settings,
+                };
+                generations.spawn(async move {
+                    let Ok(_permit) = permits.acquire_owned().await else {
+                        return;
+                    };
+                    let reply = match generate(&env, &faults, id, req).await {
+                        Ok(d) => success_reply(
+                            id,
+                            OpResult {
+                                image: d.image.map(|p| p.display().to_string()),
+                                extra: Some(d.evidence),
+                                ..OpResult::default()
+                            },
+                        ),
+                        Err((f, evidence)) => f.into_reply(
+                            id,
+                            OpResult {
+                                extra: (!evidence.is_null()).then_some(evidence),
+                                ..OpResult::default()
+                            },
+                        ),
+                    };
+                    outbox.send(reply);
+                });
+            }
+            RequestOp::Open {
+                session,
+                model,
+                effort,
+                permission,
+            } => sessions.open(
+                id,
+                session,
+                Selection {
+                    model,
+                    effort,
+                    permission,
+                },
+            ),
+            RequestOp::Turn { session, text } => sessions.turn(id, &session, text),
+            RequestOp::Select {
+                session,
+                model,
+                effort,
+                permission,
+            } => sessions.select(id, &session, model, effort, permission),
+            RequestOp::Cancel { session } => sessions.cancel(id, &session),
+            RequestOp::Close { session } => sessions.close(id, &session),
+            RequestOp::Shutdown {} => {
+                shutdown_id = Some(id);
+                break;
+            }
+        }
+    }
+
+    if stopped_by_signal {
+        // A signal ends in-flight generations now (their guards kill agy's group).
+        generations.shutdown().await;
+    } else {
+        while generations.join_next().await.is_some() {}
+    }
+    sessions.shutdown(!stopped_by_signal).await;
+    if let Some(id) = shutdown_id {
+        outbox.send(success_reply(id, OpResult::default()));
+    }
+    drop(sessions);
+    drop(outbox);
+    let _ = writer.await;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_version_is_rejected_with_its_id() {
+        let (id, f) = reject(r#"{"v":2,"id":7,"op":"hello"}"#).expect("rejected");
+        assert_eq!(id, 7);
+        assert!(f.message.contains("version 2"), "{}", f.message);
+    }
+
+    #[test]
+    fn an_unknown_op_is_rejected_with_its_id() {
+        let (id, f) = reject(r#"{"v":1,"id":3,"op":"fly"}"#).expect("rejected");
+        assert_eq!(id, 3);
+        assert!(f.message.contains("invalid request"), "{}", f.message);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_request_lines_never_panic(line in "\\PC*") {
+            let _ = parse_request(&line);
+        }
+
+        #[test]
+        fn any_json_with_an_id_gets_an_answer_or_parses(id in 0u64..1000, op in "[a-z]{0,8}", v in 0u64..3) {
+            let line = format!(r#"{{"v":{v},"id":{id},"op":"{op}"}}"#);
+            match parse_request(&line) {
+                Ok(r) => proptest::prop_assert_eq!(r.id, id),
+                Err(Some((rid, _))) => proptest::prop_assert_eq!(rid, id),
+                Err(None) => proptest::prop_assert!(false, "a request with an id must be answered"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_good_request_parses_and_garbage_has_no_id() {
+        assert!(parse_request(r#"{"v":1,"id":1,"op":"hello"}"#).is_ok());
+        assert!(matches!(parse_request("not json"), Err(None)));
+    }
+}

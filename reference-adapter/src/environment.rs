@@ -1,0 +1,111 @@
+//! What the driver learns from its environment: the agy binary, the work and state
+//! directories, the time scale, and where agy keeps its data.
+
+use agy_protocol::driver::{ENV_AGY_BIN, ENV_STATE_DIR, ENV_TIME_SCALE, ENV_WORK_DIR};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// agy's data directory override (PROTOCOL.md §5: plannotator-tui v0.9.6 release note).
+pub const ENV_APP_DATA_DIR: &str = "ANTIGRAVITY_APP_DATA_DIR";
+
+/// The driver's environment, read once at start-up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Environment {
+    /// The agy binary (`AGY_BIN`, default `agy` on `PATH`).
+    pub agy_bin: PathBuf,
+    /// The adapter's workspace: cwd and `--add-dir` of every agy run.
+    pub work_dir: PathBuf,
+    /// Where delivered images are copied (the asset store).
+    pub state_dir: PathBuf,
+    /// Every timeout and grace period is multiplied by this.
+    pub time_scale: f64,
+    /// agy's data directory: `$ANTIGRAVITY_APP_DATA_DIR`, else `$HOME/.gemini/antigravity-cli`.
+    pub app_data_dir: PathBuf,
+}
+
+impl Environment {
+    /// Reads the environment through `var` (injectable for tests).
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Environment {
+        let nonempty = |name: &str| var(name).filter(|v| !v.is_empty());
+        let work_dir = nonempty(ENV_WORK_DIR)
+            .map(PathBuf::from)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let state_dir = nonempty(ENV_STATE_DIR)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| work_dir.join(".agy-reference-adapter"));
+        let time_scale = nonempty(ENV_TIME_SCALE)
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .unwrap_or(1.0);
+        let app_data_dir = match nonempty(ENV_APP_DATA_DIR) {
+            Some(dir) => PathBuf::from(dir),
+            None => Path::new(&nonempty("HOME").unwrap_or_else(|| ".".to_string()))
+                .join(".gemini")
+                .join("antigravity-cli"),
+        };
+        Environment {
+            agy_bin: PathBuf::from(nonempty(ENV_AGY_BIN).unwrap_or_else(|| "agy".to_string())),
+            work_dir,
+            state_dir,
+            time_scale,
+            app_data_dir,
+        }
+    }
+
+    /// Reads the process environment.
+    pub fn from_process() -> Environment {
+        Environment::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// `seconds` of adapter time, scaled.
+    pub fn scaled(&self, seconds: f64) -> Duration {
+        Duration::try_from_secs_f64(seconds * self.time_scale).unwrap_or(Duration::MAX)
+    }
+
+    /// `brain/<conversation_id>/`, where agy puts generated images (SPIKES.md S2).
+    pub fn brain_dir(&self, conversation_id: &str) -> PathBuf {
+        self.app_data_dir.join("brain").join(conversation_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env_of(pairs: &[(&str, &str)]) -> Environment {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Environment::from_vars(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn brain_dir_is_under_home_by_default() {
+        let env = env_of(&[("HOME", "/h"), (ENV_WORK_DIR, "/w")]);
+        assert_eq!(
+            env.brain_dir("c1"),
+            PathBuf::from("/h/.gemini/antigravity-cli/brain/c1")
+        );
+        assert_eq!(env.agy_bin, PathBuf::from("agy"));
+        assert_eq!(env.state_dir, PathBuf::from("/w/.agy-reference-adapter"));
+    }
+
+    #[test]
+    fn app_data_dir_override_is_honoured() {
+        let env = env_of(&[("HOME", "/h"), (ENV_APP_DATA_DIR, "/data")]);
+        assert_eq!(env.brain_dir("c1"), PathBuf::from("/data/brain/c1"));
+    }
+
+    #[test]
+    fn time_scale_multiplies_and_bad_values_fall_back_to_one() {
+        assert_eq!(
+            env_of(&[(ENV_TIME_SCALE, "0.1")]).scaled(30.0),
+            Duration::from_secs(3)
+        );
+        assert_eq!(env_of(&[(ENV_TIME_SCALE, "x")]).time_scale, 1.0);
+        assert_eq!(env_of(&[(ENV_TIME_SCALE, "-2")]).time_scale, 1.0);
+    }
+}

@@ -1,0 +1,223 @@
+//! Fault switches: each one turns the correct adapter into one that ships a real bug.
+//!
+//! The names are a contract with the scenario catalogue; `--list-faults` prints them, one
+//! JSON object per line. Every fault is documented in `docs/reference-adapter.md` with the
+//! bug it reproduces and its source.
+
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// One fault switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Fault {
+    /// oneshot: exit 0 + `SUCCESS` is success, without the timeout row or the image check.
+    TrustsSuccess,
+    /// oneshot: the missing-output row is evaluated before the print-timeout row.
+    MissingOutputBeforeTimeout,
+    /// oneshot: image-quota 429 prose in a `SUCCESS` envelope is not recognised.
+    NoQuotaDetection,
+    /// oneshot: `--dangerously-skip-permissions` is passed unless settings say otherwise.
+    SkipPermissionsByDefault,
+    /// oneshot: with several images in the brain directory, the first one is delivered.
+    FirstOfManyImages,
+    /// oneshot: a hung agy is waited for forever instead of killed after timeout + 30 s.
+    NeverKillsHungAgy,
+    /// session: a new agy process per turn, stdin closed after every turn.
+    ProcessPerTurn,
+    /// session: replayed results are taken as the new turn's result.
+    NoReplayFilter,
+    /// session: the process is kept after a failed turn.
+    KeepsProcessAfterFailure,
+    /// session: the process is kept after a different model/effort/permission selection.
+    KeepsProcessAfterModelChange,
+    /// session: release sends SIGTERM and never escalates to SIGKILL.
+    SigtermWithoutSigkill,
+    /// session: a late step of an earlier turn is attributed to the current turn.
+    LateStepToCurrentTurn,
+}
+
+/// A fault's entry in `--list-faults`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FaultInfo {
+    /// The switch name (`--fault NAME`).
+    pub name: &'static str,
+    /// The profile it breaks.
+    pub profile: &'static str,
+    /// The bug it reproduces, in one sentence.
+    pub bug: &'static str,
+}
+
+impl Fault {
+    /// Every fault, in catalogue order.
+    pub const ALL: [Fault; 12] = [
+        Fault::TrustsSuccess,
+        Fault::MissingOutputBeforeTimeout,
+        Fault::NoQuotaDetection,
+        Fault::SkipPermissionsByDefault,
+        Fault::FirstOfManyImages,
+        Fault::NeverKillsHungAgy,
+        Fault::ProcessPerTurn,
+        Fault::NoReplayFilter,
+        Fault::KeepsProcessAfterFailure,
+        Fault::KeepsProcessAfterModelChange,
+        Fault::SigtermWithoutSigkill,
+        Fault::LateStepToCurrentTurn,
+    ];
+
+    /// The switch name.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Name, profile and the bug reproduced.
+    pub fn info(self) -> FaultInfo {
+        let (name, profile, bug) = match self {
+            Fault::TrustsSuccess => (
+                "trusts-success",
+                "oneshot",
+                "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (SPIKES.md S6c) or a missing image is reported as a delivered image",
+            ),
+            Fault::MissingOutputBeforeTimeout => (
+                "missing-output-before-timeout",
+                "oneshot",
+                "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)",
+            ),
+            Fault::NoQuotaDetection => (
+                "no-quota-detection",
+                "oneshot",
+                "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (SPIKES.md S7 correction)",
+            ),
+            Fault::SkipPermissionsByDefault => (
+                "skip-permissions-by-default",
+                "oneshot",
+                "passes --dangerously-skip-permissions by default, as ADR 0013's superseded decision D4 did before S5 showed generate_image needs no permission",
+            ),
+            Fault::FirstOfManyImages => (
+                "first-of-many-images",
+                "oneshot",
+                "delivers the first of several images in brain/<conversation_id>/ instead of requiring exactly one (ADR 0013 decision 3)",
+            ),
+            Fault::NeverKillsHungAgy => (
+                "never-kills-hung-agy",
+                "oneshot",
+                "waits for a hung agy forever instead of killing its process group after timeout + 30 s (ADR 0013 error table, last-but-one row)",
+            ),
+            Fault::ProcessPerTurn => (
+                "process-per-turn",
+                "session",
+                "spawns agy for every turn and closes its stdin after every turn, repaying the CLI start-up cost each time (seed 000, the behaviour it replaced)",
+            ),
+            Fault::NoReplayFilter => (
+                "no-replay-filter",
+                "session",
+                "takes the first result after a new stdin line as the turn's result, so a replayed earlier result is reported again as the new turn (seed 000, replayed native output)",
+            ),
+            Fault::KeepsProcessAfterFailure => (
+                "keeps-process-after-failure",
+                "session",
+                "keeps the agy process after a failed turn, so the next turn runs on a process in an unknown state (seed 000, every other outcome releases the driver)",
+            ),
+            Fault::KeepsProcessAfterModelChange => (
+                "keeps-process-after-model-change",
+                "session",
+                "keeps the agy process after a different model/effort/permission selection, so later turns silently run with the old flags (seed 000)",
+            ),
+            Fault::SigtermWithoutSigkill => (
+                "sigterm-without-sigkill",
+                "session",
+                "sends SIGTERM on release and never escalates, so an agy that ignores SIGTERM outlives its session (seed 000, SIGTERM -> SIGKILL within the grace)",
+            ),
+            Fault::LateStepToCurrentTurn => (
+                "late-step-to-current-turn",
+                "session",
+                "attributes a step of an earlier turn that arrives late to the current turn, so old text appears in a new turn (seed 000, steps only at or beyond the new turn's first index)",
+            ),
+        };
+        FaultInfo { name, profile, bug }
+    }
+}
+
+/// The faults switched on for this run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FaultSet(BTreeSet<Fault>);
+
+impl FaultSet {
+    /// No fault: the correct adapter.
+    pub fn none() -> FaultSet {
+        FaultSet::default()
+    }
+
+    /// The given faults.
+    pub fn of(faults: impl IntoIterator<Item = Fault>) -> FaultSet {
+        FaultSet(faults.into_iter().collect())
+    }
+
+    /// True when `fault` is switched on.
+    pub fn has(&self, fault: Fault) -> bool {
+        self.0.contains(&fault)
+    }
+
+    /// The faults switched on, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Fault> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+/// The `--list-faults` output: one JSON object per line.
+pub fn render_fault_list() -> String {
+    Fault::ALL
+        .iter()
+        .map(|f| serde_json::to_string(&f.info()).unwrap_or_default() + "\n")
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    #[test]
+    fn every_fault_name_matches_its_clap_spelling() {
+        for fault in Fault::ALL {
+            let value = fault.to_possible_value().expect("not skipped");
+            assert_eq!(value.get_name(), fault.name());
+        }
+    }
+
+    #[test]
+    fn fault_names_are_the_agreed_contract() {
+        let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "trusts-success",
+                "missing-output-before-timeout",
+                "no-quota-detection",
+                "skip-permissions-by-default",
+                "first-of-many-images",
+                "never-kills-hung-agy",
+                "process-per-turn",
+                "no-replay-filter",
+                "keeps-process-after-failure",
+                "keeps-process-after-model-change",
+                "sigterm-without-sigkill",
+                "late-step-to-current-turn",
+            ]
+        );
+    }
+
+    #[test]
+    fn fault_list_has_one_parsable_object_per_fault() {
+        let text = render_fault_list();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect();
+        assert_eq!(lines.len(), Fault::ALL.len());
+        for line in &lines {
+            let profile = line["profile"].as_str().expect("profile");
+            assert!(profile == "oneshot" || profile == "session", "{line}");
+            assert!(!line["bug"].as_str().expect("bug").is_empty());
+        }
+    }
+}

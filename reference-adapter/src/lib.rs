@@ -1,0 +1,23 @@
+//! The reference adapter: a correct adapter for agy's `oneshot` (image provider, ADR 0013)
+//! and `session` (persistent stream-json driver) profiles, speaking driver protocol v1
+//! natively, with fault switches that each reproduce one real adapter bug.
+//!
+//! - [`driver`]: the request loop (concurrent requests, replies by id).
+//! - [`oneshot`]: argv, prompt wrapper, brain directory, classification, the run.
+//! - [`session`]: the kept process, replay filter, turn verdict, history, release.
+//! - [`faults`]: the fault switches.
+
+pub mod agy_text;
+pub mod cli;
+pub mod driver;
+pub mod environment;
+pub mod failure;
+pub mod faults;
+pub mod oneshot;
+mod outbox;
+mod process_group;
+pub mod session;
+
+pub use cli::{run, Cli};
+pub use environment::Environment;
+pub use faults::{Fault, FaultSet};

@@ -1,0 +1,219 @@
+//! One generation: spawn agy, wait (killing it after timeout + 30 s), look in the brain
+//! directory, classify, and copy the image into the asset store.
+
+use super::argv::{build_argv, reference_dirs};
+use super::brain::{list_images, usable_conversation_id};
+use super::classify::{
+    binary_missing_failure, classify, killed_failure, parse_envelope, Observation, Verdict,
+};
+use super::prompt::wrap_prompt;
+use super::settings::OneshotSettings;
+use crate::environment::Environment;
+use crate::failure::{tail, Failure, PROVIDER_PERMANENT};
+use crate::faults::{Fault, FaultSet};
+use crate::process_group::{isolate, kill_and_reap, wait_for, GroupGuard};
+use agy_protocol::driver::Outcome;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::process::Command;
+
+/// Concurrent generations (ADR 0013 decision 8; S7 measured two as safe and faster).
+pub const MAX_CONCURRENCY: usize = 2;
+/// The grace after `timeout_s` before the run is killed (the error table's "+ 30").
+pub const KILL_GRACE_S: f64 = 30.0;
+/// How long pipes may stay open after agy exited (helpers holding them are killed).
+const PIPE_DRAIN_S: f64 = 5.0;
+/// stdout larger than this is not an envelope.
+const STDOUT_CAP: u64 = 16 * 1024 * 1024;
+/// stderr kept for messages.
+const STDERR_CAP: u64 = 1024 * 1024;
+
+/// A `generate` request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerateRequest {
+    /// The user's prompt.
+    pub prompt: String,
+    /// Aspect ratio, e.g. `16:9`.
+    pub aspect: Option<String>,
+    /// Adapter timeout in seconds.
+    pub timeout_s: Option<f64>,
+    /// Reference image paths (relative ones are taken from the work directory).
+    pub references: Vec<String>,
+    /// The request's settings object.
+    pub settings: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A delivered image and the run's evidence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delivery {
+    /// The copy in the asset store (`None` only under the `trusts-success` fault).
+    pub image: Option<PathBuf>,
+    /// Evidence for the report: envelope, exit code, stderr tail.
+    pub evidence: serde_json::Value,
+}
+
+/// The outcome of one generation: delivered, or failed with the evidence.
+pub type GenerateOutcome = Result<Delivery, (Failure, serde_json::Value)>;
+
+async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: u64) -> String {
+    let mut buf = Vec::new();
+    if let Some(r) = reader {
+        let _ = r.take(cap).read_to_end(&mut buf).await;
+    }
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+fn evidence(
+    exit_code: Option<i32>,
+    envelope: Option<&agy_protocol::Envelope>,
+    stderr: &str,
+) -> serde_json::Value {
+    serde_json::json!({
+        "exit_code": exit_code,
+        "envelope": envelope,
+        "stderr_tail": tail(stderr, 2000),
+    })
+}
+
+fn no_evidence(f: Failure) -> (Failure, serde_json::Value) {
+    (f, serde_json::Value::Null)
+}
+
+/// Runs one generation to its verdict.
+pub async fn generate(
+    env: &Environment,
+    faults: &FaultSet,
+    request_id: u64,
+    req: GenerateRequest,
+) -> GenerateOutcome {
+    let settings = OneshotSettings::from_map(&req.settings)
+        .map_err(|e| no_evidence(Failure::bad_request(e)))?;
+    let timeout_s = settings
+        .resolve_timeout(req.timeout_s)
+        .map_err(|e| no_evidence(Failure::bad_request(e)))?;
+    let (ref_files, ref_dirs) = reference_dirs(&env.work_dir, &req.references);
+    let prompt = wrap_prompt(&req.prompt, req.aspect.as_deref(), &ref_files);
+    let argv = build_argv(
+        &prompt,
+        &env.work_dir,
+        &ref_dirs,
+        timeout_s,
+        &settings,
+        faults,
+    );
+
+    let _ = std::fs::create_dir_all(&env.work_dir);
+    let mut cmd = Command::new(&env.agy_bin);
+    cmd.args(&argv)
+        .current_dir(&env.work_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    isolate(&mut cmd, true);
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(no_evidence(binary_missing_failure(&env.agy_bin)))
+        }
+        Err(e) => {
+            return Err(no_evidence(Failure::new(
+                Outcome::Permanent,
+                PROVIDER_PERMANENT,
+                format!("failed to start `{}`: {e}", env.agy_bin.display()),
+            )))
+        }
+    };
+    let guard = GroupGuard::of(&child);
+    let stdout_task = tokio::spawn(read_capped(child.stdout.take(), STDOUT_CAP));
+    let stderr_task = tokio::spawn(read_capped(child.stderr.take(), STDERR_CAP));
+
+    let status = if faults.has(Fault::NeverKillsHungAgy) {
+        child.wait().await.ok()
+    } else {
+        match wait_for(&mut child, env.scaled(timeout_s + KILL_GRACE_S)).await {
+            Some(status) => Some(status),
+            None => {
+                kill_and_reap(&mut child, &guard).await;
+                // A helper that left the group could hold the pipe open: bounded wait.
+                let stderr = tokio::time::timeout(env.scaled(PIPE_DRAIN_S), stderr_task)
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+                    .unwrap_or_default();
+                stdout_task.abort();
+                let f = killed_failure(timeout_s, KILL_GRACE_S, &stderr);
+                return Err((f, evidence(None, None, &stderr)));
+            }
+        }
+    };
+    // agy has exited; anything left in its group is an orphaned helper.
+    drop(guard);
+    let drain = env.scaled(PIPE_DRAIN_S);
+    let stdout = tokio::time::timeout(drain, stdout_task)
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    let stderr = tokio::time::timeout(drain, stderr_task)
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    let exit_code = status.and_then(|s| s.code());
+
+    let envelope = parse_envelope(&stdout);
+    let brain_dir = envelope
+        .as_ref()
+        .ok()
+        .map(|e| e.conversation_id.as_str())
+        .filter(|id| usable_conversation_id(id))
+        .map(|id| env.brain_dir(id));
+    let images = match (&envelope, &brain_dir) {
+        (Ok(e), Some(dir)) if e.status == agy_protocol::Status::Success => list_images(dir),
+        _ => Vec::new(),
+    };
+    let obs = Observation {
+        exit_code,
+        envelope,
+        stderr,
+        brain_dir,
+        images,
+    };
+    let ev = evidence(exit_code, obs.envelope.as_ref().ok(), &obs.stderr);
+    match classify(&obs, faults) {
+        Verdict::Delivered(None) => Ok(Delivery {
+            image: None,
+            evidence: ev,
+        }),
+        Verdict::Delivered(Some(path)) => match store(&env.state_dir, request_id, &path) {
+            Ok(stored) => Ok(Delivery {
+                image: Some(stored),
+                evidence: ev,
+            }),
+            Err(f) => Err((f, ev)),
+        },
+        Verdict::Failed(f) => Err((f, ev)),
+    }
+}
+
+/// Copies the image into `<state>/assets/` (decision 3: "copy it into the asset store").
+fn store(state_dir: &Path, request_id: u64, image: &Path) -> Result<PathBuf, Failure> {
+    let assets = state_dir.join("assets");
+    let name = image.file_name().unwrap_or_default().to_string_lossy();
+    let target = assets.join(format!("{request_id}-{name}"));
+    std::fs::create_dir_all(&assets)
+        .and_then(|()| std::fs::copy(image, &target))
+        .map_err(|e| {
+            Failure::new(
+                Outcome::Permanent,
+                PROVIDER_PERMANENT,
+                format!(
+                    "failed to copy {} into {}: {e}",
+                    image.display(),
+                    assets.display()
+                ),
+            )
+        })?;
+    Ok(target)
+}

@@ -1,0 +1,140 @@
+//! One persistent agy process: its stdin, its parsed stdout events, its stderr tail.
+
+use super::filter::ProcessBaseline;
+use super::selection::Selection;
+use crate::environment::Environment;
+use crate::failure::tail;
+use crate::process_group::{isolate, GroupGuard};
+use agy_protocol::stream::{StreamEvent, UserLine};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+
+/// How much stderr a process keeps for messages.
+const STDERR_KEEP: usize = 4096;
+
+/// One line of the process's stdout.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ProcessOutput {
+    /// A stream-json event.
+    Event(Box<StreamEvent>),
+    /// A line that is not one (kept for the error message if the turn then fails).
+    Unparsed(String),
+}
+
+/// A running persistent agy process.
+#[derive(Debug)]
+pub(crate) struct AgyProcess {
+    pub(crate) child: Child,
+    pub(crate) guard: GroupGuard,
+    pub(crate) stdin: Option<ChildStdin>,
+    pub(crate) output: mpsc::UnboundedReceiver<ProcessOutput>,
+    pub(crate) stderr: Arc<Mutex<String>>,
+    /// What it has shown so far (for the replay filter).
+    pub(crate) baseline: ProcessBaseline,
+    pub(crate) pid: Option<u32>,
+}
+
+impl AgyProcess {
+    /// Starts `agy --input-format stream-json --output-format stream-json …` in the work
+    /// directory, in its own process group.
+    pub(crate) fn spawn(
+        env: &Environment,
+        selection: &Selection,
+        resume: Option<&str>,
+        die_with_driver: bool,
+    ) -> std::io::Result<AgyProcess> {
+        let _ = std::fs::create_dir_all(&env.work_dir);
+        let mut cmd = Command::new(&env.agy_bin);
+        cmd.args(selection.argv(&env.work_dir, resume))
+            .current_dir(&env.work_dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        isolate(&mut cmd, die_with_driver);
+        let mut child = cmd.spawn()?;
+        let guard = GroupGuard::of(&child);
+        let pid = child.id();
+        let (tx, rx) = mpsc::unbounded_channel();
+        if let Some(stdout) = child.stdout.take() {
+            tokio::spawn(async move {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                    // Invalid UTF-8 is a bad line, not the end of the stream.
+                    let line = String::from_utf8_lossy(&buf)
+                        .trim_end_matches(['\n', '\r'])
+                        .to_string();
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    let item = match StreamEvent::parse(&line) {
+                        Ok(ev) => ProcessOutput::Event(Box::new(ev)),
+                        Err(_) => ProcessOutput::Unparsed(line),
+                    };
+                    if tx.send(item).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        let stderr = Arc::new(Mutex::new(String::new()));
+        if let Some(mut pipe) = child.stderr.take() {
+            let keep = Arc::clone(&stderr);
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = pipe.read(&mut buf).await {
+                    if n == 0 {
+                        break;
+                    }
+                    if let Ok(mut s) = keep.lock() {
+                        s.push_str(&String::from_utf8_lossy(&buf[..n]));
+                        let t = tail(&s, STDERR_KEEP).to_string();
+                        *s = t;
+                    }
+                }
+            });
+        }
+        Ok(AgyProcess {
+            stdin: child.stdin.take(),
+            child,
+            guard,
+            output: rx,
+            stderr,
+            baseline: ProcessBaseline::default(),
+            pid,
+        })
+    }
+
+    /// Writes one user line; an error means stdin is no longer writable.
+    pub(crate) async fn send(&mut self, text: &str) -> std::io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdin closed"))?;
+        stdin
+            .write_all(UserLine::text(text).to_line().as_bytes())
+            .await?;
+        stdin.flush().await
+    }
+
+    /// True when the process has exited.
+    pub(crate) fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// The last part of stderr.
+    pub(crate) fn stderr_tail(&self) -> String {
+        self.stderr
+            .lock()
+            .map(|s| tail(s.trim(), 400).to_string())
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,8 @@
+//! Process-level tests of the reference adapter: the real driver binary, driven over
+//! driver protocol v1, running small Python stand-ins for `agy` in a temporary sandbox.
+
+mod cli;
+mod fake_agy;
+mod oneshot;
+mod session;
+mod support;
