@@ -50,10 +50,11 @@ pub fn run_fake(only: &[&str], env: &[(&str, &str)]) -> SpikeReport {
         spikes.retain(|s| only.contains(&s.id.as_str()));
     }
     let mut target = Target::fake(fake_agy(), TIME_SCALE);
-    target.env = env
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+    target.env.extend(
+        env.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<Vec<_>>(),
+    );
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     rt.block_on(run_spikes(&SpikeRun {
         spikes: &spikes,
