@@ -1,4 +1,30 @@
-//! agy-harness: runs an adapter against fake-agy scenario by scenario and judges it.
+//! agy-harness: runs an adapter (the program under test, through its driver) against
+//! fake-agy scenario by scenario, and judges what it did.
+//!
+//! - [`scenario`]: the scenario model, parser and catalogue.
+//! - [`adapter_config`]: how to start a driver and read its errors.
+//! - [`sandbox`], [`process_group`]: temp `HOME`, fake-agy as `agy`, no orphans.
+//! - [`driver_client`]: the harness side of driver protocol v1.
+//! - [`runner`], [`observation`], [`check`]: running a scenario and judging it.
+//! - [`report`]: terminal, JSON, JUnit and Markdown reports; [`exit_code`].
+//! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark.
 
-pub mod image;
+pub mod adapter_config;
+mod app;
+pub mod bench;
+pub mod check;
+pub mod cli;
+pub mod driver_client;
+pub mod exit_code;
+pub mod faults;
+mod interrupt;
+pub mod locate;
+pub mod observation;
+pub mod process_group;
+pub mod report;
+pub mod runner;
+pub mod sandbox;
+pub mod scenario;
 pub mod spike;
+
+pub use app::execute;

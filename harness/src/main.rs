@@ -1,26 +1,8 @@
-//! The `agy-harness` binary.
+//! The `agy-harness` binary: parse the command line, run, exit with the code.
 
-use agy_harness::spike::{spikes_command, SpikesArgs};
-use clap::{Parser, Subcommand};
-
-/// Conformance harness for programs that drive agy.
-#[derive(Debug, Parser)]
-#[command(name = "agy-harness", version)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Re-run the spikes S1–S8 against fake-agy or a live agy and judge every fact.
-    Spikes(SpikesArgs),
-}
+use clap::Parser;
 
 fn main() {
-    let cli = Cli::parse();
-    let code = match cli.command {
-        Command::Spikes(args) => spikes_command(args),
-    };
-    std::process::exit(code);
+    let cli = agy_harness::cli::Cli::parse();
+    std::process::exit(agy_harness::execute(cli));
 }

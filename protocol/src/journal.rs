@@ -165,18 +165,23 @@ pub fn write_live(journal: &Path, record: &JournalRecord) -> io::Result<()> {
 pub fn append_final(journal: &Path, record: &JournalRecord) -> io::Result<()> {
     let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
     line.push(b'\n');
-    if let Some(parent) = journal.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent)?;
-    }
-    let mut f = OpenOptions::new().create(true).append(true).open(journal)?;
-    f.lock()?;
-    // One write call of the whole line: with O_APPEND and the lock held, records of
-    // concurrent invocations never interleave.
-    let result = f.write_all(&line);
-    let _ = f.unlock();
-    result?;
+    append_line_locked(journal, &line)?;
     let _ = fs::remove_file(live_dir(journal).join(format!("{}.json", record.pid)));
     Ok(())
+}
+
+/// Appends one whole line to `path` (creating it and its folder), under an exclusive
+/// lock and in one write call: with O_APPEND and the lock held, lines of concurrent
+/// writers never interleave.
+pub fn append_line_locked(path: &Path, line: &[u8]) -> io::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)?;
+    }
+    let mut f = OpenOptions::new().create(true).append(true).open(path)?;
+    f.lock()?;
+    let result = f.write_all(line);
+    let _ = f.unlock();
+    result
 }
 
 /// Why a journal could not be read.

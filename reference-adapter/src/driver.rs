@@ -2,6 +2,7 @@
 //! (several `generate` requests may be in flight; the oneshot semaphore admits two at a
 //! time), and replies by id.
 
+use crate::acp::{AcpCommand, AcpSessions};
 use crate::environment::Environment;
 use crate::failure::{success_reply, Failure};
 use crate::faults::FaultSet;
@@ -17,8 +18,8 @@ use tokio::task::JoinSet;
 
 /// The name `hello` answers with.
 pub const DRIVER_NAME: &str = "agy-reference-adapter";
-/// The profiles implemented (`acp` is a later addition).
-pub const PROFILES: [&str; 2] = ["oneshot", "session"];
+/// The profiles implemented.
+pub const PROFILES: [&str; 3] = ["oneshot", "session", "acp"];
 
 /// A request line that cannot be served, with the id to answer when one was readable.
 fn reject(line: &str) -> Option<(u64, Failure)> {
@@ -65,6 +66,7 @@ where
     let (outbox, writer) = Outbox::start(output);
     let permits = Arc::new(Semaphore::new(MAX_CONCURRENCY));
     let mut sessions = Sessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone());
+    let mut acp = AcpSessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone());
     let mut generations: JoinSet<()> = JoinSet::new();
     let mut lines = BufReader::new(input);
     let mut buf = Vec::new();
@@ -178,6 +180,30 @@ where
             } => sessions.select(id, &session, model, effort, permission),
             RequestOp::Cancel { session } => sessions.cancel(id, &session),
             RequestOp::Close { session } => sessions.close(id, &session),
+            RequestOp::AcpNew {
+                session,
+                model,
+                mode,
+                permission,
+            } => acp.dispatch(
+                &session,
+                AcpCommand::New {
+                    id,
+                    model,
+                    mode,
+                    permission,
+                },
+            ),
+            RequestOp::AcpPrompt { session, text } => {
+                acp.dispatch(&session, AcpCommand::Prompt { id, text })
+            }
+            RequestOp::AcpCancel { session } => acp.dispatch(&session, AcpCommand::Cancel { id }),
+            RequestOp::AcpRestore { session } => acp.dispatch(&session, AcpCommand::Restore { id }),
+            RequestOp::AcpRestartAgent { session } => {
+                acp.dispatch(&session, AcpCommand::RestartAgent { id })
+            }
+            RequestOp::AcpStatus { session } => acp.dispatch(&session, AcpCommand::Status { id }),
+            RequestOp::AcpClose { session } => acp.dispatch(&session, AcpCommand::Close { id }),
             RequestOp::Shutdown {} => {
                 shutdown_id = Some(id);
                 break;
@@ -192,10 +218,12 @@ where
         while generations.join_next().await.is_some() {}
     }
     sessions.shutdown(!stopped_by_signal).await;
+    acp.shutdown(!stopped_by_signal).await;
     if let Some(id) = shutdown_id {
         outbox.send(success_reply(id, OpResult::default()));
     }
     drop(sessions);
+    drop(acp);
     drop(outbox);
     let _ = writer.await;
     Ok(())

@@ -34,6 +34,14 @@ pub enum Fault {
     SigtermWithoutSigkill,
     /// session: a late step of an earlier turn is attributed to the current turn.
     LateStepToCurrentTurn,
+    /// acp: the history-gap quarantine is lifted before the checkpoint write completes.
+    AcpQuarantineLiftedEarly,
+    /// acp: a failed restore falls back to `session/new`.
+    AcpFallsBackToSessionNew,
+    /// acp: `session/load` replay is appended to the canonical history.
+    AcpAppendsLoadReplay,
+    /// acp: the last prompt is sent again after a restart.
+    AcpResendsLastPrompt,
 }
 
 /// A fault's entry in `--list-faults`.
@@ -49,7 +57,7 @@ pub struct FaultInfo {
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 12] = [
+    pub const ALL: [Fault; 16] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -62,6 +70,10 @@ impl Fault {
         Fault::KeepsProcessAfterModelChange,
         Fault::SigtermWithoutSigkill,
         Fault::LateStepToCurrentTurn,
+        Fault::AcpQuarantineLiftedEarly,
+        Fault::AcpFallsBackToSessionNew,
+        Fault::AcpAppendsLoadReplay,
+        Fault::AcpResendsLastPrompt,
     ];
 
     /// The switch name.
@@ -131,6 +143,26 @@ impl Fault {
                 "late-step-to-current-turn",
                 "session",
                 "attributes a step of an earlier turn that arrives late to the current turn, so old text appears in a new turn (seed 000, steps only at or beyond the new turn's first index)",
+            ),
+            Fault::AcpQuarantineLiftedEarly => (
+                "acp-quarantine-lifted-early",
+                "acp",
+                "lifts the restore quarantine of a history-gap session/load before the checkpoint write completes, so late text of the old session leaks into the new turn (seed 003, P2 of the restore state-machine review, corroborated by a second review)",
+            ),
+            Fault::AcpFallsBackToSessionNew => (
+                "acp-falls-back-to-session-new",
+                "acp",
+                "calls session/new when session/load or session/resume fails, silently forking the conversation (seed 003: restoration never falls back to session/new; ACP.md §4 item 13, openab #952)",
+            ),
+            Fault::AcpAppendsLoadReplay => (
+                "acp-appends-load-replay",
+                "acp",
+                "appends the session/load replay to the canonical history, so earlier turns appear twice (seed 003: load replay is kept outside the canonical conversation; ACP.md §4 items 1-2)",
+            ),
+            Fault::AcpResendsLastPrompt => (
+                "acp-resends-last-prompt",
+                "acp",
+                "sends the last (or pending) prompt again after a restart, so the agent runs it twice (seed 003: no earlier prompt is resent)",
             ),
         };
         FaultInfo { name, profile, bug }
@@ -202,6 +234,10 @@ mod tests {
                 "keeps-process-after-model-change",
                 "sigterm-without-sigkill",
                 "late-step-to-current-turn",
+                "acp-quarantine-lifted-early",
+                "acp-falls-back-to-session-new",
+                "acp-appends-load-replay",
+                "acp-resends-last-prompt",
             ]
         );
     }
@@ -216,7 +252,7 @@ mod tests {
         assert_eq!(lines.len(), Fault::ALL.len());
         for line in &lines {
             let profile = line["profile"].as_str().expect("profile");
-            assert!(profile == "oneshot" || profile == "session", "{line}");
+            assert!(["oneshot", "session", "acp"].contains(&profile), "{line}");
             assert!(!line["bug"].as_str().expect("bug").is_empty());
         }
     }

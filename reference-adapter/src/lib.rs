@@ -5,8 +5,10 @@
 //! - [`driver`]: the request loop (concurrent requests, replies by id).
 //! - [`oneshot`]: argv, prompt wrapper, brain directory, classification, the run.
 //! - [`session`]: the kept process, replay filter, turn verdict, history, release.
+//! - [`acp`]: the ACP client: checkpoint, restore, quarantine.
 //! - [`faults`]: the fault switches.
 
+pub mod acp;
 pub mod agy_text;
 pub mod cli;
 pub mod driver;
@@ -17,6 +19,7 @@ pub mod oneshot;
 mod outbox;
 mod process_group;
 pub mod session;
+mod stderr_tail;
 
 pub use cli::{run, Cli};
 pub use environment::Environment;

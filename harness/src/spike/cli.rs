@@ -6,19 +6,20 @@ use super::record::Recorder;
 use super::redact::Redactor;
 use super::run::{run_spikes, SpikeRun};
 use super::target::{Budget, Credentials, Target};
+use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
+use crate::locate::{default_spikes, locate_binary, ENV_FAKE_AGY, FAKE_AGY_BIN};
 use agy_protocol::AgyVersion;
+use anstream::{AutoStream, ColorChoice};
 use clap::{Args, ValueEnum};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// Exit code: every fact holds (or is unverified without `--strict`).
-pub const EXIT_HOLDS: i32 = 0;
-/// Exit code: a fact drifted.
-pub const EXIT_DRIFTED: i32 = 1;
-/// Exit code: bad input (a spike file, a flag).
-pub const EXIT_BAD_INPUT: i32 = 2;
-/// Exit code: the run could not be made.
-pub const EXIT_COULD_NOT_RUN: i32 = 3;
+// Exit codes (crate::exit_code): 0 every fact holds (or is unverified without
+// `--strict`), 1 a fact drifted, 2 bad input (a spike file, a flag), 3 the run could
+// not be made.
+const EXIT_HOLDS: i32 = ALL_CONFORM;
+const EXIT_DRIFTED: i32 = SCENARIO_FAILED;
+const EXIT_BAD_INPUT: i32 = BAD_INPUT;
+const EXIT_COULD_NOT_RUN: i32 = COULD_NOT_RUN;
 
 /// Environment variable that allows a live run when `CI` is set.
 pub const ENV_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
@@ -44,8 +45,9 @@ pub struct SpikesArgs {
     /// How a live run gets your credentials (every choice but `none` is an opt-in).
     #[arg(long, value_enum, default_value_t = CredentialsArg::None)]
     pub credentials: CredentialsArg,
-    /// The fake-agy binary to probe when not live.
-    #[arg(long, value_name = "PATH", env = "AGY_HARNESS_FAKE_AGY")]
+    /// The fake-agy binary to probe when not live (default: next to agy-harness, or
+    /// `AGY_HARNESS_FAKE_AGY`).
+    #[arg(long, value_name = "PATH")]
     pub fake_agy: Option<PathBuf>,
     /// Extra environment for fake-agy, `KEY=VALUE` (e.g. `FAKE_AGY_VERSION=1.1.24`).
     #[arg(long = "fake-env", value_name = "KEY=VALUE")]
@@ -68,9 +70,6 @@ pub struct SpikesArgs {
     /// Count unverified facts as failures.
     #[arg(long)]
     pub strict: bool,
-    /// When to colour the terminal report.
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    pub color: ColorArg,
 }
 
 /// `--credentials`.
@@ -84,20 +83,9 @@ pub enum CredentialsArg {
     Home,
 }
 
-/// `--color`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorArg {
-    /// Colour when stdout is a terminal and NO_COLOR is unset.
-    Auto,
-    /// Always colour.
-    Always,
-    /// Never colour.
-    Never,
-}
-
 /// Runs `agy-harness spikes`; returns the exit code.
-pub fn spikes_command(args: SpikesArgs) -> i32 {
-    match run(args) {
+pub async fn spikes_command(args: SpikesArgs, color: ColorChoice) -> i32 {
+    match run(args, color).await {
         Ok(code) => code,
         Err((code, msg)) => {
             eprintln!("{msg}");
@@ -106,13 +94,13 @@ pub fn spikes_command(args: SpikesArgs) -> i32 {
     }
 }
 
-fn run(args: SpikesArgs) -> Result<i32, (i32, String)> {
+async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)> {
     let bad = |m: String| (EXIT_BAD_INPUT, m);
     let baseline: AgyVersion = args
         .baseline
         .parse()
         .map_err(|e| bad(format!("error: --baseline: {e}")))?;
-    let dir = args.spikes.clone().unwrap_or_else(default_spike_dir);
+    let dir = args.spikes.clone().unwrap_or_else(default_spikes);
     let mut spikes = load_spikes(&dir).map_err(|d| bad(d.to_string()))?;
     if !args.only.is_empty() {
         let unknown: Vec<&String> = args
@@ -166,27 +154,24 @@ fn run(args: SpikesArgs) -> Result<i32, (i32, String)> {
             b.inc(n);
         }
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| {
-            (
-                EXIT_COULD_NOT_RUN,
-                format!("error: failed to start the runtime: {e}"),
-            )
-        })?;
-    let mut report = runtime.block_on(run_spikes(&SpikeRun {
+    let mut report = run_spikes(&SpikeRun {
         spikes: &spikes,
         target: &target,
         baseline,
         recorder: recorder.as_ref(),
         on_run: Some(&tick),
-    }));
+    })
+    .await;
     if let Some(b) = &progress {
         b.finish_and_clear();
     }
-    if let Some(url) = &args.notify {
-        if let Err(e) = post_report(url, &report) {
+    if let Some(url) = args.notify.clone() {
+        // ureq is blocking: post from a blocking thread, not the runtime's.
+        let posted = report.clone();
+        let result = tokio::task::spawn_blocking(move || post_report(&url, &posted))
+            .await
+            .unwrap_or_else(|e| Err(format!("the notify task failed: {e}")));
+        if let Err(e) = result {
             report.notify_error = Some(e);
         }
     }
@@ -212,10 +197,9 @@ fn run(args: SpikesArgs) -> Result<i32, (i32, String)> {
             )
         })?;
     }
-    let color = match args.color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    let color = match color {
+        ColorChoice::Auto => AutoStream::choice(&std::io::stdout()) != ColorChoice::Never,
+        other => other != ColorChoice::Never,
     };
     print!("{}", report.to_terminal(color));
     if report.notify_error.is_some() {
@@ -266,14 +250,15 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
             "error: --live needs --agy PATH, the real binary to probe".into(),
         ));
     }
-    let bin = args.fake_agy.clone().unwrap_or_else(locate_fake_agy);
-    if !bin.exists() {
+    let bin = match &args.fake_agy {
+        Some(p) => p.clone(),
+        None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy")
+            .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: {e}")))?,
+    };
+    if !bin.is_file() {
         return Err((
             EXIT_COULD_NOT_RUN,
-            format!(
-                "error: fake-agy not found at `{}`\nhelp: build it with `cargo build -p fake-agy`, or set AGY_HARNESS_FAKE_AGY",
-                bin.display()
-            ),
+            format!("error: fake-agy not found at `{}`\nhelp: build it with `cargo build -p fake-agy`, or set AGY_HARNESS_FAKE_AGY", bin.display()),
         ));
     }
     let mut target = Target::fake(bin, args.time_scale);
@@ -284,34 +269,4 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
         target.env.push((k.to_string(), v.to_string()));
     }
     Ok(target)
-}
-
-/// fake-agy beside the running executable (target/<profile>/), else on PATH.
-fn locate_fake_agy() -> PathBuf {
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(|d| d.to_path_buf()))
-        .map(|d| {
-            if d.ends_with("deps") {
-                d.parent().map(|p| p.to_path_buf()).unwrap_or(d)
-            } else {
-                d
-            }
-        })
-        .map(|d| d.join("fake-agy"));
-    match beside {
-        Some(p) if p.exists() => p,
-        _ => PathBuf::from("fake-agy"),
-    }
-}
-
-/// `./spikes` when it exists, else the workspace's `spikes/`.
-fn default_spike_dir() -> PathBuf {
-    let here = PathBuf::from("spikes");
-    if here.is_dir() {
-        return here;
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("spikes")
 }

@@ -15,10 +15,7 @@ mod report;
 mod run;
 mod target;
 
-pub use cli::{
-    spikes_command, ColorArg, CredentialsArg, SpikesArgs, ENV_ALLOW_LIVE, EXIT_BAD_INPUT,
-    EXIT_COULD_NOT_RUN, EXIT_DRIFTED, EXIT_HOLDS,
-};
+pub use cli::{spikes_command, CredentialsArg, SpikesArgs, ENV_ALLOW_LIVE};
 pub use judge::{
     compare, describe, judge_fact, judge_spike, FactReport, RecordRef, RunValue, Verdict,
 };

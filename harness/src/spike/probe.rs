@@ -5,7 +5,7 @@ use super::model::{Fixture, Probe};
 use super::observation::{ImageInfo, Observation};
 use super::record::{CapturedChunk, Recorder, RunCapture};
 use super::target::{Credentials, Target};
-use crate::image::{has_image_extension, inspect_image};
+use crate::check::{has_image_extension, inspect_image};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};

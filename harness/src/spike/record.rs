@@ -108,13 +108,16 @@ impl Recorder {
         }
         // Interleave stdout and stderr by arrival; a stable sort keeps each stream's order.
         events.sort_by(|a, b| a.t.total_cmp(&b.t));
+        // The pipes may be drained a moment after the exit was seen: files and the exit
+        // come last, never before output they followed.
+        let end = events.last().map_or(c.ended, |e| e.t.max(c.ended));
         let app_data = c.home.join(".gemini").join("antigravity-cli");
         for img in c.images {
             let bytes = std::fs::metadata(app_data.join(&img.path))
                 .map(|m| m.len())
                 .unwrap_or(0);
             events.push(TimedEvent {
-                t: c.ended,
+                t: end,
                 event: TraceEvent::File(TraceFile {
                     path: r(&img.path),
                     bytes,
@@ -124,7 +127,7 @@ impl Recorder {
             });
         }
         events.push(TimedEvent {
-            t: c.ended,
+            t: end,
             event: TraceEvent::Exit(ExitRecord {
                 code: c.exit,
                 signal: c.signal.clone(),

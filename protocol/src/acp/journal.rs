@@ -10,8 +10,8 @@
 use crate::journal::JournalError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::Path;
 
 /// The entry format version.
@@ -114,14 +114,7 @@ impl AcpJournalEntry {
 pub fn append_acp_entry(journal: &Path, entry: &AcpJournalEntry) -> io::Result<()> {
     let mut line = serde_json::to_vec(entry).map_err(io::Error::other)?;
     line.push(b'\n');
-    if let Some(parent) = journal.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent)?;
-    }
-    let mut f = OpenOptions::new().create(true).append(true).open(journal)?;
-    f.lock()?;
-    let result = f.write_all(&line);
-    let _ = f.unlock();
-    result
+    crate::journal::append_line_locked(journal, &line)
 }
 
 /// Reads every entry in file order. A missing file reads as no entries; a torn last

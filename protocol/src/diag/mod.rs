@@ -11,4 +11,6 @@ mod toml_walk;
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use source::SourceFile;
 pub use suggest::{closest, hint_for_serde_message};
-pub use toml_walk::{deserialize_value, kind, parse_toml_document, TableWalker};
+pub use toml_walk::{
+    deserialize_one_key, deserialize_value, kind, parse_toml_document, TableWalker,
+};

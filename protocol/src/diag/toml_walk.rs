@@ -54,6 +54,41 @@ pub fn deserialize_value<T: DeserializeOwned>(
     }
 }
 
+/// Deserializes a one-key table such as a script step (`{ sleep = "50ms" }`); a table
+/// with more or fewer keys is reported with `example` as the hint.
+pub fn deserialize_one_key<T: DeserializeOwned>(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    what: &str,
+    example: &str,
+    diags: &mut Diagnostics,
+) -> Option<T> {
+    if let DeValue::Table(t) = value.get_ref() {
+        if t.len() != 1 {
+            let keys: Vec<String> = t
+                .iter()
+                .map(|(k, _)| format!("`{}`", k.get_ref()))
+                .collect();
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    value.span().start,
+                    format!(
+                        "{what} has {} keys ({}); a step has exactly one",
+                        t.len(),
+                        keys.join(", ")
+                    ),
+                )
+                .with_hint(format!(
+                    "split it into one step per action, e.g. `{example}`"
+                )),
+            );
+            return None;
+        }
+    }
+    deserialize_value(src, value, what, diags)
+}
+
 /// Reads the keys of one table, remembering which were read so the rest can be
 /// reported as unknown.
 pub struct TableWalker<'a, 'i> {

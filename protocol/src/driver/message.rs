@@ -88,6 +88,54 @@ pub enum RequestOp {
     },
     /// Ask the driver to exit cleanly.
     Shutdown {},
+    /// `acp`: start the agent and create a new external session (`session/new`).
+    AcpNew {
+        /// Session handle chosen by the harness (also names the client's checkpoint).
+        session: String,
+        /// Model to select with `session/set_config_option` (re-applied after a restore).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        /// Mode to select (`default`, `auto_edit`, `yolo`), re-applied after a restore.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<String>,
+        /// How permission requests of a turn are answered: `allow` (default) or `deny`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        permission: Option<String>,
+    },
+    /// `acp`: one prompt turn (`session/prompt`); a session saved by an earlier client
+    /// process is restored first.
+    AcpPrompt {
+        /// Session handle.
+        session: String,
+        /// The user's message.
+        text: String,
+    },
+    /// `acp`: cancel the running turn (`session/cancel`).
+    AcpCancel {
+        /// Session handle.
+        session: String,
+    },
+    /// `acp`: restore a session saved by an earlier client process (or an agent that
+    /// was restarted) from the state directory, without prompting.
+    AcpRestore {
+        /// Session handle.
+        session: String,
+    },
+    /// `acp`: kill the agent process, start a new one and restore the session on it.
+    AcpRestartAgent {
+        /// Session handle.
+        session: String,
+    },
+    /// `acp`: the client's canonical history and restore state, without acting.
+    AcpStatus {
+        /// Session handle.
+        session: String,
+    },
+    /// `acp`: close the session and stop its agent process (the checkpoint is kept).
+    AcpClose {
+        /// Session handle.
+        session: String,
+    },
 }
 
 impl RequestOp {
@@ -102,6 +150,13 @@ impl RequestOp {
             RequestOp::Cancel { .. } => "cancel",
             RequestOp::Close { .. } => "close",
             RequestOp::Shutdown {} => "shutdown",
+            RequestOp::AcpNew { .. } => "acp_new",
+            RequestOp::AcpPrompt { .. } => "acp_prompt",
+            RequestOp::AcpCancel { .. } => "acp_cancel",
+            RequestOp::AcpRestore { .. } => "acp_restore",
+            RequestOp::AcpRestartAgent { .. } => "acp_restart_agent",
+            RequestOp::AcpStatus { .. } => "acp_status",
+            RequestOp::AcpClose { .. } => "acp_close",
         }
     }
 }
@@ -258,6 +313,25 @@ mod tests {
         }
     }
 
+    #[test]
+    fn acp_ops_use_their_wire_names() {
+        let req: Request =
+            serde_json::from_str(r#"{"v":1,"id":4,"op":"acp_prompt","session":"s","text":"hi"}"#)
+                .expect("request");
+        assert_eq!(req.op.name(), "acp_prompt");
+        let req: Request =
+            serde_json::from_str(r#"{"v":1,"id":5,"op":"acp_restart_agent","session":"s"}"#)
+                .expect("request");
+        assert_eq!(req.op.name(), "acp_restart_agent");
+        let reply = r#"{"id":5,"ok":true,"result":{"history":[{"role":"gap","text":"","turn":2}],"restore_state":"history_gap"}}"#;
+        match parse_driver_line(reply).expect("reply") {
+            DriverLine::Reply(r) => {
+                assert_eq!(r.result.restore_state, Some(AcpRestoreState::HistoryGap));
+            }
+            other => panic!("expected a reply, got {other:?}"),
+        }
+    }
+
     fn arb_op() -> impl Strategy<Value = RequestOp> {
         prop_oneof![
             Just(RequestOp::Hello {}),
@@ -277,6 +351,25 @@ mod tests {
             ("[a-z0-9]{1,6}", "\\PC{0,20}")
                 .prop_map(|(session, text)| RequestOp::Turn { session, text }),
             "[a-z0-9]{1,6}".prop_map(|session| RequestOp::Close { session }),
+            (
+                "[a-z0-9]{1,6}",
+                proptest::option::of("[a-z0-9.-]{1,12}"),
+                proptest::option::of("[a-z_]{1,8}"),
+                proptest::option::of("allow|deny")
+            )
+                .prop_map(|(session, model, mode, permission)| RequestOp::AcpNew {
+                    session,
+                    model,
+                    mode,
+                    permission
+                }),
+            ("[a-z0-9]{1,6}", "\\PC{0,20}")
+                .prop_map(|(session, text)| RequestOp::AcpPrompt { session, text }),
+            "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AcpCancel { session }),
+            "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AcpRestore { session }),
+            "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AcpRestartAgent { session }),
+            "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AcpStatus { session }),
+            "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AcpClose { session }),
         ]
     }
 

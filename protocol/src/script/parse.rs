@@ -3,7 +3,7 @@
 use super::model::{InvocationRule, Script, ScriptHeader, Times, TurnRule};
 use super::step::Step;
 use crate::diag::{
-    deserialize_value, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
+    deserialize_one_key, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
 };
 use std::path::Path;
 use toml::de::DeValue;
@@ -216,7 +216,13 @@ fn parse_steps(
     let mut ended_by: Option<(usize, &'static str)> = None;
     for (i, v) in values.iter().enumerate() {
         let step_what = format!("step {} of {what}", i + 1);
-        let parsed = parse_step(src, v, &step_what, diags);
+        let parsed = deserialize_one_key(
+            src,
+            v,
+            &step_what,
+            "{ sleep = \"50ms\" }, { exit = 0 }",
+            diags,
+        );
         if let Some((n, name)) = ended_by {
             diags.push(
                 Diagnostic::at(src, v.span().start, format!("{step_what} is never reached"))
@@ -242,38 +248,6 @@ fn parse_steps(
         }
     }
     steps
-}
-
-fn parse_step(
-    src: &SourceFile,
-    value: &Spanned<DeValue<'_>>,
-    what: &str,
-    diags: &mut Diagnostics,
-) -> Option<Step> {
-    if let DeValue::Table(t) = value.get_ref() {
-        if t.len() != 1 {
-            let keys: Vec<String> = t
-                .iter()
-                .map(|(k, _)| format!("`{}`", k.get_ref()))
-                .collect();
-            diags.push(
-                Diagnostic::at(
-                    src,
-                    value.span().start,
-                    format!(
-                        "{what} has {} keys ({}); a step has exactly one",
-                        t.len(),
-                        keys.join(", ")
-                    ),
-                )
-                .with_hint(
-                    "split it into one step per action, e.g. `{ sleep = \"50ms\" }, { exit = 0 }`",
-                ),
-            );
-            return None;
-        }
-    }
-    deserialize_value(src, value, what, diags)
 }
 
 /// Renders a script as TOML that [`parse_script`] reads back to an equal script.

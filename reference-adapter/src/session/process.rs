@@ -5,15 +5,12 @@ use super::selection::Selection;
 use crate::environment::Environment;
 use crate::failure::tail;
 use crate::process_group::{isolate, GroupGuard};
+use crate::stderr_tail::{keep_stderr_tail, StderrTail};
 use agy_protocol::stream::{StreamEvent, UserLine};
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
-
-/// How much stderr a process keeps for messages.
-const STDERR_KEEP: usize = 4096;
 
 /// One line of the process's stdout.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +28,7 @@ pub(crate) struct AgyProcess {
     pub(crate) guard: GroupGuard,
     pub(crate) stdin: Option<ChildStdin>,
     pub(crate) output: mpsc::UnboundedReceiver<ProcessOutput>,
-    pub(crate) stderr: Arc<Mutex<String>>,
+    pub(crate) stderr: StderrTail,
     /// What it has shown so far (for the replay filter).
     pub(crate) baseline: ProcessBaseline,
     pub(crate) pid: Option<u32>,
@@ -85,23 +82,7 @@ impl AgyProcess {
                 }
             });
         }
-        let stderr = Arc::new(Mutex::new(String::new()));
-        if let Some(mut pipe) = child.stderr.take() {
-            let keep = Arc::clone(&stderr);
-            tokio::spawn(async move {
-                let mut buf = [0u8; 4096];
-                while let Ok(n) = pipe.read(&mut buf).await {
-                    if n == 0 {
-                        break;
-                    }
-                    if let Ok(mut s) = keep.lock() {
-                        s.push_str(&String::from_utf8_lossy(&buf[..n]));
-                        let t = tail(&s, STDERR_KEEP).to_string();
-                        *s = t;
-                    }
-                }
-            });
-        }
+        let stderr = keep_stderr_tail(child.stderr.take());
         Ok(AgyProcess {
             stdin: child.stdin.take(),
             child,

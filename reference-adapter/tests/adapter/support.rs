@@ -100,27 +100,32 @@ impl Sandbox {
 
     /// Starts the driver with `faults`.
     pub fn driver(&self, faults: &[&str]) -> Driver {
-        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("agy-reference-adapter"));
-        for f in faults {
-            cmd.args(["--fault", f]);
-        }
-        cmd.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true);
-        let mut child = cmd.spawn().expect("spawn driver");
-        let stdin = child.stdin.take().expect("stdin");
-        let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-        Driver {
-            child,
-            stdin: Some(stdin),
-            lines,
-            next_id: 1,
-            pending: HashMap::new(),
-        }
+        start_driver(&self.env, faults)
+    }
+}
+
+/// Starts the driver binary with exactly `env` (plus `PATH`) and `faults`.
+pub fn start_driver(env: &[(String, String)], faults: &[&str]) -> Driver {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("agy-reference-adapter"));
+    for f in faults {
+        cmd.args(["--fault", f]);
+    }
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().expect("spawn driver");
+    let stdin = child.stdin.take().expect("stdin");
+    let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    Driver {
+        child,
+        stdin: Some(stdin),
+        lines,
+        next_id: 1,
+        pending: HashMap::new(),
     }
 }
 

@@ -3,7 +3,7 @@
 use super::model::{AcpScript, AgentSpec, PromptRule, RestoreSpec};
 use super::step::AcpStep;
 use crate::diag::{
-    deserialize_value, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
+    deserialize_one_key, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
 };
 use crate::script::Times;
 use std::path::Path;
@@ -165,7 +165,13 @@ fn parse_steps(
     let mut responded_at: Option<usize> = None;
     for (i, v) in values.iter().enumerate() {
         let step_what = format!("step {} of {what}", i + 1);
-        let parsed = parse_step(src, v, &step_what, diags);
+        let parsed = deserialize_one_key(
+            src,
+            v,
+            &step_what,
+            "{ text = \"Done.\" }, { respond = \"end_turn\" }",
+            diags,
+        );
         if let Some((n, name)) = ended_by.take() {
             diags.push(
                 Diagnostic::at(src, v.span().start, format!("{step_what} is never reached"))
@@ -201,32 +207,6 @@ fn parse_steps(
         steps.push(step);
     }
     steps
-}
-
-fn parse_step(
-    src: &SourceFile,
-    value: &Spanned<DeValue<'_>>,
-    what: &str,
-    diags: &mut Diagnostics,
-) -> Option<AcpStep> {
-    if let DeValue::Table(t) = value.get_ref() {
-        if t.len() != 1 {
-            let keys: Vec<String> = t
-                .iter()
-                .map(|(k, _)| format!("`{}`", k.get_ref()))
-                .collect();
-            diags.push(
-                Diagnostic::at(
-                    src,
-                    value.span().start,
-                    format!("{what} has {} keys ({}); a step has exactly one", t.len(), keys.join(", ")),
-                )
-                .with_hint("split it into one step per action, e.g. `{ text = \"Done.\" }, { respond = \"end_turn\" }`"),
-            );
-            return None;
-        }
-    }
-    deserialize_value(src, value, what, diags)
 }
 
 fn check_reachable(

@@ -1,7 +1,7 @@
 //! fake-agy must show every fact recorded for the version it models: a drift here means
 //! the fake is stale.
 
-use crate::support::{explain, ids, run_fake};
+use super::support::{explain, ids, run_fake};
 use agy_harness::spike::Verdict;
 
 #[test]
@@ -33,7 +33,7 @@ fn fake_agy_shows_every_recorded_fact_of_the_version_it_models() {
 fn the_full_report_against_fake_agy_is_stable() {
     let report = run_fake(&[], &[]);
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(crate::support::workspace().join("snapshots/harness/spikes"));
+    settings.set_snapshot_path(super::support::workspace().join("snapshots/harness/spikes"));
     settings.set_prepend_module_to_snapshot(false);
     settings.add_filter(r"spikes against \S+", "spikes against [FAKE_AGY]");
     settings.add_filter(r"Target: `[^`]+`", "Target: `[FAKE_AGY]`");

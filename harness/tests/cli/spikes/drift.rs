@@ -1,7 +1,7 @@
 //! Drift is caught: a fake set to an older version, or scripted to change one fact, makes
 //! the report flag exactly the facts that changed.
 
-use crate::support::{explain, ids, run_fake, script};
+use super::support::{explain, ids, run_fake, script};
 use agy_harness::spike::Verdict;
 
 #[test]

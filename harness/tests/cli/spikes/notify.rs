@@ -1,7 +1,7 @@
 //! `--notify`: the JSON report reaches a webhook; a webhook that is down is reported and
 //! changes nothing else.
 
-use crate::support::{fake_agy, workspace, TIME_SCALE};
+use super::support::{fake_agy, workspace, TIME_SCALE};
 use assert_cmd::Command;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

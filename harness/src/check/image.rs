@@ -1,7 +1,8 @@
-//! Inspecting image files an adapter or agy produced: format by magic bytes, size, and
-//! whether a real decoder reads the whole image.
+//! Output files: what an image file is (format by magic bytes, size) and whether a real
+//! decoder reads every pixel (zune-jpeg for JPEG, png for PNG).
 
 use serde::Serialize;
+use std::path::Path;
 
 /// What an image file turned out to be.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -67,6 +68,21 @@ pub fn has_image_extension(name: &str) -> bool {
         .any(|e| lower.ends_with(e))
 }
 
+/// A decoded JPEG's size, or why the file is not a decodable JPEG.
+pub fn decode_jpeg(path: &Path) -> Result<(u32, u32), String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let check = inspect_image(&bytes);
+    match (check.format.as_str(), check.size, check.decodes) {
+        ("jpeg", Some(size), true) => Ok(size),
+        ("jpeg", _, _) => Err(format!("`{}` does not decode as JPEG", path.display())),
+        (other, _, _) => Err(format!(
+            "`{}` is not a JPEG (format: {other})",
+            path.display()
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +129,14 @@ mod tests {
             }
             let _ = inspect_image(&bytes);
         }
+    }
+
+    #[test]
+    fn bytes_that_are_not_jpeg_are_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("x.jpg");
+        std::fs::write(&p, [0xff, 0xd8, 0xff, 0x00, 1, 2, 3]).expect("write");
+        assert!(decode_jpeg(&p).is_err());
+        assert!(decode_jpeg(&dir.path().join("missing.jpg")).is_err());
     }
 }

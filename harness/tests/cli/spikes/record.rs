@@ -1,7 +1,7 @@
 //! `--record DIR`: each probe run becomes a trace that fake-agy can replay, redacted at
 //! record time.
 
-use crate::support::{fake_agy, TIME_SCALE};
+use super::support::{fake_agy, TIME_SCALE};
 use agy_protocol::trace::Trace;
 use assert_cmd::Command;
 

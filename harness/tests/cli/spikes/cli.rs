@@ -1,6 +1,6 @@
 //! The `spikes` command line: bad input, live guards, budget.
 
-use crate::support::{fake_agy, workspace, TIME_SCALE};
+use super::support::{fake_agy, workspace, TIME_SCALE};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
@@ -99,4 +99,18 @@ fn unknown_spike_ids_are_named() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown spikes: S9"));
+}
+
+#[test]
+fn spikes_help_is_stable() {
+    let out = Command::cargo_bin("agy-harness")
+        .expect("bin")
+        .args(["spikes", "--help"])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(workspace().join("snapshots/harness/spikes"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!("spikes-help", String::from_utf8_lossy(&out.stdout)));
 }

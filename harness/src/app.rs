@@ -1,0 +1,244 @@
+//! The commands behind the CLI: each returns an exit code from [`crate::exit_code`];
+//! only here are fatal errors printed.
+
+use crate::adapter_config::{load_adapter_config, AdapterConfig};
+use crate::cli::{CheckArgs, Cli, ColorWhen, Command, CommonArgs, RunArgs};
+use crate::exit_code;
+use crate::interrupt::cancel_on_signals;
+use crate::locate::{
+    default_catalogue, locate_binary, ENV_FAKE_AGY, ENV_REFERENCE_ADAPTER, FAKE_AGY_BIN,
+    REFERENCE_ADAPTER_BIN,
+};
+use crate::report::{write_progress, write_report, write_summary, RunReport};
+use crate::runner::{run_all, RunSettings};
+use crate::scenario::{load_catalogue, Scenario, Selection};
+use anstream::{AutoStream, ColorChoice};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Runs the parsed command line; returns the exit code.
+pub fn execute(cli: Cli) -> i32 {
+    let choice = match cli.color {
+        ColorWhen::Auto => ColorChoice::Auto,
+        ColorWhen::Always => ColorChoice::Always,
+        ColorWhen::Never => ColorChoice::Never,
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: failed to start the async runtime: {e}");
+            return exit_code::COULD_NOT_RUN;
+        }
+    };
+    runtime.block_on(async move {
+        match cli.command {
+            Command::Run(args) => run_command(args, choice).await,
+            Command::Faults(args) => crate::faults::faults_command(args, choice).await,
+            Command::Check(args) => check_command(args),
+            Command::Bench(args) => crate::bench::bench_command(args).await,
+            Command::Spikes(args) => crate::spike::spikes_command(args, choice).await,
+        }
+    })
+}
+
+/// A fatal problem and the exit code it comes to.
+pub(crate) struct Fatal(pub i32, pub String);
+
+impl Fatal {
+    pub(crate) fn report(self) -> i32 {
+        eprintln!("error: {}", self.1);
+        self.0
+    }
+}
+
+/// Loads and selects the scenarios of `common`.
+pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, Fatal> {
+    let paths: Vec<PathBuf> = if common.paths.is_empty() {
+        vec![default_catalogue().map_err(|e| Fatal(exit_code::BAD_INPUT, e))?]
+    } else {
+        common.paths.clone()
+    };
+    let catalogue = load_catalogue(&paths).map_err(|d| {
+        eprint!("{d}");
+        Fatal(
+            exit_code::BAD_INPUT,
+            format!(
+                "{} problem(s) in the scenario files; nothing was run",
+                d.len()
+            ),
+        )
+    })?;
+    let selection = Selection {
+        names: common.name.clone(),
+        tags: common.tag.clone(),
+        profiles: common.profile.iter().map(|p| (*p).into()).collect(),
+        partition: common.partition,
+    };
+    Ok(selection.apply(&catalogue).into_iter().cloned().collect())
+}
+
+pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
+    match &common.fake_agy {
+        Some(p) if p.is_file() => Ok(p.clone()),
+        Some(p) => Err(format!(
+            "the fake-agy binary `{}` does not exist",
+            p.display()
+        )),
+        None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy"),
+    }
+    .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
+}
+
+pub(crate) fn reference_adapter(common: &CommonArgs) -> Result<PathBuf, Fatal> {
+    match &common.reference_adapter {
+        Some(p) if p.is_file() => Ok(p.clone()),
+        Some(p) => Err(format!(
+            "the reference adapter `{}` does not exist",
+            p.display()
+        )),
+        None => locate_binary(
+            REFERENCE_ADAPTER_BIN,
+            ENV_REFERENCE_ADAPTER,
+            "agy-reference-adapter",
+        ),
+    }
+    .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
+}
+
+pub(crate) fn check_time_scale(scale: f64) -> Result<(), Fatal> {
+    if scale.is_finite() && scale > 0.0 {
+        Ok(())
+    } else {
+        Err(Fatal(
+            exit_code::BAD_INPUT,
+            format!("time scale {scale} is not a positive number"),
+        ))
+    }
+}
+
+pub(crate) fn jobs(common: &CommonArgs) -> usize {
+    common
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+        })
+        .max(1)
+}
+
+/// Runs `scenarios` with `settings`, printing progress to `out`; the report is
+/// complete unless the run was interrupted.
+pub(crate) async fn run_catalogue(
+    scenarios: Vec<Scenario>,
+    settings: RunSettings,
+    jobs: usize,
+    out: &mut dyn Write,
+) -> Result<RunReport, Fatal> {
+    let cancel = cancel_on_signals().map_err(|e| {
+        Fatal(
+            exit_code::COULD_NOT_RUN,
+            format!("failed to listen for SIGINT: {e}"),
+        )
+    })?;
+    let started = std::time::Instant::now();
+    let started_at = time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default();
+    let adapter = settings.config.adapter.name.clone();
+    let time_scale = settings.time_scale;
+    let (results, not_run) = run_all(
+        scenarios,
+        Arc::new(settings),
+        jobs,
+        cancel.clone(),
+        |r, done, total| {
+            write_progress(out, r, done, total);
+            let _ = out.flush();
+        },
+    )
+    .await;
+    let interrupted = *cancel.borrow();
+    Ok(RunReport {
+        adapter,
+        started: started_at,
+        duration_ms: started.elapsed().as_millis() as u64,
+        time_scale,
+        complete: !interrupted,
+        results,
+        not_run,
+    })
+}
+
+async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
+    match run_inner(args, choice).await {
+        Ok(code) => code,
+        Err(f) => f.report(),
+    }
+}
+
+async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
+    check_time_scale(args.common.time_scale)?;
+    let config: AdapterConfig = match &args.adapter {
+        Some(path) => load_adapter_config(path).map_err(|d| {
+            eprint!("{d}");
+            Fatal(
+                exit_code::BAD_INPUT,
+                format!("the adapter config `{}` is not valid", path.display()),
+            )
+        })?,
+        None => {
+            let bin = reference_adapter(&args.common)?;
+            let extra: Vec<String> = args
+                .fault
+                .iter()
+                .flat_map(|f| ["--fault".to_string(), f.clone()])
+                .collect();
+            AdapterConfig::reference(&bin, &extra)
+        }
+    };
+    let scenarios = select_scenarios(&args.common)?;
+    let settings = RunSettings {
+        config,
+        fake_agy: fake_agy(&args.common)?,
+        time_scale: args.common.time_scale,
+        keep_sandboxes: args.keep_sandboxes,
+    };
+    let mut out = AutoStream::new(std::io::stdout(), choice);
+    let report = run_catalogue(scenarios, settings, jobs(&args.common), &mut out).await?;
+    write_summary(&mut out, &report);
+    let mut code = report.exit_code();
+    for target in &args.report {
+        if let Err(e) = write_report(&report, target) {
+            eprintln!("error: {e}");
+            code = code.max(exit_code::COULD_NOT_RUN);
+        }
+    }
+    Ok(code)
+}
+
+fn check_command(args: CheckArgs) -> i32 {
+    let common = CommonArgs {
+        paths: args.paths,
+        jobs: None,
+        time_scale: 1.0,
+        fake_agy: None,
+        reference_adapter: None,
+        name: vec![],
+        tag: vec![],
+        profile: vec![],
+        partition: None,
+    };
+    match select_scenarios(&common) {
+        Ok(s) => {
+            println!("{} scenario(s) are valid", s.len());
+            exit_code::ALL_CONFORM
+        }
+        Err(f) => f.report(),
+    }
+}

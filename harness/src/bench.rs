@@ -1,0 +1,156 @@
+//! The benchmark (a command, not a timed test): whole-catalogue wall time, and the
+//! harness's overhead per scenario against running the driver alone (same sandbox,
+//! same requests, no journal reads, checks, sweeps or reports).
+
+use crate::adapter_config::AdapterConfig;
+use crate::app::{
+    check_time_scale, fake_agy, jobs, reference_adapter, run_catalogue, select_scenarios, Fatal,
+};
+use crate::cli::BenchArgs;
+use crate::driver_client::DriverClient;
+use crate::exit_code;
+use crate::runner::RunSettings;
+use crate::sandbox::Sandbox;
+use crate::scenario::{OpAction, Scenario};
+use agy_protocol::driver::RequestOp;
+use std::time::{Duration, Instant};
+
+/// `agy-harness bench`.
+pub async fn bench_command(args: BenchArgs) -> i32 {
+    match bench_inner(args).await {
+        Ok(code) => code,
+        Err(f) => f.report(),
+    }
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+/// Runs `s`'s requests against the driver with nothing else around it.
+async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, String> {
+    let sandbox = Sandbox::create(Some(&settings.fake_agy)).map_err(|e| e.to_string())?;
+    let scale = s.meta.time_scale.unwrap_or(settings.time_scale);
+    let fake = s.fake_script();
+    let env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
+    let started = Instant::now();
+    let t = &settings.config.timeouts;
+    let mut d = DriverClient::start(
+        &settings.config.adapter.command,
+        &env,
+        &sandbox.work(),
+        &sandbox.driver_stderr(),
+    )
+    .map_err(|e| e.to_string())?;
+    d.call(RequestOp::Hello {}, t.startup.0)
+        .await
+        .map_err(|e| e.to_string())?;
+    for op in &s.ops {
+        match &op.action {
+            OpAction::Request(req) => {
+                let _ = d.call(req.clone(), t.reply.0).await;
+            }
+            OpAction::Restart => {
+                d.stop(t.grace.0).await;
+                d = DriverClient::start(
+                    &settings.config.adapter.command,
+                    &env,
+                    &sandbox.work(),
+                    &sandbox.driver_stderr(),
+                )
+                .map_err(|e| e.to_string())?;
+                d.call(RequestOp::Hello {}, t.startup.0)
+                    .await
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    d.stop(t.grace.0).await;
+    Ok(started.elapsed())
+}
+
+async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
+    check_time_scale(args.common.time_scale)?;
+    let bin = reference_adapter(&args.common)?;
+    let settings = RunSettings {
+        config: AdapterConfig::reference(&bin, &[]),
+        fake_agy: fake_agy(&args.common)?,
+        time_scale: args.common.time_scale,
+        keep_sandboxes: false,
+    };
+    let scenarios = select_scenarios(&args.common)?;
+    let jobs = jobs(&args.common);
+    println!(
+        "catalogue: {} scenarios, --jobs {jobs}, time scale {}, {} CPU(s)",
+        scenarios.len(),
+        settings.time_scale,
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(0)
+    );
+    let mut walls = Vec::new();
+    let mut per_scenario: Vec<(String, Duration)> = Vec::new();
+    for i in 0..args.runs.max(1) {
+        let report = run_catalogue(
+            scenarios.clone(),
+            settings.clone(),
+            jobs,
+            &mut std::io::sink(),
+        )
+        .await?;
+        if !report.complete {
+            return Ok(exit_code::COULD_NOT_RUN);
+        }
+        let wall = Duration::from_millis(report.duration_ms);
+        let failed = report
+            .results
+            .iter()
+            .filter(|r| r.status.fails_run())
+            .count();
+        println!(
+            "run {}: {:.2} s wall, {failed} failed",
+            i + 1,
+            wall.as_secs_f64()
+        );
+        walls.push(wall);
+        if i == 0 {
+            per_scenario = report
+                .results
+                .iter()
+                .map(|r| (r.name.clone(), Duration::from_millis(r.duration_ms)))
+                .collect();
+        }
+    }
+    println!(
+        "catalogue wall time: median {:.2} s over {} run(s)",
+        median(walls).as_secs_f64(),
+        args.runs.max(1)
+    );
+    // Overhead, one scenario at a time so the two measurements see the same machine.
+    let mut overheads = Vec::new();
+    for s in &scenarios {
+        let alone = match driver_alone(s, &settings).await {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("warning: {}: driver alone failed: {e}", s.meta.name);
+                continue;
+            }
+        };
+        let one = run_catalogue(vec![s.clone()], settings.clone(), 1, &mut std::io::sink()).await?;
+        let harness =
+            Duration::from_millis(one.results.first().map(|r| r.duration_ms).unwrap_or(0));
+        overheads.push(harness.saturating_sub(alone));
+    }
+    let _ = per_scenario;
+    if !overheads.is_empty() {
+        let max = overheads.iter().max().copied().unwrap_or_default();
+        println!(
+            "harness overhead per scenario: median {} ms, max {} ms ({} scenarios)",
+            median(overheads.clone()).as_millis(),
+            max.as_millis(),
+            overheads.len()
+        );
+    }
+    Ok(exit_code::ALL_CONFORM)
+}

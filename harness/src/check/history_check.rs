@@ -1,0 +1,139 @@
+//! Checks on the adapter's conversation history: each turn exactly once, and no text
+//! of an earlier turn inside a later one.
+
+use super::failure::Failure;
+use crate::observation::Observation;
+use crate::scenario::{HistoryExpect, OpAction, OpSpec};
+use agy_protocol::driver::{HistoryEntry, Outcome, RequestOp};
+
+/// A turn as the harness sent it and the adapter answered it.
+struct TurnSeen {
+    op: usize,
+    user: String,
+    answer: Option<String>,
+}
+
+/// Everything wrong with `[expect.history]`.
+pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Vec<Failure> {
+    let mut out = Vec::new();
+    let turns: Vec<TurnSeen> = ops
+        .iter()
+        .zip(&obs.ops)
+        .filter_map(|(spec, o)| match &spec.action {
+            OpAction::Request(RequestOp::Turn { text, .. }) => Some(TurnSeen {
+                op: o.index,
+                user: text.clone(),
+                answer: o
+                    .reply
+                    .as_ref()
+                    .ok()
+                    .filter(|_| o.outcome == Some(Outcome::Success))
+                    .and_then(|r| r.result.text.clone())
+                    .filter(|t| !t.trim().is_empty()),
+            }),
+            _ => None,
+        })
+        .collect();
+    let history: Option<&Vec<HistoryEntry>> = obs
+        .ops
+        .iter()
+        .rev()
+        .filter_map(|o| o.reply.as_ref().ok())
+        .find_map(|r| r.result.history.as_ref());
+    if let Some(n) = e.turns {
+        match history {
+            None => out.push(Failure::new(
+                "history",
+                "turns",
+                format!("{n} turns in the adapter's history"),
+                "no reply carried `result.history`",
+            )),
+            Some(h) => check_each_once(n, &turns, h, &mut out),
+        }
+    }
+    if e.no_carryover == Some(true) {
+        for (j, later) in turns.iter().enumerate() {
+            for earlier in &turns[..j] {
+                if let (Some(a), Some(b)) = (&earlier.answer, &later.answer) {
+                    if b.contains(a.trim()) {
+                        out.push(
+                            Failure::new(
+                                format!("op {} turn", later.op),
+                                "no_carryover",
+                                format!("no text of op {}'s answer in this turn", earlier.op),
+                                format!("{b:?}"),
+                            )
+                            .closest(format!("op {}'s answer was {a:?}", earlier.op)),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn check_each_once(n: u32, turns: &[TurnSeen], h: &[HistoryEntry], out: &mut Vec<Failure>) {
+    let users: Vec<&HistoryEntry> = h.iter().filter(|x| x.role == "user").collect();
+    let answers: Vec<&HistoryEntry> = h.iter().filter(|x| x.role == "assistant").collect();
+    let shown: Vec<String> = h
+        .iter()
+        .map(|x| format!("{}: {:?}", x.role, shorten(&x.text)))
+        .collect();
+    if users.len() != n as usize || answers.len() != n as usize {
+        out.push(
+            Failure::new(
+                "history",
+                "turns",
+                format!("{n} user and {n} assistant entries"),
+                format!(
+                    "{} user and {} assistant entries",
+                    users.len(),
+                    answers.len()
+                ),
+            )
+            .evidence(shown.clone()),
+        );
+    }
+    for t in turns {
+        let count = users.iter().filter(|u| u.text == t.user).count();
+        if count != 1 {
+            out.push(
+                Failure::new(
+                    "history",
+                    "each turn once",
+                    format!("op {}'s message {:?} exactly once", t.op, shorten(&t.user)),
+                    format!("{count} times"),
+                )
+                .evidence(shown.clone()),
+            );
+        }
+        if let Some(a) = &t.answer {
+            let count = answers.iter().filter(|x| x.text.trim() == a.trim()).count();
+            if count != 1 {
+                let f = Failure::new(
+                    "history",
+                    "each turn once",
+                    format!("op {}'s answer {:?} exactly once", t.op, shorten(a)),
+                    format!("{count} times"),
+                )
+                .evidence(shown.clone());
+                let near = answers.iter().find(|x| x.text.contains(a.trim()));
+                out.push(match near {
+                    Some(x) if count == 0 => {
+                        f.closest(format!("an entry contains it: {:?}", shorten(&x.text)))
+                    }
+                    _ => f,
+                });
+            }
+        }
+    }
+}
+
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(77).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}

@@ -1,0 +1,484 @@
+//! Checks on the journal: invocation count, distinct pids, argv has / lacks, stdin
+//! closed, signals and their order and timing, the concurrency high-water mark.
+
+use super::failure::Failure;
+use super::op_check::join;
+use crate::observation::Observation;
+use crate::scenario::{InvocationExpect, JournalExpect};
+use agy_protocol::diag::closest;
+use agy_protocol::journal::{now_us, JournalRecord};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// True when argv (without `argv[0]`) has `pattern`: one token (`--flag` also matches
+/// `--flag=value`), or `flag value` as two adjacent tokens (or `flag=value`).
+pub fn argv_has(argv: &[String], pattern: &str) -> bool {
+    let args = argv.get(1..).unwrap_or(&[]);
+    let words: Vec<&str> = pattern.split_whitespace().collect();
+    match words.as_slice() {
+        [] => true,
+        [one] => args
+            .iter()
+            .any(|a| a == one || (one.starts_with('-') && a.starts_with(&format!("{one}=")))),
+        [flag, rest @ ..] => {
+            let value = rest.join(" ");
+            args.windows(2).any(|w| w[0] == *flag && w[1] == value)
+                || args.iter().any(|a| *a == format!("{flag}={value}"))
+        }
+    }
+}
+
+/// The nearest argv token to a missing pattern, for the closest-miss line.
+fn nearest(argv: &[String], pattern: &str) -> Option<String> {
+    let args = argv.get(1..).unwrap_or(&[]);
+    let first = pattern.split_whitespace().next().unwrap_or(pattern);
+    if let Some(i) = args.iter().position(|a| a == first) {
+        return Some(format!(
+            "`{first}` is there, followed by {:?}",
+            args.get(i + 1).map(String::as_str).unwrap_or("nothing")
+        ));
+    }
+    closest(first, args.iter().map(String::as_str)).map(|c| format!("`{c}`"))
+}
+
+fn show_argv(r: &JournalRecord) -> String {
+    let mut shown: Vec<String> = r
+        .argv
+        .iter()
+        .map(|a| {
+            let a = if a.chars().count() > 60 {
+                format!("{}…", a.chars().take(57).collect::<String>())
+            } else {
+                a.clone()
+            };
+            if a.contains(' ') || a.is_empty() {
+                format!("{a:?}")
+            } else {
+                a
+            }
+        })
+        .collect();
+    if let Some(first) = shown.first_mut() {
+        *first = "agy".into();
+    }
+    format!(
+        "invocation {} (pid {}): {}",
+        r.invocation,
+        r.pid,
+        shown.join(" ")
+    )
+}
+
+/// Everything wrong with `[expect.journal]`.
+pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
+    let j = &obs.journal;
+    let mut out = Vec::new();
+    let place = "journal";
+    let pids: BTreeSet<u32> = j.iter().map(|r| r.pid).collect();
+    let all_argv: Vec<String> = j.iter().map(show_argv).collect();
+    if let Some(n) = e.invocations {
+        if j.len() != n as usize {
+            out.push(
+                Failure::new(place, "invocations", n.to_string(), j.len().to_string())
+                    .evidence(all_argv.clone()),
+            );
+        }
+    }
+    if let Some(n) = e.invocations_at_least {
+        if j.len() < n as usize {
+            out.push(
+                Failure::new(
+                    place,
+                    "invocations_at_least",
+                    format!("at least {n}"),
+                    j.len().to_string(),
+                )
+                .evidence(all_argv.clone()),
+            );
+        }
+    }
+    if let Some(n) = e.distinct_pids {
+        if pids.len() != n as usize {
+            let list: Vec<u32> = pids.iter().copied().collect();
+            out.push(
+                Failure::new(
+                    place,
+                    "distinct_pids",
+                    n.to_string(),
+                    format!("{} (pid {})", pids.len(), join(&list)),
+                )
+                .evidence(all_argv.clone()),
+            );
+        }
+    }
+    for r in j {
+        argv_checks(
+            &format!("invocation {}", r.invocation),
+            r,
+            &e.argv_has,
+            &e.argv_lacks,
+            &mut out,
+        );
+        if let Some(want) = e.stdin_closed {
+            stdin_check(&format!("invocation {}", r.invocation), r, want, &mut out);
+        }
+    }
+    let (high, at) = concurrency_high_water(obs);
+    if let Some(max) = e.max_concurrency {
+        if high > max {
+            out.push(
+                Failure::new(
+                    place,
+                    "max_concurrency",
+                    format!("at most {max} agy processes at once"),
+                    format!("{high} at once"),
+                )
+                .evidence(at.clone()),
+            );
+        }
+    }
+    if let Some(min) = e.min_concurrency {
+        if high < min {
+            out.push(
+                Failure::new(
+                    place,
+                    "min_concurrency",
+                    format!("at least {min} agy processes at once"),
+                    format!("at most {high} at once"),
+                )
+                .evidence(all_argv.clone()),
+            );
+        }
+    }
+    if e.none_left_running == Some(true) && !obs.running_at_end.is_empty() {
+        out.push(Failure::new(
+            place,
+            "none_left_running",
+            "no agy process running after the last reply",
+            format!("still running: pid {}", join(&obs.running_at_end)),
+        ));
+    }
+    out
+}
+
+fn argv_checks(
+    place: &str,
+    r: &JournalRecord,
+    has: &[String],
+    lacks: &[String],
+    out: &mut Vec<Failure>,
+) {
+    for p in has {
+        if !argv_has(&r.argv, p) {
+            let f = Failure::new(place, "argv_has", format!("argv has `{p}`"), "it does not")
+                .evidence([show_argv(r)]);
+            out.push(match nearest(&r.argv, p) {
+                Some(c) => f.closest(c),
+                None => f,
+            });
+        }
+    }
+    for p in lacks {
+        if argv_has(&r.argv, p) {
+            out.push(
+                Failure::new(
+                    place,
+                    "argv_lacks",
+                    format!("argv without `{p}`"),
+                    format!("`{p}` is there"),
+                )
+                .evidence([show_argv(r)]),
+            );
+        }
+    }
+}
+
+fn stdin_check(place: &str, r: &JournalRecord, want: bool, out: &mut Vec<Failure>) {
+    let closed = r.stdin.closed_us.is_some();
+    if closed != want {
+        out.push(
+            Failure::new(
+                place,
+                "stdin_closed",
+                if want {
+                    "stdin closed by the adapter"
+                } else {
+                    "stdin left open"
+                },
+                if closed {
+                    "closed".to_string()
+                } else {
+                    format!("never closed ({} lines received)", r.stdin.lines.len())
+                },
+            )
+            .evidence([show_argv(r)]),
+        );
+    }
+}
+
+/// Everything wrong with one `[[expect.invocation]]`; `scaled` turns a scenario
+/// duration into a wall-clock bound.
+pub fn check_invocation(
+    e: &InvocationExpect,
+    obs: &Observation,
+    scaled: &dyn Fn(Duration) -> Duration,
+    marker_running: &dyn Fn(u32) -> bool,
+) -> Vec<Failure> {
+    let place = format!("invocation {}", e.nth);
+    let Some(r) = obs.journal.iter().find(|r| r.invocation == e.nth) else {
+        let seen: Vec<String> = obs.journal.iter().map(show_argv).collect();
+        return vec![Failure::new(
+            place,
+            "exists",
+            format!("invocation {} in the journal", e.nth),
+            format!("{} invocation(s)", obs.journal.len()),
+        )
+        .evidence(seen)];
+    };
+    let mut out = Vec::new();
+    argv_checks(&place, r, &e.argv_has, &e.argv_lacks, &mut out);
+    if let Some(want) = e.stdin_closed {
+        stdin_check(&place, r, want, &mut out);
+    }
+    if let Some(n) = e.stdin_lines {
+        if r.stdin.lines.len() != n as usize {
+            let texts: Vec<String> = r.stdin.lines.iter().map(|l| l.text.clone()).collect();
+            out.push(
+                Failure::new(
+                    &place,
+                    "stdin_lines",
+                    n.to_string(),
+                    r.stdin.lines.len().to_string(),
+                )
+                .evidence(texts),
+            );
+        }
+    }
+    let got: Vec<String> = r.signals.iter().map(|s| s.signal.clone()).collect();
+    if let Some(want) = &e.signals {
+        if &got != want {
+            out.push(Failure::new(
+                &place,
+                "signals",
+                format!("{want:?}"),
+                format!("{got:?}"),
+            ));
+        }
+    }
+    let running = !r.complete && marker_running(r.pid);
+    let killed = !r.complete && !running;
+    if let Some(want) = e.killed {
+        if killed != want {
+            let observed = if running {
+                "still running".to_string()
+            } else if r.complete {
+                format!("ended by itself ({})", exit_text(r))
+            } else {
+                "killed".to_string()
+            };
+            out.push(
+                Failure::new(
+                    &place,
+                    "killed",
+                    if want {
+                        "ended by SIGKILL"
+                    } else {
+                        "not killed"
+                    },
+                    observed,
+                )
+                .evidence([format!("signals received: {got:?}")]),
+            );
+        }
+    }
+    if let Some(bound) = &e.gone_within_after_signal {
+        let bound = scaled(bound.0);
+        match r.signals.first() {
+            None => out.push(Failure::new(
+                &place,
+                "gone_within_after_signal",
+                format!("gone within {} of its first signal", secs(bound)),
+                "it received no signal",
+            )),
+            Some(first) => {
+                let end = obs.ended_us.get(&r.pid).copied().or(r.ended_us);
+                match end {
+                    Some(end) => {
+                        let took = Duration::from_micros(end.saturating_sub(first.at_us));
+                        if took > bound {
+                            out.push(Failure::new(
+                                &place,
+                                "gone_within_after_signal",
+                                format!("gone within {} of {}", secs(bound), first.signal),
+                                format!("gone after {}", secs(took)),
+                            ));
+                        }
+                    }
+                    None => out.push(Failure::new(
+                        &place,
+                        "gone_within_after_signal",
+                        format!("gone within {} of {}", secs(bound), first.signal),
+                        format!(
+                            "still running {} after it",
+                            secs(Duration::from_micros(now_us().saturating_sub(first.at_us)))
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+    out
+}
+
+fn secs(d: Duration) -> String {
+    format!("{:.3} s", d.as_secs_f64())
+}
+
+fn exit_text(r: &JournalRecord) -> String {
+    match &r.exit {
+        Some(x) => match (&x.code, &x.signal) {
+            (Some(c), _) => format!("exit {c}"),
+            (None, Some(s)) => format!("signal {s}"),
+            _ => "unknown".into(),
+        },
+        None => "unknown".into(),
+    }
+}
+
+/// The most agy processes alive at one moment, and the invocations involved then.
+pub fn concurrency_high_water(obs: &Observation) -> (u32, Vec<String>) {
+    let now = now_us();
+    let mut edges: Vec<(u64, i32, usize)> = Vec::new();
+    for (i, r) in obs.journal.iter().enumerate() {
+        let end = r
+            .ended_us
+            .or_else(|| obs.ended_us.get(&r.pid).copied())
+            .unwrap_or(now);
+        edges.push((r.started_us, 1, i));
+        edges.push((end, -1, i));
+    }
+    // Ends sort before starts at the same instant: touching intervals do not overlap.
+    edges.sort_by_key(|(t, d, _)| (*t, *d));
+    let mut live: BTreeSet<usize> = BTreeSet::new();
+    let mut best = 0u32;
+    let mut at = Vec::new();
+    for (_, d, i) in edges {
+        if d > 0 {
+            live.insert(i);
+        } else {
+            live.remove(&i);
+        }
+        if live.len() as u32 > best {
+            best = live.len() as u32;
+            at = live.iter().map(|i| show_argv(&obs.journal[*i])).collect();
+        }
+    }
+    (best, at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_protocol::journal::{StdinLog, JOURNAL_VERSION};
+
+    pub(crate) fn record(
+        n: u32,
+        pid: u32,
+        argv: &[&str],
+        start: u64,
+        end: Option<u64>,
+    ) -> JournalRecord {
+        JournalRecord {
+            v: JOURNAL_VERSION,
+            complete: end.is_some(),
+            invocation: n,
+            pid,
+            ppid: 1,
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+            cwd: "/".into(),
+            env: Default::default(),
+            mode: None,
+            rule: None,
+            conversation_id: None,
+            started_us: start,
+            ended_us: end,
+            stdin: StdinLog::default(),
+            signals: vec![],
+            exit: None,
+            files: vec![],
+            stdout_bytes: 0,
+            stderr_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn argv_patterns_match_tokens_pairs_and_equals_forms() {
+        let argv: Vec<String> = [
+            "agy",
+            "-p",
+            "x y",
+            "--output-format",
+            "json",
+            "--print-timeout=10s",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert!(argv_has(&argv, "--output-format json"));
+        assert!(argv_has(&argv, "--print-timeout"));
+        assert!(argv_has(&argv, "--print-timeout 10s"));
+        assert!(!argv_has(&argv, "--output-format stream-json"));
+        assert!(!argv_has(&argv, "agy"));
+    }
+
+    #[test]
+    fn missing_flag_reports_the_nearest_token() {
+        let obs = Observation {
+            journal: vec![record(
+                1,
+                10,
+                &["agy", "-p", "x", "--output-format", "stream-json"],
+                0,
+                Some(5),
+            )],
+            ..Observation::default()
+        };
+        let e = JournalExpect {
+            argv_has: vec!["--output-format json".into()],
+            ..JournalExpect::default()
+        };
+        let f = check_journal(&e, &obs);
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].closest
+                .as_deref()
+                .unwrap_or("")
+                .contains("stream-json"),
+            "{}",
+            f[0]
+        );
+    }
+
+    #[test]
+    fn high_water_counts_overlaps_only() {
+        let obs = Observation {
+            journal: vec![
+                record(1, 1, &["agy"], 0, Some(10)),
+                record(2, 2, &["agy"], 5, Some(15)),
+                record(3, 3, &["agy"], 10, Some(20)),
+                record(4, 4, &["agy"], 12, Some(13)),
+            ],
+            ..Observation::default()
+        };
+        assert_eq!(concurrency_high_water(&obs).0, 3);
+        let e = JournalExpect {
+            max_concurrency: Some(2),
+            distinct_pids: Some(4),
+            invocations: Some(4),
+            ..JournalExpect::default()
+        };
+        let f = check_journal(&e, &obs);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].observed, "3 at once");
+    }
+}

@@ -1,0 +1,14 @@
+//! Expectations: each typed check turns an observation into failures that say what
+//! was expected, what was observed, and the closest miss.
+
+mod failure;
+mod history_check;
+mod image;
+mod journal_check;
+mod op_check;
+
+pub use failure::Failure;
+pub use history_check::check_history;
+pub use image::{decode_jpeg, has_image_extension, inspect_image, ImageCheck};
+pub use journal_check::{argv_has, check_invocation, check_journal, concurrency_high_water};
+pub use op_check::{check_op, describe_reply};

@@ -1,0 +1,346 @@
+//! Checks on one op's reply: outcome class, retryable, error name and message, the
+//! output file, the turn's text, and agy processes gone after it.
+
+use super::failure::Failure;
+use super::image::decode_jpeg;
+use crate::observation::OpObservation;
+use crate::scenario::{OpExpect, OutputExpect};
+use agy_protocol::driver::Reply;
+use std::path::Path;
+
+/// Everything wrong with one op.
+pub fn check_op(expect: &OpExpect, obs: &OpObservation, work_dir: &Path) -> Vec<Failure> {
+    let place = format!("op {} {}", obs.index, obs.name);
+    let reply = match &obs.reply {
+        Ok(r) => r,
+        Err(e) => {
+            return vec![Failure::new(
+                place,
+                "reply",
+                "a reply",
+                format!("none: {e}"),
+            )];
+        }
+    };
+    let mut out = Vec::new();
+    let said = describe_reply(reply, obs);
+    let mut said_all = vec![said.clone()];
+    if let Some(extra) = &reply.result.extra {
+        let text = extra.to_string();
+        let text = if text.chars().count() > 240 {
+            format!("{}…", text.chars().take(239).collect::<String>())
+        } else {
+            text
+        };
+        said_all.push(format!("reply extra: {text}"));
+    }
+    if let Some(want) = &expect.outcome {
+        let ok = obs.outcome.map(|o| want.allows(o)).unwrap_or(false);
+        if !ok {
+            let observed = match obs.outcome {
+                Some(o) => o.to_string(),
+                None => "no outcome class (no `outcome`, and the error name is not in the adapter config's `[errors]`)".into(),
+            };
+            out.push(
+                Failure::new(&place, "outcome", want.describe(), observed).evidence([said.clone()]),
+            );
+        }
+    }
+    if let Some(want) = expect.retryable {
+        let got = reply
+            .retryable
+            .or_else(|| obs.outcome.map(|o| o.default_retryable()));
+        if got != Some(want) {
+            out.push(
+                Failure::new(
+                    &place,
+                    "retryable",
+                    want.to_string(),
+                    got.map(|g| g.to_string())
+                        .unwrap_or_else(|| "not stated".into()),
+                )
+                .evidence([said.clone()]),
+            );
+        }
+    }
+    if let Some(want) = &expect.error_name {
+        let got = reply.error.as_ref().map(|e| e.name.as_str());
+        if got != Some(want.as_str()) {
+            out.push(Failure::new(
+                &place,
+                "error_name",
+                want.clone(),
+                got.unwrap_or("no error").to_string(),
+            ));
+        }
+    }
+    if let Some(want) = &expect.message_contains {
+        let msg = reply
+            .error
+            .as_ref()
+            .map(|e| e.message.clone())
+            .unwrap_or_default();
+        if !msg.to_lowercase().contains(&want.to_lowercase()) {
+            out.push(Failure::new(
+                &place,
+                "message_contains",
+                format!("a message containing {want:?}"),
+                format!("{msg:?}"),
+            ));
+        }
+    }
+    check_output(expect, reply, work_dir, &place, &mut out);
+    check_text(expect, reply, &place, &mut out);
+    if let Some(pids) = &obs.still_running {
+        if !pids.is_empty() {
+            let bound = expect
+                .agy_gone_within
+                .as_ref()
+                .map(|d| d.to_string())
+                .unwrap_or_default();
+            out.push(Failure::new(
+                &place,
+                "agy_gone_within",
+                format!("no agy process running within {bound} (time-scaled) of the reply"),
+                format!("still running: pid {}", join(pids)),
+            ));
+        }
+    }
+    out
+}
+
+fn check_output(
+    expect: &OpExpect,
+    reply: &Reply,
+    work_dir: &Path,
+    place: &str,
+    out: &mut Vec<Failure>,
+) {
+    let image = reply.result.image.as_ref().map(|p| {
+        let p = Path::new(p);
+        if p.is_relative() {
+            work_dir.join(p)
+        } else {
+            p.to_path_buf()
+        }
+    });
+    match (expect.output, &image) {
+        (None, _) => {}
+        (Some(OutputExpect::Absent), None) => {}
+        (Some(OutputExpect::Absent), Some(p)) => out.push(Failure::new(
+            place,
+            "output",
+            "no output file",
+            format!("`{}`", p.display()),
+        )),
+        (Some(_), None) => out.push(Failure::new(
+            place,
+            "output",
+            "an output file in `result.image`",
+            "no `result.image` in the reply",
+        )),
+        (Some(OutputExpect::Present), Some(p)) => {
+            if !p.is_file() {
+                out.push(Failure::new(
+                    place,
+                    "output",
+                    "the file named by `result.image` exists",
+                    format!("`{}` does not exist", p.display()),
+                ));
+            }
+        }
+        (Some(OutputExpect::Decodable), Some(p)) => {
+            if let Err(e) = decode_jpeg(p) {
+                out.push(Failure::new(place, "output", "a decodable JPEG", e));
+            }
+        }
+    }
+    if let (Some([w, h]), Some(p)) = (expect.image_size, &image) {
+        match decode_jpeg(p) {
+            Ok((gw, gh)) if (gw, gh) == (w, h) => {}
+            Ok((gw, gh)) => out.push(Failure::new(
+                place,
+                "image_size",
+                format!("{w}×{h}"),
+                format!("{gw}×{gh}"),
+            )),
+            Err(e) => out.push(Failure::new(place, "image_size", format!("{w}×{h}"), e)),
+        }
+    }
+}
+
+fn check_text(expect: &OpExpect, reply: &Reply, place: &str, out: &mut Vec<Failure>) {
+    let text = reply.result.text.clone().unwrap_or_default();
+    if let Some(want) = &expect.text {
+        if text.trim_end() != want.trim_end() {
+            let f = Failure::new(place, "text", format!("{want:?}"), format!("{text:?}"));
+            let f = if text.contains(want.as_str()) {
+                f.closest(format!(
+                    "the expected text is inside the observed one, with {:?} around it",
+                    text.replacen(want.as_str(), "…", 1)
+                ))
+            } else {
+                f
+            };
+            out.push(f);
+        }
+    }
+    for want in &expect.text_contains {
+        if !text.contains(want.as_str()) {
+            out.push(Failure::new(
+                place,
+                "text_contains",
+                format!("text containing {want:?}"),
+                format!("{text:?}"),
+            ));
+        }
+    }
+    for bad in &expect.text_lacks {
+        if text.contains(bad.as_str()) {
+            out.push(Failure::new(
+                place,
+                "text_lacks",
+                format!("text without {bad:?}"),
+                format!("{text:?}"),
+            ));
+        }
+    }
+}
+
+/// `failure (transient, retryable) — ProviderTransientError: "…"`.
+pub fn describe_reply(reply: &Reply, obs: &OpObservation) -> String {
+    let class = obs
+        .outcome
+        .map(|o| o.to_string())
+        .unwrap_or_else(|| "unclassified".into());
+    let retry = match reply.retryable {
+        Some(true) => ", retryable",
+        Some(false) => ", not retryable",
+        None => "",
+    };
+    let head = if reply.ok { "ok" } else { "failed" };
+    match &reply.error {
+        Some(e) => format!(
+            "reply {head} ({class}{retry}) — {}: {:?}",
+            e.name, e.message
+        ),
+        None => format!("reply {head} ({class}{retry})"),
+    }
+}
+
+pub(crate) fn join(pids: &[u32]) -> String {
+    pids.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::OutcomeSet;
+    use agy_protocol::driver::{ErrorInfo, OpResult, Outcome};
+
+    fn obs(reply: Reply, outcome: Option<Outcome>) -> OpObservation {
+        OpObservation {
+            index: 1,
+            name: "generate",
+            sent_us: 0,
+            replied_us: 0,
+            reply: Ok(reply),
+            outcome,
+            still_running: None,
+        }
+    }
+
+    fn failed(outcome: Outcome, name: &str) -> Reply {
+        Reply {
+            id: 1,
+            ok: false,
+            outcome: Some(outcome),
+            retryable: Some(outcome.default_retryable()),
+            error: Some(ErrorInfo {
+                name: name.into(),
+                message: "m".into(),
+            }),
+            result: OpResult::default(),
+        }
+    }
+
+    #[test]
+    fn wrong_outcome_names_expected_observed_and_the_error() {
+        let e = OpExpect {
+            outcome: Some(OutcomeSet::One(Outcome::Timeout)),
+            retryable: Some(true),
+            ..OpExpect::default()
+        };
+        let f = check_op(
+            &e,
+            &obs(
+                failed(Outcome::OutputMissing, "ProviderOutputMissingError"),
+                Some(Outcome::OutputMissing),
+            ),
+            Path::new("/"),
+        );
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[0].headline(), "op 1 generate: outcome");
+        assert_eq!(f[0].expected, "timeout");
+        assert_eq!(f[0].observed, "output_missing");
+        assert!(
+            f[0].evidence[0].contains("ProviderOutputMissingError"),
+            "{}",
+            f[0]
+        );
+        assert_eq!(f[1].expectation, "retryable");
+    }
+
+    #[test]
+    fn matching_reply_has_no_failures() {
+        let e = OpExpect {
+            outcome: Some(OutcomeSet::Any(vec![Outcome::Transient, Outcome::Timeout])),
+            retryable: Some(true),
+            output: Some(OutputExpect::Absent),
+            ..OpExpect::default()
+        };
+        assert!(check_op(
+            &e,
+            &obs(failed(Outcome::Transient, "X"), Some(Outcome::Transient)),
+            Path::new("/")
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn missing_output_file_is_reported() {
+        let mut r = failed(Outcome::Success, "");
+        r.ok = true;
+        r.error = None;
+        r.result.image = Some("/nonexistent/x.jpg".into());
+        let e = OpExpect {
+            output: Some(OutputExpect::Decodable),
+            ..OpExpect::default()
+        };
+        let f = check_op(&e, &obs(r, Some(Outcome::Success)), Path::new("/"));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].observed.contains("cannot read"), "{}", f[0]);
+    }
+
+    #[test]
+    fn carried_over_text_shows_the_closest_miss() {
+        let mut r = failed(Outcome::Success, "");
+        r.result.text = Some("first answer second answer".into());
+        let e = OpExpect {
+            text: Some("second answer".into()),
+            ..OpExpect::default()
+        };
+        let f = check_op(&e, &obs(r, Some(Outcome::Success)), Path::new("/"));
+        assert!(
+            f[0].closest
+                .as_deref()
+                .unwrap_or("")
+                .contains("first answer"),
+            "{}",
+            f[0]
+        );
+    }
+}

@@ -1,0 +1,166 @@
+//! The command line (clap derive). Help text is the doc comments.
+
+use crate::report::{parse_report_target, ReportTarget};
+use crate::scenario::Profile;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Run conformance scenarios against an adapter that drives agy, on fake-agy.
+#[derive(Debug, Parser)]
+#[command(name = "agy-harness", version)]
+pub struct Cli {
+    /// When to use colours (also honours `NO_COLOR`).
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    pub color: ColorWhen,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// Colours on a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run scenarios (default: the whole catalogue against the reference adapter).
+    Run(RunArgs),
+    /// Run the catalogue against every fault variant of the reference adapter and print
+    /// the bug-detection score.
+    Faults(FaultsArgs),
+    /// Check scenario files without running anything.
+    Check(CheckArgs),
+    /// Measure catalogue wall time and the harness's overhead per scenario.
+    Bench(BenchArgs),
+    /// Re-run the spikes S1–S8 against fake-agy (default) or a live agy, and judge every
+    /// recorded fact: holds, drifted or unverified.
+    Spikes(crate::spike::SpikesArgs),
+}
+
+/// Options shared by commands that run scenarios.
+#[derive(Debug, Clone, Args)]
+pub struct CommonArgs {
+    /// Scenario files or folders (default: the catalogue, `scenarios/`).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Scenarios run at once (default: the number of CPUs).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Multiply every scripted delay and adapter timeout by this factor.
+    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
+    pub time_scale: f64,
+    /// The fake-agy binary (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
+    pub fake_agy: Option<PathBuf>,
+    /// The reference adapter binary (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_REFERENCE_ADAPTER")]
+    pub reference_adapter: Option<PathBuf>,
+    /// Only scenarios whose name contains this (repeatable).
+    #[arg(long, value_name = "TEXT")]
+    pub name: Vec<String>,
+    /// Only scenarios with this tag (repeatable).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// Only scenarios of this profile (repeatable).
+    #[arg(long, value_enum, value_name = "PROFILE")]
+    pub profile: Vec<ProfileArg>,
+    /// Run the k-th of n partitions of the selection (`1/2`, `2/2`).
+    #[arg(long, value_name = "K/N", value_parser = crate::scenario::parse_partition)]
+    pub partition: Option<(usize, usize)>,
+}
+
+/// `agy-harness run`.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Scenario selection and run settings.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The adapter config file (default: the reference adapter).
+    #[arg(long, value_name = "FILE")]
+    pub adapter: Option<PathBuf>,
+    /// Run the reference adapter with this fault switched on (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
+    pub fault: Vec<String>,
+    /// Also write a report: `json=PATH`, `junit=PATH` or `markdown=PATH` (repeatable).
+    #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
+    pub report: Vec<ReportTarget>,
+    /// Keep each scenario's sandbox folder and print where it is.
+    #[arg(long)]
+    pub keep_sandboxes: bool,
+}
+
+/// `agy-harness faults`.
+#[derive(Debug, Clone, Args)]
+pub struct FaultsArgs {
+    /// Scenario selection and run settings.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Only these faults (repeatable; default: every fault the adapter lists).
+    #[arg(long, value_name = "NAME")]
+    pub fault: Vec<String>,
+}
+
+/// `agy-harness check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// Scenario files or folders (default: the catalogue).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// `agy-harness bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// Scenario selection and run settings.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// How many times to run the catalogue.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub runs: usize,
+}
+
+/// `--profile`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// oneshot
+    Oneshot,
+    /// session
+    Session,
+    /// acp
+    Acp,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(p: ProfileArg) -> Profile {
+        match p {
+            ProfileArg::Oneshot => Profile::Oneshot,
+            ProfileArg::Session => Profile::Session,
+            ProfileArg::Acp => Profile::Acp,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn run_without_arguments_parses() {
+        let cli = Cli::try_parse_from(["agy-harness", "run"]).expect("parses");
+        assert!(matches!(cli.command, Command::Run(_)));
+    }
+}

@@ -1,0 +1,82 @@
+//! Where the binaries and the catalogue are: environment overrides first, then next to
+//! the `agy-harness` executable (how `cargo build` lays out `target/<profile>/`).
+
+use std::path::{Path, PathBuf};
+
+/// Overrides the fake-agy binary.
+pub const ENV_FAKE_AGY: &str = "AGY_HARNESS_FAKE_AGY";
+/// Overrides the reference adapter binary.
+pub const ENV_REFERENCE_ADAPTER: &str = "AGY_HARNESS_REFERENCE_ADAPTER";
+/// Overrides the catalogue folder.
+pub const ENV_SCENARIOS: &str = "AGY_HARNESS_SCENARIOS";
+/// Overrides the spike folder.
+pub const ENV_SPIKES: &str = "AGY_HARNESS_SPIKES";
+
+/// The fake-agy binary's name.
+pub const FAKE_AGY_BIN: &str = "fake-agy";
+/// The reference adapter binary's name.
+pub const REFERENCE_ADAPTER_BIN: &str = "agy-reference-adapter";
+
+/// Finds binary `name`: `$env_var`, else next to this executable, else one folder up
+/// (test executables live in `target/<profile>/deps/`).
+pub fn locate_binary(name: &str, env_var: &str, package: &str) -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os(env_var).filter(|v| !v.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!(
+                "`{env_var}` names `{}`, which is not a file",
+                p.display()
+            ))
+        };
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let dirs: Vec<&Path> = exe.ancestors().skip(1).take(2).collect();
+    for d in &dirs {
+        let candidate = d.join(name);
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(format!(
+        "cannot find `{name}` next to `{}`; build it with `cargo build -p {package}` (same profile), or set `{env_var}`",
+        exe.display()
+    ))
+}
+
+/// The catalogue folder: `$AGY_HARNESS_SCENARIOS`, else `./scenarios`, else the
+/// `scenarios/` of the source tree this binary was built from.
+pub fn default_catalogue() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os(ENV_SCENARIOS).filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    let here = PathBuf::from("scenarios");
+    if here.is_dir() {
+        return Ok(here);
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("scenarios");
+    if built.is_dir() {
+        return Ok(built);
+    }
+    Err(format!(
+        "no catalogue: `./scenarios` does not exist; give scenario paths or set `{ENV_SCENARIOS}`"
+    ))
+}
+
+/// The spike folder: `$AGY_HARNESS_SPIKES`, else `./spikes`, else the `spikes/` of the
+/// source tree this binary was built from.
+pub fn default_spikes() -> PathBuf {
+    if let Some(p) = std::env::var_os(ENV_SPIKES).filter(|v| !v.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let here = PathBuf::from("spikes");
+    if here.is_dir() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("spikes")
+}

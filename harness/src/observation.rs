@@ -1,0 +1,88 @@
+//! What the runner saw in one scenario: each op's reply, the journal, when each agy
+//! process ended, and what the driver wrote that was not protocol.
+
+use crate::driver_client::{DriverError, ProtocolViolation};
+use crate::process_group::is_running;
+use agy_protocol::driver::{Outcome, Reply};
+use agy_protocol::journal::{now_us, read_journal, JournalRecord};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One op as it happened.
+#[derive(Debug, Clone)]
+pub struct OpObservation {
+    /// 1-based op index.
+    pub index: usize,
+    /// The op's name.
+    pub name: &'static str,
+    /// When it was sent (µs since the epoch).
+    pub sent_us: u64,
+    /// When the reply arrived.
+    pub replied_us: u64,
+    /// The reply, or why there was none.
+    pub reply: Result<Reply, DriverError>,
+    /// The outcome class: the reply's own, else its error name mapped by the adapter
+    /// config, else `success` for an `ok` reply with neither.
+    pub outcome: Option<Outcome>,
+    /// For `agy_gone_within`: agy pids still running when the bound ran out.
+    pub still_running: Option<Vec<u32>>,
+}
+
+/// The whole run of one scenario.
+#[derive(Debug, Clone, Default)]
+pub struct Observation {
+    /// Ops in order.
+    pub ops: Vec<OpObservation>,
+    /// The journal, read after the last reply (before the harness stopped anything).
+    pub journal: Vec<JournalRecord>,
+    /// Why the journal could not be read.
+    pub journal_error: Option<String>,
+    /// pid → when it was first seen ended (µs since the epoch).
+    pub ended_us: BTreeMap<u32, u64>,
+    /// agy pids still running after the last reply.
+    pub running_at_end: Vec<u32>,
+    /// Lines the driver wrote that were not protocol.
+    pub violations: Vec<ProtocolViolation>,
+    /// The end of the driver's stderr.
+    pub driver_stderr_tail: String,
+}
+
+impl Observation {
+    /// Reads the journal and notes which agy processes have ended; returns the pids
+    /// still running.
+    pub fn probe(&mut self, journal: &Path, marker: &str) -> Vec<u32> {
+        match read_journal(journal) {
+            Ok(records) => {
+                self.journal = records;
+                self.journal_error = None;
+            }
+            Err(e) => self.journal_error = Some(e.to_string()),
+        }
+        let now = now_us();
+        let mut running = Vec::new();
+        for r in &self.journal {
+            if self.ended_us.contains_key(&r.pid) {
+                continue;
+            }
+            if r.complete {
+                self.ended_us.insert(r.pid, r.ended_us.unwrap_or(now));
+            } else if is_running(r.pid, Some(marker)) {
+                running.push(r.pid);
+            } else {
+                self.ended_us.insert(r.pid, now);
+            }
+        }
+        running
+    }
+}
+
+/// The outcome class of a reply under the adapter's error-name mapping.
+pub fn classify(reply: &Reply, errors: &BTreeMap<String, Outcome>) -> Option<Outcome> {
+    if let Some(o) = reply.outcome {
+        return Some(o);
+    }
+    if let Some(e) = &reply.error {
+        return errors.get(&e.name).copied();
+    }
+    reply.ok.then_some(Outcome::Success)
+}

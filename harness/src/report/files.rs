@@ -1,0 +1,164 @@
+//! File reports: JSON (the [`RunReport`] as is), JUnit XML (quick-junit) and Markdown.
+
+use super::model::{RunReport, Status};
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A report file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// `json=PATH`.
+    Json,
+    /// `junit=PATH`.
+    Junit,
+    /// `markdown=PATH`.
+    Markdown,
+}
+
+/// One `--report FORMAT=PATH`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportTarget {
+    /// Format.
+    pub format: ReportFormat,
+    /// Where to write it.
+    pub path: PathBuf,
+}
+
+/// Parses `json=PATH`, `junit=PATH`, `markdown=PATH`.
+pub fn parse_report_target(s: &str) -> Result<ReportTarget, String> {
+    let (kind, path) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not FORMAT=PATH; write e.g. `json=report.json`"))?;
+    let format = match kind {
+        "json" => ReportFormat::Json,
+        "junit" => ReportFormat::Junit,
+        "markdown" | "md" => ReportFormat::Markdown,
+        other => {
+            return Err(format!(
+                "unknown report format `{other}`; use `json`, `junit` or `markdown`"
+            ))
+        }
+    };
+    if path.is_empty() {
+        return Err(format!("`{s}` names no file"));
+    }
+    Ok(ReportTarget {
+        format,
+        path: PathBuf::from(path),
+    })
+}
+
+/// Renders `report` in `format`.
+pub fn render_report(report: &RunReport, format: ReportFormat) -> Result<String, String> {
+    match format {
+        ReportFormat::Json => serde_json::to_string_pretty(report).map_err(|e| e.to_string()),
+        ReportFormat::Junit => render_junit(report),
+        ReportFormat::Markdown => Ok(render_markdown(report)),
+    }
+}
+
+/// Writes `report` to `target`.
+pub fn write_report(report: &RunReport, target: &ReportTarget) -> Result<(), String> {
+    let text = render_report(report, target.format)?;
+    write_file(&target.path, &text)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("failed to create `{}`: {e}", parent.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("failed to write `{}`: {e}", path.display()))
+}
+
+fn render_junit(report: &RunReport) -> Result<String, String> {
+    let mut junit = Report::new("agy-harness");
+    let mut suite = TestSuite::new(report.adapter.clone());
+    for r in &report.results {
+        let status = match r.status {
+            Status::Passed | Status::ExpectedFailure => TestCaseStatus::success(),
+            Status::Skipped | Status::Interrupted => {
+                let mut s = TestCaseStatus::skipped();
+                if let Some(n) = &r.note {
+                    s.set_message(n.clone());
+                }
+                s
+            }
+            _ => {
+                let kind = if matches!(r.status, Status::Error | Status::TimedOut) {
+                    NonSuccessKind::Error
+                } else {
+                    NonSuccessKind::Failure
+                };
+                let mut s = TestCaseStatus::non_success(kind);
+                let first = r
+                    .failures
+                    .first()
+                    .map(|f| f.headline())
+                    .unwrap_or_else(|| r.status.word().into());
+                s.set_message(first);
+                let body: Vec<String> = r.failures.iter().map(|f| f.to_string()).collect();
+                s.set_description(body.join("\n\n"));
+                s
+            }
+        };
+        let mut case = TestCase::new(r.name.clone(), status);
+        case.set_classname(r.profile.clone());
+        case.set_time(Duration::from_millis(r.duration_ms));
+        suite.add_test_case(case);
+    }
+    junit.add_test_suite(suite);
+    junit.to_string().map_err(|e| e.to_string())
+}
+
+fn render_markdown(report: &RunReport) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("# agy-harness: {}\n\n", report.adapter));
+    let failed = report
+        .results
+        .iter()
+        .filter(|r| r.status.fails_run())
+        .count();
+    out.push_str(&format!(
+        "{} passed, {failed} failed, {} expected failures, {} skipped — {:.2} s, time scale {}{}\n\n",
+        report.count(Status::Passed),
+        report.count(Status::ExpectedFailure),
+        report.count(Status::Skipped),
+        report.duration_ms as f64 / 1000.0,
+        report.time_scale,
+        if report.complete { "" } else { " — **interrupted: partial report**" }
+    ));
+    out.push_str("| Scenario | Result | Covers | First broken expectation |\n|---|---|---|---|\n");
+    for r in &report.results {
+        let first = r.failures.first().map(|f| f.headline()).unwrap_or_default();
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            r.name,
+            r.status.word(),
+            r.covers.join("; ").replace('|', "\\|"),
+            first.replace('|', "\\|")
+        ));
+    }
+    for r in report.results.iter().filter(|r| !r.failures.is_empty()) {
+        out.push_str(&format!("\n## `{}`\n\n```text\n", r.name));
+        for f in &r.failures {
+            out.push_str(&f.to_string());
+            out.push_str("\n\n");
+        }
+        out.push_str("```\n");
+    }
+    if !report.not_run.is_empty() {
+        out.push_str("\nNot run: ");
+        out.push_str(
+            &report
+                .not_run
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        out.push('\n');
+    }
+    out
+}

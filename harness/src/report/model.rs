@@ -1,0 +1,140 @@
+//! The result of a run: one entry per scenario, and the exit code it comes to.
+
+use crate::check::Failure;
+use crate::exit_code;
+use serde::Serialize;
+
+/// How one scenario went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every expectation held.
+    Passed,
+    /// At least one expectation broke.
+    Failed,
+    /// Failed, and the adapter config lists it as an expected failure.
+    ExpectedFailure,
+    /// Passed, but the adapter config lists it as an expected failure: fails the run.
+    UnexpectedPass,
+    /// Not run (a profile the adapter does not implement).
+    Skipped,
+    /// Could not be run to the end: the driver did not start or answer `hello`.
+    Error,
+    /// Hit the scenario's wall-clock limit.
+    TimedOut,
+    /// The run was interrupted while this scenario ran.
+    Interrupted,
+}
+
+impl Status {
+    /// True when the status fails the run.
+    pub fn fails_run(self) -> bool {
+        matches!(
+            self,
+            Status::Failed | Status::UnexpectedPass | Status::Error | Status::TimedOut
+        )
+    }
+
+    /// A short word for reports.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::ExpectedFailure => "expected failure",
+            Status::UnexpectedPass => "unexpected pass",
+            Status::Skipped => "skipped",
+            Status::Error => "error",
+            Status::TimedOut => "timed out",
+            Status::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// One scenario's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScenarioResult {
+    /// Scenario name.
+    pub name: String,
+    /// Scenario file.
+    pub path: String,
+    /// Profile.
+    pub profile: String,
+    /// What it covers.
+    pub covers: Vec<String>,
+    /// The verdict.
+    pub status: Status,
+    /// Broken expectations.
+    pub failures: Vec<Failure>,
+    /// Wall time in milliseconds.
+    pub duration_ms: u64,
+    /// Why it was skipped, errored, or is expected to fail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Each op as it went.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ops: Vec<OpRecord>,
+    /// The sandbox folder, when kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
+    /// The end of the driver's stderr, when the scenario did not pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver_stderr: Option<String>,
+}
+
+/// One op in a report.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpRecord {
+    /// 1-based op index.
+    pub index: usize,
+    /// The op's name.
+    pub op: String,
+    /// The outcome class, when the reply had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// The adapter's error name, when it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Why there was no reply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_reply: Option<String>,
+    /// Time from request to reply, in milliseconds.
+    pub duration_ms: u64,
+}
+
+/// A whole run.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// The adapter's name.
+    pub adapter: String,
+    /// Start time, RFC 3339.
+    pub started: String,
+    /// Wall time in milliseconds.
+    pub duration_ms: u64,
+    /// The run's time scale.
+    pub time_scale: f64,
+    /// False when the run was interrupted: `results` is partial.
+    pub complete: bool,
+    /// Results, in catalogue order.
+    pub results: Vec<ScenarioResult>,
+    /// Selected scenarios that never started (interrupted run).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<String>,
+}
+
+impl RunReport {
+    /// Count of results with `status`.
+    pub fn count(&self, status: Status) -> usize {
+        self.results.iter().filter(|r| r.status == status).count()
+    }
+
+    /// The process exit code this run comes to.
+    pub fn exit_code(&self) -> i32 {
+        if !self.complete {
+            exit_code::COULD_NOT_RUN
+        } else if self.results.iter().any(|r| r.status.fails_run()) {
+            exit_code::SCENARIO_FAILED
+        } else {
+            exit_code::ALL_CONFORM
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The terminal report: one line per scenario as it finishes, the broken expectations
+//! with expected in green and observed in red, and a summary. Colours follow
+//! `--color` and `NO_COLOR` (anstream).
+
+use super::model::{RunReport, ScenarioResult, Status};
+use anstyle::{AnsiColor, Style};
+use std::io::Write;
+
+const GREEN: Style = AnsiColor::Green.on_default();
+const RED: Style = AnsiColor::Red.on_default();
+const YELLOW: Style = AnsiColor::Yellow.on_default();
+const DIM: Style = Style::new().dimmed();
+const BOLD: Style = Style::new().bold();
+
+/// Writes one finished scenario (`done` of `total`).
+pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, total: usize) {
+    let (mark, style) = match r.status {
+        Status::Passed => ("✓", GREEN),
+        Status::ExpectedFailure => ("✗", YELLOW),
+        Status::Skipped => ("-", DIM),
+        Status::Interrupted => ("!", YELLOW),
+        _ => ("✗", RED),
+    };
+    let width = total.to_string().len();
+    let _ = writeln!(
+        out,
+        "{DIM}[{done:>width$}/{total}]{DIM:#} {style}{mark}{style:#} {} {DIM}({} ms){DIM:#}{}",
+        r.name,
+        r.duration_ms,
+        match r.status {
+            Status::Passed | Status::Failed => String::new(),
+            s => format!(" {style}{}{style:#}", s.word()),
+        }
+    );
+    if matches!(r.status, Status::Skipped | Status::ExpectedFailure) {
+        if let Some(n) = &r.note {
+            let _ = writeln!(out, "    {DIM}{n}{DIM:#}");
+        }
+        return;
+    }
+    for f in &r.failures {
+        let _ = writeln!(out, "    {BOLD}{}{BOLD:#}", f.headline());
+        let _ = writeln!(out, "      expected: {GREEN}{}{GREEN:#}", f.expected);
+        let _ = writeln!(out, "      observed: {RED}{}{RED:#}", f.observed);
+        if let Some(c) = &f.closest {
+            let _ = writeln!(out, "      closest:  {YELLOW}{c}{YELLOW:#}");
+        }
+        for (i, e) in f.evidence.iter().enumerate() {
+            let label = if i == 0 { "evidence:" } else { "         " };
+            let _ = writeln!(out, "      {label} {DIM}{e}{DIM:#}");
+        }
+    }
+    if let Some(err) = &r.driver_stderr {
+        let lines: Vec<&str> = err.lines().collect();
+        let _ = writeln!(out, "    {DIM}driver stderr (last lines):{DIM:#}");
+        for l in &lines[lines.len().saturating_sub(8)..] {
+            let _ = writeln!(out, "    {DIM}| {l}{DIM:#}");
+        }
+    }
+    if let Some(s) = &r.sandbox {
+        let _ = writeln!(out, "    {DIM}sandbox kept at {s}{DIM:#}");
+    }
+}
+
+/// Writes the summary line.
+pub fn write_summary(out: &mut dyn Write, report: &RunReport) {
+    let failed: usize = report
+        .results
+        .iter()
+        .filter(|r| r.status.fails_run())
+        .count();
+    let mut parts = vec![format!("{} passed", report.count(Status::Passed))];
+    parts.push(format!("{failed} failed"));
+    for s in [
+        Status::ExpectedFailure,
+        Status::Skipped,
+        Status::Interrupted,
+    ] {
+        let n = report.count(s);
+        if n > 0 {
+            parts.push(format!("{n} {}", s.word()));
+        }
+    }
+    if !report.not_run.is_empty() {
+        parts.push(format!("{} not run", report.not_run.len()));
+    }
+    let style = if failed > 0 || !report.complete {
+        RED
+    } else {
+        GREEN
+    };
+    let _ = writeln!(
+        out,
+        "\n{style}{}{style:#} in {:.2} s against {}{}",
+        parts.join(", "),
+        report.duration_ms as f64 / 1000.0,
+        report.adapter,
+        if report.complete {
+            ""
+        } else {
+            " (interrupted: partial report)"
+        }
+    );
+    if failed > 0 {
+        let _ = writeln!(out, "failed:");
+        for r in report.results.iter().filter(|r| r.status.fails_run()) {
+            let first = r.failures.first().map(|f| f.headline()).unwrap_or_default();
+            let _ = writeln!(out, "  {} — {first}", r.name);
+        }
+    }
+}

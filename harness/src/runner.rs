@@ -1,0 +1,561 @@
+//! The runner: per scenario a sandbox, the driver in its own process group, the ops
+//! sent, the journal read, every process killed at the end (also on a timeout or an
+//! interrupt), and the verdict. `run_all` runs many scenarios `--jobs` at a time.
+
+use crate::adapter_config::AdapterConfig;
+use crate::check::{check_history, check_invocation, check_journal, check_op, Failure};
+use crate::driver_client::DriverClient;
+use crate::observation::{classify, Observation, OpObservation};
+use crate::report::{OpRecord, ScenarioResult, Status};
+use crate::sandbox::Sandbox;
+use crate::scenario::{OpAction, Scenario};
+use agy_protocol::driver::{OpResult, Reply, RequestOp};
+use agy_protocol::journal::now_us;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{watch, Semaphore};
+use tokio::time::Instant;
+
+/// How a run is set up.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    /// The adapter under test.
+    pub config: AdapterConfig,
+    /// The fake-agy binary installed as `agy`.
+    pub fake_agy: PathBuf,
+    /// Every scripted delay and adapter timeout is multiplied by this.
+    pub time_scale: f64,
+    /// Keep sandbox folders for inspection.
+    pub keep_sandboxes: bool,
+}
+
+/// A cancellation signal shared by every scenario of a run (set on SIGINT).
+pub type Cancel = watch::Receiver<bool>;
+
+struct Ctx<'a> {
+    s: &'a Scenario,
+    settings: &'a RunSettings,
+    sandbox: &'a Sandbox,
+    env: Vec<(String, String)>,
+    scale: f64,
+}
+
+impl Ctx<'_> {
+    fn scaled(&self, d: Duration) -> Duration {
+        d.mul_f64(self.scale) + self.settings.config.timeouts.slack.0
+    }
+
+    async fn start_driver(&self) -> Result<DriverClient, String> {
+        let t = &self.settings.config.timeouts;
+        let mut d = DriverClient::start(
+            &self.settings.config.adapter.command,
+            &self.env,
+            &self.sandbox.work(),
+            &self.sandbox.driver_stderr(),
+        )
+        .map_err(|e| e.to_string())?;
+        let hello = d
+            .call(RequestOp::Hello {}, t.startup.0)
+            .await
+            .map_err(|e| format!("driver did not answer `hello`: {e}"))?;
+        let profile = self.s.meta.profile.as_str();
+        if !hello.result.profiles.is_empty() && !hello.result.profiles.iter().any(|p| p == profile)
+        {
+            return Err(format!(
+                "driver says it implements {:?}, not `{profile}`",
+                hello.result.profiles
+            ));
+        }
+        Ok(d)
+    }
+}
+
+struct Pending {
+    index: usize,
+    name: &'static str,
+    id: u64,
+    sent_us: u64,
+    deadline: Instant,
+}
+
+async fn collect(
+    ctx: &Ctx<'_>,
+    driver: &mut DriverClient,
+    pending: &mut Vec<Pending>,
+    obs: &mut Observation,
+) {
+    for p in pending.drain(..) {
+        let reply = driver.reply(p.id, p.deadline).await;
+        let outcome = reply
+            .as_ref()
+            .ok()
+            .and_then(|r| classify(r, &ctx.settings.config.errors));
+        let mut o = OpObservation {
+            index: p.index,
+            name: p.name,
+            sent_us: p.sent_us,
+            replied_us: now_us(),
+            reply,
+            outcome,
+            still_running: None,
+        };
+        let gone_within = ctx
+            .s
+            .ops
+            .get(p.index - 1)
+            .and_then(|spec| spec.expect.agy_gone_within);
+        let mut running = obs.probe(&ctx.sandbox.journal(), ctx.sandbox.marker());
+        if let Some(bound) = gone_within {
+            let deadline = Instant::now() + ctx.scaled(bound.0);
+            // Waiting on a condition (every journaled agy pid gone), with a deadline.
+            while !running.is_empty() && Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                running = obs.probe(&ctx.sandbox.journal(), ctx.sandbox.marker());
+            }
+            o.still_running = Some(running);
+        }
+        obs.ops.push(o);
+    }
+}
+
+async fn run_ops(
+    ctx: &Ctx<'_>,
+    driver: &mut Option<DriverClient>,
+    obs: &mut Observation,
+) -> Result<(), String> {
+    let t = &ctx.settings.config.timeouts;
+    *driver = Some(ctx.start_driver().await?);
+    let mut pending: Vec<Pending> = Vec::new();
+    for (i, spec) in ctx.s.ops.iter().enumerate() {
+        let Some(d) = driver.as_mut() else {
+            return Err("driver is gone".into());
+        };
+        match &spec.action {
+            OpAction::Restart => {
+                collect(ctx, d, &mut pending, obs).await;
+                let sent_us = now_us();
+                d.stop(t.grace.0).await;
+                obs.violations.append(&mut d.violations);
+                *driver = None;
+                let started = ctx.start_driver().await;
+                let reply = match started {
+                    Ok(nd) => {
+                        *driver = Some(nd);
+                        Ok(Reply {
+                            id: 0,
+                            ok: true,
+                            outcome: None,
+                            retryable: None,
+                            error: None,
+                            result: OpResult::default(),
+                        })
+                    }
+                    Err(e) => return Err(format!("op {} restart: {e}", i + 1)),
+                };
+                obs.ops.push(OpObservation {
+                    index: i + 1,
+                    name: "restart",
+                    sent_us,
+                    replied_us: now_us(),
+                    outcome: reply
+                        .as_ref()
+                        .ok()
+                        .and_then(|r| classify(r, &ctx.settings.config.errors)),
+                    reply,
+                    still_running: None,
+                });
+            }
+            OpAction::Request(req) => {
+                let within = spec
+                    .reply_within
+                    .as_ref()
+                    .map(|w| ctx.scaled(w.0))
+                    .unwrap_or(t.reply.0);
+                let sent_us = now_us();
+                match d.send(req.clone()).await {
+                    Ok(id) => pending.push(Pending {
+                        index: i + 1,
+                        name: req.name(),
+                        id,
+                        sent_us,
+                        deadline: Instant::now() + within,
+                    }),
+                    Err(e) => {
+                        collect(ctx, d, &mut pending, obs).await;
+                        obs.ops.push(OpObservation {
+                            index: i + 1,
+                            name: req.name(),
+                            sent_us,
+                            replied_us: now_us(),
+                            reply: Err(e),
+                            outcome: None,
+                            still_running: None,
+                        });
+                        continue;
+                    }
+                }
+                if !spec.concurrent {
+                    collect(ctx, d, &mut pending, obs).await;
+                }
+            }
+        }
+    }
+    if let Some(d) = driver.as_mut() {
+        collect(ctx, d, &mut pending, obs).await;
+    }
+    Ok(())
+}
+
+/// Runs one scenario to its verdict. Every process it started is gone when this
+/// returns.
+pub async fn run_scenario(
+    s: &Scenario,
+    settings: &RunSettings,
+    mut cancel: Cancel,
+) -> ScenarioResult {
+    let started = std::time::Instant::now();
+    let mut result = ScenarioResult {
+        name: s.meta.name.clone(),
+        path: s.path.display().to_string(),
+        profile: s.meta.profile.to_string(),
+        covers: s.meta.covers.clone(),
+        status: Status::Passed,
+        failures: Vec::new(),
+        duration_ms: 0,
+        note: None,
+        ops: Vec::new(),
+        sandbox: None,
+        driver_stderr: None,
+    };
+    if !settings.config.adapter.profiles.contains(&s.meta.profile) {
+        result.status = Status::Skipped;
+        result.note = Some(format!(
+            "the adapter does not implement the `{}` profile",
+            s.meta.profile
+        ));
+        return result;
+    }
+    let mut sandbox = match Sandbox::create(Some(&settings.fake_agy)) {
+        Ok(sb) => sb,
+        Err(e) => {
+            result.status = Status::Error;
+            result.note = Some(format!("failed to create the sandbox: {e}"));
+            return result;
+        }
+    };
+    let scale = s.meta.time_scale.unwrap_or(settings.time_scale);
+    let fake = s.fake_script();
+    let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
+    env.extend(
+        settings
+            .config
+            .adapter
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone())),
+    );
+    if s.meta.agy_installed == Some(false) {
+        sandbox.without_agy(&mut env);
+    }
+    let ctx = Ctx {
+        s,
+        settings,
+        sandbox: &sandbox,
+        env,
+        scale,
+    };
+    let limit = s
+        .meta
+        .timeout
+        .as_ref()
+        .map(|t| t.0)
+        .unwrap_or(settings.config.timeouts.scenario.0);
+    let mut obs = Observation::default();
+    let mut driver: Option<DriverClient> = None;
+    let mut ended: Result<(), (Status, String)> = Ok(());
+    tokio::select! {
+        r = tokio::time::timeout(limit, run_ops(&ctx, &mut driver, &mut obs)) => match r {
+            Ok(Ok(())) => {}
+            Ok(Err(msg)) => ended = Err((Status::Error, msg)),
+            Err(_) => ended = Err((Status::TimedOut, format!("the scenario did not finish within {limit:?}"))),
+        },
+        _ = cancel.wait_for(|c| *c) => ended = Err((Status::Interrupted, "interrupted".into())),
+    }
+    obs.running_at_end = obs.probe(&sandbox.journal(), sandbox.marker());
+    if let Some(mut d) = driver.take() {
+        if ended.is_ok() {
+            d.stop(settings.config.timeouts.grace.0).await;
+        } else {
+            d.kill().await;
+        }
+        obs.violations.append(&mut d.violations);
+    }
+    sandbox.kill_all();
+    obs.driver_stderr_tail = tail(&sandbox.driver_stderr(), 2000);
+    // A driver that never got going leaves nothing worth judging beyond that.
+    let mut failures = match &ended {
+        Err((Status::Error, _)) if obs.ops.is_empty() => Vec::new(),
+        _ => judge(&ctx, &obs),
+    };
+    drop(ctx);
+    match ended {
+        Ok(()) => {}
+        Err((Status::Interrupted, msg)) => {
+            result.status = Status::Interrupted;
+            result.note = Some(msg);
+        }
+        Err((status, msg)) => {
+            let place = obs.ops.len() + 1;
+            let f = Failure::new(
+                format!("op {place}").as_str(),
+                if status == Status::TimedOut {
+                    "scenario timeout"
+                } else {
+                    "driver"
+                },
+                "the scenario runs to its end",
+                msg.clone(),
+            );
+            failures.insert(0, f);
+            result.status = status;
+            result.note = Some(msg);
+        }
+    }
+    if result.status == Status::Passed && !failures.is_empty() {
+        result.status = Status::Failed;
+    }
+    if let Some(xf) = settings.config.expects_failure(&s.meta.name) {
+        match result.status {
+            Status::Failed | Status::TimedOut | Status::Error => {
+                result.status = Status::ExpectedFailure;
+                result.note = Some(xf.reason.clone());
+            }
+            Status::Passed => {
+                result.status = Status::UnexpectedPass;
+                failures.push(Failure::new(
+                    "adapter config",
+                    "expected_failure",
+                    format!("`{}` fails ({})", s.meta.name, xf.reason),
+                    "it passes now: remove it from the expected-failure list",
+                ));
+            }
+            _ => {}
+        }
+    }
+    if result.status != Status::Passed && !obs.driver_stderr_tail.is_empty() {
+        result.driver_stderr = Some(obs.driver_stderr_tail.clone());
+    }
+    result.failures = failures;
+    result.ops = obs
+        .ops
+        .iter()
+        .map(|o| OpRecord {
+            index: o.index,
+            op: o.name.to_string(),
+            outcome: o.outcome.map(|c| c.to_string()),
+            error: o
+                .reply
+                .as_ref()
+                .ok()
+                .and_then(|r| r.error.as_ref().map(|e| e.name.clone())),
+            no_reply: o.reply.as_ref().err().map(|e| e.to_string()),
+            duration_ms: o.replied_us.saturating_sub(o.sent_us) / 1000,
+        })
+        .collect();
+    if settings.keep_sandboxes {
+        result.sandbox = Some(sandbox.keep().display().to_string());
+    }
+    result.duration_ms = started.elapsed().as_millis() as u64;
+    result
+}
+
+fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
+    let s = ctx.s;
+    let mut out = Vec::new();
+    // A broken fake explains everything after it: say so first.
+    for r in &obs.journal {
+        let code = r.exit.as_ref().and_then(|x| x.code);
+        if code == Some(agy_protocol::script::FAKE_BROKEN_EXIT) {
+            out.push(Failure::new(
+                format!("invocation {}", r.invocation),
+                "fake-agy works",
+                "agy exits as the script says",
+                format!(
+                    "exit {}: fake-agy itself is broken (a bad script, trace or knob), not the adapter",
+                    agy_protocol::script::FAKE_BROKEN_EXIT
+                ),
+            ));
+        }
+    }
+    for o in &obs.ops {
+        if let Some(spec) = s.ops.get(o.index - 1) {
+            let mut failures = check_op(&spec.expect, o, &ctx.sandbox.work());
+            if !failures.is_empty() {
+                let seen = agy_during(obs, o.sent_us, o.replied_us);
+                for f in failures.iter_mut() {
+                    if matches!(f.expectation.as_str(), "outcome" | "retryable" | "output") {
+                        f.evidence.extend(seen.iter().cloned());
+                    }
+                }
+            }
+            out.extend(failures);
+        }
+    }
+    for v in &obs.violations {
+        out.push(Failure::new(
+            "driver",
+            "protocol",
+            "JSON lines of driver protocol v1 on stdout",
+            format!("{:?}: {}", v.line, v.problem),
+        ));
+    }
+    if let Some(e) = &obs.journal_error {
+        out.push(Failure::new(
+            "journal",
+            "readable",
+            "a readable journal",
+            e.clone(),
+        ));
+    }
+    if let Some(j) = &s.expect.journal {
+        out.extend(check_journal(j, obs));
+    }
+    let running = |pid: u32| obs.running_at_end.contains(&pid);
+    let scaled = |d: Duration| ctx.scaled(d);
+    for inv in &s.expect.invocations {
+        out.extend(check_invocation(inv, obs, &scaled, &running));
+    }
+    if let Some(h) = &s.expect.history {
+        out.extend(check_history(h, &s.ops, obs));
+    }
+    out
+}
+
+/// What agy did while an op was in flight, one line per invocation, as evidence.
+fn agy_during(obs: &Observation, from_us: u64, to_us: u64) -> Vec<String> {
+    obs.journal
+        .iter()
+        .filter(|r| r.started_us >= from_us && r.started_us <= to_us)
+        .map(|r| {
+            let end = match &r.exit {
+                Some(x) => match (x.code, &x.signal) {
+                    (Some(c), _) => format!("exit {c}"),
+                    (None, Some(sig)) => format!("died by {sig}"),
+                    _ => "ended".to_string(),
+                },
+                None if r.complete => "ended".to_string(),
+                None => "no final record (killed or still running)".to_string(),
+            };
+            let signals: Vec<&str> = r.signals.iter().map(|x| x.signal.as_str()).collect();
+            let files: Vec<String> = r
+                .files
+                .iter()
+                .map(|f| {
+                    let name = std::path::Path::new(&f.path)
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    format!("{name} ({} B)", f.bytes)
+                })
+                .collect();
+            format!(
+                "agy invocation {} (pid {}, rule {}): {end}{}, stdout {} B, stderr {} B, files [{}]",
+                r.invocation,
+                r.pid,
+                r.rule.as_deref().unwrap_or("-"),
+                if signals.is_empty() {
+                    String::new()
+                } else {
+                    format!(", signals {}", signals.join(" "))
+                },
+                r.stdout_bytes,
+                r.stderr_bytes,
+                files.join(", ")
+            )
+        })
+        .collect()
+}
+
+fn tail(path: &std::path::Path, max: usize) -> String {
+    let Ok(bytes) = std::fs::read(path) else {
+        return String::new();
+    };
+    let start = bytes.len().saturating_sub(max);
+    String::from_utf8_lossy(&bytes[start..])
+        .trim_end()
+        .to_string()
+}
+
+/// Runs `scenarios` at most `jobs` at a time; `on_done` sees each result as it
+/// arrives (for progress). Results come back in the order given. Scenarios not
+/// started when `cancel` fires are left out (their names are returned separately).
+pub async fn run_all(
+    scenarios: Vec<Scenario>,
+    settings: Arc<RunSettings>,
+    jobs: usize,
+    cancel: Cancel,
+    mut on_done: impl FnMut(&ScenarioResult, usize, usize),
+) -> (Vec<ScenarioResult>, Vec<String>) {
+    let total = scenarios.len();
+    let sem = Arc::new(Semaphore::new(jobs.max(1)));
+    let mut set = tokio::task::JoinSet::new();
+    for (i, s) in scenarios.into_iter().enumerate() {
+        let sem = sem.clone();
+        let settings = settings.clone();
+        let cancel = cancel.clone();
+        set.spawn(async move {
+            let permit = sem.acquire_owned().await;
+            if *cancel.borrow() || permit.is_err() {
+                return (i, Err(s.meta.name.clone()));
+            }
+            let (name, path, profile) = (
+                s.meta.name.clone(),
+                s.path.display().to_string(),
+                s.meta.profile.to_string(),
+            );
+            // Its own task, so a bug that panics fails this scenario, not the run.
+            let inner = tokio::spawn(async move { run_scenario(&s, &settings, cancel).await });
+            match inner.await {
+                Ok(r) => (i, Ok(r)),
+                Err(e) => (
+                    i,
+                    Ok(ScenarioResult {
+                        name,
+                        path,
+                        profile,
+                        covers: Vec::new(),
+                        status: Status::Error,
+                        failures: vec![Failure::new(
+                            "harness",
+                            "no internal error",
+                            "the scenario runs",
+                            format!("agy-harness failed: {e}"),
+                        )],
+                        duration_ms: 0,
+                        note: Some("internal error in agy-harness; please report it".into()),
+                        ops: Vec::new(),
+                        sandbox: None,
+                        driver_stderr: None,
+                    }),
+                ),
+            }
+        });
+    }
+    let mut results: Vec<Option<ScenarioResult>> = (0..total).map(|_| None).collect();
+    let mut not_run = Vec::new();
+    let mut done = 0;
+    while let Some(joined) = set.join_next().await {
+        match joined {
+            Ok((i, Ok(r))) => {
+                done += 1;
+                on_done(&r, done, total);
+                results[i] = Some(r);
+            }
+            Ok((_, Err(name))) => not_run.push(name),
+            Err(e) => not_run.push(format!("(a scenario task failed: {e})")),
+        }
+    }
+    not_run.sort();
+    (results.into_iter().flatten().collect(), not_run)
+}

@@ -1,0 +1,228 @@
+//! The sandbox of one run: a temporary folder with its own `HOME`, a `bin/` holding
+//! fake-agy as `agy`, the journal, and state and work folders. Every process started
+//! in it carries [`MARKER_ENV`], and dropping the
+//! sandbox kills whatever still carries it. The user's real `~/.gemini` is never
+//! touched: `HOME` points inside the sandbox.
+//!
+//! Reusable by anything that runs agy or an adapter (scenario runs, spikes).
+
+use crate::process_group::{marked_processes, sweep_marked, MARKER_ENV};
+use agy_protocol::driver::{ENV_AGY_BIN, ENV_STATE_DIR, ENV_TIME_SCALE, ENV_WORK_DIR};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// fake-agy's environment knobs (see docs/script-format.md).
+pub mod fake_env {
+    /// Path of the script (here: the scenario file).
+    pub const SCRIPT: &str = "FAKE_AGY_SCRIPT";
+    /// The table of the script file holding the script (`agy`).
+    pub const SCRIPT_TABLE: &str = "FAKE_AGY_SCRIPT_TABLE";
+    /// The journal file.
+    pub const JOURNAL: &str = "FAKE_AGY_JOURNAL";
+    /// fake-agy's state (invocation counter, conversations).
+    pub const STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
+    /// The time scale.
+    pub const TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
+}
+
+/// Variables passed through from the harness's own environment; everything else is
+/// dropped so the user's settings cannot leak into a run.
+const PASSED_THROUGH: &[&str] = &[
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TZ",
+    "RUST_BACKTRACE",
+    "PYENV_ROOT",
+    "PYENV_VERSION",
+    "SYSTEMROOT",
+];
+
+/// One sandbox.
+#[derive(Debug)]
+pub struct Sandbox {
+    dir: Option<tempfile::TempDir>,
+    root: PathBuf,
+    marker: String,
+}
+
+impl Sandbox {
+    /// Makes a sandbox under the system temp dir; with `fake_agy`, installs it as
+    /// `bin/agy` (a symlink, so `argv[0]` is `agy`).
+    pub fn create(fake_agy: Option<&Path>) -> io::Result<Sandbox> {
+        let dir = tempfile::Builder::new().prefix("agy-harness-").tempdir()?;
+        let root = dir.path().to_path_buf();
+        for sub in ["home", "bin", "fake-state", "driver-state", "work", "tmp"] {
+            std::fs::create_dir_all(root.join(sub))?;
+        }
+        if let Some(fake) = fake_agy {
+            let fake = std::fs::canonicalize(fake)?;
+            std::os::unix::fs::symlink(&fake, root.join("bin").join("agy"))?;
+        }
+        Ok(Sandbox {
+            marker: root.display().to_string(),
+            dir: Some(dir),
+            root,
+        })
+    }
+
+    /// The sandbox folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    /// The `HOME` every process sees.
+    pub fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+    /// The folder put first on `PATH`.
+    pub fn bin(&self) -> PathBuf {
+        self.root.join("bin")
+    }
+    /// fake-agy's journal.
+    pub fn journal(&self) -> PathBuf {
+        self.root.join("journal.jsonl")
+    }
+    /// The driver's state dir (kept across a harness-side restart).
+    pub fn driver_state(&self) -> PathBuf {
+        self.root.join("driver-state")
+    }
+    /// The adapter's workspace.
+    pub fn work(&self) -> PathBuf {
+        self.root.join("work")
+    }
+    /// Where the driver's stderr goes.
+    pub fn driver_stderr(&self) -> PathBuf {
+        self.root.join("driver.stderr")
+    }
+    /// The marker value processes of this sandbox carry.
+    pub fn marker(&self) -> &str {
+        &self.marker
+    }
+
+    /// The environment of a process started in the sandbox: `HOME`, `PATH` (with
+    /// `bin/` first), `TMPDIR`, the marker, fake-agy's knobs (with `script` =
+    /// `(file, table)` when the scenario has one), the driver's state and work dirs,
+    /// and the time scale for both sides.
+    pub fn env(
+        &self,
+        script: Option<(&Path, Option<&str>)>,
+        time_scale: f64,
+    ) -> Vec<(String, String)> {
+        let mut env: Vec<(String, String)> = PASSED_THROUGH
+            .iter()
+            .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
+            .collect();
+        let path = match std::env::var("PATH") {
+            Ok(p) if !p.is_empty() => format!("{}:{p}", self.bin().display()),
+            _ => format!("{}:/usr/bin:/bin", self.bin().display()),
+        };
+        let home = self.home().display().to_string();
+        let scale = format!("{time_scale}");
+        env.extend([
+            ("PATH".to_string(), path),
+            ("HOME".to_string(), home.clone()),
+            ("USERPROFILE".to_string(), home.clone()),
+            ("XDG_CONFIG_HOME".to_string(), format!("{home}/.config")),
+            ("XDG_CACHE_HOME".to_string(), format!("{home}/.cache")),
+            ("XDG_DATA_HOME".to_string(), format!("{home}/.local/share")),
+            (
+                "TMPDIR".to_string(),
+                self.root.join("tmp").display().to_string(),
+            ),
+            (MARKER_ENV.to_string(), self.marker.clone()),
+            (
+                fake_env::JOURNAL.to_string(),
+                self.journal().display().to_string(),
+            ),
+            (
+                fake_env::STATE_DIR.to_string(),
+                self.root.join("fake-state").display().to_string(),
+            ),
+            (fake_env::TIME_SCALE.to_string(), scale.clone()),
+            (ENV_TIME_SCALE.to_string(), scale),
+            (
+                ENV_STATE_DIR.to_string(),
+                self.driver_state().display().to_string(),
+            ),
+            (ENV_WORK_DIR.to_string(), self.work().display().to_string()),
+        ]);
+        if let Some((file, table)) = script {
+            env.push((fake_env::SCRIPT.to_string(), file.display().to_string()));
+            if let Some(table) = table {
+                env.push((fake_env::SCRIPT_TABLE.to_string(), table.to_string()));
+            }
+        }
+        env
+    }
+
+    /// Makes `env` describe a machine without agy: `PATH` keeps only folders that
+    /// hold no `agy` (the sandbox's `bin/` loses its link), and `AGY_BIN` names a file
+    /// that does not exist.
+    pub fn without_agy(&self, env: &mut Vec<(String, String)>) {
+        let _ = std::fs::remove_file(self.bin().join("agy"));
+        let path = env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        let kept: Vec<std::path::PathBuf> = std::env::split_paths(&path)
+            .filter(|d| !d.join("agy").exists())
+            .collect();
+        let path = std::env::join_paths(kept)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| self.bin().display().to_string());
+        env.retain(|(k, _)| k != "PATH" && k != ENV_AGY_BIN);
+        env.push(("PATH".into(), path));
+        env.push((
+            ENV_AGY_BIN.into(),
+            self.bin().join("agy").display().to_string(),
+        ));
+    }
+
+    /// Live processes of this sandbox.
+    pub fn running(&self) -> Vec<u32> {
+        marked_processes(&self.marker)
+    }
+
+    /// Kills every process of this sandbox; returns the pids found.
+    pub fn kill_all(&self) -> Vec<u32> {
+        sweep_marked(&self.marker, Duration::from_secs(2))
+    }
+
+    /// Keeps the folder on disk after the sandbox is dropped (processes still die).
+    pub fn keep(&mut self) -> PathBuf {
+        if let Some(dir) = self.dir.take() {
+            let _ = dir.keep();
+        }
+        self.root.clone()
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.kill_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_points_home_and_path_into_the_sandbox() {
+        let sb = Sandbox::create(None).expect("sandbox");
+        let env = sb.env(Some((Path::new("/s.toml"), Some("agy"))), 0.5);
+        let get = |k: &str| env.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
+        assert_eq!(get("HOME"), Some(sb.home().display().to_string()));
+        assert!(get("PATH")
+            .unwrap_or_default()
+            .starts_with(&sb.bin().display().to_string()));
+        assert_eq!(get(fake_env::SCRIPT_TABLE).as_deref(), Some("agy"));
+        assert_eq!(get(ENV_TIME_SCALE).as_deref(), Some("0.5"));
+        assert_eq!(get(fake_env::TIME_SCALE).as_deref(), Some("0.5"));
+        let root = sb.root().to_path_buf();
+        drop(sb);
+        assert!(!root.exists());
+    }
+}

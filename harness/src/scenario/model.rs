@@ -1,0 +1,337 @@
+//! The scenario as the runner sees it: metadata, ops and typed expectations.
+
+use agy_protocol::driver::{Outcome, RequestOp};
+use agy_protocol::script::Script;
+use agy_protocol::{AgyVersion, GoDuration};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// One behaviour, one file (DESIGN.md "Scenario").
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// `[scenario]`.
+    pub meta: ScenarioMeta,
+    /// The script fake-agy acts out: the scenario's `[agy]` table, or the file named by
+    /// `[scenario] script`.
+    pub script: Option<Script>,
+    /// The file named by `[scenario] script`, resolved against the scenario's folder.
+    pub script_file: Option<PathBuf>,
+    /// `[[op]]`, in order.
+    pub ops: Vec<OpSpec>,
+    /// `[expect.*]`: checks on the whole run.
+    pub expect: ScenarioExpect,
+}
+
+impl Scenario {
+    /// Where fake-agy reads the script: `(file, table)`, `None` for the default
+    /// behaviour.
+    pub fn fake_script(&self) -> Option<(PathBuf, Option<&'static str>)> {
+        if let Some(file) = &self.script_file {
+            return Some((file.clone(), None));
+        }
+        self.script.as_ref().map(|_| {
+            let path = std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
+            (path, Some("agy"))
+        })
+    }
+}
+
+/// `[scenario]`: what the scenario is and what it covers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioMeta {
+    /// Unique name, `profile/behaviour-in-kebab-case`.
+    pub name: String,
+    /// The contract it exercises.
+    pub profile: Profile,
+    /// Seed facts, spikes or ADR rows it covers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covers: Vec<String>,
+    /// The agy version the script models.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agy: Option<AgyVersion>,
+    /// Free tags for `--tag`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// One or two sentences on the behaviour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Known bugs (reference-adapter fault names) this scenario is meant to catch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub catches: Vec<String>,
+    /// Time scale for this scenario instead of the run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_scale: Option<f64>,
+    /// Wall-clock limit for the whole scenario instead of the adapter config's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<GoDuration>,
+    /// A script file (relative to this file) instead of an `[agy]` table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// `false`: no `agy` in the sandbox (`PATH` holds only the sandbox's empty `bin/`,
+    /// and `AGY_BIN` names a file that does not exist), for the binary-missing row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agy_installed: Option<bool>,
+}
+
+/// The contract an adapter implements (DESIGN.md "Profile").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// One `agy -p … --output-format json` process per request.
+    Oneshot,
+    /// One persistent stream-json process per conversation.
+    Session,
+    /// An ACP client that restores sessions.
+    Acp,
+}
+
+impl Profile {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Oneshot => "oneshot",
+            Profile::Session => "session",
+            Profile::Acp => "acp",
+        }
+    }
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One `[[op]]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpSpec {
+    /// 1-based line of the op in the file, for messages.
+    pub line: usize,
+    /// What to do.
+    pub action: OpAction,
+    /// Send the next op without waiting for this one's reply (replies are collected
+    /// before the next op that is not concurrent, and at the end).
+    pub concurrent: bool,
+    /// How long the reply may take (before the time scale) instead of the default.
+    pub reply_within: Option<GoDuration>,
+    /// Checks on the reply.
+    pub expect: OpExpect,
+}
+
+/// What an op does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpAction {
+    /// Send a driver protocol request.
+    Request(RequestOp),
+    /// Stop the driver and start it again with the same state dir (harness-side).
+    Restart,
+}
+
+impl OpAction {
+    /// The op's name as written in a scenario.
+    pub fn name(&self) -> &'static str {
+        match self {
+            OpAction::Request(op) => op.name(),
+            OpAction::Restart => "restart",
+        }
+    }
+}
+
+/// One outcome class, or a list of acceptable ones.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum OutcomeSet {
+    /// Exactly this class.
+    One(Outcome),
+    /// Any of these.
+    Any(Vec<Outcome>),
+}
+
+impl<'de> Deserialize<'de> for OutcomeSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{self, value::StrDeserializer, IntoDeserializer, SeqAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OutcomeSet;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an outcome class or a list of them")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OutcomeSet, E> {
+                let d: StrDeserializer<'_, E> = v.into_deserializer();
+                Outcome::deserialize(d).map(OutcomeSet::One)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OutcomeSet, A::Error> {
+                let mut all = Vec::new();
+                while let Some(o) = seq.next_element::<Outcome>()? {
+                    all.push(o);
+                }
+                Ok(OutcomeSet::Any(all))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl OutcomeSet {
+    /// True when `o` is acceptable.
+    pub fn allows(&self, o: Outcome) -> bool {
+        match self {
+            OutcomeSet::One(x) => *x == o,
+            OutcomeSet::Any(xs) => xs.contains(&o),
+        }
+    }
+
+    /// `timeout` or `transient | permanent`.
+    pub fn describe(&self) -> String {
+        match self {
+            OutcomeSet::One(x) => x.to_string(),
+            OutcomeSet::Any(xs) => xs
+                .iter()
+                .map(|o| o.as_str())
+                .collect::<Vec<_>>()
+                .join(" | "),
+        }
+    }
+}
+
+/// What the op's output file must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputExpect {
+    /// The reply names a file that a real JPEG decoder (zune-jpeg) decodes.
+    Decodable,
+    /// The reply names a file that exists.
+    Present,
+    /// The reply names no file.
+    Absent,
+}
+
+/// `expect = { … }` of one op.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpExpect {
+    /// Outcome class (or classes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<OutcomeSet>,
+    /// Whether the adapter must call it retryable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+    /// The adapter's own error name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_name: Option<String>,
+    /// Text the error message contains (case-insensitive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_contains: Option<String>,
+    /// The output file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputExpect>,
+    /// The decoded image's width and height.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_size: Option<[u32; 2]>,
+    /// The turn's text, exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Texts the turn's text contains.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub text_contains: Vec<String>,
+    /// Texts the turn's text must not contain.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub text_lacks: Vec<String>,
+    /// After the reply, every agy process has ended within this (time-scaled) bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agy_gone_within: Option<GoDuration>,
+}
+
+/// `[expect]`: checks on the whole run.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioExpect {
+    /// `[expect.journal]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<JournalExpect>,
+    /// `[[expect.invocation]]`.
+    #[serde(default, rename = "invocation", skip_serializing_if = "Vec::is_empty")]
+    pub invocations: Vec<InvocationExpect>,
+    /// `[expect.history]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<HistoryExpect>,
+}
+
+/// `[expect.journal]`: checks over every agy invocation.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JournalExpect {
+    /// Exactly this many invocations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invocations: Option<u32>,
+    /// At least this many invocations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invocations_at_least: Option<u32>,
+    /// Exactly this many distinct pids.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct_pids: Option<u32>,
+    /// Every invocation's argv has each (a token, or `flag value` as adjacent tokens).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argv_has: Vec<String>,
+    /// No invocation's argv has any of these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argv_lacks: Vec<String>,
+    /// Every invocation saw its stdin closed (true) or never did (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin_closed: Option<bool>,
+    /// At most this many agy processes ran at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_concurrency: Option<u32>,
+    /// At least this many agy processes ran at once at some point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_concurrency: Option<u32>,
+    /// No agy process is left running when the last reply has arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub none_left_running: Option<bool>,
+}
+
+/// `[[expect.invocation]]`: checks on one invocation.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InvocationExpect {
+    /// 1-based invocation index.
+    pub nth: u32,
+    /// argv has each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argv_has: Vec<String>,
+    /// argv has none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argv_lacks: Vec<String>,
+    /// stdin was closed (true) or not (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin_closed: Option<bool>,
+    /// Exactly this many stdin lines arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin_lines: Option<u32>,
+    /// The signals received, in order (`SIGTERM`, `SIGINT`, …; SIGKILL cannot be seen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signals: Option<Vec<String>>,
+    /// Ended by an uncatchable signal (no final record, and gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub killed: Option<bool>,
+    /// Gone within this (time-scaled) bound after its first signal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone_within_after_signal: Option<GoDuration>,
+}
+
+/// `[expect.history]`: checks on the adapter's conversation history (the last one a
+/// reply carried).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryExpect {
+    /// Exactly this many turns: each user text and each successful turn's answer
+    /// appear exactly once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<u32>,
+    /// No turn's text contains the text of an earlier turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_carryover: Option<bool>,
+}

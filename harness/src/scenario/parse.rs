@@ -1,0 +1,709 @@
+//! Reading a scenario file with every problem located (file:line:col and a hint), and
+//! rendering a scenario back to TOML.
+
+use super::model::{OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta};
+use agy_protocol::diag::{parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
+use agy_protocol::driver::RequestOp;
+use agy_protocol::script::{parse_script_file, parse_script_value, render_script};
+use agy_protocol::GoDuration;
+use std::path::Path;
+use toml::de::DeValue;
+use toml::Spanned;
+
+const TOP_KEYS: &[&str] = &["scenario", "agy", "op", "expect"];
+const OP_KEYS: &[&str] = &[
+    "generate",
+    "open",
+    "turn",
+    "select",
+    "cancel",
+    "close",
+    "shutdown",
+    "hello",
+    "restart",
+    "acp_new",
+    "acp_prompt",
+    "acp_cancel",
+    "acp_restore",
+    "acp_restart_agent",
+    "acp_status",
+    "acp_close",
+    "expect",
+    "concurrent",
+    "reply_within",
+];
+const ACTIONS: &[&str] = &[
+    "generate",
+    "open",
+    "turn",
+    "select",
+    "cancel",
+    "close",
+    "shutdown",
+    "hello",
+    "restart",
+    "acp_new",
+    "acp_prompt",
+    "acp_cancel",
+    "acp_restore",
+    "acp_restart_agent",
+    "acp_status",
+    "acp_close",
+];
+const SESSION_ACTIONS: &[&str] = &["open", "turn", "select", "cancel", "close"];
+const ACP_ACTIONS: &[&str] = &[
+    "acp_new",
+    "acp_prompt",
+    "acp_cancel",
+    "acp_restore",
+    "acp_restart_agent",
+    "acp_status",
+    "acp_close",
+];
+/// The session handle used when an op names none.
+pub const DEFAULT_SESSION: &str = "s1";
+
+/// Reads and parses a scenario file.
+pub fn parse_scenario_file(path: &Path) -> Result<Scenario, Diagnostics> {
+    let display = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Diagnostics(vec![Diagnostic::at_line(
+            display.clone(),
+            1,
+            1,
+            format!("failed to read scenario: {e}"),
+        )
+        .with_hint("check the path; scenario files end in `.toml`")])
+    })?;
+    parse_scenario(&SourceFile::new(display, text), path)
+}
+
+/// Parses a scenario from its text; `path` is remembered for the runner.
+pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnostics> {
+    let mut diags = Diagnostics::new();
+    let doc = parse_toml_document(src, &mut diags);
+    let mut root = TableWalker::new(src, doc.get_ref(), 0, "the scenario file");
+    let meta: Option<ScenarioMeta> = root.required(
+        "scenario",
+        "start the file with `[scenario]` holding `name` and `profile`; see docs/scenario-format.md",
+        &mut diags,
+    );
+    let script = root
+        .raw("agy")
+        .map(|v| parse_script_value(src, v, "`[agy]`", &mut diags));
+    let ops: Vec<OpSpec> = root
+        .elements("op", &mut diags)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, v)| parse_op(src, v, i + 1, &mut diags))
+        .collect();
+    let expect: ScenarioExpect = root.get("expect", &mut diags).unwrap_or_default();
+    root.finish(TOP_KEYS, &mut diags);
+    if let Some(meta) = &meta {
+        check_meta(src, &doc, meta, &ops, &expect, &mut diags);
+    }
+    let mut script = script;
+    let mut script_file = None;
+    if let Some(name) = meta.as_ref().and_then(|m| m.script.clone()) {
+        let at = scenario_key_offset(&doc, "script");
+        if script.is_some() {
+            diags.push(
+                Diagnostic::at(src, at, "both `[agy]` and `script` give the agy script")
+                    .with_hint("keep one: embed the script as `[agy]`, or name a script file"),
+            );
+        }
+        let file = path.parent().unwrap_or(Path::new(".")).join(&name);
+        match parse_script_file(&file, None) {
+            Ok(parsed) => {
+                script = Some(parsed);
+                script_file = Some(std::fs::canonicalize(&file).unwrap_or(file));
+            }
+            Err(d) => {
+                if !file.is_file() {
+                    diags.push(
+                        Diagnostic::at(
+                            src,
+                            at,
+                            format!("script file `{}` does not exist", file.display()),
+                        )
+                        .with_hint("the path is relative to this scenario file"),
+                    );
+                } else {
+                    diags.0.extend(d.0);
+                }
+            }
+        }
+    }
+    let scenario = meta.map(|meta| Scenario {
+        path: path.to_path_buf(),
+        meta,
+        script,
+        script_file,
+        ops,
+        expect,
+    });
+    match scenario {
+        Some(s) => diags.into_result(s),
+        None => {
+            if diags.is_empty() {
+                diags.push(Diagnostic::at(src, 0, "no `[scenario]` table"));
+            }
+            Err(diags)
+        }
+    }
+}
+
+fn scenario_key_offset(doc: &Spanned<toml::de::DeTable<'_>>, key: &str) -> usize {
+    doc.get_ref()
+        .get("scenario")
+        .and_then(|s| match s.get_ref() {
+            DeValue::Table(t) => t.get(key).map(|v| v.span().start),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+fn parse_op(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    n: usize,
+    diags: &mut Diagnostics,
+) -> Option<OpSpec> {
+    let what = format!("op {n}");
+    let mut w = TableWalker::from_value(src, value, what.clone(), diags)?;
+    let present: Vec<&str> = ACTIONS.iter().copied().filter(|a| w.has(a)).collect();
+    let line = src.location(value.span().start).0;
+    let expect: OpExpect = w.get("expect", diags).unwrap_or_default();
+    let concurrent: bool = w.get("concurrent", diags).unwrap_or(false);
+    let reply_within: Option<GoDuration> = w.get("reply_within", diags);
+    let action = match present.as_slice() {
+        [one] => {
+            let raw = w.raw(one);
+            raw.and_then(|v| parse_action(src, one, v, &what, diags))
+        }
+        [] => {
+            diags.push(
+                Diagnostic::at(src, value.span().start, format!("{what} has no action")).with_hint(
+                    format!(
+                        "give exactly one of {}",
+                        ACTIONS
+                            .iter()
+                            .map(|a| format!("`{a}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ),
+            );
+            None
+        }
+        many => {
+            for a in many {
+                w.raw(a);
+            }
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    value.span().start,
+                    format!(
+                        "{what} has {} actions ({}); an op has exactly one",
+                        many.len(),
+                        many.iter()
+                            .map(|a| format!("`{a}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+                .with_hint("split it into one `[[op]]` per action"),
+            );
+            None
+        }
+    };
+    w.finish(OP_KEYS, diags);
+    Some(OpSpec {
+        line,
+        action: action?,
+        concurrent,
+        reply_within,
+        expect,
+    })
+}
+
+/// Keys each action takes (the request fields of driver protocol v1).
+fn action_keys(action: &str) -> &'static [&'static str] {
+    match action {
+        "generate" => &["prompt", "aspect", "timeout_s", "references", "settings"],
+        "open" | "select" => &["session", "model", "effort", "permission"],
+        "turn" => &["session", "text"],
+        "cancel" | "close" => &["session"],
+        "acp_new" => &["session", "model", "mode", "permission"],
+        "acp_prompt" => &["session", "text"],
+        "acp_cancel" | "acp_restore" | "acp_restart_agent" | "acp_status" | "acp_close" => {
+            &["session"]
+        }
+        _ => &[],
+    }
+}
+
+fn parse_action(
+    src: &SourceFile,
+    action: &str,
+    value: &Spanned<DeValue<'_>>,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<OpAction> {
+    let what = format!("`{action}` of {what}");
+    let mut w = TableWalker::from_value(src, value, what.clone(), diags)?;
+    let keys = action_keys(action);
+    let mut map = serde_json::Map::new();
+    for key in keys {
+        if let Some(v) = w.get::<serde_json::Value>(key, diags) {
+            map.insert((*key).to_string(), v);
+        }
+    }
+    w.finish(keys, diags);
+    if action == "restart" {
+        return Some(OpAction::Restart);
+    }
+    if (SESSION_ACTIONS.contains(&action) || ACP_ACTIONS.contains(&action))
+        && !map.contains_key("session")
+    {
+        map.insert("session".into(), DEFAULT_SESSION.into());
+    }
+    map.insert("op".into(), action.into());
+    match serde_json::from_value::<RequestOp>(serde_json::Value::Object(map)) {
+        Ok(op) => Some(OpAction::Request(op)),
+        Err(e) => {
+            diags.push(
+                Diagnostic::at(src, value.span().start, format!("{e} in {what}"))
+                    .with_hint("see docs/driver-protocol.md for the fields of each op"),
+            );
+            None
+        }
+    }
+}
+
+fn check_meta(
+    src: &SourceFile,
+    doc: &Spanned<toml::de::DeTable<'_>>,
+    meta: &ScenarioMeta,
+    ops: &[OpSpec],
+    expect: &ScenarioExpect,
+    diags: &mut Diagnostics,
+) {
+    let at = |key: &str| -> usize {
+        doc.get_ref()
+            .get("scenario")
+            .and_then(|s| match s.get_ref() {
+                DeValue::Table(t) => t.get(key).map(|v| v.span().start),
+                _ => None,
+            })
+            .unwrap_or(0)
+    };
+    if meta.name.trim().is_empty() || meta.name.chars().any(char::is_whitespace) {
+        diags.push(
+            Diagnostic::at(
+                src,
+                at("name"),
+                format!("scenario name `{}` is not usable", meta.name),
+            )
+            .with_hint("use `profile/behaviour-in-kebab-case`, without spaces"),
+        );
+    }
+    if let Some(scale) = meta.time_scale {
+        if !(scale.is_finite() && scale > 0.0) {
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    at("time_scale"),
+                    format!("time scale {scale} is not a positive number"),
+                )
+                .with_hint("write a factor such as `0.05` (every delay and timeout × 0.05)"),
+            );
+        }
+    }
+    if ops.is_empty() {
+        diags.push(
+            Diagnostic::at(src, at("name"), "the scenario has no `[[op]]`").with_hint(
+                "add at least one op, e.g. `[[op]]` with `generate = { prompt = \"…\" }`",
+            ),
+        );
+    }
+    let ops_at = doc
+        .get_ref()
+        .get("op")
+        .map(|v| match v.get_ref() {
+            DeValue::Array(items) => items.iter().map(|i| i.span().start).collect(),
+            _ => vec![v.span().start],
+        })
+        .unwrap_or_default();
+    for (i, op) in ops.iter().enumerate() {
+        let offset = ops_at.get(i).copied().unwrap_or(0);
+        let name = op.action.name();
+        let wrong = match meta.profile {
+            Profile::Oneshot => SESSION_ACTIONS.contains(&name) || ACP_ACTIONS.contains(&name),
+            Profile::Session => name == "generate" || ACP_ACTIONS.contains(&name),
+            Profile::Acp => name == "generate" || SESSION_ACTIONS.contains(&name),
+        };
+        if wrong {
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    offset,
+                    format!(
+                        "op {} `{name}` is not part of the `{}` profile",
+                        i + 1,
+                        meta.profile
+                    ),
+                )
+                .with_hint(match meta.profile {
+                    Profile::Oneshot => "oneshot scenarios use `generate`",
+                    Profile::Session => {
+                        "session scenarios use `open`, `turn`, `select`, `cancel`, `close`"
+                    }
+                    Profile::Acp => "acp scenarios use the `acp_*` ops",
+                }),
+            );
+        }
+    }
+    for inv in &expect.invocations {
+        if inv.nth == 0 {
+            diags.push(
+                Diagnostic::at(src, 0, "`nth = 0` in `[[expect.invocation]]`")
+                    .with_hint("invocations are counted from 1"),
+            );
+        }
+    }
+}
+
+/// Renders a scenario as TOML that [`parse_scenario`] reads back to an equal scenario
+/// (op line numbers aside).
+pub fn render_scenario(s: &Scenario) -> Result<String, String> {
+    let mut out = String::new();
+    let mut meta = toml::Table::new();
+    meta.insert(
+        "scenario".into(),
+        toml::Value::try_from(&s.meta).map_err(|e| e.to_string())?,
+    );
+    out.push_str(&toml::to_string(&meta).map_err(|e| e.to_string())?);
+    if let (Some(script), None) = (&s.script, &s.script_file) {
+        let text = render_script(script).map_err(|e| e.to_string())?;
+        let value: toml::Table = toml::from_str(&text).map_err(|e| e.to_string())?;
+        let mut t = toml::Table::new();
+        t.insert("agy".into(), toml::Value::Table(value));
+        out.push('\n');
+        out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
+    }
+    let mut ops = Vec::new();
+    for op in &s.ops {
+        let mut t = toml::Table::new();
+        let (name, fields) = match &op.action {
+            OpAction::Restart => ("restart", toml::Table::new()),
+            OpAction::Request(req) => {
+                let mut json = serde_json::to_value(req).map_err(|e| e.to_string())?;
+                if let Some(obj) = json.as_object_mut() {
+                    obj.remove("op");
+                }
+                let fields = toml::Value::try_from(json).map_err(|e| e.to_string())?;
+                let fields = match fields {
+                    toml::Value::Table(t) => t,
+                    _ => toml::Table::new(),
+                };
+                (req.name(), fields)
+            }
+        };
+        t.insert(name.into(), toml::Value::Table(fields));
+        if op.concurrent {
+            t.insert("concurrent".into(), toml::Value::Boolean(true));
+        }
+        if let Some(d) = &op.reply_within {
+            t.insert("reply_within".into(), toml::Value::String(d.to_string()));
+        }
+        if op.expect != OpExpect::default() {
+            t.insert(
+                "expect".into(),
+                toml::Value::try_from(&op.expect).map_err(|e| e.to_string())?,
+            );
+        }
+        ops.push(toml::Value::Table(t));
+    }
+    let mut t = toml::Table::new();
+    t.insert("op".into(), toml::Value::Array(ops));
+    if s.expect != ScenarioExpect::default() {
+        t.insert(
+            "expect".into(),
+            toml::Value::try_from(&s.expect).map_err(|e| e.to_string())?,
+        );
+    }
+    out.push('\n');
+    out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::model::{JournalExpect, OutcomeSet};
+    use agy_protocol::driver::Outcome;
+    use proptest::prelude::*;
+
+    fn parse(text: &str) -> Result<Scenario, Diagnostics> {
+        parse_scenario(&SourceFile::new("s.toml", text), Path::new("s.toml"))
+    }
+
+    const DESIGN_EXAMPLE: &str = r#"
+[scenario]
+name    = "oneshot/print-timeout-reported-as-success"
+profile = "oneshot"
+covers  = ["S6c", "ADR 0013: timeout row before missing-output row"]
+agy     = "1.2.6"
+tags    = ["timeout", "quirk"]
+
+[[agy.invocation]]
+steps = [
+  { sleep  = "50ms" },
+  { stderr = "[agy] print timeout after 1s with turn in progress; returning partial output" },
+  { envelope = { status = "SUCCESS", response = "", duration_seconds = 0, usage = "zero" } },
+  { exit = 0 },
+]
+
+[[op]]
+generate = { prompt = "a purple hexagon", aspect = "16:9", timeout_s = 1 }
+expect   = { outcome = "timeout", retryable = true }
+
+[expect.journal]
+invocations  = 1
+argv_has     = ["--output-format json", "--print-timeout"]
+argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"]
+"#;
+
+    #[test]
+    fn design_illustration_parses() {
+        let s = parse(DESIGN_EXAMPLE).expect("parses");
+        assert_eq!(s.meta.profile, Profile::Oneshot);
+        assert_eq!(s.ops.len(), 1);
+        assert_eq!(s.ops[0].line, 17);
+        assert_eq!(
+            s.ops[0].expect.outcome,
+            Some(OutcomeSet::One(Outcome::Timeout))
+        );
+        assert_eq!(
+            s.expect.journal.as_ref().and_then(|j| j.invocations),
+            Some(1)
+        );
+        assert_eq!(s.script.as_ref().map(|x| x.invocations.len()), Some(1));
+    }
+
+    #[test]
+    fn session_ops_get_the_default_session() {
+        let s = parse(
+            "[scenario]\nname = \"session/x\"\nprofile = \"session\"\n[[op]]\nopen = {}\n[[op]]\nturn = { text = \"hi\" }\n",
+        )
+        .expect("parses");
+        assert_eq!(
+            s.ops[1].action,
+            OpAction::Request(RequestOp::Turn {
+                session: DEFAULT_SESSION.into(),
+                text: "hi".into()
+            })
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_line_and_a_hint() {
+        let err = parse(
+            "[scenario]\nname = \"x\"\nprofile = \"oneshot\"\nfoo = 1\n[[op]]\ngenrate = {}\n[[op]]\ngenerate = { prompt = \"p\", aspekt = \"16:9\" }\nexpect = { outcome = \"timout\" }\n[expect.journal]\ninvocatons = 1\n",
+        )
+        .expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert!(lines.contains(&4), "{err}");
+        assert!(lines.contains(&5), "{err}");
+        assert!(lines.contains(&8), "{err}");
+        assert!(lines.contains(&9), "{err}");
+        assert!(lines.contains(&10) || lines.contains(&11), "{err}");
+        assert!(err.iter().all(|d| d.hint.is_some()), "{err}");
+        let text = err.to_string();
+        assert!(text.contains("did you mean `aspect`"), "{text}");
+        assert!(text.contains("did you mean `timeout`"), "{text}");
+    }
+
+    #[test]
+    fn acp_ops_parse_for_the_acp_profile() {
+        let s = parse(
+            "[scenario]\nname = \"acp/x\"\nprofile = \"acp\"\n[[op]]\nacp_new = { model = \"m\" }\n[[op]]\nacp_prompt = { text = \"hi\" }\n[[op]]\nacp_restart_agent = {}\n",
+        )
+        .expect("parses");
+        assert_eq!(
+            s.ops[1].action,
+            OpAction::Request(RequestOp::AcpPrompt {
+                session: DEFAULT_SESSION.into(),
+                text: "hi".into()
+            })
+        );
+        let err =
+            parse("[scenario]\nname = \"x\"\nprofile = \"session\"\n[[op]]\nacp_status = {}\n")
+                .expect_err("rejects");
+        assert!(
+            err.to_string()
+                .contains("not part of the `session` profile"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn op_of_the_wrong_profile_is_rejected() {
+        let err = parse(
+            "[scenario]\nname = \"x\"\nprofile = \"oneshot\"\n[[op]]\nturn = { text = \"t\" }\n",
+        )
+        .expect_err("rejects");
+        assert!(
+            err.to_string()
+                .contains("not part of the `oneshot` profile"),
+            "{err}"
+        );
+        assert_eq!(err.0[0].line, 4);
+    }
+
+    #[test]
+    fn bad_script_lines_point_into_the_scenario() {
+        let err = parse("[scenario]\nname = \"x\"\nprofile = \"oneshot\"\n[[agy.invocation]]\nsteps = [{ slep = \"1s\" }]\n[[op]]\ngenerate = { prompt = \"p\" }\n")
+            .expect_err("rejects");
+        assert_eq!(err.0[0].line, 5, "{err}");
+    }
+
+    #[test]
+    fn missing_scenario_table_is_reported() {
+        let err = parse("[[op]]\nhello = {}\n").expect_err("rejects");
+        assert!(err.to_string().contains("missing `scenario`"), "{err}");
+    }
+
+    #[test]
+    fn script_file_is_read_relative_to_the_scenario_and_its_errors_located() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("ok.toml"),
+            "[[invocation]]\nsteps = [{ exit = 3 }]\n",
+        )
+        .expect("write");
+        std::fs::write(
+            dir.path().join("bad.toml"),
+            "[[invocation]]\nsteps = [{ exti = 3 }]\n",
+        )
+        .expect("write");
+        let scenario = |script: &str, extra: &str| {
+            let path = dir.path().join("s.toml");
+            let text = format!("[scenario]\nname = \"x/y\"\nprofile = \"oneshot\"\nscript = {script:?}\n{extra}[[op]]\ngenerate = {{ prompt = \"p\" }}\n");
+            std::fs::write(&path, text).expect("write");
+            parse_scenario_file(&path)
+        };
+        let s = scenario("ok.toml", "").expect("parses");
+        assert_eq!(
+            s.script_file
+                .as_deref()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str()),
+            Some("ok.toml")
+        );
+        assert_eq!(s.fake_script().map(|(_, table)| table), Some(None));
+        let err = scenario("bad.toml", "").expect_err("rejects");
+        assert!(
+            err.0[0].path.ends_with("bad.toml") && err.0[0].line == 2,
+            "{err}"
+        );
+        let err = scenario("missing.toml", "").expect_err("rejects");
+        assert!(err.to_string().contains("does not exist"), "{err}");
+        let err = scenario("ok.toml", "[[agy.invocation]]\nsteps = []\n").expect_err("rejects");
+        assert!(
+            err.to_string().contains("both `[agy]` and `script`"),
+            "{err}"
+        );
+    }
+
+    fn arb_outcome() -> impl Strategy<Value = Outcome> {
+        proptest::sample::select(Outcome::ALL.to_vec())
+    }
+
+    fn arb_op() -> impl Strategy<Value = OpSpec> {
+        let action = prop_oneof![
+            (
+                "[a-z ]{1,12}",
+                proptest::option::of(Just("16:9".to_string())),
+                proptest::option::of(1u32..100)
+            )
+                .prop_map(|(prompt, aspect, t)| OpAction::Request(
+                    RequestOp::Generate {
+                        prompt,
+                        aspect,
+                        timeout_s: t.map(f64::from),
+                        references: Vec::new(),
+                        settings: serde_json::Map::new(),
+                    }
+                )),
+            Just(OpAction::Restart),
+        ];
+        (
+            action,
+            proptest::option::of(arb_outcome()),
+            proptest::option::of(any::<bool>()),
+            any::<bool>(),
+        )
+            .prop_map(|(action, outcome, retryable, concurrent)| OpSpec {
+                line: 0,
+                action,
+                concurrent,
+                reply_within: None,
+                expect: OpExpect {
+                    outcome: outcome.map(OutcomeSet::One),
+                    retryable,
+                    ..OpExpect::default()
+                },
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(s in "\\PC*") {
+            let _ = parse(&s);
+        }
+
+        #[test]
+        fn toml_shaped_text_never_panics(lines in proptest::collection::vec(prop_oneof![
+            Just("[scenario]".to_string()),
+            Just("[[op]]".to_string()),
+            Just("[expect.journal]".to_string()),
+            Just("[[agy.invocation]]".to_string()),
+            "[a-z_]{1,10} = \"[a-z0-9 /]{0,8}\"",
+            "[a-z_]{1,10} = \\{ [a-z_]{1,8} = [0-9]{1,3} \\}",
+        ], 0..10)) {
+            let _ = parse(&lines.join("\n"));
+        }
+
+        #[test]
+        fn rendered_scenarios_parse_back_equal(
+            name in "[a-z]{1,8}/[a-z-]{1,12}",
+            tags in proptest::collection::vec("[a-z]{1,6}", 0..3),
+            ops in proptest::collection::vec(arb_op(), 1..5),
+            invocations in proptest::option::of(0u32..5),
+        ) {
+            let s = Scenario {
+                path: "s.toml".into(),
+                meta: ScenarioMeta {
+                    name, profile: Profile::Oneshot, covers: Vec::new(), agy: None, tags,
+                    description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None, script: None,
+                },
+                script: None,
+                script_file: None,
+                ops,
+                expect: ScenarioExpect {
+                    journal: invocations.map(|n| JournalExpect { invocations: Some(n), ..JournalExpect::default() }),
+                    ..ScenarioExpect::default()
+                },
+            };
+            let text = render_scenario(&s).expect("renders");
+            let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+            prop_assert_eq!(&back.meta, &s.meta);
+            prop_assert_eq!(&back.expect, &s.expect);
+            let strip = |ops: &[OpSpec]| ops.iter().map(|o| OpSpec { line: 0, ..o.clone() }).collect::<Vec<_>>();
+            prop_assert_eq!(strip(&back.ops), strip(&s.ops));
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Integration tests of the `agy-harness` binary: real processes, real signals.
+
+mod catalogue;
+mod commands;
+mod end_to_end;
+mod python_example;
+mod reliability;
+mod spikes;
+mod support;

@@ -1,0 +1,128 @@
+//! No process outlives a run: drivers that hang, ignore SIGTERM or start
+//! grandchildren in new sessions are all ended; SIGINT mid-run still writes a partial
+//! report; the real `$HOME` is never touched.
+
+use crate::support::*;
+use std::time::Duration;
+
+fn run_misbehaving(mode: &str, expect_code: i32) {
+    let t = TestDir::new();
+    let fifo = t.mkfifo("ready");
+    let config = t.standin_config(mode, Some(&fifo));
+    let scenario = t.scenario("standin/misbehaves", "success", "1s");
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&scenario)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().expect("spawn");
+    let line = read_fifo_line(&fifo, Duration::from_secs(30));
+    let pids = pids(&line);
+    assert!(!pids.is_empty(), "stand-in sent no pids: {line:?}");
+    let out = wait_exit(child, Duration::from_secs(60));
+    assert_eq!(
+        out.status.code(),
+        Some(expect_code),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("op 1 generate: reply"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(
+        still_running(&pids),
+        Vec::<u32>::new(),
+        "processes outlived the run"
+    );
+}
+
+#[test]
+fn hanging_driver_fails_its_scenario_and_leaves_no_process() {
+    run_misbehaving("hang", 1);
+}
+
+#[test]
+fn driver_ignoring_sigterm_is_killed() {
+    run_misbehaving("ignore-term", 1);
+}
+
+#[test]
+fn grandchildren_in_new_sessions_are_killed() {
+    run_misbehaving("grandchildren", 1);
+}
+
+#[test]
+fn sigint_mid_run_kills_everything_and_writes_a_partial_report() {
+    let t = TestDir::new();
+    let fifo = t.mkfifo("ready");
+    let config = t.standin_config("grandchildren", Some(&fifo));
+    let scenario = t.scenario("standin/interrupted", "success", "60s");
+    let report = t.path().join("report.json");
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&scenario)
+        .arg("--report")
+        .arg(format!("json={}", report.display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().expect("spawn");
+    let harness_pid = child.id();
+    let pids = pids(&read_fifo_line(&fifo, Duration::from_secs(30)));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(harness_pid as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .expect("SIGINT");
+    let out = wait_exit(child, Duration::from_secs(30));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert_eq!(
+        still_running(&pids),
+        Vec::<u32>::new(),
+        "processes outlived the run"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("partial report written"))
+            .expect("json");
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["results"][0]["status"], "interrupted");
+}
+
+#[test]
+fn real_home_is_unchanged_by_a_run() {
+    let t = TestDir::new();
+    let config = t.standin_config("touch-home", None);
+    let scenario = t.scenario("standin/touches-home", "success", "5s");
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&scenario);
+    let out = run(cmd, Duration::from_secs(60));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let home = t.path().join("real-home");
+    let left: Vec<_> = std::fs::read_dir(&home)
+        .expect("home")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(
+        left.is_empty(),
+        "the run wrote into the real HOME: {left:?}"
+    );
+}

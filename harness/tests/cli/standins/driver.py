@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""A stand-in driver for the harness's own tests: speaks driver protocol v1 and
+misbehaves on request. Mode is argv[1]:
+
+  ok             answer every op; `generate` succeeds with no image
+  hang           answer `hello`, then never answer again
+  ignore-term    like `hang`, and ignore SIGTERM
+  grandchildren  like `hang`, after starting two grandchildren in new sessions
+  touch-home     write into $HOME/.gemini, then answer like `ok`
+  count-starts   note each start in $AGY_DRIVER_STATE_DIR/starts; `generate` succeeds
+                 only once the driver has been started twice (after a restart)
+
+If STANDIN_READY names a FIFO, the driver writes one line there once it is
+misbehaving: its pid and the pids of its grandchildren, space-separated.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
+children = []
+
+
+def ready():
+    path = os.environ.get("STANDIN_READY")
+    if path:
+        with open(path, "w") as f:
+            f.write(" ".join(str(p) for p in [os.getpid()] + children) + "\n")
+
+
+def reply(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+if mode == "ignore-term":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if mode == "grandchildren":
+    for _ in range(2):
+        p = subprocess.Popen(["sleep", "1000"], start_new_session=True)
+        children.append(p.pid)
+if mode == "touch-home":
+    home = os.environ["HOME"]
+    os.makedirs(os.path.join(home, ".gemini", "antigravity-cli"), exist_ok=True)
+    with open(os.path.join(home, ".gemini", "antigravity-cli", "touched"), "w") as f:
+        f.write("x")
+
+starts = 0
+if mode == "count-starts":
+    path = os.path.join(os.environ["AGY_DRIVER_STATE_DIR"], "starts")
+    with open(path, "a") as f:
+        f.write("start\n")
+    with open(path) as f:
+        starts = len(f.read().splitlines())
+
+for line in sys.stdin:
+    req = json.loads(line)
+    op = req.get("op")
+    if op == "hello":
+        reply({"id": req["id"], "ok": True, "result": {"driver": "standin", "profiles": ["oneshot", "session"]}})
+        continue
+    if mode in ("hang", "ignore-term", "grandchildren"):
+        ready()
+        while True:
+            signal.pause()
+    if op == "shutdown":
+        reply({"id": req["id"], "ok": True})
+        break
+    if op == "generate" and mode == "count-starts" and starts < 2:
+        reply({"id": req["id"], "ok": False, "outcome": "transient", "retryable": True,
+               "error": {"name": "NotRestarted", "message": f"{starts} start(s)"}})
+    elif op == "generate":
+        reply({"id": req["id"], "ok": True, "outcome": "success", "retryable": False})
+    else:
+        reply({"id": req["id"], "ok": True})

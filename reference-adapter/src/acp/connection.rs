@@ -1,0 +1,209 @@
+//! One agent process and its JSON-RPC 2.0 stream: newline-delimited frames on the
+//! agent's stdin/stdout (ACP.md §1.1), stderr drained and kept for messages (it is
+//! noise, never protocol: ACP.md §2.2).
+//!
+//! Everything the agent writes — responses, notifications and its own requests — comes
+//! out of [`Connection::recv`] in the order it was written, so the session can tell
+//! which updates preceded which response.
+
+use crate::failure::tail;
+use crate::process_group::{isolate, kill_and_reap, wait_for, GroupGuard};
+use crate::stderr_tail::{keep_stderr_tail, StderrTail};
+use agent_client_protocol_schema::v1::{Error as RpcError, RequestId};
+use agy_protocol::acp::{parse_frame, render_frame, Frame};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+
+/// One thing the agent wrote, or the end of its output.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inbound {
+    /// A JSON-RPC frame.
+    Frame(Frame),
+    /// A line that is not one (kept for messages, otherwise ignored).
+    Garbage(String),
+    /// stdout closed: the agent exited or was killed.
+    Closed,
+}
+
+/// A running agent process.
+#[derive(Debug)]
+pub struct Connection {
+    child: Child,
+    guard: GroupGuard,
+    stdin: Option<ChildStdin>,
+    inbound: mpsc::UnboundedReceiver<Inbound>,
+    stderr: StderrTail,
+    next_id: i64,
+    closed: bool,
+}
+
+impl Connection {
+    /// Starts `bin` in `cwd`, in its own process group that dies with the driver.
+    pub fn spawn(bin: &Path, cwd: &Path) -> std::io::Result<Connection> {
+        let mut cmd = Command::new(bin);
+        cmd.current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        isolate(&mut cmd, true);
+        let mut child = cmd.spawn()?;
+        let guard = GroupGuard::of(&child);
+        let (tx, inbound) = mpsc::unbounded_channel();
+        if let Some(stdout) = child.stdout.take() {
+            tokio::spawn(async move {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                    let line = String::from_utf8_lossy(&buf)
+                        .trim_end_matches(['\n', '\r'])
+                        .to_string();
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    let item = match parse_frame(&line) {
+                        Ok(frame) => Inbound::Frame(frame),
+                        Err(_) => Inbound::Garbage(line),
+                    };
+                    if tx.send(item).is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(Inbound::Closed);
+            });
+        }
+        let stderr = keep_stderr_tail(child.stderr.take());
+        Ok(Connection {
+            stdin: child.stdin.take(),
+            child,
+            guard,
+            inbound,
+            stderr,
+            next_id: 0,
+            closed: false,
+        })
+    }
+
+    /// The agent's pid.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
+    async fn write(&mut self, frame: &Frame) -> std::io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdin closed"))?;
+        let mut line = render_frame(frame);
+        line.push('\n');
+        stdin.write_all(line.as_bytes()).await?;
+        stdin.flush().await
+    }
+
+    /// Sends a request; returns its id.
+    pub async fn request(&mut self, method: &str, params: Value) -> std::io::Result<RequestId> {
+        let id = RequestId::Number(self.next_id);
+        self.next_id += 1;
+        self.write(&Frame::Request {
+            id: id.clone(),
+            method: method.to_string(),
+            params,
+        })
+        .await?;
+        Ok(id)
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&mut self, method: &str, params: Value) -> std::io::Result<()> {
+        self.write(&Frame::Notification {
+            method: method.to_string(),
+            params,
+        })
+        .await
+    }
+
+    /// Answers a request of the agent.
+    pub async fn respond(&mut self, id: RequestId, result: Value) -> std::io::Result<()> {
+        self.write(&Frame::Response {
+            id,
+            outcome: Ok(result),
+        })
+        .await
+    }
+
+    /// Answers a request of the agent with an error.
+    pub async fn respond_error(&mut self, id: RequestId, error: RpcError) -> std::io::Result<()> {
+        self.write(&Frame::Response {
+            id,
+            outcome: Err(error),
+        })
+        .await
+    }
+
+    /// The next thing the agent wrote; [`Inbound::Closed`] once and forever after the
+    /// end of its output.
+    pub async fn recv(&mut self) -> Inbound {
+        if self.closed {
+            return Inbound::Closed;
+        }
+        match self.inbound.recv().await {
+            Some(Inbound::Closed) | None => {
+                self.closed = true;
+                Inbound::Closed
+            }
+            Some(item) => item,
+        }
+    }
+
+    /// Like [`Connection::recv`], but only what has already arrived.
+    pub fn try_recv(&mut self) -> Option<Inbound> {
+        if self.closed {
+            return None;
+        }
+        match self.inbound.try_recv() {
+            Ok(Inbound::Closed) | Err(mpsc::error::TryRecvError::Disconnected) => {
+                self.closed = true;
+                Some(Inbound::Closed)
+            }
+            Ok(item) => Some(item),
+            Err(mpsc::error::TryRecvError::Empty) => None,
+        }
+    }
+
+    /// The last part of the agent's stderr.
+    pub fn stderr_tail(&self) -> String {
+        self.stderr
+            .lock()
+            .map(|s| tail(s.trim(), 400).to_string())
+            .unwrap_or_default()
+    }
+
+    /// SIGKILLs the agent's process group and reaps it (restart the agent, give up).
+    pub async fn kill(mut self) -> Option<ExitStatus> {
+        self.stdin = None;
+        kill_and_reap(&mut self.child, &self.guard).await
+    }
+
+    /// Closes the agent's stdin (it exits on end of file, ACP.md §2.2 / the fake's
+    /// contract), waits up to `grace`, then kills the group.
+    pub async fn stop(mut self, grace: Duration) -> Option<ExitStatus> {
+        self.stdin = None;
+        match wait_for(&mut self.child, grace).await {
+            Some(status) => {
+                // The leader exited; anything it left in its group goes too.
+                self.guard.signal(nix::sys::signal::Signal::SIGKILL);
+                Some(status)
+            }
+            None => kill_and_reap(&mut self.child, &self.guard).await,
+        }
+    }
+}
