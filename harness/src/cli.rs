@@ -40,6 +40,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Measure catalogue wall time and the harness's overhead per scenario.
     Bench(BenchArgs),
+    /// Re-run the spikes S1–S8 against fake-agy (default) or a live agy, and judge every
+    /// recorded fact: holds, drifted or unverified.
+    Spikes(crate::spike::SpikesArgs),
 }
 
 /// Options shared by commands that run scenarios.

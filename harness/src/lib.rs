@@ -25,5 +25,6 @@ pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod scenario;
+pub mod spike;
 
 pub use app::execute;

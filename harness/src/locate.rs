@@ -9,6 +9,8 @@ pub const ENV_FAKE_AGY: &str = "AGY_HARNESS_FAKE_AGY";
 pub const ENV_REFERENCE_ADAPTER: &str = "AGY_HARNESS_REFERENCE_ADAPTER";
 /// Overrides the catalogue folder.
 pub const ENV_SCENARIOS: &str = "AGY_HARNESS_SCENARIOS";
+/// Overrides the spike folder.
+pub const ENV_SPIKES: &str = "AGY_HARNESS_SPIKES";
 
 /// The fake-agy binary's name.
 pub const FAKE_AGY_BIN: &str = "fake-agy";
@@ -62,4 +64,19 @@ pub fn default_catalogue() -> Result<PathBuf, String> {
     Err(format!(
         "no catalogue: `./scenarios` does not exist; give scenario paths or set `{ENV_SCENARIOS}`"
     ))
+}
+
+/// The spike folder: `$AGY_HARNESS_SPIKES`, else `./spikes`, else the `spikes/` of the
+/// source tree this binary was built from.
+pub fn default_spikes() -> PathBuf {
+    if let Some(p) = std::env::var_os(ENV_SPIKES).filter(|v| !v.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let here = PathBuf::from("spikes");
+    if here.is_dir() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("spikes")
 }

@@ -9,6 +9,6 @@ mod op_check;
 
 pub use failure::Failure;
 pub use history_check::check_history;
-pub use image::decode_jpeg;
+pub use image::{decode_jpeg, has_image_extension, inspect_image, ImageCheck};
 pub use journal_check::{argv_has, check_invocation, check_journal, concurrency_high_water};
 pub use op_check::{check_op, describe_reply};

@@ -5,4 +5,5 @@ mod commands;
 mod end_to_end;
 mod python_example;
 mod reliability;
+mod spikes;
 mod support;

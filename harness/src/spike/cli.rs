@@ -1,0 +1,272 @@
+//! `agy-harness spikes`: the command line of a spikes run.
+
+use super::notify::post_report;
+use super::parse::load_spikes;
+use super::record::Recorder;
+use super::redact::Redactor;
+use super::run::{run_spikes, SpikeRun};
+use super::target::{Budget, Credentials, Target};
+use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
+use crate::locate::{default_spikes, locate_binary, ENV_FAKE_AGY, FAKE_AGY_BIN};
+use agy_protocol::AgyVersion;
+use anstream::{AutoStream, ColorChoice};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+// Exit codes (crate::exit_code): 0 every fact holds (or is unverified without
+// `--strict`), 1 a fact drifted, 2 bad input (a spike file, a flag), 3 the run could
+// not be made.
+const EXIT_HOLDS: i32 = ALL_CONFORM;
+const EXIT_DRIFTED: i32 = SCENARIO_FAILED;
+const EXIT_BAD_INPUT: i32 = BAD_INPUT;
+const EXIT_COULD_NOT_RUN: i32 = COULD_NOT_RUN;
+
+/// Environment variable that allows a live run when `CI` is set.
+pub const ENV_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
+
+/// Re-run spikes S1–S8 against fake-agy (default) or a live agy, and judge every fact.
+#[derive(Debug, Clone, Args)]
+pub struct SpikesArgs {
+    /// Run only these spikes, e.g. `S3,S6`.
+    #[arg(long, value_delimiter = ',', value_name = "IDS")]
+    pub only: Vec<String>,
+    /// The folder of spike files.
+    #[arg(long, value_name = "DIR")]
+    pub spikes: Option<PathBuf>,
+    /// Probe this agy binary instead of fake-agy (needs `--live`).
+    #[arg(long, value_name = "PATH")]
+    pub agy: Option<PathBuf>,
+    /// Allow running a real agy: it spends your quota.
+    #[arg(long)]
+    pub live: bool,
+    /// At most this many live agy invocations; later runs are skipped for budget.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    pub budget: u32,
+    /// How a live run gets your credentials (every choice but `none` is an opt-in).
+    #[arg(long, value_enum, default_value_t = CredentialsArg::None)]
+    pub credentials: CredentialsArg,
+    /// The fake-agy binary to probe when not live (default: next to agy-harness, or
+    /// `AGY_HARNESS_FAKE_AGY`).
+    #[arg(long, value_name = "PATH")]
+    pub fake_agy: Option<PathBuf>,
+    /// Extra environment for fake-agy, `KEY=VALUE` (e.g. `FAKE_AGY_VERSION=1.1.24`).
+    #[arg(long = "fake-env", value_name = "KEY=VALUE")]
+    pub fake_env: Vec<String>,
+    /// Multiply fake-agy's delays (and the probes' timeouts) by this.
+    #[arg(long, value_name = "FACTOR", default_value_t = 0.01)]
+    pub time_scale: f64,
+    /// Judge against the facts recorded on this agy version.
+    #[arg(long, value_name = "VERSION", default_value_t = AgyVersion::DEFAULT.to_string())]
+    pub baseline: String,
+    /// Write every probe run as a trace into this folder (redacted).
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+    /// Post the JSON report to this webhook.
+    #[arg(long, value_name = "URL")]
+    pub notify: Option<String>,
+    /// Also write the report: `json=PATH` or `markdown=PATH` (repeatable).
+    #[arg(long, value_name = "KIND=PATH")]
+    pub report: Vec<String>,
+    /// Count unverified facts as failures.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// `--credentials`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CredentialsArg {
+    /// An empty profile: live runs are not signed in.
+    None,
+    /// Copy the token file and settings.json from ~/.gemini/antigravity-cli into the sandbox.
+    Copy,
+    /// Run with your real HOME: agy writes into your ~/.gemini.
+    Home,
+}
+
+/// Runs `agy-harness spikes`; returns the exit code.
+pub async fn spikes_command(args: SpikesArgs, color: ColorChoice) -> i32 {
+    match run(args, color).await {
+        Ok(code) => code,
+        Err((code, msg)) => {
+            eprintln!("{msg}");
+            code
+        }
+    }
+}
+
+async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)> {
+    let bad = |m: String| (EXIT_BAD_INPUT, m);
+    let baseline: AgyVersion = args
+        .baseline
+        .parse()
+        .map_err(|e| bad(format!("error: --baseline: {e}")))?;
+    let dir = args.spikes.clone().unwrap_or_else(default_spikes);
+    let mut spikes = load_spikes(&dir).map_err(|d| bad(d.to_string()))?;
+    if !args.only.is_empty() {
+        let unknown: Vec<&String> = args
+            .only
+            .iter()
+            .filter(|id| !spikes.iter().any(|s| &s.id == *id))
+            .collect();
+        if !unknown.is_empty() {
+            let known: Vec<&str> = spikes.iter().map(|s| s.id.as_str()).collect();
+            return Err(bad(format!(
+                "error: --only names unknown spikes: {}\nhelp: the spikes are {}",
+                unknown
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                known.join(", ")
+            )));
+        }
+        spikes.retain(|s| args.only.contains(&s.id));
+    }
+    let target = target(&args)?;
+    let recorder = match &args.record {
+        Some(d) => Some(
+            Recorder::new(d.clone(), Redactor::for_current_user(), String::new()).map_err(|e| {
+                (
+                    EXIT_COULD_NOT_RUN,
+                    format!("error: failed to create `{}`: {e}", d.display()),
+                )
+            })?,
+        ),
+        None => None,
+    };
+    let total_runs: u64 = spikes
+        .iter()
+        .flat_map(|s| &s.probes)
+        .map(|p| u64::from(p.repeat))
+        .sum();
+    let progress = if target.live {
+        let bar = indicatif::ProgressBar::new(total_runs);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} live agy runs {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let tick = |n: u64| {
+        if let Some(b) = &progress {
+            b.inc(n);
+        }
+    };
+    let mut report = run_spikes(&SpikeRun {
+        spikes: &spikes,
+        target: &target,
+        baseline,
+        recorder: recorder.as_ref(),
+        on_run: Some(&tick),
+    })
+    .await;
+    if let Some(b) = &progress {
+        b.finish_and_clear();
+    }
+    if let Some(url) = args.notify.clone() {
+        // ureq is blocking: post from a blocking thread, not the runtime's.
+        let posted = report.clone();
+        let result = tokio::task::spawn_blocking(move || post_report(&url, &posted))
+            .await
+            .unwrap_or_else(|e| Err(format!("the notify task failed: {e}")));
+        if let Err(e) = result {
+            report.notify_error = Some(e);
+        }
+    }
+    for spec in &args.report {
+        let (kind, path) = spec.split_once('=').ok_or_else(|| {
+            bad(format!(
+                "error: --report `{spec}`: write json=PATH or markdown=PATH"
+            ))
+        })?;
+        let text = match kind {
+            "json" => report.to_json(),
+            "markdown" | "md" => report.to_markdown(),
+            other => {
+                return Err(bad(format!(
+                    "error: --report kind `{other}` is not one of json, markdown"
+                )))
+            }
+        };
+        std::fs::write(path, text).map_err(|e| {
+            (
+                EXIT_COULD_NOT_RUN,
+                format!("error: failed to write `{path}`: {e}"),
+            )
+        })?;
+    }
+    let color = match color {
+        ColorChoice::Auto => AutoStream::choice(&std::io::stdout()) != ColorChoice::Never,
+        other => other != ColorChoice::Never,
+    };
+    print!("{}", report.to_terminal(color));
+    if report.notify_error.is_some() {
+        eprintln!("warning: {}", report.notify_error.as_deref().unwrap_or(""));
+    }
+    Ok(
+        if report.summary.drifted > 0 || (args.strict && report.summary.unverified > 0) {
+            EXIT_DRIFTED
+        } else {
+            EXIT_HOLDS
+        },
+    )
+}
+
+fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
+    let bad = |m: String| (EXIT_BAD_INPUT, m);
+    if let Some(agy) = &args.agy {
+        if !args.live {
+            return Err(bad(format!(
+                "error: `--agy {}` runs a real agy, which spends your quota\nhelp: add --live to mean it (and --budget N to cap the runs)",
+                agy.display()
+            )));
+        }
+        if std::env::var_os("CI").is_some() && std::env::var(ENV_ALLOW_LIVE).as_deref() != Ok("1") {
+            return Err(bad(format!(
+                "error: a live run in CI needs {ENV_ALLOW_LIVE}=1 as well as --live\nhelp: this keeps CI from spending quota by accident"
+            )));
+        }
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let credentials = match (args.credentials, home) {
+            (CredentialsArg::None, _) => Credentials::None,
+            (CredentialsArg::Copy, Some(h)) => Credentials::Copy(h),
+            (CredentialsArg::Home, Some(h)) => Credentials::Home(h),
+            (_, None) => return Err(bad("error: --credentials needs HOME to be set".into())),
+        };
+        return Ok(Target {
+            bin: agy.clone(),
+            live: true,
+            env: Vec::new(),
+            time_scale: 1.0,
+            credentials,
+            budget: Some(Budget::new(args.budget)),
+            budget_start: args.budget,
+        });
+    }
+    if args.live {
+        return Err(bad(
+            "error: --live needs --agy PATH, the real binary to probe".into(),
+        ));
+    }
+    let bin = match &args.fake_agy {
+        Some(p) => p.clone(),
+        None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy")
+            .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: {e}")))?,
+    };
+    if !bin.is_file() {
+        return Err((
+            EXIT_COULD_NOT_RUN,
+            format!("error: fake-agy not found at `{}`\nhelp: build it with `cargo build -p fake-agy`, or set AGY_HARNESS_FAKE_AGY", bin.display()),
+        ));
+    }
+    let mut target = Target::fake(bin, args.time_scale);
+    for kv in &args.fake_env {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| bad(format!("error: --fake-env `{kv}`: write KEY=VALUE")))?;
+        target.env.push((k.to_string(), v.to_string()));
+    }
+    Ok(target)
+}

@@ -1,0 +1,32 @@
+//! Spikes S1–S8 as data: probe an agy binary, measure what it did, judge each recorded
+//! fact as `holds`, `drifted` or `unverified`.
+
+mod cli;
+mod judge;
+mod measure;
+mod model;
+mod notify;
+mod observation;
+mod parse;
+mod probe;
+mod record;
+mod redact;
+mod report;
+mod run;
+mod target;
+
+pub use cli::{spikes_command, CredentialsArg, SpikesArgs, ENV_ALLOW_LIVE};
+pub use judge::{
+    compare, describe, judge_fact, judge_spike, FactReport, RecordRef, RunValue, Verdict,
+};
+pub use measure::{Measure, MeasureValue};
+pub use model::{Comparator, Expectation, Fact, Fixture, Probe, Quirk, Recorded, Spike};
+pub use notify::post_report;
+pub use observation::{ImageInfo, Observation};
+pub use parse::{load_spikes, parse_spike};
+pub use probe::run_probe;
+pub use record::{CapturedChunk, Recorder, RunCapture};
+pub use redact::Redactor;
+pub use report::{SpikeReport, Summary};
+pub use run::{detect_version, parse_version_output, run_spikes, SpikeRun};
+pub use target::{Budget, Credentials, Target};

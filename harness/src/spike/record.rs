@@ -1,0 +1,168 @@
+//! `--record DIR`: every probe run written as a trace (docs/trace-format.md), redacted
+//! at record time, stamped with the agy version, date, platform and argv, so a live run
+//! becomes new fake-agy fixtures.
+
+use super::observation::ImageInfo;
+use super::redact::Redactor;
+use agy_protocol::journal::ExitRecord;
+use agy_protocol::script::HexBytes;
+use agy_protocol::trace::{
+    InvocationStart, TimedEvent, Trace, TraceEvent, TraceFile, TraceHeader, TracedInvocation,
+    TRACE_VERSION,
+};
+use std::path::{Path, PathBuf};
+
+/// One chunk of output with the time it arrived (seconds since the run started).
+#[derive(Debug, Clone)]
+pub struct CapturedChunk {
+    /// Arrival time.
+    pub t: f64,
+    /// The bytes (a line, with its newline when it had one).
+    pub bytes: Vec<u8>,
+}
+
+/// Everything a run left that a trace keeps.
+pub struct RunCapture<'a> {
+    /// Spike id.
+    pub spike: &'a str,
+    /// Probe name.
+    pub probe: &'a str,
+    /// Run number.
+    pub run: u32,
+    /// argv after the binary.
+    pub argv: &'a [String],
+    /// Working directory.
+    pub cwd: &'a Path,
+    /// The HOME the run had (its app data dir paths are made relative to it).
+    pub home: &'a Path,
+    /// stdout chunks.
+    pub stdout: &'a [CapturedChunk],
+    /// stderr chunks.
+    pub stderr: &'a [CapturedChunk],
+    /// Exit code.
+    pub exit: Option<i32>,
+    /// Signal.
+    pub signal: Option<String>,
+    /// When it ended.
+    pub ended: f64,
+    /// Images found.
+    pub images: &'a [ImageInfo],
+}
+
+/// Writes traces into a folder.
+#[derive(Debug, Clone)]
+pub struct Recorder {
+    dir: PathBuf,
+    redactor: Redactor,
+    agy_version: String,
+    date: String,
+    platform: String,
+}
+
+impl Recorder {
+    /// A recorder writing into `dir` (created if missing).
+    pub fn new(dir: PathBuf, redactor: Redactor, agy_version: String) -> std::io::Result<Recorder> {
+        std::fs::create_dir_all(&dir)?;
+        let date = time::OffsetDateTime::now_utc().date().to_string();
+        let platform = format!(
+            "{}_{}",
+            std::env::consts::OS,
+            match std::env::consts::ARCH {
+                "x86_64" => "amd64",
+                "aarch64" => "arm64",
+                other => other,
+            }
+        );
+        Ok(Recorder {
+            dir,
+            redactor,
+            agy_version,
+            date,
+            platform,
+        })
+    }
+
+    /// The same recorder, stamping traces with `version`.
+    pub fn with_version(mut self, version: String) -> Recorder {
+        self.agy_version = version;
+        self
+    }
+
+    /// Writes one run's trace; returns its path.
+    pub fn record(&self, c: &RunCapture<'_>) -> std::io::Result<PathBuf> {
+        let r = |s: &str| self.redactor.redact(s);
+        let mut events: Vec<TimedEvent> = Vec::new();
+        for (chunk, out) in c
+            .stdout
+            .iter()
+            .map(|ch| (ch, true))
+            .chain(c.stderr.iter().map(|ch| (ch, false)))
+        {
+            let event = match (std::str::from_utf8(&chunk.bytes), out) {
+                (Ok(s), true) => TraceEvent::Stdout(r(s)),
+                (Ok(s), false) => TraceEvent::Stderr(r(s)),
+                (Err(_), true) => TraceEvent::StdoutHex(HexBytes(chunk.bytes.clone())),
+                (Err(_), false) => TraceEvent::StderrHex(HexBytes(chunk.bytes.clone())),
+            };
+            events.push(TimedEvent { t: chunk.t, event });
+        }
+        // Interleave stdout and stderr by arrival; a stable sort keeps each stream's order.
+        events.sort_by(|a, b| a.t.total_cmp(&b.t));
+        // The pipes may be drained a moment after the exit was seen: files and the exit
+        // come last, never before output they followed.
+        let end = events.last().map_or(c.ended, |e| e.t.max(c.ended));
+        let app_data = c.home.join(".gemini").join("antigravity-cli");
+        for img in c.images {
+            let bytes = std::fs::metadata(app_data.join(&img.path))
+                .map(|m| m.len())
+                .unwrap_or(0);
+            events.push(TimedEvent {
+                t: end,
+                event: TraceEvent::File(TraceFile {
+                    path: r(&img.path),
+                    bytes,
+                    width: img.size.map(|s| s.0),
+                    height: img.size.map(|s| s.1),
+                }),
+            });
+        }
+        events.push(TimedEvent {
+            t: end,
+            event: TraceEvent::Exit(ExitRecord {
+                code: c.exit,
+                signal: c.signal.clone(),
+            }),
+        });
+        let mut argv = vec!["agy".to_string()];
+        argv.extend(c.argv.iter().map(|a| r(a)));
+        let trace = Trace {
+            header: TraceHeader {
+                trace: TRACE_VERSION,
+                agy_version: self.agy_version.clone(),
+                recorded: self.date.clone(),
+                platform: self.platform.clone(),
+                source: format!(
+                    "agy-harness spikes --record ({} probe `{}` run {})",
+                    c.spike, c.probe, c.run
+                ),
+                note: Some(
+                    "redacted at record time: home path, user name, e-mail addresses, tokens"
+                        .into(),
+                ),
+            },
+            invocations: vec![TracedInvocation {
+                start: InvocationStart {
+                    argv,
+                    cwd: Some(r(&c.cwd.display().to_string())),
+                    env: Default::default(),
+                },
+                events,
+            }],
+        };
+        let path = self
+            .dir
+            .join(format!("{}-{}-{}.jsonl", c.spike, c.probe, c.run));
+        std::fs::write(&path, trace.render())?;
+        Ok(path)
+    }
+}

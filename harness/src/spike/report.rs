@@ -1,0 +1,291 @@
+//! The spike report: terminal, JSON and Markdown renderings.
+
+use super::judge::{FactReport, Verdict};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// Everything a spikes run found.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpikeReport {
+    /// The binary probed.
+    pub target: String,
+    /// True for a live agy.
+    pub live: bool,
+    /// What `--version` said.
+    pub agy_version: Option<String>,
+    /// The recorded version facts were judged against.
+    pub baseline: String,
+    /// Date of the run (UTC).
+    pub date: String,
+    /// Counts.
+    pub summary: Summary,
+    /// Every fact.
+    pub facts: Vec<FactReport>,
+    /// Quirks the run showed gone, with what can be retired.
+    pub quirks_gone: Vec<String>,
+    /// Live invocations used, when a budget applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invocations_used: Option<u32>,
+    /// Set when posting the report to `--notify` failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notify_error: Option<String>,
+}
+
+/// Verdict counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Facts that hold.
+    pub holds: usize,
+    /// Facts that drifted.
+    pub drifted: usize,
+    /// Facts that could not be checked.
+    pub unverified: usize,
+}
+
+impl SpikeReport {
+    /// Builds a report from judged facts.
+    pub fn new(
+        target: String,
+        live: bool,
+        agy_version: Option<String>,
+        baseline: String,
+        facts: Vec<FactReport>,
+    ) -> SpikeReport {
+        let count = |v| facts.iter().filter(|f| f.verdict == v).count();
+        let summary = Summary {
+            holds: count(Verdict::Holds),
+            drifted: count(Verdict::Drifted),
+            unverified: count(Verdict::Unverified),
+        };
+        let quirks_gone = facts
+            .iter()
+            .filter_map(|f| {
+                Some(format!(
+                    "{} ({}): {}",
+                    f.quirk.as_ref()?,
+                    f.fact,
+                    f.quirk_gone.as_ref()?
+                ))
+            })
+            .collect();
+        SpikeReport {
+            target,
+            live,
+            agy_version,
+            baseline,
+            date: time::OffsetDateTime::now_utc().date().to_string(),
+            summary,
+            facts,
+            quirks_gone,
+            invocations_used: None,
+            notify_error: None,
+        }
+    }
+
+    /// The ids of drifted facts.
+    pub fn drifted(&self) -> Vec<&str> {
+        self.facts
+            .iter()
+            .filter(|f| f.verdict == Verdict::Drifted)
+            .map(|f| f.fact.as_str())
+            .collect()
+    }
+
+    /// JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Text for a terminal; `color` adds ANSI colours.
+    pub fn to_terminal(&self, color: bool) -> String {
+        let paint = |code: &str, s: &str| {
+            if color {
+                format!("\x1b[{code}m{s}\x1b[0m")
+            } else {
+                s.to_string()
+            }
+        };
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "spikes against {} ({}), agy {} — judged against the record of agy {}",
+            self.target,
+            if self.live { "live" } else { "fake" },
+            self.agy_version.as_deref().unwrap_or("unknown"),
+            self.baseline
+        );
+        let mut spike = "";
+        for f in &self.facts {
+            if f.spike != spike {
+                spike = &f.spike;
+                let _ = writeln!(out, "\n{spike}");
+            }
+            let (mark, code) = match f.verdict {
+                Verdict::Holds => ("✓", "32"),
+                Verdict::Drifted => ("✗", "31"),
+                Verdict::Unverified => ("?", "33"),
+            };
+            let quirk = f
+                .quirk
+                .as_ref()
+                .map(|q| format!(" [quirk: {q}]"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {} {} — {}{quirk}",
+                paint(code, mark),
+                f.fact,
+                f.claim
+            );
+            match f.verdict {
+                Verdict::Holds => {}
+                Verdict::Unverified => {
+                    let _ = writeln!(
+                        out,
+                        "      unverified: {}",
+                        f.reason.as_deref().unwrap_or("")
+                    );
+                }
+                Verdict::Drifted => {
+                    let _ = writeln!(out, "      {}", f.measure);
+                    let _ = writeln!(out, "      expected: {}", f.expected);
+                    for r in &f.observed {
+                        let mark = if r.pass { "ok " } else { "got" };
+                        let _ = writeln!(out, "      {mark} run {}: {}", r.run, short(&r.value));
+                    }
+                    if let Some(rec) = &f.recorded {
+                        let _ = writeln!(
+                            out,
+                            "      recorded: agy {} on {} ({})",
+                            rec.agy, rec.date, rec.source
+                        );
+                    }
+                    if let Some(gone) = &f.quirk_gone {
+                        let _ =
+                            writeln!(out, "      {}", paint("1", &format!("quirk gone: {gone}")));
+                    }
+                }
+            }
+        }
+        let s = self.summary;
+        let _ = writeln!(
+            out,
+            "\n{} holds, {} drifted, {} unverified",
+            s.holds, s.drifted, s.unverified
+        );
+        for q in &self.quirks_gone {
+            let _ = writeln!(out, "quirk gone: {q}");
+        }
+        if let Some(n) = self.invocations_used {
+            let _ = writeln!(out, "live agy invocations used: {n}");
+        }
+        if let Some(e) = &self.notify_error {
+            let _ = writeln!(out, "notify failed: {e}");
+        }
+        out
+    }
+
+    /// Markdown fit to paste into an issue or a pull request.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let s = self.summary;
+        let _ = writeln!(out, "## agy spike report — {}\n", self.date);
+        let _ = writeln!(
+            out,
+            "Target: `{}` ({}), agy **{}**, judged against the record of agy {}.\n",
+            self.target,
+            if self.live { "live" } else { "fake-agy" },
+            self.agy_version.as_deref().unwrap_or("unknown"),
+            self.baseline
+        );
+        let _ = writeln!(
+            out,
+            "**{} holds · {} drifted · {} unverified**\n",
+            s.holds, s.drifted, s.unverified
+        );
+        if !self.quirks_gone.is_empty() {
+            let _ = writeln!(out, "### Quirks gone\n");
+            for q in &self.quirks_gone {
+                let _ = writeln!(out, "- {q}");
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "| fact | verdict | claim | runs |\n|---|---|---|---|");
+        for f in &self.facts {
+            let v = match f.verdict {
+                Verdict::Holds => "✅ holds",
+                Verdict::Drifted => "❌ drifted",
+                Verdict::Unverified => "❔ unverified",
+            };
+            let runs = if f.judged > 0 {
+                format!("{}/{}", f.passed, f.judged)
+            } else {
+                "—".into()
+            };
+            let _ = writeln!(
+                out,
+                "| `{}` | {v} | {} | {runs} |",
+                f.fact,
+                f.claim.replace('|', "\\|")
+            );
+        }
+        let drifted: Vec<&FactReport> = self
+            .facts
+            .iter()
+            .filter(|f| f.verdict == Verdict::Drifted)
+            .collect();
+        if !drifted.is_empty() {
+            let _ = writeln!(out, "\n### Drift evidence\n");
+            for f in drifted {
+                let _ = writeln!(
+                    out,
+                    "<details><summary><code>{}</code> — {}</summary>\n",
+                    f.fact, f.claim
+                );
+                let _ = writeln!(
+                    out,
+                    "- measure: `{}`\n- expected: {}",
+                    f.measure, f.expected
+                );
+                if let Some(rec) = &f.recorded {
+                    let _ = writeln!(
+                        out,
+                        "- recorded: agy {} on {} ({})",
+                        rec.agy, rec.date, rec.source
+                    );
+                }
+                for r in &f.observed {
+                    let _ = writeln!(
+                        out,
+                        "- run {}: `{}`{}",
+                        r.run,
+                        short(&r.value),
+                        if r.pass { " (ok)" } else { "" }
+                    );
+                }
+                let _ = writeln!(out, "\n</details>\n");
+            }
+        }
+        let unverified: Vec<&FactReport> = self
+            .facts
+            .iter()
+            .filter(|f| f.verdict == Verdict::Unverified)
+            .collect();
+        if !unverified.is_empty() {
+            let _ = writeln!(out, "\n### Unverified\n");
+            for f in unverified {
+                let _ = writeln!(out, "- `{}`: {}", f.fact, f.reason.as_deref().unwrap_or(""));
+            }
+        }
+        out
+    }
+}
+
+fn short(v: &serde_json::Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 160 {
+        format!("{}…", s.chars().take(160).collect::<String>())
+    } else {
+        s
+    }
+}

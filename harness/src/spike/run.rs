@@ -1,0 +1,118 @@
+//! Running spikes: detect the target's version, run each probe, judge each fact.
+
+use super::judge::{judge_spike, FactReport};
+use super::model::Spike;
+use super::probe::run_probe;
+use super::record::Recorder;
+use super::report::SpikeReport;
+use super::target::Target;
+use agy_protocol::AgyVersion;
+use std::collections::BTreeMap;
+use std::process::Stdio;
+use std::time::Duration;
+
+/// What to run and how.
+pub struct SpikeRun<'a> {
+    /// The spikes to run, in order.
+    pub spikes: &'a [Spike],
+    /// The binary under probe.
+    pub target: &'a Target,
+    /// The record facts are judged against.
+    pub baseline: AgyVersion,
+    /// Where traces go, with `--record`.
+    pub recorder: Option<&'a Recorder>,
+    /// Called after each probe run with the number of runs done.
+    pub on_run: Option<&'a (dyn Fn(u64) + Sync)>,
+}
+
+/// Runs every probe of every spike and judges every fact.
+pub async fn run_spikes(run: &SpikeRun<'_>) -> SpikeReport {
+    let version = detect_version(run.target).await;
+    let recorder = run.recorder.map(|r| {
+        r.clone()
+            .with_version(version.clone().unwrap_or_else(|| "unknown".into()))
+    });
+    let mut facts: Vec<FactReport> = Vec::new();
+    for spike in run.spikes {
+        let mut runs = BTreeMap::new();
+        for probe in &spike.probes {
+            // Facts that are checked by hand do not spend a live invocation.
+            let needed = spike
+                .facts
+                .iter()
+                .any(|f| f.probe == probe.name && f.manual.is_none());
+            if !needed {
+                continue;
+            }
+            let obs = run_probe(&spike.id, probe, run.target, recorder.as_ref()).await;
+            if let Some(cb) = run.on_run {
+                cb(obs.len() as u64);
+            }
+            runs.insert(probe.name.clone(), obs);
+        }
+        facts.extend(judge_spike(spike, &runs, run.baseline));
+    }
+    let mut report = SpikeReport::new(
+        run.target.bin.display().to_string(),
+        run.target.live,
+        version,
+        run.baseline.to_string(),
+        facts,
+    );
+    if let (true, Some(b)) = (run.target.live, &run.target.budget) {
+        report.invocations_used = Some(run.target.budget_start.saturating_sub(b.left()));
+    }
+    report
+}
+
+/// Runs `<bin> --version` (one live invocation) and reads the version from its output.
+pub async fn detect_version(target: &Target) -> Option<String> {
+    if !target.take_invocation() {
+        return None;
+    }
+    let mut cmd = tokio::process::Command::new(&target.bin);
+    cmd.arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    for (k, v) in &target.env {
+        cmd.env(k, v);
+    }
+    let out = tokio::time::timeout(Duration::from_secs(10), cmd.output())
+        .await
+        .ok()?
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    parse_version_output(&text)
+}
+
+/// Finds a version in `--version` output (`1.2.6`, `agy 1.2.6`, `v1.2.6`).
+pub fn parse_version_output(text: &str) -> Option<String> {
+    let t = text.trim();
+    if let Ok(v) = t.parse::<AgyVersion>() {
+        return Some(v.to_string());
+    }
+    t.split_whitespace()
+        .find_map(|w| w.parse::<AgyVersion>().ok())
+        .map(|v| v.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_output_forms_are_read() {
+        assert_eq!(parse_version_output("1.2.6\n").as_deref(), Some("1.2.6"));
+        assert_eq!(
+            parse_version_output("agy 1.2.17").as_deref(),
+            Some("1.2.17")
+        );
+        assert_eq!(
+            parse_version_output("Antigravity CLI v1.3.1 (abc)").as_deref(),
+            Some("1.3.1")
+        );
+        assert_eq!(parse_version_output("dev build"), None);
+    }
+}

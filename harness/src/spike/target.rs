@@ -1,0 +1,101 @@
+//! The agy binary a spike run probes, and how its runs are sandboxed.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
+/// The binary under probe.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Path to the binary.
+    pub bin: PathBuf,
+    /// True for a real agy: spends quota, obeys the budget.
+    pub live: bool,
+    /// Extra environment for every run (fake-agy knobs such as `FAKE_AGY_VERSION`).
+    pub env: Vec<(String, String)>,
+    /// fake-agy only: passed as `FAKE_AGY_TIME_SCALE`, and multiplies probe timeouts.
+    pub time_scale: f64,
+    /// Live only: how a run gets the user's credentials.
+    pub credentials: Credentials,
+    /// Live only: at most this many invocations; later runs are skipped for budget.
+    pub budget: Option<Budget>,
+    /// The budget's starting size, for the report.
+    pub budget_start: u32,
+}
+
+/// How a live run gets credentials. Every choice but `None` is an explicit opt-in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credentials {
+    /// An empty profile: the run is not signed in.
+    None,
+    /// Copy the token file and settings from the real profile into the sandbox HOME
+    /// (read-only use of the user's files; nothing is written there).
+    Copy(PathBuf),
+    /// Run with the real HOME: agy reads and writes the user's `~/.gemini`.
+    Home(PathBuf),
+}
+
+/// A shared count of live invocations left.
+#[derive(Debug, Clone)]
+pub struct Budget(Arc<AtomicU32>);
+
+impl Budget {
+    /// A budget of `n` invocations.
+    pub fn new(n: u32) -> Budget {
+        Budget(Arc::new(AtomicU32::new(n)))
+    }
+
+    /// Takes one invocation; false when none is left.
+    pub fn take(&self) -> bool {
+        self.0
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+    }
+
+    /// Invocations left.
+    pub fn left(&self) -> u32 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+impl Target {
+    /// A fake-agy target. Its turns take agy's measured durations (scaled by
+    /// `time_scale`), so a timing-dependent fact such as S6c's one-second print timeout
+    /// shows as it does live: a trivial turn 2.7 s (PROTOCOL.md §6, PONG on 1.2.17), an
+    /// image turn 36 s (SPIKES.md S7: 32–40 s sequential).
+    pub fn fake(bin: PathBuf, time_scale: f64) -> Target {
+        Target {
+            bin,
+            live: false,
+            env: vec![
+                ("FAKE_AGY_TURN_DURATION".into(), "2.7s".into()),
+                ("FAKE_AGY_IMAGE_DURATION".into(), "36s".into()),
+            ],
+            time_scale,
+            credentials: Credentials::None,
+            budget: None,
+            budget_start: 0,
+        }
+    }
+
+    /// Takes one invocation from the budget (always true on fake runs).
+    pub fn take_invocation(&self) -> bool {
+        match &self.budget {
+            Some(b) if self.live => b.take(),
+            _ => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_runs_out_and_stays_out() {
+        let b = Budget::new(2);
+        assert!(b.take() && b.take());
+        assert!(!b.take());
+        assert_eq!(b.left(), 0);
+    }
+}

@@ -1,0 +1,116 @@
+//! The `spikes` command line: bad input, live guards, budget.
+
+use super::support::{fake_agy, workspace, TIME_SCALE};
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn spikes() -> Command {
+    let mut cmd = Command::cargo_bin("agy-harness").expect("agy-harness binary");
+    cmd.arg("spikes")
+        .arg("--spikes")
+        .arg(workspace().join("spikes"))
+        .arg("--fake-agy")
+        .arg(fake_agy())
+        .arg("--time-scale")
+        .arg(TIME_SCALE.to_string())
+        .arg("--color")
+        .arg("never")
+        .env_remove("CI")
+        .env_remove("AGY_HARNESS_ALLOW_LIVE");
+    cmd
+}
+
+#[test]
+fn a_real_binary_is_not_run_without_live() {
+    spikes()
+        .args(["--agy", "/usr/bin/true"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("spends your quota").and(predicate::str::contains("--live")),
+        );
+}
+
+#[test]
+fn a_live_run_in_ci_needs_the_allow_variable() {
+    spikes()
+        .args(["--agy", "/usr/bin/true", "--live"])
+        .env("CI", "true")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("AGY_HARNESS_ALLOW_LIVE=1"));
+}
+
+#[test]
+fn runs_past_the_budget_are_skipped_and_never_count_as_holds() {
+    // fake-agy stands in for a live binary here: the budget logic is what is tested.
+    let out = spikes()
+        .args(["--only", "S3", "--live", "--budget", "3", "--report"])
+        .arg(format!(
+            "json={}",
+            tempfile::tempdir()
+                .expect("dir")
+                .keep()
+                .join("r.json")
+                .display()
+        ))
+        .arg("--agy")
+        .arg(fake_agy())
+        .env("CI", "true")
+        .env("AGY_HARNESS_ALLOW_LIVE", "1")
+        .assert()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    // --version takes one invocation, two runs of `widescreen` take the rest: the
+    // widescreen facts are judged on two runs, the no-ratio probe is skipped.
+    assert!(text.contains("skipped for budget"), "{text}");
+    assert!(text.contains("live agy invocations used: 3"), "{text}");
+}
+
+#[test]
+fn every_problem_of_a_bad_spike_file_is_reported_and_nothing_runs() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(
+        dir.path().join("S1.toml"),
+        "[spike]\nid = \"S1\"\ntitle = \"t\"\n\n[[probe]]\nname = \"p\"\nargv = []\nrepaet = 2\n\n[[fact]]\nid = \"S1.x\"\nclaim = \"c\"\nprobe = \"p\"\nmeasure = \"images.size\"\n",
+    )
+    .expect("write");
+    Command::cargo_bin("agy-harness")
+        .expect("bin")
+        .args(["spikes", "--spikes"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("missing `question`")
+                .and(predicate::str::contains("unknown field `repaet`"))
+                .and(predicate::str::contains("S1.toml:8:1"))
+                .and(predicate::str::contains("did you mean `images.sizes`"))
+                .and(predicate::str::contains("has no `[[fact.recorded]]`")),
+        );
+}
+
+#[test]
+fn unknown_spike_ids_are_named() {
+    spikes()
+        .args(["--only", "S3,S9"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown spikes: S9"));
+}
+
+#[test]
+fn spikes_help_is_stable() {
+    let out = Command::cargo_bin("agy-harness")
+        .expect("bin")
+        .args(["spikes", "--help"])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(workspace().join("snapshots/harness/spikes"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!("spikes-help", String::from_utf8_lossy(&out.stdout)));
+}

@@ -1,0 +1,10 @@
+//! `agy-harness spikes` against fake-agy: fidelity, drift detection, reports, recording,
+//! notify, live guards.
+
+mod support;
+
+mod cli;
+mod drift;
+mod fidelity;
+mod notify;
+mod record;
