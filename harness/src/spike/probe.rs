@@ -6,6 +6,7 @@ use super::observation::{ImageInfo, Observation};
 use super::record::{CapturedChunk, Recorder, RunCapture};
 use super::target::{Credentials, Target};
 use crate::check::{has_image_extension, inspect_image};
+use crate::process_group::{in_own_group, stop_group, sweep_marked, MARKER_ENV};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -133,8 +134,10 @@ async fn run_once(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
+        // Every process the run starts carries the run's sandbox as a marker, so the
+        // sweep below finds the ones that left the group too.
+        .env(MARKER_ENV, root);
+    in_own_group(&mut cmd);
     if !target.live {
         cmd.env("FAKE_AGY_TIME_SCALE", target.time_scale.to_string())
             .env("FAKE_AGY_STATE_DIR", root.join("fake-state"));
@@ -180,12 +183,19 @@ async fn run_once(
         Ok(s) => s.ok(),
         Err(_) => {
             obs.timed_out = true;
-            if let Some(pid) = pid {
-                kill_group(pid);
-            }
-            child.wait().await.ok()
+            stop_group(&mut child, pid, Duration::from_secs(2)).await;
+            child.try_wait().ok().flatten()
         }
     };
+    // No process outlives its run: whatever agy left behind in its group, or started
+    // in a session of its own, goes now.
+    if let Some(pid) = pid {
+        crate::process_group::signal_group(pid, nix::sys::signal::Signal::SIGKILL);
+    }
+    let marker = root.display().to_string();
+    tokio::task::spawn_blocking(move || sweep_marked(&marker, Duration::from_secs(5)))
+        .await
+        .ok();
     let ended = start.elapsed().as_secs_f64();
     obs.ended = obs.started + ended;
     let stdout = join_chunks(out_task).await;
@@ -254,15 +264,6 @@ fn concat(chunks: &[CapturedChunk]) -> Vec<u8> {
         .iter()
         .flat_map(|c| c.bytes.iter().copied())
         .collect()
-}
-
-fn kill_group(pid: u32) {
-    if let Ok(pid) = i32::try_from(pid) {
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(pid),
-            nix::sys::signal::Signal::SIGKILL,
-        );
-    }
 }
 
 fn signal_name(sig: i32) -> String {

@@ -6,5 +6,6 @@ mod support;
 mod cli;
 mod drift;
 mod fidelity;
+mod hygiene;
 mod notify;
 mod record;
