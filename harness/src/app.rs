@@ -202,15 +202,42 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
             AdapterConfig::reference(&bin, &extra)
         }
     };
-    let scenarios = select_scenarios(&args.common)?;
+    let mut scenarios = select_scenarios(&args.common)?;
+    let mut jobs = jobs(&args.common);
+    let live = match &args.agy {
+        Some(agy) => {
+            scenarios = live_scenarios(scenarios)?;
+            // One scenario at a time: the budget is spent in order, and a live agy is
+            // not hit harder than the scenario itself asks for.
+            jobs = 1;
+            Some(Arc::new(live_run(agy, &args)?))
+        }
+        None => None,
+    };
     let settings = RunSettings {
         config,
-        fake_agy: fake_agy(&args.common)?,
-        time_scale: args.common.time_scale,
+        fake_agy: match &live {
+            Some(_) => PathBuf::new(),
+            None => fake_agy(&args.common)?,
+        },
+        time_scale: match &live {
+            // A real agy takes real time: adapter timeouts are not shortened.
+            Some(_) => 1.0,
+            None => args.common.time_scale,
+        },
         keep_sandboxes: args.keep_sandboxes,
+        live: live.clone(),
     };
     let mut out = AutoStream::new(std::io::stdout(), choice);
-    let report = run_catalogue(scenarios, settings, jobs(&args.common), &mut out).await?;
+    let report = run_catalogue(scenarios, settings, jobs, &mut out).await?;
+    if let Some(live) = &live {
+        let _ = writeln!(
+            out,
+            "live agy invocations used: {} of {}",
+            live.used(),
+            live.budget
+        );
+    }
     write_summary(&mut out, &report);
     let mut code = report.exit_code();
     for target in &args.report {
@@ -220,6 +247,59 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
         }
     }
     Ok(code)
+}
+
+/// The live run of `--agy PATH --live`, after the guard.
+fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRun, Fatal> {
+    crate::live::check_live_allowed(agy, args.live).map_err(|e| Fatal(exit_code::BAD_INPUT, e))?;
+    if !agy.is_file() {
+        return Err(Fatal(
+            exit_code::BAD_INPUT,
+            format!("`--agy {}` is not a file", agy.display()),
+        ));
+    }
+    let credentials = crate::live::Credentials::from_arg(args.credentials)
+        .map_err(|e| Fatal(exit_code::BAD_INPUT, e))?;
+    crate::live::LiveRun::new(agy.to_path_buf(), args.budget, credentials).map_err(|e| {
+        Fatal(
+            exit_code::COULD_NOT_RUN,
+            format!("failed to set up the live budget: {e}"),
+        )
+    })
+}
+
+/// The scenarios a live run may use: the success paths (tag `live`), never the fault
+/// injections. Scripted agy behaviour does not apply to a real agy, so the script, the
+/// op expectations on scripted text and the carry-over check are dropped; outcome,
+/// output, turn counts and journal expectations stay.
+fn live_scenarios(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, Fatal> {
+    let live: Vec<Scenario> = scenarios
+        .into_iter()
+        .filter(|s| s.meta.tags.iter().any(|t| t == "live"))
+        .map(|mut s| {
+            s.script = None;
+            s.script_file = None;
+            for op in &mut s.ops {
+                op.expect.text = None;
+                op.expect.text_contains.clear();
+                op.expect.text_lacks.clear();
+            }
+            // Carry-over is judged against the scripted answers' distinct texts; a real
+            // agy may well answer two turns alike.
+            if let Some(h) = &mut s.expect.history {
+                h.no_carryover = None;
+            }
+            s
+        })
+        .collect();
+    if live.is_empty() {
+        return Err(Fatal(
+            exit_code::BAD_INPUT,
+            "no selected scenario is tagged `live` (a success path safe to run against a real agy)"
+                .into(),
+        ));
+    }
+    Ok(live)
 }
 
 fn check_command(args: CheckArgs) -> i32 {

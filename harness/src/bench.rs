@@ -78,6 +78,7 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
         fake_agy: fake_agy(&args.common)?,
         time_scale: args.common.time_scale,
         keep_sandboxes: false,
+        live: None,
     };
     let scenarios = select_scenarios(&args.common)?;
     let jobs = jobs(&args.common);

@@ -95,6 +95,19 @@ pub struct RunArgs {
     /// Keep each scenario's sandbox folder and print where it is.
     #[arg(long)]
     pub keep_sandboxes: bool,
+    /// Run the adapter's success-path scenarios (tag `live`) against this real agy
+    /// instead of fake-agy (needs `--live`).
+    #[arg(long, value_name = "PATH")]
+    pub agy: Option<PathBuf>,
+    /// Allow running a real agy: it spends your quota.
+    #[arg(long, requires = "agy")]
+    pub live: bool,
+    /// At most this many live agy invocations; scenarios past it are skipped.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub budget: u32,
+    /// How live runs get your credentials (every choice but `none` is an opt-in).
+    #[arg(long, value_enum, default_value_t = crate::live::CredentialsArg::None)]
+    pub credentials: crate::live::CredentialsArg,
 }
 
 /// `agy-harness faults`.

@@ -18,6 +18,7 @@ pub mod driver_client;
 pub mod exit_code;
 pub mod faults;
 mod interrupt;
+pub mod live;
 pub mod locate;
 pub mod observation;
 pub mod process_group;

@@ -3,6 +3,10 @@
 use clap::Parser;
 
 fn main() {
+    // In a live run's sandbox, agy-harness itself stands in front of the real agy.
+    if agy_harness::live::is_wrapper_invocation() {
+        std::process::exit(agy_harness::live::wrap_agy());
+    }
     let cli = agy_harness::cli::Cli::parse();
     std::process::exit(agy_harness::execute(cli));
 }

@@ -28,6 +28,8 @@ pub struct RunSettings {
     pub time_scale: f64,
     /// Keep sandbox folders for inspection.
     pub keep_sandboxes: bool,
+    /// Set for a live run: the real agy stands behind the live wrapper.
+    pub live: Option<Arc<crate::live::LiveRun>>,
 }
 
 /// A cancellation signal shared by every scenario of a run (set on SIGINT).
@@ -236,7 +238,19 @@ pub async fn run_scenario(
         ));
         return result;
     }
-    let mut sandbox = match Sandbox::create(Some(&settings.fake_agy)) {
+    if settings.live.as_ref().is_some_and(|l| l.spent()) {
+        result.status = Status::Skipped;
+        result.note =
+            Some("skipped for budget: the live budget of agy invocations is spent".into());
+        return result;
+    }
+    // A live run installs agy-harness itself as `agy`: the wrapper in front of the
+    // real binary (crate::live).
+    let installed = match &settings.live {
+        Some(_) => std::env::current_exe().unwrap_or_else(|_| settings.fake_agy.clone()),
+        None => settings.fake_agy.clone(),
+    };
+    let mut sandbox = match Sandbox::create(Some(&installed)) {
         Ok(sb) => sb,
         Err(e) => {
             result.status = Status::Error;
@@ -255,6 +269,11 @@ pub async fn run_scenario(
             .iter()
             .map(|(k, v)| (k.clone(), v.clone())),
     );
+    if let Some(live) = &settings.live {
+        let extra = live.env(&sandbox.home());
+        env.retain(|(k, _)| !extra.iter().any(|(e, _)| e == k));
+        env.extend(extra);
+    }
     if s.meta.agy_installed == Some(false) {
         sandbox.without_agy(&mut env);
     }

@@ -73,6 +73,13 @@ pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Ve
     out
 }
 
+fn once(n: usize) -> String {
+    match n {
+        1 => "exactly once".to_string(),
+        n => format!("exactly {n} times (once per turn that said it)"),
+    }
+}
+
 fn check_each_once(n: u32, turns: &[TurnSeen], h: &[HistoryEntry], out: &mut Vec<Failure>) {
     let users: Vec<&HistoryEntry> = h.iter().filter(|x| x.role == "user").collect();
     let answers: Vec<&HistoryEntry> = h.iter().filter(|x| x.role == "assistant").collect();
@@ -95,26 +102,41 @@ fn check_each_once(n: u32, turns: &[TurnSeen], h: &[HistoryEntry], out: &mut Vec
             .evidence(shown.clone()),
         );
     }
+    // Each turn once: a text shows up as often as turns said it (two turns may send or
+    // get the same words, a live agy especially).
+    let times = |text: &str, of: &dyn Fn(&TurnSeen) -> Option<String>| {
+        turns
+            .iter()
+            .filter(|t| of(t).is_some_and(|x| x.trim() == text.trim()))
+            .count()
+    };
     for t in turns {
+        let want = times(&t.user, &|x: &TurnSeen| Some(x.user.clone()));
         let count = users.iter().filter(|u| u.text == t.user).count();
-        if count != 1 {
+        if count != want {
             out.push(
                 Failure::new(
                     "history",
                     "each turn once",
-                    format!("op {}'s message {:?} exactly once", t.op, shorten(&t.user)),
+                    format!(
+                        "op {}'s message {:?} {}",
+                        t.op,
+                        shorten(&t.user),
+                        once(want)
+                    ),
                     format!("{count} times"),
                 )
                 .evidence(shown.clone()),
             );
         }
         if let Some(a) = &t.answer {
+            let want = times(a, &|x: &TurnSeen| x.answer.clone());
             let count = answers.iter().filter(|x| x.text.trim() == a.trim()).count();
-            if count != 1 {
+            if count != want {
                 let f = Failure::new(
                     "history",
                     "each turn once",
-                    format!("op {}'s answer {:?} exactly once", t.op, shorten(a)),
+                    format!("op {}'s answer {:?} {}", t.op, shorten(a), once(want)),
                     format!("{count} times"),
                 )
                 .evidence(shown.clone());

@@ -5,12 +5,13 @@ use super::parse::load_spikes;
 use super::record::Recorder;
 use super::redact::Redactor;
 use super::run::{run_spikes, SpikeRun};
-use super::target::{Budget, Credentials, Target};
+use super::target::{Budget, Target};
 use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
+use crate::live::{Credentials, CredentialsArg};
 use crate::locate::{default_spikes, locate_binary, ENV_FAKE_AGY, FAKE_AGY_BIN};
 use agy_protocol::AgyVersion;
 use anstream::{AutoStream, ColorChoice};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::PathBuf;
 
 // Exit codes (crate::exit_code): 0 every fact holds (or is unverified without
@@ -20,9 +21,6 @@ const EXIT_HOLDS: i32 = ALL_CONFORM;
 const EXIT_DRIFTED: i32 = SCENARIO_FAILED;
 const EXIT_BAD_INPUT: i32 = BAD_INPUT;
 const EXIT_COULD_NOT_RUN: i32 = COULD_NOT_RUN;
-
-/// Environment variable that allows a live run when `CI` is set.
-pub const ENV_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
 
 /// Re-run spikes S1–S8 against fake-agy (default) or a live agy, and judge every fact.
 #[derive(Debug, Clone, Args)]
@@ -70,17 +68,6 @@ pub struct SpikesArgs {
     /// Count unverified facts as failures.
     #[arg(long)]
     pub strict: bool,
-}
-
-/// `--credentials`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CredentialsArg {
-    /// An empty profile: live runs are not signed in.
-    None,
-    /// Copy the token file and settings.json from ~/.gemini/antigravity-cli into the sandbox.
-    Copy,
-    /// Run with your real HOME: agy writes into your ~/.gemini.
-    Home,
 }
 
 /// Runs `agy-harness spikes`; returns the exit code.
@@ -217,24 +204,9 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
 fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
     let bad = |m: String| (EXIT_BAD_INPUT, m);
     if let Some(agy) = &args.agy {
-        if !args.live {
-            return Err(bad(format!(
-                "error: `--agy {}` runs a real agy, which spends your quota\nhelp: add --live to mean it (and --budget N to cap the runs)",
-                agy.display()
-            )));
-        }
-        if std::env::var_os("CI").is_some() && std::env::var(ENV_ALLOW_LIVE).as_deref() != Ok("1") {
-            return Err(bad(format!(
-                "error: a live run in CI needs {ENV_ALLOW_LIVE}=1 as well as --live\nhelp: this keeps CI from spending quota by accident"
-            )));
-        }
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        let credentials = match (args.credentials, home) {
-            (CredentialsArg::None, _) => Credentials::None,
-            (CredentialsArg::Copy, Some(h)) => Credentials::Copy(h),
-            (CredentialsArg::Home, Some(h)) => Credentials::Home(h),
-            (_, None) => return Err(bad("error: --credentials needs HOME to be set".into())),
-        };
+        crate::live::check_live_allowed(agy, args.live).map_err(|e| bad(format!("error: {e}")))?;
+        let credentials =
+            Credentials::from_arg(args.credentials).map_err(|e| bad(format!("error: {e}")))?;
         return Ok(Target {
             bin: agy.clone(),
             live: true,

@@ -15,7 +15,7 @@ mod report;
 mod run;
 mod target;
 
-pub use cli::{spikes_command, CredentialsArg, SpikesArgs, ENV_ALLOW_LIVE};
+pub use cli::{spikes_command, SpikesArgs};
 pub use judge::{
     compare, describe, judge_fact, judge_spike, FactReport, RecordRef, RunValue, Verdict,
 };

@@ -4,7 +4,7 @@
 use super::model::{Fixture, Probe};
 use super::observation::{ImageInfo, Observation};
 use super::record::{CapturedChunk, Recorder, RunCapture};
-use super::target::{Credentials, Target};
+use super::target::Target;
 use crate::check::{has_image_extension, inspect_image};
 use crate::process_group::{in_own_group, stop_group, sweep_marked, MARKER_ENV};
 use std::path::{Path, PathBuf};
@@ -111,13 +111,10 @@ async fn run_once(
         obs.not_run = Some(format!("failed to write fixtures: {e}"));
         return obs;
     }
-    let home = match (&target.credentials, target.live && !probe.isolated_profile) {
-        (Credentials::Home(real), true) => real.clone(),
-        (Credentials::Copy(real), true) => {
-            copy_credentials(real, &sandbox_home);
-            sandbox_home.clone()
-        }
-        _ => sandbox_home.clone(),
+    let home = if target.live && !probe.isolated_profile {
+        target.credentials.home_for(&sandbox_home)
+    } else {
+        sandbox_home.clone()
     };
     let app_data = home.join(".gemini").join("antigravity-cli");
     let sub = |s: &str| {
@@ -424,15 +421,6 @@ pub(crate) fn parse_color(s: &str) -> Option<[u8; 3]> {
     }
     let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
     Some([byte(0)?, byte(2)?, byte(4)?])
-}
-
-fn copy_credentials(real_home: &Path, sandbox_home: &Path) {
-    let from = real_home.join(".gemini").join("antigravity-cli");
-    let to = sandbox_home.join(".gemini").join("antigravity-cli");
-    let _ = std::fs::create_dir_all(&to);
-    for name in ["antigravity-oauth-token", "settings.json"] {
-        let _ = std::fs::copy(from.join(name), to.join(name));
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The agy binary a spike run probes, and how its runs are sandboxed.
 
+pub use crate::live::Credentials;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -21,18 +22,6 @@ pub struct Target {
     pub budget: Option<Budget>,
     /// The budget's starting size, for the report.
     pub budget_start: u32,
-}
-
-/// How a live run gets credentials. Every choice but `None` is an explicit opt-in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Credentials {
-    /// An empty profile: the run is not signed in.
-    None,
-    /// Copy the token file and settings from the real profile into the sandbox HOME
-    /// (read-only use of the user's files; nothing is written there).
-    Copy(PathBuf),
-    /// Run with the real HOME: agy reads and writes the user's `~/.gemini`.
-    Home(PathBuf),
 }
 
 /// A shared count of live invocations left.

@@ -3,6 +3,7 @@
 mod catalogue;
 mod commands;
 mod end_to_end;
+mod live;
 mod python_example;
 mod reliability;
 mod spikes;

@@ -1,0 +1,16 @@
+//! Live runs against a real agy — only on explicit request, since they spend the user's
+//! quota: the guard (`--live`, and `AGY_HARNESS_ALLOW_LIVE=1` in CI), how a run gets
+//! credentials, and the wrapper that stands in front of the real binary to count
+//! invocations against the budget and keep the same journal fake-agy keeps.
+
+mod credentials;
+mod guard;
+mod run;
+mod wrapper;
+
+pub use credentials::{copy_credentials, Credentials, CredentialsArg};
+pub use guard::{check_live_allowed, ENV_ALLOW_LIVE};
+pub use run::LiveRun;
+pub use wrapper::{
+    is_wrapper_invocation, wrap_agy, ENV_LIVE_AGY, ENV_LIVE_BUDGET, ENV_LIVE_BUDGET_FILE,
+};

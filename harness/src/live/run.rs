@@ -1,0 +1,68 @@
+//! The live side of `agy-harness run --agy PATH --live`: the real binary, the budget
+//! shared by every scenario of the run, and the credentials choice.
+
+use super::credentials::Credentials;
+use super::wrapper::{read_used, ENV_LIVE_AGY, ENV_LIVE_BUDGET, ENV_LIVE_BUDGET_FILE};
+use std::path::{Path, PathBuf};
+
+/// A live run's settings.
+#[derive(Debug)]
+pub struct LiveRun {
+    /// The real agy.
+    pub agy: PathBuf,
+    /// At most this many agy invocations over the whole run.
+    pub budget: u32,
+    /// How each scenario gets credentials.
+    pub credentials: Credentials,
+    dir: tempfile::TempDir,
+}
+
+impl LiveRun {
+    /// A live run of `agy` with a fresh budget counter.
+    pub fn new(agy: PathBuf, budget: u32, credentials: Credentials) -> std::io::Result<LiveRun> {
+        let dir = tempfile::Builder::new()
+            .prefix("agy-harness-live-")
+            .tempdir()?;
+        Ok(LiveRun {
+            agy: std::fs::canonicalize(&agy).unwrap_or(agy),
+            budget,
+            credentials,
+            dir,
+        })
+    }
+
+    /// The file counting invocations.
+    pub fn budget_file(&self) -> PathBuf {
+        self.dir.path().join("invocations")
+    }
+
+    /// Invocations spent so far.
+    pub fn used(&self) -> u32 {
+        read_used(&self.budget_file())
+    }
+
+    /// True when no invocation is left.
+    pub fn spent(&self) -> bool {
+        self.used() >= self.budget
+    }
+
+    /// The environment the wrapper installed as `agy` needs; with a sandbox `HOME`,
+    /// also the `HOME` the credentials choice gives.
+    pub fn env(&self, sandbox_home: &Path) -> Vec<(String, String)> {
+        let home = self
+            .credentials
+            .home_for(sandbox_home)
+            .display()
+            .to_string();
+        vec![
+            (ENV_LIVE_AGY.into(), self.agy.display().to_string()),
+            (ENV_LIVE_BUDGET.into(), self.budget.to_string()),
+            (
+                ENV_LIVE_BUDGET_FILE.into(),
+                self.budget_file().display().to_string(),
+            ),
+            ("HOME".into(), home.clone()),
+            ("USERPROFILE".into(), home),
+        ]
+    }
+}

@@ -1,0 +1,268 @@
+//! The live wrapper: agy-harness installed as `agy` in a live run's sandbox. Each time
+//! the adapter runs `agy`, it takes one invocation from the run's budget (or refuses,
+//! exit 2, once it is spent), then runs the real binary with the same argv, passing
+//! stdin through line by line and forwarding SIGTERM, SIGINT and SIGHUP, and keeps the
+//! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
+//! signals, exit). So journal expectations judge a live run as they judge a fake one.
+
+use agy_protocol::journal::{
+    append_final, now_us, write_live, ExitRecord, JournalRecord, SignalRecord, StdinLine,
+    JOURNALED_ENV, JOURNAL_VERSION,
+};
+use std::collections::BTreeMap;
+use std::fs::OpenOptions;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::signal::unix::{signal, SignalKind};
+
+/// The real agy binary.
+pub const ENV_LIVE_AGY: &str = "AGY_HARNESS_LIVE_AGY";
+/// The run's budget of agy invocations.
+pub const ENV_LIVE_BUDGET: &str = "AGY_HARNESS_LIVE_BUDGET";
+/// The file counting invocations.
+pub const ENV_LIVE_BUDGET_FILE: &str = "AGY_HARNESS_LIVE_BUDGET_FILE";
+
+/// True when this process was started as the live wrapper (`argv[0]` is `agy` and the
+/// wrapper's environment is set).
+pub fn is_wrapper_invocation() -> bool {
+    let argv0 = std::env::args_os().next().unwrap_or_default();
+    Path::new(&argv0).file_name().and_then(|n| n.to_str()) == Some("agy")
+        && std::env::var_os(ENV_LIVE_AGY).is_some()
+}
+
+/// Reads the number of invocations spent (0 when the file is missing or unreadable).
+pub fn read_used(file: &Path) -> u32 {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Takes one invocation under an exclusive lock; false when the budget is spent.
+fn take_invocation(file: &Path, budget: u32) -> std::io::Result<bool> {
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(file)?;
+    f.lock()?;
+    let mut text = String::new();
+    f.read_to_string(&mut text)?;
+    let used: u32 = text.trim().parse().unwrap_or(0);
+    let granted = used < budget;
+    if granted {
+        f.set_len(0)?;
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all((used + 1).to_string().as_bytes())?;
+    }
+    let _ = f.unlock();
+    Ok(granted)
+}
+
+/// Runs the wrapper; returns the exit code.
+pub fn wrap_agy() -> i32 {
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let (Some(agy), Some(budget), Some(file)) = (
+        env(ENV_LIVE_AGY),
+        env(ENV_LIVE_BUDGET),
+        env(ENV_LIVE_BUDGET_FILE),
+    ) else {
+        eprintln!("agy-harness: this `agy` is the live wrapper; run it through `agy-harness run --agy PATH --live`");
+        return 2;
+    };
+    let budget: u32 = budget.parse().unwrap_or(0);
+    match take_invocation(Path::new(&file), budget) {
+        Ok(true) => {}
+        Ok(false) => {
+            eprintln!("agy-harness: the live budget of {budget} agy invocations is spent; this run of agy was refused");
+            return 2;
+        }
+        Err(e) => {
+            eprintln!("agy-harness: failed to count a live agy invocation in `{file}`: {e}");
+            return 2;
+        }
+    }
+    // The invocation's index within its scenario, as fake-agy counts it (1-based, in the
+    // scenario's state dir).
+    let invocation = std::env::var_os("FAKE_AGY_STATE_DIR")
+        .map(|d| PathBuf::from(d).join("live-invocations"))
+        .and_then(|f| take_invocation(&f, u32::MAX).ok().map(|_| read_used(&f)))
+        .unwrap_or(0);
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("agy-harness: failed to start the runtime: {e}");
+            return 2;
+        }
+    };
+    runtime.block_on(run_real(PathBuf::from(agy), invocation))
+}
+
+async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
+    let argv: Vec<String> = std::env::args().collect();
+    let journal = std::env::var_os("FAKE_AGY_JOURNAL").map(PathBuf::from);
+    let record = Arc::new(Mutex::new(JournalRecord {
+        v: JOURNAL_VERSION,
+        complete: false,
+        invocation,
+        pid: std::process::id(),
+        ppid: std::os::unix::process::parent_id(),
+        argv: argv.clone(),
+        cwd: std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_default(),
+        env: JOURNALED_ENV
+            .iter()
+            .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
+            .collect::<BTreeMap<_, _>>(),
+        mode: None,
+        rule: Some("live".into()),
+        conversation_id: None,
+        started_us: now_us(),
+        ended_us: None,
+        stdin: Default::default(),
+        signals: Vec::new(),
+        exit: None,
+        files: Vec::new(),
+        stdout_bytes: 0,
+        stderr_bytes: 0,
+    }));
+    let save = |record: &Arc<Mutex<JournalRecord>>| {
+        if let (Some(j), Ok(r)) = (&journal, record.lock()) {
+            let _ = write_live(j, &r);
+        }
+    };
+    save(&record);
+    let mut cmd = tokio::process::Command::new(&agy);
+    cmd.args(&argv[1..]).stdin(Stdio::piped());
+    // The real agy sees neither the fake's knobs nor the wrapper's own settings: the
+    // journal is the wrapper's to keep.
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if k.starts_with("FAKE_AGY_") || k.starts_with("AGY_HARNESS_LIVE_") {
+            cmd.env_remove(k.as_ref());
+        }
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "agy-harness: failed to start the real agy `{}`: {e}",
+                agy.display()
+            );
+            return 2;
+        }
+    };
+    let child_pid = child.id().and_then(|p| i32::try_from(p).ok());
+    // stdin passes through line by line, each line journalled with its arrival time;
+    // EOF closes agy's stdin too.
+    if let Some(mut to_agy) = child.stdin.take() {
+        let record = Arc::clone(&record);
+        let journal = journal.clone();
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(tokio::io::stdin());
+            loop {
+                let mut buf = Vec::new();
+                let n = lines.read_until(b'\n', &mut buf).await.unwrap_or(0);
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut r) = record.lock() {
+                    r.stdin.bytes += n as u64;
+                    r.stdin.lines.push(StdinLine {
+                        at_us: now_us(),
+                        text: String::from_utf8_lossy(&buf)
+                            .trim_end_matches('\n')
+                            .to_string(),
+                        rule: None,
+                    });
+                    if let Some(j) = &journal {
+                        let _ = write_live(j, &r);
+                    }
+                }
+                if to_agy.write_all(&buf).await.is_err() {
+                    break;
+                }
+            }
+            if let Ok(mut r) = record.lock() {
+                r.stdin.closed_us = Some(now_us());
+                if let Some(j) = &journal {
+                    let _ = write_live(j, &r);
+                }
+            }
+            drop(to_agy);
+        });
+    }
+    let (mut term, mut int, mut hup) = match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::hangup()),
+    ) {
+        (Ok(a), Ok(b), Ok(c)) => (a, b, c),
+        _ => {
+            eprintln!("agy-harness: failed to install signal handlers");
+            let _ = child.kill().await;
+            return 2;
+        }
+    };
+    let status = loop {
+        let sig = tokio::select! {
+            s = child.wait() => break s,
+            _ = term.recv() => nix::sys::signal::Signal::SIGTERM,
+            _ = int.recv() => nix::sys::signal::Signal::SIGINT,
+            _ = hup.recv() => nix::sys::signal::Signal::SIGHUP,
+        };
+        if let Ok(mut r) = record.lock() {
+            r.signals.push(SignalRecord {
+                signal: sig.as_str().to_string(),
+                at_us: now_us(),
+            });
+        }
+        save(&record);
+        if let Some(pid) = child_pid {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), sig);
+        }
+    };
+    use std::os::unix::process::ExitStatusExt;
+    let (code, sig) = match &status {
+        Ok(s) => (s.code(), s.signal()),
+        Err(_) => (Some(2), None),
+    };
+    let final_record = record.lock().map(|mut r| {
+        r.complete = true;
+        r.ended_us = Some(now_us());
+        r.exit = Some(ExitRecord {
+            code,
+            signal: sig
+                .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
+                .map(|s| s.as_str().to_string()),
+        });
+        r.clone()
+    });
+    if let (Some(j), Ok(r)) = (&journal, final_record) {
+        let _ = append_final(j, &r);
+    }
+    code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_is_taken_one_invocation_at_a_time_and_then_refused() {
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join("n");
+        assert!(take_invocation(&file, 2).expect("take"));
+        assert!(take_invocation(&file, 2).expect("take"));
+        assert!(!take_invocation(&file, 2).expect("take"));
+        assert_eq!(read_used(&file), 2);
+    }
+}
