@@ -4,7 +4,8 @@
 
 use crate::adapter_config::AdapterConfig;
 use crate::app::{
-    check_time_scale, fake_agy, jobs, reference_adapter, run_catalogue, select_scenarios, Fatal,
+    check_time_scale, fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue,
+    select_scenarios, Fatal,
 };
 use crate::cli::FaultsArgs;
 use crate::exit_code;
@@ -94,11 +95,13 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         faults.retain(|f| args.fault.contains(&f.name));
     }
     let scenarios = select_scenarios(&args.common)?;
+    let fake_acp = fake_agy_acp(&args.common, &scenarios)?;
     let jobs = jobs(&args.common);
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let settings = |extra: &[String]| RunSettings {
         config: AdapterConfig::reference(&bin, extra),
         fake_agy: fake.clone(),
+        fake_agy_acp: fake_acp.clone(),
         time_scale: args.common.time_scale,
         keep_sandboxes: false,
     };

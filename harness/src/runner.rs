@@ -3,7 +3,7 @@
 //! interrupt), and the verdict. `run_all` runs many scenarios `--jobs` at a time.
 
 use crate::adapter_config::AdapterConfig;
-use crate::check::{check_history, check_invocation, check_journal, check_op, Failure};
+use crate::check::{check_acp, check_history, check_invocation, check_journal, check_op, Failure};
 use crate::driver_client::DriverClient;
 use crate::observation::{classify, Observation, OpObservation};
 use crate::report::{OpRecord, ScenarioResult, Status};
@@ -24,6 +24,8 @@ pub struct RunSettings {
     pub config: AdapterConfig,
     /// The fake-agy binary installed as `agy`.
     pub fake_agy: PathBuf,
+    /// The fake Antigravity ACP agent installed as `agy_acp_server` (acp scenarios).
+    pub fake_agy_acp: Option<PathBuf>,
     /// Every scripted delay and adapter timeout is multiplied by this.
     pub time_scale: f64,
     /// Keep sandbox folders for inspection.
@@ -258,6 +260,22 @@ pub async fn run_scenario(
     if s.meta.agy_installed == Some(false) {
         sandbox.without_agy(&mut env);
     }
+    if s.meta.profile == crate::scenario::Profile::Acp {
+        let installed = match &settings.fake_agy_acp {
+            Some(fake) => sandbox
+                .install_acp_agent(fake, s.fake_acp_script().as_deref(), &mut env)
+                .map_err(|e| format!("failed to install fake-agy-acp in the sandbox: {e}")),
+            None => Err(format!(
+                "no fake-agy-acp binary: build it with `cargo build -p fake-agy`, or set `{}`",
+                crate::locate::ENV_FAKE_AGY_ACP
+            )),
+        };
+        if let Err(note) = installed {
+            result.status = Status::Error;
+            result.note = Some(note);
+            return result;
+        }
+    }
     let ctx = Ctx {
         s,
         settings,
@@ -292,6 +310,9 @@ pub async fn run_scenario(
         obs.violations.append(&mut d.violations);
     }
     sandbox.kill_all();
+    if s.meta.profile == crate::scenario::Profile::Acp {
+        obs.read_acp(&sandbox.acp_journal());
+    }
     obs.driver_stderr_tail = tail(&sandbox.driver_stderr(), 2000);
     // A driver that never got going leaves nothing worth judging beyond that.
     let mut failures = match &ended {
@@ -428,6 +449,9 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
     }
     if let Some(h) = &s.expect.history {
         out.extend(check_history(h, &s.ops, obs));
+    }
+    if let Some(a) = &s.expect.acp {
+        out.extend(check_acp(a, s, obs));
     }
     out
 }

@@ -2,6 +2,7 @@
 //! rendering a scenario back to TOML.
 
 use super::model::{OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta};
+use agy_protocol::acp::script::{parse_acp_script_value, render_acp_script};
 use agy_protocol::diag::{parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
 use agy_protocol::driver::RequestOp;
 use agy_protocol::script::{parse_script_file, parse_script_value, render_script};
@@ -10,7 +11,7 @@ use std::path::Path;
 use toml::de::DeValue;
 use toml::Spanned;
 
-const TOP_KEYS: &[&str] = &["scenario", "agy", "op", "expect"];
+const TOP_KEYS: &[&str] = &["scenario", "agy", "acp", "op", "expect"];
 const OP_KEYS: &[&str] = &[
     "generate",
     "open",
@@ -91,6 +92,9 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
     let script = root
         .raw("agy")
         .map(|v| parse_script_value(src, v, "`[agy]`", &mut diags));
+    let acp_script = root
+        .raw("acp")
+        .map(|v| parse_acp_script_value(src, v, "`[acp]`", &mut diags));
     let ops: Vec<OpSpec> = root
         .elements("op", &mut diags)
         .into_iter()
@@ -101,6 +105,7 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
     root.finish(TOP_KEYS, &mut diags);
     if let Some(meta) = &meta {
         check_meta(src, &doc, meta, &ops, &expect, &mut diags);
+        check_profile_tables(src, &doc, meta, &expect, &mut diags);
     }
     let mut script = script;
     let mut script_file = None;
@@ -139,6 +144,7 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
         meta,
         script,
         script_file,
+        acp_script,
         ops,
         expect,
     });
@@ -375,6 +381,75 @@ fn check_meta(
     }
 }
 
+/// `[acp]` and `[expect.acp]` belong to `acp` scenarios; `[agy]`, a script file and
+/// the agy journal checks to the others.
+fn check_profile_tables(
+    src: &SourceFile,
+    doc: &Spanned<toml::de::DeTable<'_>>,
+    meta: &ScenarioMeta,
+    expect: &ScenarioExpect,
+    diags: &mut Diagnostics,
+) {
+    let top = |key: &str| doc.get_ref().get(key).map(|v| v.span().start);
+    let expect_at = |key: &str| -> Option<usize> {
+        doc.get_ref().get("expect").and_then(|e| match e.get_ref() {
+            DeValue::Table(t) => t.get(key).map(|v| v.span().start),
+            _ => None,
+        })
+    };
+    let acp = meta.profile == Profile::Acp;
+    if !acp {
+        if let Some(at) = top("acp") {
+            diags.push(
+                Diagnostic::at(src, at, format!("`[acp]` in a `{}` scenario", meta.profile))
+                    .with_hint(
+                        "the ACP script is for `profile = \"acp\"`; agy scripts go in `[agy]`",
+                    ),
+            );
+        }
+        if expect.acp.is_some() {
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    expect_at("acp").unwrap_or(0),
+                    format!("`[expect.acp]` in a `{}` scenario", meta.profile),
+                )
+                .with_hint(
+                    "ACP traffic checks are for `profile = \"acp\"`; use `[expect.journal]`",
+                ),
+            );
+        }
+        return;
+    }
+    if let Some(at) = top("agy") {
+        diags.push(
+            Diagnostic::at(src, at, "`[agy]` in an `acp` scenario").with_hint(
+                "an ACP client talks to `fake-agy-acp`: put its script in `[acp]` (docs/acp-fake-agent.md §4)",
+            ),
+        );
+    }
+    if meta.script.is_some() {
+        diags.push(
+            Diagnostic::at(
+                src,
+                scenario_key_offset(doc, "script"),
+                "`script` in an `acp` scenario",
+            )
+            .with_hint("an ACP client talks to `fake-agy-acp`: put its script in `[acp]`"),
+        );
+    }
+    for key in ["journal", "invocation"] {
+        if let Some(at) = expect_at(key) {
+            diags.push(
+                Diagnostic::at(src, at, format!("`[expect.{key}]` in an `acp` scenario"))
+                    .with_hint(
+                        "agy journal checks do not apply to ACP traffic; use `[expect.acp]`",
+                    ),
+            );
+        }
+    }
+}
+
 /// Renders a scenario as TOML that [`parse_scenario`] reads back to an equal scenario
 /// (op line numbers aside).
 pub fn render_scenario(s: &Scenario) -> Result<String, String> {
@@ -390,6 +465,14 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
         let value: toml::Table = toml::from_str(&text).map_err(|e| e.to_string())?;
         let mut t = toml::Table::new();
         t.insert("agy".into(), toml::Value::Table(value));
+        out.push('\n');
+        out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
+    }
+    if let Some(script) = &s.acp_script {
+        let text = render_acp_script(script).map_err(|e| e.to_string())?;
+        let value: toml::Table = toml::from_str(&text).map_err(|e| e.to_string())?;
+        let mut t = toml::Table::new();
+        t.insert("acp".into(), toml::Value::Table(value));
         out.push('\n');
         out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
     }
@@ -692,6 +775,7 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
                 },
                 script: None,
                 script_file: None,
+                acp_script: None,
                 ops,
                 expect: ScenarioExpect {
                     journal: invocations.map(|n| JournalExpect { invocations: Some(n), ..JournalExpect::default() }),
