@@ -46,6 +46,8 @@ pub struct Observation {
     pub acp_journal: Vec<AcpJournalEntry>,
     /// Why the ACP journal could not be read.
     pub acp_journal_error: Option<String>,
+    /// ACP agent pids still running after the last reply.
+    pub acp_running_at_end: Vec<u32>,
     /// Lines the driver wrote that were not protocol.
     pub violations: Vec<ProtocolViolation>,
     /// The end of the driver's stderr.
@@ -82,6 +84,19 @@ impl Observation {
 }
 
 impl Observation {
+    /// The ACP agents (pids from fake-agy-acp's journal) still running.
+    pub fn probe_acp(&mut self, journal: &Path, marker: &str) {
+        let mut pids: Vec<u32> = read_acp_journal(journal)
+            .map(|j| j.iter().map(|e| e.pid).collect())
+            .unwrap_or_default();
+        pids.sort_unstable();
+        pids.dedup();
+        self.acp_running_at_end = pids
+            .into_iter()
+            .filter(|p| is_running(*p, Some(marker)))
+            .collect();
+    }
+
     /// Reads fake-agy-acp's journal.
     pub fn read_acp(&mut self, journal: &Path) {
         match read_acp_journal(journal) {

@@ -8,7 +8,7 @@ use crate::driver_client::DriverClient;
 use crate::observation::{classify, Observation, OpObservation};
 use crate::report::{OpRecord, ScenarioResult, Status};
 use crate::sandbox::Sandbox;
-use crate::scenario::{OpAction, Scenario};
+use crate::scenario::{AcpWait, OpAction, Scenario};
 use agy_protocol::driver::{OpResult, Reply, RequestOp};
 use agy_protocol::journal::now_us;
 use std::path::PathBuf;
@@ -121,6 +121,38 @@ async fn collect(
     }
 }
 
+/// Waits until the ACP journal holds `wait.count` requests or notifications of
+/// `wait.method`, polling the file until `within` runs out.
+async fn wait_for_acp(ctx: &Ctx<'_>, wait: &AcpWait, within: Duration) -> Result<(), String> {
+    let deadline = Instant::now() + within;
+    let path = ctx.sandbox.acp_journal();
+    loop {
+        let seen = agy_protocol::acp::read_acp_journal(&path)
+            .map(|j| {
+                j.iter()
+                    .filter(|e| {
+                        matches!(
+                            e.kind,
+                            agy_protocol::acp::AcpKind::Request
+                                | agy_protocol::acp::AcpKind::Notification
+                        ) && e.method.as_deref() == Some(wait.method.as_str())
+                    })
+                    .count()
+            })
+            .unwrap_or(0);
+        if seen >= wait.count as usize {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "waited {within:?} for {} `{}` message(s) in the ACP journal; saw {seen}",
+                wait.count, wait.method
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 async fn run_ops(
     ctx: &Ctx<'_>,
     driver: &mut Option<DriverClient>,
@@ -133,6 +165,11 @@ async fn run_ops(
         let Some(d) = driver.as_mut() else {
             return Err("driver is gone".into());
         };
+        if let Some(wait) = &spec.wait_for_acp {
+            wait_for_acp(ctx, wait, t.reply.0)
+                .await
+                .map_err(|e| format!("op {}: {e}", i + 1))?;
+        }
         match &spec.action {
             OpAction::Restart => {
                 collect(ctx, d, &mut pending, obs).await;
@@ -301,6 +338,9 @@ pub async fn run_scenario(
         _ = cancel.wait_for(|c| *c) => ended = Err((Status::Interrupted, "interrupted".into())),
     }
     obs.running_at_end = obs.probe(&sandbox.journal(), sandbox.marker());
+    if s.meta.profile == crate::scenario::Profile::Acp {
+        obs.probe_acp(&sandbox.acp_journal(), sandbox.marker());
+    }
     if let Some(mut d) = driver.take() {
         if ended.is_ok() {
             d.stop(settings.config.timeouts.grace.0).await;

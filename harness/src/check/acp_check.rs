@@ -60,17 +60,26 @@ fn agents(journal: &[AcpJournalEntry]) -> Vec<u32> {
         .collect()
 }
 
-/// `(pid, id)` of every `session/prompt` request and whether the agent answered it.
+/// `(pid, id)` of every `session/prompt` request and whether the client got its
+/// answer: a response the agent wrote before its stdin was closed (one written after
+/// that reached a client that had already let the agent go).
 fn prompt_answers(journal: &[AcpJournalEntry]) -> Vec<((u32, String), bool)> {
-    let answered: BTreeSet<(u32, String)> = journal
-        .iter()
-        .filter(|e| {
-            e.dir == AcpDirection::Out
-                && matches!(e.kind, AcpKind::Response | AcpKind::Error)
-                && e.method.as_deref() == Some("session/prompt")
-        })
-        .filter_map(|e| e.id.as_ref().map(|id| (e.pid, id.to_string())))
-        .collect();
+    let mut closed: BTreeSet<u32> = BTreeSet::new();
+    let mut answered: BTreeSet<(u32, String)> = BTreeSet::new();
+    for e in journal {
+        if e.kind == AcpKind::StdinClosed {
+            closed.insert(e.pid);
+        }
+        if e.dir == AcpDirection::Out
+            && matches!(e.kind, AcpKind::Response | AcpKind::Error)
+            && e.method.as_deref() == Some("session/prompt")
+            && !closed.contains(&e.pid)
+        {
+            if let Some(id) = &e.id {
+                answered.insert((e.pid, id.to_string()));
+            }
+        }
+    }
     journal
         .iter()
         .filter(|e| is_call(e) && e.method.as_deref() == Some("session/prompt"))
@@ -294,6 +303,14 @@ pub fn check_acp(e: &AcpExpect, s: &Scenario, obs: &Observation) -> Vec<Failure>
     if e.no_late_text == Some(true) {
         check_no_late_text(s, obs, &mut out);
     }
+    if e.none_left_running == Some(true) && !obs.acp_running_at_end.is_empty() {
+        out.push(Failure::new(
+            PLACE,
+            "none_left_running",
+            "no agent process running after the last reply",
+            format!("still running: pid {:?}", obs.acp_running_at_end),
+        ));
+    }
     if e.gap_when_pending == Some(true) {
         let pending = prompt_answers(journal)
             .into_iter()
@@ -435,7 +452,7 @@ mod tests {
     }
 
     #[test]
-    fn an_unanswered_prompt_is_pending() {
+    fn an_unanswered_prompt_or_one_answered_after_stdin_closed_is_pending() {
         use AcpDirection::*;
         let journal = vec![
             entry(1, In, AcpKind::Request, "session/prompt", 2),

@@ -159,8 +159,29 @@ pub struct OpSpec {
     pub concurrent: bool,
     /// How long the reply may take (before the time scale) instead of the default.
     pub reply_within: Option<GoDuration>,
+    /// Send the op only once fake-agy-acp's journal shows this ACP message (acp).
+    pub wait_for_acp: Option<AcpWait>,
     /// Checks on the reply.
     pub expect: OpExpect,
+}
+
+/// `wait_for_acp = { method = "session/request_permission", count = 1 }`: the op is sent
+/// once the ACP journal holds at least `count` requests or notifications of `method`
+/// (either direction). A wait on a condition, with the reply timeout as its deadline,
+/// so an op can reach the agent at a known point (a permission pending, a prompt
+/// received).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcpWait {
+    /// The JSON-RPC method.
+    pub method: String,
+    /// How many such messages (default 1).
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// What an op does.
@@ -434,4 +455,8 @@ pub struct AcpExpect {
     /// The last history has one `gap` entry per prompt the agent never answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap_when_pending: Option<bool>,
+    /// `true`: no agent process is still running after the last reply (before the
+    /// harness stops the driver).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub none_left_running: Option<bool>,
 }

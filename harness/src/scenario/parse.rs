@@ -1,7 +1,9 @@
 //! Reading a scenario file with every problem located (file:line:col and a hint), and
 //! rendering a scenario back to TOML.
 
-use super::model::{OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta};
+use super::model::{
+    AcpWait, OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta,
+};
 use agy_protocol::acp::script::{parse_acp_script_value, render_acp_script};
 use agy_protocol::diag::{parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
 use agy_protocol::driver::RequestOp;
@@ -32,6 +34,7 @@ const OP_KEYS: &[&str] = &[
     "expect",
     "concurrent",
     "reply_within",
+    "wait_for_acp",
 ];
 const ACTIONS: &[&str] = &[
     "generate",
@@ -182,6 +185,7 @@ fn parse_op(
     let expect: OpExpect = w.get("expect", diags).unwrap_or_default();
     let concurrent: bool = w.get("concurrent", diags).unwrap_or(false);
     let reply_within: Option<GoDuration> = w.get("reply_within", diags);
+    let wait_for_acp: Option<AcpWait> = w.get("wait_for_acp", diags);
     let action = match present.as_slice() {
         [one] => {
             let raw = w.raw(one);
@@ -230,6 +234,7 @@ fn parse_op(
         action: action?,
         concurrent,
         reply_within,
+        wait_for_acp,
         expect,
     })
 }
@@ -371,6 +376,22 @@ fn check_meta(
             );
         }
     }
+    for (i, op) in ops.iter().enumerate() {
+        if op.wait_for_acp.is_some() && meta.profile != Profile::Acp {
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    ops_at.get(i).copied().unwrap_or(0),
+                    format!(
+                        "op {} waits for ACP traffic in a `{}` scenario",
+                        i + 1,
+                        meta.profile
+                    ),
+                )
+                .with_hint("`wait_for_acp` is for `profile = \"acp\"`"),
+            );
+        }
+    }
     for inv in &expect.invocations {
         if inv.nth == 0 {
             diags.push(
@@ -500,6 +521,12 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
         }
         if let Some(d) = &op.reply_within {
             t.insert("reply_within".into(), toml::Value::String(d.to_string()));
+        }
+        if let Some(wait) = &op.wait_for_acp {
+            t.insert(
+                "wait_for_acp".into(),
+                toml::Value::try_from(wait).map_err(|e| e.to_string())?,
+            );
         }
         if op.expect != OpExpect::default() {
             t.insert(
@@ -734,6 +761,7 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
                 action,
                 concurrent,
                 reply_within: None,
+                wait_for_acp: None,
                 expect: OpExpect {
                     outcome: outcome.map(OutcomeSet::One),
                     retryable,
