@@ -147,9 +147,14 @@ fn last_history(obs: &Observation) -> Option<&Vec<HistoryEntry>> {
         .find_map(|r| r.result.history.as_ref())
 }
 
+fn turn_label(turn: Option<u64>) -> String {
+    turn.map(|t| format!("turn {t}"))
+        .unwrap_or_else(|| "an unnumbered turn".into())
+}
+
 fn shown_history(h: &[HistoryEntry]) -> Vec<String> {
     h.iter()
-        .map(|x| format!("{} (turn {:?}): {:?}", x.role, x.turn, x.text))
+        .map(|x| format!("{} ({}): {:?}", x.role, turn_label(x.turn), x.text))
         .collect()
 }
 
@@ -401,7 +406,7 @@ fn check_no_late_text(s: &Scenario, obs: &Observation, out: &mut Vec<Failure>) {
                             format!("op {} {}", o.index, o.name),
                             "no_late_text",
                             "no late output of the old session in the history",
-                            format!("turn {:?} answered {:?}", x.turn, x.text),
+                            format!("{} answered {:?}", turn_label(x.turn), x.text),
                         )
                         .closest(format!("the script sends {l:?} late")),
                     );
