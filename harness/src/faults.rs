@@ -121,6 +121,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         let _ = writeln!(out, "  {RED}✗{RED:#} {b}");
     }
     let mut caught = 0;
+    let mut false_claims: Vec<String> = Vec::new();
     let mut unscored: Vec<&FaultInfo> = Vec::new();
     let mut scored = 0;
     for fault in &faults {
@@ -147,6 +148,18 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
             return Ok(exit_code::COULD_NOT_RUN);
         }
         let hits = broken(&report);
+        // A scenario that claims this fault (`catches`) must be among those it broke.
+        for r in report.results.iter().filter(|r| !r.status.fails_run()) {
+            let claims = selected
+                .iter()
+                .any(|s| s.meta.name == r.name && s.meta.catches.contains(&fault.name));
+            if claims {
+                false_claims.push(format!(
+                    "{} claims `catches = [\"{}\"]` but passed with that fault",
+                    r.name, fault.name
+                ));
+            }
+        }
         if hits.is_empty() {
             let _ = writeln!(
                 out,
@@ -199,9 +212,14 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
             names.join(", ")
         );
     }
-    Ok(if caught == total && base_failed.is_empty() && total > 0 {
-        exit_code::ALL_CONFORM
-    } else {
-        exit_code::SCENARIO_FAILED
-    })
+    for c in &false_claims {
+        let _ = writeln!(out, "{RED}✗ {c}{RED:#}");
+    }
+    Ok(
+        if caught == total && base_failed.is_empty() && total > 0 && false_claims.is_empty() {
+            exit_code::ALL_CONFORM
+        } else {
+            exit_code::SCENARIO_FAILED
+        },
+    )
 }
