@@ -473,6 +473,82 @@ mod tests {
         assert_eq!(pending, [true, false, true]);
     }
 
+    fn call(pid: u32, method: &str, id: i64, prompt: Option<&str>) -> AcpJournalEntry {
+        let mut e = entry(pid, AcpDirection::In, AcpKind::Request, method, id);
+        e.message = prompt.map(|p| json!({"params":{"prompt":[{"type":"text","text":p}]}}));
+        e
+    }
+
+    #[test]
+    fn a_forked_and_resent_restore_breaks_each_rule_it_breaks() {
+        let s = crate::scenario::parse_scenario(
+            &agy_protocol::diag::SourceFile::new(
+                "s.toml",
+                "[scenario]\nname = \"acp/x\"\nprofile = \"acp\"\n[acp.load]\nlate = [{ text = \"OLD\" }]\n[[op]]\nacp_new = {}\n",
+            ),
+            std::path::Path::new("s.toml"),
+        )
+        .expect("parses");
+        let obs = Observation {
+            acp_journal: vec![
+                call(1, "session/new", 1, None),
+                call(1, "session/prompt", 2, Some("one")),
+                call(2, "session/load", 1, None),
+                call(2, "session/new", 2, None),
+                call(2, "session/prompt", 3, Some("one")),
+            ],
+            ops: vec![crate::observation::OpObservation {
+                index: 1,
+                name: "acp_prompt",
+                sent_us: 0,
+                replied_us: 0,
+                reply: Ok(agy_protocol::driver::Reply {
+                    id: 1,
+                    ok: true,
+                    outcome: None,
+                    retryable: None,
+                    error: None,
+                    result: agy_protocol::driver::OpResult {
+                        text: Some("OLDReceived: one".into()),
+                        history: Some(Vec::new()),
+                        ..Default::default()
+                    },
+                }),
+                outcome: None,
+                still_running: None,
+            }],
+            ..Observation::default()
+        };
+        let e = AcpExpect {
+            no_new_after_restore: Some(true),
+            prompts_sent_once: Some(true),
+            no_late_text: Some(true),
+            gap_when_pending: Some(true),
+            method_counts: [("session/new".to_string(), 1)].into(),
+            ..AcpExpect::default()
+        };
+        let broken: Vec<String> = check_acp(&e, &s, &obs)
+            .into_iter()
+            .map(|f| f.expectation)
+            .collect();
+        assert_eq!(
+            broken,
+            [
+                "method_counts",
+                "no_new_after_restore",
+                "prompts_sent_once",
+                "no_late_text",
+                "gap_when_pending"
+            ]
+        );
+        let kept = AcpExpect {
+            methods_in_order: vec!["session/new".into(), "session/load".into()],
+            prompts: Some(vec!["one".into(), "one".into()]),
+            ..AcpExpect::default()
+        };
+        assert!(check_acp(&kept, &s, &obs).is_empty());
+    }
+
     #[test]
     fn the_first_missing_method_is_named_with_the_closest_miss() {
         let mut out = Vec::new();
