@@ -98,6 +98,14 @@ impl AdapterConfig {
             ("TurnCancelledError", Outcome::Transient),
             ("TurnAuthError", Outcome::Auth),
             ("TurnFailedError", Outcome::Permanent),
+            ("BadRequestError", Outcome::Permanent),
+            ("AcpAuthError", Outcome::Auth),
+            ("AcpAgentExitedError", Outcome::Transient),
+            ("AcpRestoreFailedError", Outcome::Permanent),
+            ("AcpHistoryOnlyError", Outcome::Permanent),
+            ("AcpTurnCancelledError", Outcome::Transient),
+            ("AcpProtocolError", Outcome::Permanent),
+            ("AcpCheckpointError", Outcome::Permanent),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -110,7 +118,7 @@ impl AdapterConfig {
                     format!("agy-reference-adapter {}", extra_args.join(" "))
                 },
                 command,
-                profiles: vec![Profile::Oneshot, Profile::Session],
+                profiles: vec![Profile::Oneshot, Profile::Session, Profile::Acp],
                 env: BTreeMap::new(),
             },
             errors,

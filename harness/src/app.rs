@@ -6,8 +6,8 @@ use crate::cli::{CheckArgs, Cli, ColorWhen, Command, CommonArgs, RunArgs};
 use crate::exit_code;
 use crate::interrupt::cancel_on_signals;
 use crate::locate::{
-    default_catalogue, locate_binary, ENV_FAKE_AGY, ENV_REFERENCE_ADAPTER, FAKE_AGY_BIN,
-    REFERENCE_ADAPTER_BIN,
+    default_catalogue, locate_binary, ENV_FAKE_AGY, ENV_FAKE_AGY_ACP, ENV_REFERENCE_ADAPTER,
+    FAKE_AGY_ACP_BIN, FAKE_AGY_BIN, REFERENCE_ADAPTER_BIN,
 };
 use crate::report::{write_progress, write_report, write_summary, RunReport};
 use crate::runner::{run_all, RunSettings};
@@ -92,6 +92,30 @@ pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
         None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy"),
     }
     .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
+}
+
+/// The fake ACP agent: `--fake-agy-acp`, `$AGY_HARNESS_FAKE_AGY_ACP`, or next to
+/// agy-harness. Needed only when `scenarios` has an `acp` scenario.
+pub(crate) fn fake_agy_acp(
+    common: &CommonArgs,
+    scenarios: &[Scenario],
+) -> Result<Option<PathBuf>, Fatal> {
+    let needed = scenarios
+        .iter()
+        .any(|s| s.meta.profile == crate::scenario::Profile::Acp);
+    let found = match &common.fake_agy_acp {
+        Some(p) if p.is_file() => Ok(p.clone()),
+        Some(p) => Err(format!(
+            "the fake-agy-acp binary `{}` does not exist",
+            p.display()
+        )),
+        None => locate_binary(FAKE_AGY_ACP_BIN, ENV_FAKE_AGY_ACP, "fake-agy"),
+    };
+    match found {
+        Ok(p) => Ok(Some(p)),
+        Err(e) if needed => Err(Fatal(exit_code::COULD_NOT_RUN, e)),
+        Err(_) => Ok(None),
+    }
 }
 
 pub(crate) fn reference_adapter(common: &CommonArgs) -> Result<PathBuf, Fatal> {
@@ -225,6 +249,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
             Some(_) => 1.0,
             None => args.common.time_scale,
         },
+        fake_agy_acp: fake_agy_acp(&args.common, &scenarios)?,
         keep_sandboxes: args.keep_sandboxes,
         live: live.clone(),
     };
@@ -308,6 +333,7 @@ fn check_command(args: CheckArgs) -> i32 {
         jobs: None,
         time_scale: 1.0,
         fake_agy: None,
+        fake_agy_acp: None,
         reference_adapter: None,
         name: vec![],
         tag: vec![],

@@ -4,7 +4,8 @@
 
 use crate::adapter_config::AdapterConfig;
 use crate::app::{
-    check_time_scale, fake_agy, jobs, reference_adapter, run_catalogue, select_scenarios, Fatal,
+    check_time_scale, fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue,
+    select_scenarios, Fatal,
 };
 use crate::cli::BenchArgs;
 use crate::driver_client::DriverClient;
@@ -33,7 +34,12 @@ async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, 
     let sandbox = Sandbox::create(Some(&settings.fake_agy)).map_err(|e| e.to_string())?;
     let scale = s.meta.time_scale.unwrap_or(settings.time_scale);
     let fake = s.fake_script();
-    let env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
+    let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
+    if let (crate::scenario::Profile::Acp, Some(acp)) = (s.meta.profile, &settings.fake_agy_acp) {
+        sandbox
+            .install_acp_agent(acp, s.fake_acp_script().as_deref(), &mut env)
+            .map_err(|e| e.to_string())?;
+    }
     let started = Instant::now();
     let t = &settings.config.timeouts;
     let mut d = DriverClient::start(
@@ -73,14 +79,15 @@ async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, 
 async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
     check_time_scale(args.common.time_scale)?;
     let bin = reference_adapter(&args.common)?;
+    let scenarios = select_scenarios(&args.common)?;
     let settings = RunSettings {
         config: AdapterConfig::reference(&bin, &[]),
         fake_agy: fake_agy(&args.common)?,
+        fake_agy_acp: fake_agy_acp(&args.common, &scenarios)?,
         time_scale: args.common.time_scale,
         keep_sandboxes: false,
         live: None,
     };
-    let scenarios = select_scenarios(&args.common)?;
     let jobs = jobs(&args.common);
     println!(
         "catalogue: {} scenarios, --jobs {jobs}, time scale {}, {} CPU(s)",

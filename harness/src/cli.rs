@@ -60,6 +60,9 @@ pub struct CommonArgs {
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
     pub fake_agy: Option<PathBuf>,
+    /// The fake Antigravity ACP agent, for `acp` scenarios (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY_ACP")]
+    pub fake_agy_acp: Option<PathBuf>,
     /// The reference adapter binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = "AGY_HARNESS_REFERENCE_ADAPTER")]
     pub reference_adapter: Option<PathBuf>,

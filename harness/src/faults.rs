@@ -4,7 +4,8 @@
 
 use crate::adapter_config::AdapterConfig;
 use crate::app::{
-    check_time_scale, fake_agy, jobs, reference_adapter, run_catalogue, select_scenarios, Fatal,
+    check_time_scale, fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue,
+    select_scenarios, Fatal,
 };
 use crate::cli::FaultsArgs;
 use crate::exit_code;
@@ -94,11 +95,13 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         faults.retain(|f| args.fault.contains(&f.name));
     }
     let scenarios = select_scenarios(&args.common)?;
+    let fake_acp = fake_agy_acp(&args.common, &scenarios)?;
     let jobs = jobs(&args.common);
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let settings = |extra: &[String]| RunSettings {
         config: AdapterConfig::reference(&bin, extra),
         fake_agy: fake.clone(),
+        fake_agy_acp: fake_acp.clone(),
         time_scale: args.common.time_scale,
         keep_sandboxes: false,
         live: None,
@@ -119,6 +122,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         let _ = writeln!(out, "  {RED}✗{RED:#} {b}");
     }
     let mut caught = 0;
+    let mut false_claims: Vec<String> = Vec::new();
     let mut unscored: Vec<&FaultInfo> = Vec::new();
     let mut scored = 0;
     for fault in &faults {
@@ -145,6 +149,18 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
             return Ok(exit_code::COULD_NOT_RUN);
         }
         let hits = broken(&report);
+        // A scenario that claims this fault (`catches`) must be among those it broke.
+        for r in report.results.iter().filter(|r| !r.status.fails_run()) {
+            let claims = selected
+                .iter()
+                .any(|s| s.meta.name == r.name && s.meta.catches.contains(&fault.name));
+            if claims {
+                false_claims.push(format!(
+                    "{} claims `catches = [\"{}\"]` but passed with that fault",
+                    r.name, fault.name
+                ));
+            }
+        }
         if hits.is_empty() {
             let _ = writeln!(
                 out,
@@ -197,9 +213,14 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
             names.join(", ")
         );
     }
-    Ok(if caught == total && base_failed.is_empty() && total > 0 {
-        exit_code::ALL_CONFORM
-    } else {
-        exit_code::SCENARIO_FAILED
-    })
+    for c in &false_claims {
+        let _ = writeln!(out, "{RED}✗ {c}{RED:#}");
+    }
+    Ok(
+        if caught == total && base_failed.is_empty() && total > 0 && false_claims.is_empty() {
+            exit_code::ALL_CONFORM
+        } else {
+            exit_code::SCENARIO_FAILED
+        },
+    )
 }

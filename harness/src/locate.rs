@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 /// Overrides the fake-agy binary.
 pub const ENV_FAKE_AGY: &str = "AGY_HARNESS_FAKE_AGY";
+/// Overrides the fake Antigravity ACP agent binary.
+pub const ENV_FAKE_AGY_ACP: &str = "AGY_HARNESS_FAKE_AGY_ACP";
 /// Overrides the reference adapter binary.
 pub const ENV_REFERENCE_ADAPTER: &str = "AGY_HARNESS_REFERENCE_ADAPTER";
 /// Overrides the catalogue folder.
@@ -14,6 +16,10 @@ pub const ENV_SPIKES: &str = "AGY_HARNESS_SPIKES";
 
 /// The fake-agy binary's name.
 pub const FAKE_AGY_BIN: &str = "fake-agy";
+/// The fake Antigravity ACP agent's binary name.
+pub const FAKE_AGY_ACP_BIN: &str = "fake-agy-acp";
+/// The name ACP clients look for on `PATH`: Antigravity's ACP server (ACP.md §2.2).
+pub const AGY_ACP_SERVER: &str = "agy_acp_server";
 /// The reference adapter binary's name.
 pub const REFERENCE_ADAPTER_BIN: &str = "agy-reference-adapter";
 

@@ -3,6 +3,7 @@
 
 use crate::driver_client::{DriverError, ProtocolViolation};
 use crate::process_group::is_running;
+use agy_protocol::acp::{read_acp_journal, AcpJournalEntry};
 use agy_protocol::driver::{Outcome, Reply};
 use agy_protocol::journal::{now_us, read_journal, JournalRecord};
 use std::collections::BTreeMap;
@@ -41,6 +42,12 @@ pub struct Observation {
     pub ended_us: BTreeMap<u32, u64>,
     /// agy pids still running after the last reply.
     pub running_at_end: Vec<u32>,
+    /// fake-agy-acp's journal of ACP traffic, read after every process has ended.
+    pub acp_journal: Vec<AcpJournalEntry>,
+    /// Why the ACP journal could not be read.
+    pub acp_journal_error: Option<String>,
+    /// ACP agent pids still running after the last reply.
+    pub acp_running_at_end: Vec<u32>,
     /// Lines the driver wrote that were not protocol.
     pub violations: Vec<ProtocolViolation>,
     /// The end of the driver's stderr.
@@ -73,6 +80,29 @@ impl Observation {
             }
         }
         running
+    }
+}
+
+impl Observation {
+    /// The ACP agents (pids from fake-agy-acp's journal) still running.
+    pub fn probe_acp(&mut self, journal: &Path, marker: &str) {
+        let mut pids: Vec<u32> = read_acp_journal(journal)
+            .map(|j| j.iter().map(|e| e.pid).collect())
+            .unwrap_or_default();
+        pids.sort_unstable();
+        pids.dedup();
+        self.acp_running_at_end = pids
+            .into_iter()
+            .filter(|p| is_running(*p, Some(marker)))
+            .collect();
+    }
+
+    /// Reads fake-agy-acp's journal.
+    pub fn read_acp(&mut self, journal: &Path) {
+        match read_acp_journal(journal) {
+            Ok(entries) => self.acp_journal = entries,
+            Err(e) => self.acp_journal_error = Some(e.to_string()),
+        }
     }
 }
 

@@ -3,12 +3,12 @@
 //! interrupt), and the verdict. `run_all` runs many scenarios `--jobs` at a time.
 
 use crate::adapter_config::AdapterConfig;
-use crate::check::{check_history, check_invocation, check_journal, check_op, Failure};
+use crate::check::{check_acp, check_history, check_invocation, check_journal, check_op, Failure};
 use crate::driver_client::DriverClient;
 use crate::observation::{classify, Observation, OpObservation};
 use crate::report::{OpRecord, ScenarioResult, Status};
 use crate::sandbox::Sandbox;
-use crate::scenario::{OpAction, Scenario};
+use crate::scenario::{AcpWait, OpAction, Scenario};
 use agy_protocol::driver::{OpResult, Reply, RequestOp};
 use agy_protocol::journal::now_us;
 use std::path::PathBuf;
@@ -24,6 +24,8 @@ pub struct RunSettings {
     pub config: AdapterConfig,
     /// The fake-agy binary installed as `agy`.
     pub fake_agy: PathBuf,
+    /// The fake Antigravity ACP agent installed as `agy_acp_server` (acp scenarios).
+    pub fake_agy_acp: Option<PathBuf>,
     /// Every scripted delay and adapter timeout is multiplied by this.
     pub time_scale: f64,
     /// Keep sandbox folders for inspection.
@@ -121,6 +123,38 @@ async fn collect(
     }
 }
 
+/// Waits until the ACP journal holds `wait.count` requests or notifications of
+/// `wait.method`, polling the file until `within` runs out.
+async fn wait_for_acp(ctx: &Ctx<'_>, wait: &AcpWait, within: Duration) -> Result<(), String> {
+    let deadline = Instant::now() + within;
+    let path = ctx.sandbox.acp_journal();
+    loop {
+        let seen = agy_protocol::acp::read_acp_journal(&path)
+            .map(|j| {
+                j.iter()
+                    .filter(|e| {
+                        matches!(
+                            e.kind,
+                            agy_protocol::acp::AcpKind::Request
+                                | agy_protocol::acp::AcpKind::Notification
+                        ) && e.method.as_deref() == Some(wait.method.as_str())
+                    })
+                    .count()
+            })
+            .unwrap_or(0);
+        if seen >= wait.count as usize {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "waited {within:?} for {} `{}` message(s) in the ACP journal; saw {seen}",
+                wait.count, wait.method
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 async fn run_ops(
     ctx: &Ctx<'_>,
     driver: &mut Option<DriverClient>,
@@ -133,6 +167,11 @@ async fn run_ops(
         let Some(d) = driver.as_mut() else {
             return Err("driver is gone".into());
         };
+        if let Some(wait) = &spec.wait_for_acp {
+            wait_for_acp(ctx, wait, t.reply.0)
+                .await
+                .map_err(|e| format!("op {}: {e}", i + 1))?;
+        }
         match &spec.action {
             OpAction::Restart => {
                 collect(ctx, d, &mut pending, obs).await;
@@ -277,6 +316,22 @@ pub async fn run_scenario(
     if s.meta.agy_installed == Some(false) {
         sandbox.without_agy(&mut env);
     }
+    if s.meta.profile == crate::scenario::Profile::Acp {
+        let installed = match &settings.fake_agy_acp {
+            Some(fake) => sandbox
+                .install_acp_agent(fake, s.fake_acp_script().as_deref(), &mut env)
+                .map_err(|e| format!("failed to install fake-agy-acp in the sandbox: {e}")),
+            None => Err(format!(
+                "no fake-agy-acp binary: build it with `cargo build -p fake-agy`, or set `{}`",
+                crate::locate::ENV_FAKE_AGY_ACP
+            )),
+        };
+        if let Err(note) = installed {
+            result.status = Status::Error;
+            result.note = Some(note);
+            return result;
+        }
+    }
     let ctx = Ctx {
         s,
         settings,
@@ -302,6 +357,9 @@ pub async fn run_scenario(
         _ = cancel.wait_for(|c| *c) => ended = Err((Status::Interrupted, "interrupted".into())),
     }
     obs.running_at_end = obs.probe(&sandbox.journal(), sandbox.marker());
+    if s.meta.profile == crate::scenario::Profile::Acp {
+        obs.probe_acp(&sandbox.acp_journal(), sandbox.marker());
+    }
     if let Some(mut d) = driver.take() {
         if ended.is_ok() {
             d.stop(settings.config.timeouts.grace.0).await;
@@ -311,6 +369,9 @@ pub async fn run_scenario(
         obs.violations.append(&mut d.violations);
     }
     sandbox.kill_all();
+    if s.meta.profile == crate::scenario::Profile::Acp {
+        obs.read_acp(&sandbox.acp_journal());
+    }
     obs.driver_stderr_tail = tail(&sandbox.driver_stderr(), 2000);
     // A driver that never got going leaves nothing worth judging beyond that.
     let mut failures = match &ended {
@@ -447,6 +508,9 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
     }
     if let Some(h) = &s.expect.history {
         out.extend(check_history(h, &s.ops, obs));
+    }
+    if let Some(a) = &s.expect.acp {
+        out.extend(check_acp(a, s, obs));
     }
     out
 }

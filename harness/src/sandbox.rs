@@ -22,8 +22,17 @@ pub mod fake_env {
     pub const JOURNAL: &str = "FAKE_AGY_JOURNAL";
     /// fake-agy's state (invocation counter, conversations).
     pub const STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
-    /// The time scale.
+    /// The time scale (fake-agy-acp reads it too).
     pub const TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
+    /// fake-agy-acp's journal of ACP traffic (docs/acp-fake-agent.md §3).
+    pub const ACP_JOURNAL: &str = "FAKE_AGY_ACP_JOURNAL";
+    /// fake-agy-acp's script (here: the scenario file).
+    pub const ACP_SCRIPT: &str = "FAKE_AGY_ACP_SCRIPT";
+    /// The table of that file holding the ACP script (`acp`).
+    pub const ACP_SCRIPT_TABLE: &str = "FAKE_AGY_ACP_SCRIPT_TABLE";
+    /// Where an ACP client finds the agent binary (the reference adapter reads it;
+    /// `agy_acp_server` on `PATH` is the other way).
+    pub const ACP_BIN: &str = "AGY_ACP_BIN";
 }
 
 /// Variables passed through from the harness's own environment; everything else is
@@ -83,6 +92,10 @@ impl Sandbox {
     pub fn journal(&self) -> PathBuf {
         self.root.join("journal.jsonl")
     }
+    /// fake-agy-acp's journal of ACP traffic.
+    pub fn acp_journal(&self) -> PathBuf {
+        self.root.join("acp-journal.jsonl")
+    }
     /// The driver's state dir (kept across a harness-side restart).
     pub fn driver_state(&self) -> PathBuf {
         self.root.join("driver-state")
@@ -140,6 +153,10 @@ impl Sandbox {
                 self.root.join("fake-state").display().to_string(),
             ),
             (fake_env::TIME_SCALE.to_string(), scale.clone()),
+            (
+                fake_env::ACP_JOURNAL.to_string(),
+                self.acp_journal().display().to_string(),
+            ),
             (ENV_TIME_SCALE.to_string(), scale),
             (
                 ENV_STATE_DIR.to_string(),
@@ -154,6 +171,26 @@ impl Sandbox {
             }
         }
         env
+    }
+
+    /// Installs `fake_agy_acp` as `bin/agy_acp_server` (a symlink) and points
+    /// `AGY_ACP_BIN` at it in `env`; with `script`, fake-agy-acp reads its script from
+    /// that file's `[acp]` table.
+    pub fn install_acp_agent(
+        &self,
+        fake_agy_acp: &Path,
+        script: Option<&Path>,
+        env: &mut Vec<(String, String)>,
+    ) -> io::Result<()> {
+        let fake = std::fs::canonicalize(fake_agy_acp)?;
+        let link = self.bin().join(crate::locate::AGY_ACP_SERVER);
+        std::os::unix::fs::symlink(&fake, &link)?;
+        env.push((fake_env::ACP_BIN.into(), link.display().to_string()));
+        if let Some(file) = script {
+            env.push((fake_env::ACP_SCRIPT.into(), file.display().to_string()));
+            env.push((fake_env::ACP_SCRIPT_TABLE.into(), "acp".into()));
+        }
+        Ok(())
     }
 
     /// Makes `env` describe a machine without agy: `PATH` keeps only folders that
@@ -221,8 +258,31 @@ mod tests {
         assert_eq!(get(fake_env::SCRIPT_TABLE).as_deref(), Some("agy"));
         assert_eq!(get(ENV_TIME_SCALE).as_deref(), Some("0.5"));
         assert_eq!(get(fake_env::TIME_SCALE).as_deref(), Some("0.5"));
+        assert_eq!(
+            get(fake_env::ACP_JOURNAL),
+            Some(sb.acp_journal().display().to_string())
+        );
         let root = sb.root().to_path_buf();
         drop(sb);
         assert!(!root.exists());
+    }
+
+    #[test]
+    fn acp_agent_is_installed_as_agy_acp_server_with_its_script() {
+        let sb = Sandbox::create(None).expect("sandbox");
+        let fake = sb.root().join("fake-agy-acp");
+        std::fs::write(&fake, "").expect("write");
+        let mut env = Vec::new();
+        sb.install_acp_agent(&fake, Some(Path::new("/s.toml")), &mut env)
+            .expect("installs");
+        let link = sb.bin().join("agy_acp_server");
+        assert_eq!(
+            std::fs::read_link(&link).ok(),
+            std::fs::canonicalize(&fake).ok()
+        );
+        let get = |k: &str| env.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
+        assert_eq!(get(fake_env::ACP_BIN), Some(link.display().to_string()));
+        assert_eq!(get(fake_env::ACP_SCRIPT).as_deref(), Some("/s.toml"));
+        assert_eq!(get(fake_env::ACP_SCRIPT_TABLE).as_deref(), Some("acp"));
     }
 }

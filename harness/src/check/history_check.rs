@@ -11,6 +11,9 @@ struct TurnSeen {
     op: usize,
     user: String,
     answer: Option<String>,
+    /// The user text must be in the history (false: at most once, e.g. an ACP prompt
+    /// whose response never came, which the client reports as a gap).
+    required: bool,
 }
 
 /// Everything wrong with `[expect.history]`.
@@ -23,13 +26,16 @@ pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Ve
             OpAction::Request(RequestOp::Turn { text, .. }) => Some(TurnSeen {
                 op: o.index,
                 user: text.clone(),
-                answer: o
-                    .reply
-                    .as_ref()
-                    .ok()
-                    .filter(|_| o.outcome == Some(Outcome::Success))
-                    .and_then(|r| r.result.text.clone())
-                    .filter(|t| !t.trim().is_empty()),
+                answer: answer_of(o),
+                required: true,
+            }),
+            // An ACP turn is committed once its response is consumed (a cancelled
+            // turn too); one whose response never came becomes a gap.
+            OpAction::Request(RequestOp::AcpPrompt { text, .. }) => Some(TurnSeen {
+                op: o.index,
+                user: text.clone(),
+                answer: answer_of(o),
+                required: o.outcome == Some(Outcome::Success),
             }),
             _ => None,
         })
@@ -49,6 +55,27 @@ pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Ve
                 "no reply carried `result.history`",
             )),
             Some(h) => check_each_once(n, &turns, h, &mut out),
+        }
+    }
+    if let Some(n) = e.gaps {
+        let gaps: Vec<&HistoryEntry> = history
+            .map(|h| h.iter().filter(|x| x.role == "gap").collect())
+            .unwrap_or_default();
+        if gaps.len() != n as usize {
+            out.push(
+                Failure::new(
+                    "history",
+                    "gaps",
+                    format!("{n} gap entr(ies)"),
+                    format!("{}", gaps.len()),
+                )
+                .evidence(
+                    history
+                        .into_iter()
+                        .flatten()
+                        .map(|x| format!("{}: {:?}", x.role, shorten(&x.text))),
+                ),
+            );
         }
     }
     if e.no_carryover == Some(true) {
@@ -113,7 +140,7 @@ fn check_each_once(n: u32, turns: &[TurnSeen], h: &[HistoryEntry], out: &mut Vec
     for t in turns {
         let want = times(&t.user, &|x: &TurnSeen| Some(x.user.clone()));
         let count = users.iter().filter(|u| u.text == t.user).count();
-        if count != want {
+        if count != want && (t.required || count > want) {
             out.push(
                 Failure::new(
                     "history",
@@ -122,7 +149,11 @@ fn check_each_once(n: u32, turns: &[TurnSeen], h: &[HistoryEntry], out: &mut Vec
                         "op {}'s message {:?} {}",
                         t.op,
                         shorten(&t.user),
-                        once(want)
+                        if t.required {
+                            once(want)
+                        } else {
+                            format!("at most {}", once(want).replace("exactly ", ""))
+                        }
                     ),
                     format!("{count} times"),
                 )
@@ -150,6 +181,15 @@ fn check_each_once(n: u32, turns: &[TurnSeen], h: &[HistoryEntry], out: &mut Vec
             }
         }
     }
+}
+
+fn answer_of(o: &crate::observation::OpObservation) -> Option<String> {
+    o.reply
+        .as_ref()
+        .ok()
+        .filter(|_| o.outcome == Some(Outcome::Success))
+        .and_then(|r| r.result.text.clone())
+        .filter(|t| !t.trim().is_empty())
 }
 
 fn shorten(s: &str) -> String {

@@ -1,12 +1,14 @@
 //! Expectations: each typed check turns an observation into failures that say what
 //! was expected, what was observed, and the closest miss.
 
+mod acp_check;
 mod failure;
 mod history_check;
 mod image;
 mod journal_check;
 mod op_check;
 
+pub use acp_check::{check_acp, client_methods, prompts_sent};
 pub use failure::Failure;
 pub use history_check::check_history;
 pub use image::{decode_jpeg, has_image_extension, inspect_image, ImageCheck};

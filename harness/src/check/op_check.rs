@@ -91,6 +91,7 @@ pub fn check_op(expect: &OpExpect, obs: &OpObservation, work_dir: &Path) -> Vec<
     }
     check_output(expect, reply, work_dir, &place, &mut out);
     check_text(expect, reply, &place, &mut out);
+    check_restore(expect, reply, &place, &mut out);
     if let Some(pids) = &obs.still_running {
         if !pids.is_empty() {
             let bound = expect
@@ -165,6 +166,51 @@ fn check_output(
                 format!("{gw}×{gh}"),
             )),
             Err(e) => out.push(Failure::new(place, "image_size", format!("{w}×{h}"), e)),
+        }
+    }
+}
+
+fn check_restore(expect: &OpExpect, reply: &Reply, place: &str, out: &mut Vec<Failure>) {
+    let name = |s: Option<agy_protocol::driver::AcpRestoreState>| {
+        s.and_then(|s| serde_json::to_value(s).ok())
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "none (no `result.restore_state`)".into())
+    };
+    if let Some(want) = expect.restore_state {
+        if reply.result.restore_state != Some(want) {
+            out.push(
+                Failure::new(
+                    place,
+                    "restore_state",
+                    name(Some(want)),
+                    name(reply.result.restore_state),
+                )
+                .evidence(
+                    reply
+                        .error
+                        .as_ref()
+                        .map(|e| format!("{}: {}", e.name, e.message)),
+                ),
+            );
+        }
+    }
+    if let Some(want) = expect.history_gaps {
+        let history = reply.result.history.as_deref().unwrap_or_default();
+        let gaps = history.iter().filter(|x| x.role == "gap").count();
+        if gaps != want as usize {
+            out.push(
+                Failure::new(
+                    place,
+                    "history_gaps",
+                    format!("{want} gap entr(ies) in the reply's history"),
+                    format!("{gaps}"),
+                )
+                .evidence(
+                    history
+                        .iter()
+                        .map(|x| format!("{} (turn {:?}): {:?}", x.role, x.turn, x.text)),
+                ),
+            );
         }
     }
 }

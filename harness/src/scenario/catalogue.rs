@@ -172,6 +172,7 @@ mod tests {
             },
             script: None,
             script_file: None,
+            acp_script: None,
             ops: vec![],
             expect: ScenarioExpect::default(),
         }

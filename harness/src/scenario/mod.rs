@@ -6,7 +6,7 @@ mod parse;
 
 pub use catalogue::{load_catalogue, parse_partition, Catalogue, Selection};
 pub use model::{
-    HistoryExpect, InvocationExpect, JournalExpect, OpAction, OpExpect, OpSpec, OutcomeSet,
-    OutputExpect, Profile, Scenario, ScenarioExpect, ScenarioMeta,
+    AcpExpect, AcpWait, HistoryExpect, InvocationExpect, JournalExpect, OpAction, OpExpect, OpSpec,
+    OutcomeSet, OutputExpect, Profile, Scenario, ScenarioExpect, ScenarioMeta,
 };
 pub use parse::{parse_scenario, parse_scenario_file, render_scenario, DEFAULT_SESSION};

@@ -1,9 +1,11 @@
 //! The scenario as the runner sees it: metadata, ops and typed expectations.
 
-use agy_protocol::driver::{Outcome, RequestOp};
+use agy_protocol::acp::script::{AcpScript, AcpStep};
+use agy_protocol::driver::{AcpRestoreState, Outcome, RequestOp};
 use agy_protocol::script::Script;
 use agy_protocol::{AgyVersion, GoDuration};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// One behaviour, one file (DESIGN.md "Scenario").
@@ -18,6 +20,8 @@ pub struct Scenario {
     pub script: Option<Script>,
     /// The file named by `[scenario] script`, resolved against the scenario's folder.
     pub script_file: Option<PathBuf>,
+    /// The scenario's `[acp]` table: the ACP script `fake-agy-acp` acts out.
+    pub acp_script: Option<AcpScript>,
     /// `[[op]]`, in order.
     pub ops: Vec<OpSpec>,
     /// `[expect.*]`: checks on the whole run.
@@ -35,6 +39,44 @@ impl Scenario {
             let path = std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
             (path, Some("agy"))
         })
+    }
+
+    /// Where `fake-agy-acp` reads its script: the scenario file itself (table `acp`),
+    /// `None` for its default behaviour.
+    pub fn fake_acp_script(&self) -> Option<PathBuf> {
+        self.acp_script
+            .as_ref()
+            .map(|_| std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone()))
+    }
+
+    /// Texts the ACP script makes the agent send *late*: after a `session/load` or
+    /// `session/resume` response (`late`), or after a prompt's `respond`. None of them
+    /// belongs to a later turn.
+    pub fn acp_late_texts(&self) -> Vec<String> {
+        let Some(script) = &self.acp_script else {
+            return Vec::new();
+        };
+        let mut late: Vec<&AcpStep> = script
+            .load
+            .late
+            .iter()
+            .chain(script.resume.late.iter())
+            .collect();
+        for rule in &script.prompts {
+            if let Some(at) = rule
+                .steps
+                .iter()
+                .position(|s| matches!(s, AcpStep::Respond(_)))
+            {
+                late.extend(rule.steps[at + 1..].iter());
+            }
+        }
+        late.into_iter()
+            .filter_map(|s| match s {
+                AcpStep::Text(t) if !t.trim().is_empty() => Some(t.clone()),
+                _ => None,
+            })
+            .collect()
     }
 }
 
@@ -117,8 +159,29 @@ pub struct OpSpec {
     pub concurrent: bool,
     /// How long the reply may take (before the time scale) instead of the default.
     pub reply_within: Option<GoDuration>,
+    /// Send the op only once fake-agy-acp's journal shows this ACP message (acp).
+    pub wait_for_acp: Option<AcpWait>,
     /// Checks on the reply.
     pub expect: OpExpect,
+}
+
+/// `wait_for_acp = { method = "session/request_permission", count = 1 }`: the op is sent
+/// once the ACP journal holds at least `count` requests or notifications of `method`
+/// (either direction). A wait on a condition, with the reply timeout as its deadline,
+/// so an op can reach the agent at a known point (a permission pending, a prompt
+/// received).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcpWait {
+    /// The JSON-RPC method.
+    pub method: String,
+    /// How many such messages (default 1).
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// What an op does.
@@ -243,6 +306,12 @@ pub struct OpExpect {
     /// After the reply, every agy process has ended within this (time-scaled) bound.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agy_gone_within: Option<GoDuration>,
+    /// ACP ops: the client's restore state in the reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore_state: Option<AcpRestoreState>,
+    /// ACP ops: exactly this many `gap` entries in the reply's history.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_gaps: Option<u32>,
 }
 
 /// `[expect]`: checks on the whole run.
@@ -258,6 +327,9 @@ pub struct ScenarioExpect {
     /// `[expect.history]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<HistoryExpect>,
+    /// `[expect.acp]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acp: Option<AcpExpect>,
 }
 
 /// `[expect.journal]`: checks over every agy invocation.
@@ -334,4 +406,57 @@ pub struct HistoryExpect {
     /// No turn's text contains the text of an earlier turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_carryover: Option<bool>,
+    /// Exactly this many `gap` entries (explicit history gaps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gaps: Option<u32>,
+}
+
+/// `[expect.acp]`: checks on the ACP traffic `fake-agy-acp` journaled (every JSON-RPC
+/// message of every agent process of the scenario, in time order).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcpExpect {
+    /// Exactly this many agent processes started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents: Option<u32>,
+    /// These client → agent methods were called in this order (a subsequence of every
+    /// request and notification the client sent, across agent processes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub methods_in_order: Vec<String>,
+    /// Each of these methods was called exactly this many times by the client.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub method_counts: BTreeMap<String, u32>,
+    /// The client never called these methods.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub methods_never: Vec<String>,
+    /// No `session/new` after the first `session/load` or `session/resume`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_new_after_restore: Option<bool>,
+    /// The `session/prompt` texts, exactly and in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<Vec<String>>,
+    /// No prompt text was sent twice (no earlier prompt resent after a restore).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts_sent_once: Option<bool>,
+    /// The client's answers to `session/request_permission`, in order (`cancelled`, or
+    /// the option id chosen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_outcomes: Option<Vec<String>>,
+    /// Every permission request the agent sent while none of its prompts was
+    /// outstanding (during or after a restore, after a turn's response) was answered
+    /// `cancelled`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_permissions_cancelled: Option<bool>,
+    /// No text the `[acp]` script sends late (`[load] late`, `[resume] late`, steps
+    /// after `respond`) appears in any `acp_prompt` reply's text or any assistant
+    /// entry of any history.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_late_text: Option<bool>,
+    /// The last history has one `gap` entry per prompt the agent never answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_when_pending: Option<bool>,
+    /// `true`: no agent process is still running after the last reply (before the
+    /// harness stops the driver).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub none_left_running: Option<bool>,
 }

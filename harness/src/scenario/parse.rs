@@ -1,7 +1,10 @@
 //! Reading a scenario file with every problem located (file:line:col and a hint), and
 //! rendering a scenario back to TOML.
 
-use super::model::{OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta};
+use super::model::{
+    AcpWait, OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta,
+};
+use agy_protocol::acp::script::{parse_acp_script_value, render_acp_script};
 use agy_protocol::diag::{parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
 use agy_protocol::driver::RequestOp;
 use agy_protocol::script::{parse_script_file, parse_script_value, render_script};
@@ -10,7 +13,7 @@ use std::path::Path;
 use toml::de::DeValue;
 use toml::Spanned;
 
-const TOP_KEYS: &[&str] = &["scenario", "agy", "op", "expect"];
+const TOP_KEYS: &[&str] = &["scenario", "agy", "acp", "op", "expect"];
 const OP_KEYS: &[&str] = &[
     "generate",
     "open",
@@ -31,6 +34,7 @@ const OP_KEYS: &[&str] = &[
     "expect",
     "concurrent",
     "reply_within",
+    "wait_for_acp",
 ];
 const ACTIONS: &[&str] = &[
     "generate",
@@ -91,6 +95,9 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
     let script = root
         .raw("agy")
         .map(|v| parse_script_value(src, v, "`[agy]`", &mut diags));
+    let acp_script = root
+        .raw("acp")
+        .map(|v| parse_acp_script_value(src, v, "`[acp]`", &mut diags));
     let ops: Vec<OpSpec> = root
         .elements("op", &mut diags)
         .into_iter()
@@ -101,6 +108,7 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
     root.finish(TOP_KEYS, &mut diags);
     if let Some(meta) = &meta {
         check_meta(src, &doc, meta, &ops, &expect, &mut diags);
+        check_profile_tables(src, &doc, meta, &expect, &mut diags);
     }
     let mut script = script;
     let mut script_file = None;
@@ -139,6 +147,7 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
         meta,
         script,
         script_file,
+        acp_script,
         ops,
         expect,
     });
@@ -176,6 +185,7 @@ fn parse_op(
     let expect: OpExpect = w.get("expect", diags).unwrap_or_default();
     let concurrent: bool = w.get("concurrent", diags).unwrap_or(false);
     let reply_within: Option<GoDuration> = w.get("reply_within", diags);
+    let wait_for_acp: Option<AcpWait> = w.get("wait_for_acp", diags);
     let action = match present.as_slice() {
         [one] => {
             let raw = w.raw(one);
@@ -224,6 +234,7 @@ fn parse_op(
         action: action?,
         concurrent,
         reply_within,
+        wait_for_acp,
         expect,
     })
 }
@@ -365,11 +376,96 @@ fn check_meta(
             );
         }
     }
+    for (i, op) in ops.iter().enumerate() {
+        if op.wait_for_acp.is_some() && meta.profile != Profile::Acp {
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    ops_at.get(i).copied().unwrap_or(0),
+                    format!(
+                        "op {} waits for ACP traffic in a `{}` scenario",
+                        i + 1,
+                        meta.profile
+                    ),
+                )
+                .with_hint("`wait_for_acp` is for `profile = \"acp\"`"),
+            );
+        }
+    }
     for inv in &expect.invocations {
         if inv.nth == 0 {
             diags.push(
                 Diagnostic::at(src, 0, "`nth = 0` in `[[expect.invocation]]`")
                     .with_hint("invocations are counted from 1"),
+            );
+        }
+    }
+}
+
+/// `[acp]` and `[expect.acp]` belong to `acp` scenarios; `[agy]`, a script file and
+/// the agy journal checks to the others.
+fn check_profile_tables(
+    src: &SourceFile,
+    doc: &Spanned<toml::de::DeTable<'_>>,
+    meta: &ScenarioMeta,
+    expect: &ScenarioExpect,
+    diags: &mut Diagnostics,
+) {
+    let top = |key: &str| doc.get_ref().get(key).map(|v| v.span().start);
+    let expect_at = |key: &str| -> Option<usize> {
+        doc.get_ref().get("expect").and_then(|e| match e.get_ref() {
+            DeValue::Table(t) => t.get(key).map(|v| v.span().start),
+            _ => None,
+        })
+    };
+    let acp = meta.profile == Profile::Acp;
+    if !acp {
+        if let Some(at) = top("acp") {
+            diags.push(
+                Diagnostic::at(src, at, format!("`[acp]` in a `{}` scenario", meta.profile))
+                    .with_hint(
+                        "the ACP script is for `profile = \"acp\"`; agy scripts go in `[agy]`",
+                    ),
+            );
+        }
+        if expect.acp.is_some() {
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    expect_at("acp").unwrap_or(0),
+                    format!("`[expect.acp]` in a `{}` scenario", meta.profile),
+                )
+                .with_hint(
+                    "ACP traffic checks are for `profile = \"acp\"`; use `[expect.journal]`",
+                ),
+            );
+        }
+        return;
+    }
+    if let Some(at) = top("agy") {
+        diags.push(
+            Diagnostic::at(src, at, "`[agy]` in an `acp` scenario").with_hint(
+                "an ACP client talks to `fake-agy-acp`: put its script in `[acp]` (docs/acp-fake-agent.md §4)",
+            ),
+        );
+    }
+    if meta.script.is_some() {
+        diags.push(
+            Diagnostic::at(
+                src,
+                scenario_key_offset(doc, "script"),
+                "`script` in an `acp` scenario",
+            )
+            .with_hint("an ACP client talks to `fake-agy-acp`: put its script in `[acp]`"),
+        );
+    }
+    for key in ["journal", "invocation"] {
+        if let Some(at) = expect_at(key) {
+            diags.push(
+                Diagnostic::at(src, at, format!("`[expect.{key}]` in an `acp` scenario"))
+                    .with_hint(
+                        "agy journal checks do not apply to ACP traffic; use `[expect.acp]`",
+                    ),
             );
         }
     }
@@ -390,6 +486,14 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
         let value: toml::Table = toml::from_str(&text).map_err(|e| e.to_string())?;
         let mut t = toml::Table::new();
         t.insert("agy".into(), toml::Value::Table(value));
+        out.push('\n');
+        out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
+    }
+    if let Some(script) = &s.acp_script {
+        let text = render_acp_script(script).map_err(|e| e.to_string())?;
+        let value: toml::Table = toml::from_str(&text).map_err(|e| e.to_string())?;
+        let mut t = toml::Table::new();
+        t.insert("acp".into(), toml::Value::Table(value));
         out.push('\n');
         out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
     }
@@ -417,6 +521,12 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
         }
         if let Some(d) = &op.reply_within {
             t.insert("reply_within".into(), toml::Value::String(d.to_string()));
+        }
+        if let Some(wait) = &op.wait_for_acp {
+            t.insert(
+                "wait_for_acp".into(),
+                toml::Value::try_from(wait).map_err(|e| e.to_string())?,
+            );
         }
         if op.expect != OpExpect::default() {
             t.insert(
@@ -618,6 +728,162 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
         );
     }
 
+    const ACP_SCENARIO: &str = r#"[scenario]
+name = "acp/x"
+profile = "acp"
+
+[[acp.prompt]]
+when = { contains = "deploy" }
+steps = [{ text = "working" }, { crash = "kill" }]
+
+[acp.load]
+late = [{ text = "LATE" }, { permission = true }]
+
+[[op]]
+acp_new = {}
+
+[[op]]
+acp_prompt = { text = "deploy" }
+concurrent = true
+
+[[op]]
+acp_restart_agent = {}
+wait_for_acp = { method = "session/prompt" }
+expect = { restore_state = "history_gap", history_gaps = 1 }
+
+[expect.history]
+gaps = 1
+
+[expect.acp]
+method_counts = { "session/new" = 1 }
+no_new_after_restore = true
+late_permissions_cancelled = true
+no_late_text = true
+"#;
+
+    #[test]
+    fn acp_scenario_with_its_script_and_expectations_parses() {
+        let s = parse(ACP_SCENARIO).expect("parses");
+        assert_eq!(s.acp_script.as_ref().map(|a| a.prompts.len()), Some(1));
+        assert_eq!(s.acp_late_texts(), ["LATE"]);
+        assert_eq!(
+            s.ops[2].wait_for_acp,
+            Some(AcpWait {
+                method: "session/prompt".into(),
+                count: 1
+            })
+        );
+        assert_eq!(
+            s.ops[2].expect.restore_state,
+            Some(agy_protocol::driver::AcpRestoreState::HistoryGap)
+        );
+        let acp = s.expect.acp.as_ref().expect("[expect.acp]");
+        assert_eq!(acp.method_counts.get("session/new"), Some(&1));
+        assert_eq!(
+            s.fake_acp_script().map(|p| p.ends_with("s.toml")),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn acp_script_errors_point_into_the_scenario() {
+        let text = ACP_SCENARIO.replace("{ crash = \"kill\" }", "{ crahs = \"kill\" }");
+        let err = parse(&text).expect_err("rejects");
+        assert_eq!(err.0[0].line, 7, "{err}");
+        assert!(err.to_string().contains("did you mean `crash`"), "{err}");
+        let text = ACP_SCENARIO.replace("no_late_text", "no_lat_text");
+        let err = parse(&text).expect_err("rejects");
+        assert!(
+            err.to_string().contains("did you mean `no_late_text`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn tables_of_another_profile_are_rejected_with_their_line() {
+        let err = parse(&ACP_SCENARIO.replace("profile = \"acp\"", "profile = \"session\""))
+            .expect_err("rejects");
+        let text = err.to_string();
+        assert!(text.contains("`[acp]` in a `session` scenario"), "{text}");
+        assert!(
+            text.contains("`[expect.acp]` in a `session` scenario"),
+            "{text}"
+        );
+        assert!(text.contains("waits for ACP traffic"), "{text}");
+        let err = parse(
+            "[scenario]\nname = \"acp/y\"\nprofile = \"acp\"\n[[agy.invocation]]\nsteps = []\n[[op]]\nacp_new = {}\n[expect.journal]\ninvocations = 1\n",
+        )
+        .expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert!(lines.contains(&4) && lines.contains(&8), "{err}");
+    }
+
+    fn arb_acp_op() -> impl Strategy<Value = OpSpec> {
+        let action = prop_oneof![
+            "[a-z]{1,6}".prop_map(|session| RequestOp::AcpNew {
+                session,
+                model: None,
+                mode: None,
+                permission: None
+            }),
+            ("[a-z]{1,6}", "[a-z ]{1,12}")
+                .prop_map(|(session, text)| RequestOp::AcpPrompt { session, text }),
+            "[a-z]{1,6}".prop_map(|session| RequestOp::AcpCancel { session }),
+            "[a-z]{1,6}".prop_map(|session| RequestOp::AcpRestore { session }),
+            "[a-z]{1,6}".prop_map(|session| RequestOp::AcpRestartAgent { session }),
+            "[a-z]{1,6}".prop_map(|session| RequestOp::AcpStatus { session }),
+        ]
+        .prop_map(OpAction::Request);
+        (
+            prop_oneof![action, Just(OpAction::Restart)],
+            proptest::option::of(("[a-z/_]{1,20}", 1u32..4)),
+            proptest::option::of(proptest::sample::select(vec![
+                agy_protocol::driver::AcpRestoreState::Ready,
+                agy_protocol::driver::AcpRestoreState::Restored,
+                agy_protocol::driver::AcpRestoreState::HistoryGap,
+            ])),
+            proptest::option::of(0u32..3),
+        )
+            .prop_map(|(action, wait, restore_state, history_gaps)| OpSpec {
+                line: 0,
+                action,
+                concurrent: false,
+                reply_within: None,
+                wait_for_acp: wait.map(|(method, count)| AcpWait { method, count }),
+                expect: OpExpect {
+                    restore_state,
+                    history_gaps,
+                    ..OpExpect::default()
+                },
+            })
+    }
+
+    fn arb_acp_expect() -> impl Strategy<Value = crate::scenario::AcpExpect> {
+        (
+            proptest::option::of(0u32..4),
+            proptest::collection::vec("[a-z/_]{1,16}", 0..4),
+            proptest::collection::btree_map("[a-z/_]{1,16}", 0u32..4, 0..3),
+            proptest::option::of(any::<bool>()),
+            proptest::option::of(proptest::collection::vec("[a-z ]{0,8}", 0..3)),
+            proptest::option::of(any::<bool>()),
+        )
+            .prop_map(
+                |(agents, methods_in_order, method_counts, flag, prompts, late)| {
+                    crate::scenario::AcpExpect {
+                        agents,
+                        methods_in_order,
+                        method_counts,
+                        no_new_after_restore: flag,
+                        prompts,
+                        no_late_text: late,
+                        late_permissions_cancelled: flag,
+                        gap_when_pending: late,
+                        ..crate::scenario::AcpExpect::default()
+                    }
+                },
+            )
+    }
+
     fn arb_outcome() -> impl Strategy<Value = Outcome> {
         proptest::sample::select(Outcome::ALL.to_vec())
     }
@@ -651,6 +917,7 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
                 action,
                 concurrent,
                 reply_within: None,
+                wait_for_acp: None,
                 expect: OpExpect {
                     outcome: outcome.map(OutcomeSet::One),
                     retryable,
@@ -663,6 +930,51 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
         #[test]
         fn arbitrary_text_never_panics(s in "\\PC*") {
             let _ = parse(&s);
+        }
+
+        #[test]
+        fn mutated_acp_scenarios_never_panic(at in 0usize..1200, junk in "\\PC{0,6}") {
+            let mut text = ACP_SCENARIO.to_string();
+            let at = text.char_indices().map(|(i, _)| i).nth(at % ACP_SCENARIO.chars().count()).unwrap_or(0);
+            text.insert_str(at, &junk);
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn rendered_acp_scenarios_parse_back_equal(
+            ops in proptest::collection::vec(arb_acp_op(), 1..5),
+            acp in proptest::option::of(arb_acp_expect()),
+            gaps in proptest::option::of(0u32..3),
+            late in proptest::collection::vec("[A-Z][A-Z ]{0,9}", 0..3),
+        ) {
+            use agy_protocol::acp::script::{AcpScript, AcpStep, RestoreSpec};
+            let s = Scenario {
+                path: "s.toml".into(),
+                meta: ScenarioMeta {
+                    name: "acp/x".into(), profile: Profile::Acp, covers: Vec::new(), agy: None, tags: Vec::new(),
+                    description: None, catches: vec!["acp-resends-last-prompt".into()], time_scale: None, timeout: None, agy_installed: None, script: None,
+                },
+                script: None,
+                script_file: None,
+                acp_script: Some(AcpScript {
+                    load: RestoreSpec { late: late.iter().cloned().map(AcpStep::Text).collect(), ..RestoreSpec::default() },
+                    ..AcpScript::default()
+                }),
+                ops,
+                expect: ScenarioExpect {
+                    acp,
+                    history: gaps.map(|g| crate::scenario::HistoryExpect { gaps: Some(g), ..Default::default() }),
+                    ..ScenarioExpect::default()
+                },
+            };
+            let text = render_scenario(&s).expect("renders");
+            let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+            prop_assert_eq!(&back.meta, &s.meta);
+            prop_assert_eq!(&back.expect, &s.expect);
+            prop_assert_eq!(&back.acp_script, &s.acp_script);
+            prop_assert_eq!(back.acp_late_texts(), late);
+            let strip = |ops: &[OpSpec]| ops.iter().map(|o| OpSpec { line: 0, ..o.clone() }).collect::<Vec<_>>();
+            prop_assert_eq!(strip(&back.ops), strip(&s.ops));
         }
 
         #[test]
@@ -692,6 +1004,7 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
                 },
                 script: None,
                 script_file: None,
+                acp_script: None,
                 ops,
                 expect: ScenarioExpect {
                     journal: invocations.map(|n| JournalExpect { invocations: Some(n), ..JournalExpect::default() }),

@@ -31,16 +31,47 @@ fn scenario_names_match_their_paths() {
 }
 
 #[test]
-fn oneshot_and_session_profiles_have_scenarios_that_claim_faults() {
+fn every_profile_has_scenarios_that_claim_faults() {
     let cat = load_catalogue(&[catalogue_dir()]).expect("catalogue parses");
-    for p in [Profile::Oneshot, Profile::Session] {
+    for (p, at_least) in [
+        (Profile::Oneshot, 5),
+        (Profile::Session, 5),
+        (Profile::Acp, 20),
+    ] {
         let n = cat.scenarios.iter().filter(|s| s.meta.profile == p).count();
-        assert!(n >= 5, "only {n} {p} scenarios");
+        assert!(n >= at_least, "only {n} {p} scenarios");
         assert!(
             cat.scenarios
                 .iter()
                 .any(|s| s.meta.profile == p && !s.meta.catches.is_empty()),
             "no {p} scenario claims a fault"
+        );
+    }
+}
+
+#[test]
+fn every_fault_of_the_reference_adapter_is_claimed_by_a_scenario_of_its_profile() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
+    if !bin.is_file() {
+        panic!(
+            "`{}` is missing: build it with `cargo build --workspace --bins`",
+            bin.display()
+        );
+    }
+    let faults = agy_harness::faults::list_faults(&bin).expect("--list-faults");
+    assert!(
+        faults.iter().any(|f| f.profile == Profile::Acp),
+        "{faults:?}"
+    );
+    let cat = load_catalogue(&[catalogue_dir()]).expect("catalogue parses");
+    for f in &faults {
+        assert!(
+            cat.scenarios
+                .iter()
+                .any(|s| s.meta.profile == f.profile && s.meta.catches.contains(&f.name)),
+            "no {} scenario claims `{}`",
+            f.profile,
+            f.name
         );
     }
 }

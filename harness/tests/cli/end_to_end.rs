@@ -52,8 +52,7 @@ fn every_fault_variant_is_caught_with_scenario_and_expectation() {
         "stdout:\n{stdout}\nstderr:\n{}",
         text(&out.stderr)
     );
-    // Every oneshot and session fault (12) is scored and caught; acp faults join the
-    // score once the catalogue has acp scenarios.
+    // Every fault of every profile (6 oneshot, 6 session, 4 acp) is scored and caught.
     let score = stdout
         .lines()
         .find_map(|l| l.strip_prefix("bug-detection score: "))
@@ -63,7 +62,8 @@ fn every_fault_variant_is_caught_with_scenario_and_expectation() {
         .and_then(|(frac, _)| frac.split_once('/'))
         .and_then(|(c, t)| Some((c.parse::<u32>().ok()?, t.parse::<u32>().ok()?)))
         .unwrap_or_else(|| panic!("bad score line: {score}"));
-    assert!(caught == total && total >= 12, "{stdout}");
+    assert!(caught == total && total >= 16, "{stdout}");
+    assert!(!stdout.contains("not scored"), "{stdout}");
     for line in stdout
         .lines()
         .filter(|l| l.starts_with("    ") && l.contains(" — "))

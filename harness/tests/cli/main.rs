@@ -1,5 +1,6 @@
 //! Integration tests of the `agy-harness` binary: real processes, real signals.
 
+mod acp;
 mod catalogue;
 mod commands;
 mod end_to_end;

@@ -12,7 +12,9 @@ pub use model::{
     AcpScript, AgentSpec, AuthState, CancelMode, CommandsTiming, ErrorSpec, PromptMatch,
     PromptRule, ReplayTiming, RestoreSpec, StartMode,
 };
-pub use parse::{parse_acp_script, parse_acp_script_file, render_acp_script};
+pub use parse::{
+    parse_acp_script, parse_acp_script_file, parse_acp_script_value, render_acp_script,
+};
 pub use step::{
     AcpStep, PermissionSpec, StopReasonName, ToolCallSpec, ToolUpdateSpec, UsageUpdateSpec,
 };

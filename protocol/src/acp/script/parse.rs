@@ -34,10 +34,10 @@ pub fn parse_acp_script_file(path: &Path, table: Option<&str>) -> Result<AcpScri
     let script = match table {
         None => {
             let root = Spanned::new(span, DeValue::Table(doc.into_inner()));
-            parse_value(&src, &root, "the ACP script", &mut diags)
+            parse_acp_script_value(&src, &root, "the ACP script", &mut diags)
         }
         Some(key) => match doc.get_ref().get(key) {
-            Some(value) => parse_value(&src, value, &format!("`[{key}]`"), &mut diags),
+            Some(value) => parse_acp_script_value(&src, value, &format!("`[{key}]`"), &mut diags),
             None => {
                 diags.push(
                     Diagnostic::at(&src, 0, format!("no `[{key}]` table in this file"))
@@ -56,11 +56,14 @@ pub fn parse_acp_script(src: &SourceFile) -> Result<AcpScript, Diagnostics> {
     let doc = parse_toml_document(src, &mut diags);
     let span = doc.span();
     let root = Spanned::new(span, DeValue::Table(doc.into_inner()));
-    let script = parse_value(src, &root, "the ACP script", &mut diags);
+    let script = parse_acp_script_value(src, &root, "the ACP script", &mut diags);
     diags.into_result(script)
 }
 
-fn parse_value(
+/// Parses one TOML value (a table) as an ACP script, pushing every problem into
+/// `diags`: for a script embedded in another file, such as a scenario's `[acp]` table,
+/// so errors point at that file's own lines.
+pub fn parse_acp_script_value(
     src: &SourceFile,
     value: &Spanned<DeValue<'_>>,
     what: &str,
