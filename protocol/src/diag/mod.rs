@@ -4,11 +4,13 @@
 //! collects all of them before giving up so a user fixes a file in one pass.
 
 mod diagnostic;
+mod embedded;
 mod source;
 mod suggest;
 mod toml_walk;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
+pub use embedded::{parse_embedded_file, parse_whole_document, EmbeddedFormat, ValueParser};
 pub use source::SourceFile;
 pub use suggest::{closest, hint_for_serde_message};
 pub use toml_walk::{

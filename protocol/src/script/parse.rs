@@ -3,7 +3,8 @@
 use super::model::{InvocationRule, Script, ScriptHeader, Times, TurnRule};
 use super::step::Step;
 use crate::diag::{
-    deserialize_one_key, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
+    deserialize_one_key, parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics,
+    EmbeddedFormat, SourceFile, TableWalker,
 };
 use std::path::Path;
 use toml::de::DeValue;
@@ -16,45 +17,17 @@ const TURN_KEYS: &[&str] = &["name", "when", "times", "steps"];
 /// Parses a script file. With `table`, the script is that top-level table of the file
 /// (a scenario's `[agy]`); otherwise the whole file.
 pub fn parse_script_file(path: &Path, table: Option<&str>) -> Result<Script, Diagnostics> {
-    let display = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostics(vec![Diagnostic::at_line(
-            display.clone(),
-            1,
-            1,
-            format!("failed to read script: {e}"),
-        )
-        .with_hint("check the path in `FAKE_AGY_SCRIPT`")])
-    })?;
-    let src = SourceFile::new(display, text);
-    match table {
-        None => parse_script(&src),
-        Some(key) => {
-            let mut diags = Diagnostics::new();
-            let doc = parse_toml_document(&src, &mut diags);
-            let script = match doc.get_ref().get(key) {
-                Some(value) => parse_script_value(&src, value, &format!("`[{key}]`"), &mut diags),
-                None => {
-                    diags.push(
-                        Diagnostic::at(&src, 0, format!("no `[{key}]` table in this file"))
-                            .with_hint("check `FAKE_AGY_SCRIPT_TABLE`"),
-                    );
-                    Script::default()
-                }
-            };
-            diags.into_result(script)
-        }
-    }
+    let format = EmbeddedFormat {
+        name: "script",
+        path_env: "FAKE_AGY_SCRIPT",
+        table_env: "FAKE_AGY_SCRIPT_TABLE",
+    };
+    parse_embedded_file(path, table, format, &parse_script_value)
 }
 
 /// Parses a whole document as a script.
 pub fn parse_script(src: &SourceFile) -> Result<Script, Diagnostics> {
-    let mut diags = Diagnostics::new();
-    let doc = parse_toml_document(src, &mut diags);
-    let span = doc.span();
-    let root = Spanned::new(span, DeValue::Table(doc.into_inner()));
-    let script = parse_script_value(src, &root, "the script", &mut diags);
-    diags.into_result(script)
+    parse_whole_document(src, "the script", &parse_script_value)
 }
 
 /// Parses a script from a spanned TOML table (a whole file or a scenario's `[agy]`).

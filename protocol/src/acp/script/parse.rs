@@ -3,7 +3,8 @@
 use super::model::{AcpScript, AgentSpec, PromptRule, RestoreSpec};
 use super::step::AcpStep;
 use crate::diag::{
-    deserialize_one_key, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
+    deserialize_one_key, parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics,
+    EmbeddedFormat, SourceFile, TableWalker,
 };
 use crate::script::Times;
 use std::path::Path;
@@ -17,47 +18,17 @@ const PROMPT_KEYS: &[&str] = &["name", "when", "times", "steps"];
 /// Parses an ACP script file. With `table`, the script is that top-level table of the
 /// file (a scenario's `[acp]`); otherwise the whole file.
 pub fn parse_acp_script_file(path: &Path, table: Option<&str>) -> Result<AcpScript, Diagnostics> {
-    let display = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostics(vec![Diagnostic::at_line(
-            display.clone(),
-            1,
-            1,
-            format!("failed to read ACP script: {e}"),
-        )
-        .with_hint("check the path in `FAKE_AGY_ACP_SCRIPT`")])
-    })?;
-    let src = SourceFile::new(display, text);
-    let mut diags = Diagnostics::new();
-    let doc = parse_toml_document(&src, &mut diags);
-    let span = doc.span();
-    let script = match table {
-        None => {
-            let root = Spanned::new(span, DeValue::Table(doc.into_inner()));
-            parse_acp_script_value(&src, &root, "the ACP script", &mut diags)
-        }
-        Some(key) => match doc.get_ref().get(key) {
-            Some(value) => parse_acp_script_value(&src, value, &format!("`[{key}]`"), &mut diags),
-            None => {
-                diags.push(
-                    Diagnostic::at(&src, 0, format!("no `[{key}]` table in this file"))
-                        .with_hint("check `FAKE_AGY_ACP_SCRIPT_TABLE`"),
-                );
-                AcpScript::default()
-            }
-        },
+    let format = EmbeddedFormat {
+        name: "ACP script",
+        path_env: "FAKE_AGY_ACP_SCRIPT",
+        table_env: "FAKE_AGY_ACP_SCRIPT_TABLE",
     };
-    diags.into_result(script)
+    parse_embedded_file(path, table, format, &parse_acp_script_value)
 }
 
 /// Parses a whole document as an ACP script.
 pub fn parse_acp_script(src: &SourceFile) -> Result<AcpScript, Diagnostics> {
-    let mut diags = Diagnostics::new();
-    let doc = parse_toml_document(src, &mut diags);
-    let span = doc.span();
-    let root = Spanned::new(span, DeValue::Table(doc.into_inner()));
-    let script = parse_acp_script_value(src, &root, "the ACP script", &mut diags);
-    diags.into_result(script)
+    parse_whole_document(src, "the ACP script", &parse_acp_script_value)
 }
 
 /// Parses one TOML value (a table) as an ACP script, pushing every problem into
