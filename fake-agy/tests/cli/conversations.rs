@@ -15,7 +15,7 @@ fn run_json(sb: &Sandbox, extra: &[&str]) -> (serde_json::Value, String) {
 #[test]
 fn brain_dir_has_the_four_subfolders_and_the_cache_names_the_workspace() {
     let sb = Sandbox::new();
-    let (env, _) = run_json(&sb, &["--add-dir", "/work/space"]);
+    let (env, _) = run_json(&sb, &["--add-dir", "/srv/space"]);
     let id = env["conversation_id"].as_str().expect("id").to_string();
     let brain = sb.app_dir().join("brain").join(&id);
     for sub in [
@@ -31,7 +31,7 @@ fn brain_dir_has_the_four_subfolders_and_the_cache_names_the_workspace() {
             .expect("cache"),
     )
     .expect("json");
-    assert_eq!(cache["/work/space"], id);
+    assert_eq!(cache["/srv/space"], id);
 }
 
 #[test]
