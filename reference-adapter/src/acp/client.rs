@@ -409,6 +409,10 @@ impl AcpClient {
             conn.stop(self.setup.grace).await;
         }
         self.gate = Gate::Idle;
+        // The checkpoint stays: a closed session with a saved id can be restored later.
+        if self.record.is_some() && self.state != AcpRestoreState::HistoryOnly {
+            self.state = AcpRestoreState::Restorable;
+        }
     }
 
     /// The session is on a live agent.
