@@ -14,28 +14,7 @@ use toml::de::DeValue;
 use toml::Spanned;
 
 const TOP_KEYS: &[&str] = &["scenario", "agy", "acp", "op", "expect"];
-const OP_KEYS: &[&str] = &[
-    "generate",
-    "open",
-    "turn",
-    "select",
-    "cancel",
-    "close",
-    "shutdown",
-    "hello",
-    "restart",
-    "acp_new",
-    "acp_prompt",
-    "acp_cancel",
-    "acp_restore",
-    "acp_restart_agent",
-    "acp_status",
-    "acp_close",
-    "expect",
-    "concurrent",
-    "reply_within",
-    "wait_for_acp",
-];
+/// Every op action; the `acp_*` ones are the last [`ACP_ACTION_COUNT`].
 const ACTIONS: &[&str] = &[
     "generate",
     "open",
@@ -54,16 +33,11 @@ const ACTIONS: &[&str] = &[
     "acp_status",
     "acp_close",
 ];
+const ACP_ACTION_COUNT: usize = 7;
+const ACP_ACTIONS: &[&str] = ACTIONS.split_at(ACTIONS.len() - ACP_ACTION_COUNT).1;
+/// Keys an op may carry besides its action.
+const OP_MODIFIERS: &[&str] = &["expect", "concurrent", "reply_within", "wait_for_acp"];
 const SESSION_ACTIONS: &[&str] = &["open", "turn", "select", "cancel", "close"];
-const ACP_ACTIONS: &[&str] = &[
-    "acp_new",
-    "acp_prompt",
-    "acp_cancel",
-    "acp_restore",
-    "acp_restart_agent",
-    "acp_status",
-    "acp_close",
-];
 /// The session handle used when an op names none.
 pub const DEFAULT_SESSION: &str = "s1";
 
@@ -228,7 +202,8 @@ fn parse_op(
             None
         }
     };
-    w.finish(OP_KEYS, diags);
+    let op_keys: Vec<&str> = ACTIONS.iter().chain(OP_MODIFIERS).copied().collect();
+    w.finish(&op_keys, diags);
     Some(OpSpec {
         line,
         action: action?,
@@ -552,6 +527,16 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_acp_actions_are_exactly_the_acp_prefixed_ones() {
+        let prefixed: Vec<&str> = ACTIONS
+            .iter()
+            .copied()
+            .filter(|a| a.starts_with("acp_"))
+            .collect();
+        assert_eq!(ACP_ACTIONS, prefixed.as_slice());
+    }
     use crate::scenario::model::{JournalExpect, OutcomeSet};
     use agy_protocol::driver::Outcome;
     use proptest::prelude::*;
