@@ -6,6 +6,7 @@
 //! process killed by SIGKILL, which cannot write anything, still leaves what it saw:
 //! [`read_journal`] returns such a record with `complete: false`.
 
+use crate::command_line::{invocation_kind, InvocationKind};
 use crate::script::RunMode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -79,6 +80,14 @@ pub struct JournalRecord {
     pub stdout_bytes: u64,
     /// Bytes written to stderr.
     pub stderr_bytes: u64,
+}
+
+impl JournalRecord {
+    /// Whether this invocation ran a turn or only probed agy, read from its argv the way
+    /// agy's parser reads it (so live-wrapper records, which carry no `mode`, classify too).
+    pub fn kind(&self) -> InvocationKind {
+        invocation_kind(&self.argv)
+    }
 }
 
 /// stdin as fake-agy read it.

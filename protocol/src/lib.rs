@@ -11,6 +11,7 @@
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
 pub mod acp;
+pub mod command_line;
 pub mod diag;
 pub mod driver;
 pub mod duration;

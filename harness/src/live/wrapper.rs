@@ -122,7 +122,9 @@ async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
             .iter()
             .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
             .collect::<BTreeMap<_, _>>(),
-        mode: None,
+        mode: agy_protocol::command_line::parse_args(argv.get(1..).unwrap_or_default())
+            .ok()
+            .map(|a| a.run_mode()),
         rule: Some("live".into()),
         conversation_id: None,
         started_us: now_us(),

@@ -1,0 +1,549 @@
+//! agy's command line, parsed with Go `flag`-package semantics (PROTOCOL.md §1.2, §1.5).
+//!
+//! Hand-written rather than clap: Go accepts `-flag`, `--flag`, `-flag=v` and `--flag=v`
+//! alike, a string flag always consumes the next token (even one starting with `-`),
+//! and parsing stops at the first positional argument. clap cannot express single-dash
+//! long flags nor the greedy string flags.
+
+use crate::script::RunMode;
+use crate::GoDuration;
+use std::time::Duration;
+
+/// The program name Go's `flag` package prints in usage.
+const PROGRAM: &str = "agy";
+
+/// What a flag holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bool,
+    String,
+    Duration,
+    /// Repeatable string (`flag.Value`), printed as `value` in usage.
+    List,
+}
+
+/// One flag definition: name, kind, usage text, default shown in usage.
+struct FlagDef {
+    name: &'static str,
+    kind: Kind,
+    usage: &'static str,
+    default: &'static str,
+}
+
+/// Every flag agy 1.2.x accepts (PROTOCOL.md §1.2), sorted by name as Go prints them.
+#[rustfmt::skip]
+const FLAGS: &[FlagDef] = &[
+    FlagDef { name: "add-dir", kind: Kind::List, usage: "add a workspace directory (repeatable)", default: "" },
+    FlagDef { name: "agent", kind: Kind::String, usage: "custom agent to use", default: "" },
+    FlagDef { name: "c", kind: Kind::Bool, usage: "continue the most recent conversation (shorthand)", default: "" },
+    FlagDef { name: "continue", kind: Kind::Bool, usage: "continue the most recent conversation", default: "" },
+    FlagDef { name: "conversation", kind: Kind::String, usage: "resume the conversation with this `id`", default: "" },
+    FlagDef { name: "dangerously-skip-permissions", kind: Kind::Bool, usage: "auto-approve every tool call", default: "" },
+    FlagDef { name: "disable-slash-commands", kind: Kind::Bool, usage: "do not run a prompt that starts with / as a slash command", default: "" },
+    FlagDef { name: "effort", kind: Kind::String, usage: "reasoning effort: low, medium, high", default: "" },
+    FlagDef { name: "i", kind: Kind::String, usage: "start the interactive UI with this prompt (shorthand)", default: "" },
+    FlagDef { name: "input-format", kind: Kind::String, usage: "input format: stream-json", default: "" },
+    FlagDef { name: "json-schema", kind: Kind::String, usage: "JSON schema (inline or a file path) the final answer must follow", default: "" },
+    FlagDef { name: "log-file", kind: Kind::String, usage: "write the internal log to this `path`", default: "" },
+    FlagDef { name: "mode", kind: Kind::String, usage: "agent mode: plan, accept-edits", default: "" },
+    FlagDef { name: "model", kind: Kind::String, usage: "model id or display label", default: "" },
+    FlagDef { name: "output-format", kind: Kind::String, usage: "output format: text, json, stream-json", default: "text" },
+    FlagDef { name: "p", kind: Kind::String, usage: "run one prompt headlessly and print the result (shorthand)", default: "" },
+    FlagDef { name: "print", kind: Kind::String, usage: "run one prompt headlessly and print the result", default: "" },
+    FlagDef { name: "print-timeout", kind: Kind::Duration, usage: "give up on a headless turn after this long", default: "5m0s" },
+    FlagDef { name: "prompt", kind: Kind::String, usage: "run one prompt headlessly and print the result", default: "" },
+    FlagDef { name: "prompt-interactive", kind: Kind::String, usage: "start the interactive UI with this prompt", default: "" },
+    FlagDef { name: "remote-control", kind: Kind::Bool, usage: "enable the remote UI", default: "" },
+    FlagDef { name: "sandbox", kind: Kind::Bool, usage: "run terminal commands in an OS sandbox", default: "" },
+    FlagDef { name: "version", kind: Kind::Bool, usage: "print the version and exit", default: "" },
+];
+
+/// `--output-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// Plain text (the default).
+    #[default]
+    Text,
+    /// One JSON envelope.
+    Json,
+    /// NDJSON events.
+    StreamJson,
+}
+
+/// The parsed command line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Args {
+    /// `-p/--print/--prompt`; `Some("")` when given empty.
+    pub prompt: Option<String>,
+    /// `--output-format` as given (validated later, as agy does after parsing).
+    pub output_format_raw: Option<String>,
+    /// `--input-format` as given.
+    pub input_format: Option<String>,
+    /// `--add-dir`, in order.
+    pub add_dirs: Vec<String>,
+    /// `--print-timeout`.
+    pub print_timeout: Option<GoDuration>,
+    /// `--model`.
+    pub model: Option<String>,
+    /// `--effort`.
+    pub effort: Option<String>,
+    /// `--mode`.
+    pub mode: Option<String>,
+    /// `--agent`.
+    pub agent: Option<String>,
+    /// `--sandbox`.
+    pub sandbox: bool,
+    /// `--dangerously-skip-permissions`.
+    pub skip_permissions: bool,
+    /// `--conversation`.
+    pub conversation: Option<String>,
+    /// `-c/--continue`.
+    pub continue_last: bool,
+    /// `--log-file`.
+    pub log_file: Option<String>,
+    /// `--json-schema`.
+    pub json_schema: Option<String>,
+    /// `--disable-slash-commands`.
+    pub disable_slash_commands: bool,
+    /// `--version`.
+    pub version: bool,
+    /// `--remote-control`.
+    pub remote_control: bool,
+    /// `-i/--prompt-interactive`.
+    pub prompt_interactive: Option<String>,
+    /// Positional arguments left after the flags (a subcommand and its arguments).
+    pub rest: Vec<String>,
+}
+
+/// Whether an agy invocation runs a turn or only probes agy (DESIGN: turn invocation vs
+/// probe). Journal expectations and script rules speak of turns unless they say otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InvocationKind {
+    /// A print run (`-p …`) or a persistent stream-json session: a model turn.
+    Turn,
+    /// `--version`, a subcommand (`models`, `update`, …) or a slash command (`-p /usage`).
+    Probe,
+}
+
+/// Classifies a full argv (`argv[0]` included) the way fake-agy's parser reads it. An argv
+/// that does not parse counts as a turn: the caller meant agy to run one.
+pub fn invocation_kind(argv: &[String]) -> InvocationKind {
+    match parse_args(argv.get(1..).unwrap_or_default()) {
+        Ok(args) => args.kind(),
+        Err(_) => InvocationKind::Turn,
+    }
+}
+
+/// Why the command line did not parse, with Go's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CliError {
+    /// `-h`/`-help`: usage on stderr, exit 0 (Go's `flag.ErrHelp`).
+    Help,
+    /// Any other parse error: message and usage on stderr, exit 2.
+    Usage(String),
+}
+
+/// The default `--print-timeout` (PROTOCOL.md §1.2).
+pub const DEFAULT_PRINT_TIMEOUT: Duration = Duration::from_secs(300);
+
+impl Args {
+    /// The output format; `Err` carries the message for an unknown value.
+    pub fn output_format(&self) -> Result<OutputFormat, String> {
+        match self.output_format_raw.as_deref() {
+            None | Some("text") => Ok(OutputFormat::Text),
+            Some("json") => Ok(OutputFormat::Json),
+            Some("stream-json") => Ok(OutputFormat::StreamJson),
+            Some(other) => Err(format!(
+                "invalid output format \"{other}\" (available: text, json, stream-json)"
+            )),
+        }
+    }
+
+    /// `--print-timeout`, or its default.
+    pub fn print_timeout(&self) -> GoDuration {
+        self.print_timeout
+            .unwrap_or(GoDuration(DEFAULT_PRINT_TIMEOUT))
+    }
+
+    /// What the invocation is for: a turn (a print run or a persistent session) or a
+    /// probe that only asks agy something (`--version`, a subcommand such as `models` or
+    /// `update`, a slash command such as `-p /usage`).
+    pub fn kind(&self) -> InvocationKind {
+        if self.version || self.run_mode() == RunMode::Command {
+            InvocationKind::Probe
+        } else {
+            InvocationKind::Turn
+        }
+    }
+
+    /// The run mode the journal and rule matching see.
+    pub fn run_mode(&self) -> RunMode {
+        let format = self.output_format().unwrap_or_default();
+        let prompt = self.prompt.as_deref().unwrap_or("");
+        if self.input_format.is_some() && prompt.is_empty() {
+            return RunMode::Persistent;
+        }
+        if !self.rest.is_empty() || (prompt.starts_with('/') && !self.disable_slash_commands) {
+            return RunMode::Command;
+        }
+        match format {
+            OutputFormat::Text => RunMode::Text,
+            OutputFormat::Json => RunMode::Json,
+            OutputFormat::StreamJson => RunMode::StreamJson,
+        }
+    }
+}
+
+/// Parses argv (without `argv[0]`) the way Go's `flag.Parse` does.
+pub fn parse_args(args: &[String]) -> Result<Args, CliError> {
+    let mut out = Args::default();
+    let mut i = 0;
+    while i < args.len() {
+        let s = &args[i];
+        if s.len() < 2 || !s.starts_with('-') {
+            break;
+        }
+        let minuses = if s.starts_with("--") { 2 } else { 1 };
+        if s == "--" {
+            i += 1;
+            break;
+        }
+        let name_part = &s[minuses..];
+        if name_part.is_empty() || name_part.starts_with('-') || name_part.starts_with('=') {
+            return Err(CliError::Usage(format!("bad flag syntax: {s}")));
+        }
+        i += 1;
+        let (name, inline) = match name_part.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (name_part, None),
+        };
+        let Some(def) = FLAGS.iter().find(|f| f.name == name) else {
+            if name == "help" || name == "h" {
+                return Err(CliError::Help);
+            }
+            return Err(CliError::Usage(format!(
+                "flag provided but not defined: -{name}"
+            )));
+        };
+        let value = if def.kind == Kind::Bool {
+            match inline {
+                None => "true".to_string(),
+                Some(v) => v,
+            }
+        } else {
+            match inline {
+                Some(v) => v,
+                None => match args.get(i) {
+                    // A string flag takes the next token whatever it is (§1.5).
+                    Some(v) => {
+                        i += 1;
+                        v.clone()
+                    }
+                    None => {
+                        return Err(CliError::Usage(format!("flag needs an argument: -{name}")))
+                    }
+                },
+            }
+        };
+        set_flag(&mut out, def, &value)?;
+    }
+    out.rest = args[i..].to_vec();
+    Ok(out)
+}
+
+fn parse_go_bool(s: &str) -> Option<bool> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+fn set_flag(out: &mut Args, def: &FlagDef, value: &str) -> Result<(), CliError> {
+    if def.kind == Kind::Bool {
+        let b = parse_go_bool(value).ok_or_else(|| {
+            CliError::Usage(format!(
+                "invalid boolean value {value:?} for -{}: parse error",
+                def.name
+            ))
+        })?;
+        match def.name {
+            "c" | "continue" => out.continue_last = b,
+            "dangerously-skip-permissions" => out.skip_permissions = b,
+            "disable-slash-commands" => out.disable_slash_commands = b,
+            "sandbox" => out.sandbox = b,
+            "version" => out.version = b,
+            "remote-control" => out.remote_control = b,
+            _ => {}
+        }
+        return Ok(());
+    }
+    let v = Some(value.to_string());
+    match def.name {
+        "add-dir" => out.add_dirs.push(value.to_string()),
+        "agent" => out.agent = v,
+        "conversation" => out.conversation = v,
+        "effort" => out.effort = v,
+        "i" | "prompt-interactive" => out.prompt_interactive = v,
+        "input-format" => out.input_format = v,
+        "json-schema" => out.json_schema = v,
+        "log-file" => out.log_file = v,
+        "mode" => out.mode = v,
+        "model" => out.model = v,
+        "output-format" => out.output_format_raw = v,
+        "p" | "print" | "prompt" => out.prompt = v,
+        "print-timeout" => {
+            let d = GoDuration::parse(value).map_err(|_| {
+                CliError::Usage(format!(
+                    "invalid value {value:?} for flag -{}: parse error",
+                    def.name
+                ))
+            })?;
+            out.print_timeout = Some(d);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The usage text Go's `flag.PrintDefaults` prints, headed `Usage of agy:`.
+pub fn usage() -> String {
+    let mut out = format!("Usage of {PROGRAM}:\n");
+    for f in FLAGS {
+        let (arg_name, text) = unquote_usage(f);
+        let mut line = format!("  -{}", f.name);
+        if !arg_name.is_empty() {
+            line.push(' ');
+            line.push_str(&arg_name);
+        }
+        if line.len() <= 4 {
+            line.push('\t');
+        } else {
+            line.push_str("\n    \t");
+        }
+        line.push_str(&text);
+        if !f.default.is_empty() {
+            match f.kind {
+                Kind::String => line.push_str(&format!(" (default {:?})", f.default)),
+                _ => line.push_str(&format!(" (default {})", f.default)),
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Go's `flag.UnquoteUsage`: a back-quoted word in the usage names the argument.
+fn unquote_usage(f: &FlagDef) -> (String, String) {
+    let u = f.usage;
+    if let Some(start) = u.find('`') {
+        if let Some(len) = u[start + 1..].find('`') {
+            let name = &u[start + 1..start + 1 + len];
+            let text = format!("{}{}{}", &u[..start], name, &u[start + 2 + len..]);
+            return (name.to_string(), text);
+        }
+    }
+    let name = match f.kind {
+        Kind::Bool => "",
+        Kind::String => "string",
+        Kind::Duration => "duration",
+        Kind::List => "value",
+    };
+    (name.to_string(), u.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, CliError> {
+        let v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse_args(&v)
+    }
+
+    #[test]
+    fn single_and_double_dash_and_equals_forms_are_equivalent() {
+        for form in [
+            &["-output-format", "json"][..],
+            &["--output-format", "json"],
+            &["-output-format=json"],
+            &["--output-format=json"],
+        ] {
+            let a = parse(form).expect("parses");
+            assert_eq!(a.output_format(), Ok(OutputFormat::Json), "{form:?}");
+        }
+    }
+
+    #[test]
+    fn p_swallows_the_next_flag_as_its_prompt() {
+        // Grimoire PR #71: `agy -p --input-format stream-json` runs prompt `--input-format`.
+        let a = parse(&["-p", "--input-format", "stream-json"]).expect("parses");
+        assert_eq!(a.prompt.as_deref(), Some("--input-format"));
+        assert_eq!(a.rest, vec!["stream-json".to_string()]);
+    }
+
+    #[test]
+    fn p_without_value_needs_an_argument() {
+        assert_eq!(
+            parse(&["-p"]),
+            Err(CliError::Usage("flag needs an argument: -p".into()))
+        );
+    }
+
+    #[test]
+    fn unknown_flag_is_reported_the_go_way() {
+        assert_eq!(
+            parse(&["--yolo"]),
+            Err(CliError::Usage(
+                "flag provided but not defined: -yolo".into()
+            ))
+        );
+        assert_eq!(parse(&["-h"]), Err(CliError::Help));
+    }
+
+    #[test]
+    fn bool_flags_take_no_separate_value_but_accept_equals() {
+        let a = parse(&["-c", "-p", "x"]).expect("parses");
+        assert!(a.continue_last);
+        let b = parse(&["--dangerously-skip-permissions=false", "-p", "x"]).expect("parses");
+        assert!(!b.skip_permissions);
+        assert!(matches!(
+            parse(&["--sandbox=maybe"]),
+            Err(CliError::Usage(_))
+        ));
+    }
+
+    #[test]
+    fn add_dir_repeats_and_parsing_stops_at_a_positional() {
+        let a = parse(&["--add-dir", "/a", "-add-dir=/b", "models", "-x"]).expect("parses");
+        assert_eq!(a.add_dirs, vec!["/a", "/b"]);
+        assert_eq!(a.rest, vec!["models", "-x"]);
+    }
+
+    #[test]
+    fn version_subcommands_and_slash_commands_are_probes() {
+        let kind = |argv: &[&str]| {
+            let v: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+            invocation_kind(&v)
+        };
+        assert_eq!(kind(&["agy", "--version"]), InvocationKind::Probe);
+        assert_eq!(kind(&["agy", "-version"]), InvocationKind::Probe);
+        assert_eq!(kind(&["agy", "models"]), InvocationKind::Probe);
+        assert_eq!(kind(&["agy", "update"]), InvocationKind::Probe);
+        assert_eq!(
+            kind(&["agy", "-p", "/usage", "--output-format", "json"]),
+            InvocationKind::Probe
+        );
+        assert_eq!(
+            kind(&["agy", "-p", "draw", "--output-format", "json"]),
+            InvocationKind::Turn
+        );
+        assert_eq!(
+            kind(&[
+                "agy",
+                "--input-format",
+                "stream-json",
+                "--output-format",
+                "stream-json"
+            ]),
+            InvocationKind::Turn
+        );
+        assert_eq!(
+            kind(&["agy", "--disable-slash-commands", "-p", "/usage"]),
+            InvocationKind::Turn
+        );
+        assert_eq!(kind(&["agy", "--no-such-flag"]), InvocationKind::Turn);
+        assert_eq!(kind(&[]), InvocationKind::Turn);
+    }
+
+    #[test]
+    fn print_timeout_takes_go_durations() {
+        let a = parse(&["--print-timeout", "1h30m", "-p", "x"]).expect("parses");
+        assert_eq!(a.print_timeout().0, Duration::from_secs(5400));
+        assert!(matches!(
+            parse(&["--print-timeout", "soon"]),
+            Err(CliError::Usage(_))
+        ));
+    }
+
+    #[test]
+    fn bad_flag_syntax_is_rejected() {
+        assert_eq!(
+            parse(&["---x"]),
+            Err(CliError::Usage("bad flag syntax: ---x".into()))
+        );
+    }
+
+    use proptest::prelude::*;
+
+    /// Renders `a` as an argv in the forms drivers use (mixed `-x v`, `--x=v`).
+    fn render(a: &Args, equals: bool) -> Vec<String> {
+        let mut v = Vec::new();
+        let mut push = |name: &str, value: &str| {
+            if equals {
+                v.push(format!("--{name}={value}"));
+            } else {
+                v.push(format!("-{name}"));
+                v.push(value.to_string());
+            }
+        };
+        if let Some(p) = &a.prompt {
+            push("p", p);
+        }
+        if let Some(f) = &a.output_format_raw {
+            push("output-format", f);
+        }
+        for d in &a.add_dirs {
+            push("add-dir", d);
+        }
+        if let Some(m) = &a.model {
+            push("model", m);
+        }
+        if let Some(t) = &a.print_timeout {
+            push("print-timeout", &t.go_string());
+        }
+        if a.skip_permissions {
+            v.push("--dangerously-skip-permissions".into());
+        }
+        if a.continue_last {
+            v.push("-c".into());
+        }
+        v
+    }
+
+    fn arb_args() -> impl Strategy<Value = Args> {
+        (
+            proptest::option::of("\\PC{0,20}"),
+            proptest::option::of(prop_oneof![Just("text"), Just("json"), Just("stream-json")]),
+            proptest::collection::vec("[a-z/]{1,10}", 0..3),
+            proptest::option::of("[a-z0-9.-]{1,20}"),
+            proptest::option::of(0u64..100_000),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(prompt, f, dirs, model, ms, skip, cont)| Args {
+                prompt,
+                output_format_raw: f.map(str::to_string),
+                add_dirs: dirs,
+                model,
+                print_timeout: ms.map(|m| GoDuration(Duration::from_millis(m))),
+                skip_permissions: skip,
+                continue_last: cont,
+                ..Args::default()
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_argv_never_panics(argv in proptest::collection::vec("\\PC{0,12}", 0..8)) {
+            let _ = parse_args(&argv);
+        }
+
+        #[test]
+        fn rendered_args_parse_back_equal(a in arb_args(), equals in any::<bool>()) {
+            let back = parse_args(&render(&a, equals)).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+            prop_assert_eq!(back, a);
+        }
+    }
+}
