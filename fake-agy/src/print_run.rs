@@ -7,6 +7,7 @@ use crate::error::FakeError;
 use crate::exit_code;
 use crate::models::validate;
 use crate::session::Session;
+use crate::subcommands;
 use crate::turn::default_turn;
 use agy_protocol::script::DefaultSpec;
 use agy_protocol::stream::StreamEvent;
@@ -21,6 +22,8 @@ pub enum Request {
     Models,
     /// `-p /usage` or `-p /quota`.
     Usage,
+    /// `update`, `changelog`, `agents`, `plugin`, `mcp`, `help` (answered briefly).
+    Subcommand(String),
     /// A print-mode turn.
     Turn,
     /// A persistent stream-json session.
@@ -55,7 +58,8 @@ pub fn classify(s: &Session) -> Request {
                 )),
                 _ => Request::Models,
             },
-            "agents" | "update" | "install" | "plugin" | "changelog" | "help" => {
+            name if subcommands::ANSWERED.contains(&name) => Request::Subcommand(name.to_string()),
+            "install" | "mic-serve" | "remote-control" => {
                 Request::Unsupported(format!("the `{first}` subcommand is not simulated"))
             }
             other => Request::UsageError(format!("error: unknown command \"{other}\"")),
@@ -107,6 +111,10 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
         Request::Version => commands::version(s),
         Request::Models => commands::models(s),
         Request::Usage => commands::usage(s),
+        Request::Subcommand(name) => {
+            let rest = s.args.rest.get(1..).unwrap_or_default().to_vec();
+            subcommands::answer(s, &name, &rest);
+        }
         Request::UsageError(msg) => {
             s.out.stderr(format!("{msg}\n{}", usage()).as_bytes());
             s.exit_code = exit_code::USAGE;

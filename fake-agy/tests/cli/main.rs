@@ -10,6 +10,7 @@ mod journal;
 mod library;
 mod persistent;
 mod print_mode;
+mod probes;
 mod quirks;
 mod scripts;
 mod session_driver;
