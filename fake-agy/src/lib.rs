@@ -30,6 +30,7 @@ mod signals;
 mod situations;
 mod state;
 mod stdin_reader;
+mod structured;
 mod subcommands;
 mod tools;
 mod trace_replay;

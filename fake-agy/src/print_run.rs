@@ -7,6 +7,7 @@ use crate::error::FakeError;
 use crate::exit_code;
 use crate::models::validate;
 use crate::session::Session;
+use crate::structured::Schema;
 use crate::subcommands;
 use crate::turn::default_turn;
 use agy_protocol::script::DefaultSpec;
@@ -134,14 +135,26 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
     Ok(())
 }
 
-/// `--model`/`--effort` validation (§1.4); on failure prints the error and returns
-/// false.
+/// `--model`/`--effort` validation (§1.4) and the `--json-schema` load; on failure
+/// prints the error and returns false.
 pub fn pre_turn_checks(s: &mut Session) -> bool {
-    let Err(text) = validate(s.version, s.args.model.as_deref(), s.args.effort.as_deref()) else {
-        return true;
-    };
-    report_pre_turn_error(s, &text);
-    false
+    if let Err(text) = validate(s.version, s.args.model.as_deref(), s.args.effort.as_deref()) {
+        report_pre_turn_error(s, &text);
+        return false;
+    }
+    if let Some(arg) = s.args.json_schema.clone() {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match Schema::load(&arg, &cwd) {
+            Ok(schema) => s.schema = Some(schema),
+            Err(text) => {
+                // Unverified: agy's wording and exit code for a bad schema are not
+                // recorded; a pre-turn error like a bad --model is the plausible shape.
+                report_pre_turn_error(s, &text);
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// A pre-turn failure: `error: …` on stderr, the ERROR envelope (json) or a lone

@@ -12,6 +12,7 @@ use crate::output::Output;
 use crate::recorder::Recorder;
 use crate::signals::SignalControl;
 use crate::stdin_reader::StdinReader;
+use crate::structured::Schema;
 use crate::tools::tools_for;
 use agy_protocol::script::{InitSpec, RunMode};
 use agy_protocol::stream::{Init, StepUpdate, StreamEvent};
@@ -114,6 +115,8 @@ pub struct Session {
     pub pending_question: Option<PendingQuestion>,
     /// Results written by this process, for `duplicate_result`.
     pub last_result_line: Option<String>,
+    /// The compiled `--json-schema`, loaded by the pre-turn checks.
+    pub schema: Option<Schema>,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
@@ -189,6 +192,7 @@ impl Session {
             ending: None,
             pending_question: None,
             last_result_line: None,
+            schema: None,
             conversation: None,
             last_step_index: None,
             last_step: None,

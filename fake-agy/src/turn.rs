@@ -91,7 +91,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     } else {
         s.turn_duration
     });
-    let response = spec
+    let answer = spec
         .response
         .clone()
         .unwrap_or_else(|| canned_response(&s.prompt));
@@ -141,6 +141,10 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
             None => {}
         }
     }
+    let (response, structured_output) = match conform(s, spec, answer) {
+        Ok(pair) => pair,
+        Err(why) => return fail_schema(s, why),
+    };
     let answer_usage = if image {
         let split = if spec.usage.is_some() {
             usage
@@ -191,7 +195,47 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         duration_seconds: duration.as_secs_f64() + 0.04,
         num_turns: s.turns_after_this(advance),
         usage: s.cumulative_usage(&spent),
+        structured_output,
         ..Envelope::empty(id, spec.status.clone().unwrap_or(Status::Success))
+    };
+    s.emit_result(env, UsageUpdate::AddSpent)
+}
+
+/// With `--json-schema`, the answer becomes the minimal conforming value (or the
+/// script's `structured_output`), and the response text is that value as JSON
+/// (unverified: docs/agy-versions.md, "Structured output"). Without, the answer as is.
+fn conform(
+    s: &Session,
+    spec: &DefaultSpec,
+    answer: String,
+) -> Result<(String, Option<serde_json::Value>), String> {
+    let Some(schema) = &s.schema else {
+        return Ok((answer, None));
+    };
+    let value = match &spec.structured_output {
+        Some(v) => v.clone(),
+        None => schema.minimal_answer(&answer)?,
+    };
+    let text = spec
+        .response
+        .clone()
+        .filter(|_| spec.structured_output.is_some())
+        .unwrap_or_else(|| format!("{value}\n"));
+    Ok((text, Some(value)))
+}
+
+/// An answer that cannot conform to `--json-schema` fails the turn: the ERROR result
+/// names the violation (agentty reports that a schema mismatch aborts the turn; the
+/// wording is unverified).
+fn fail_schema(s: &mut Session, why: String) -> Result<(), FakeError> {
+    let id = s.conversation_id()?;
+    let spent = s.turn.spent;
+    let env = Envelope {
+        error: why,
+        duration_seconds: s.turn_elapsed(),
+        num_turns: s.turns_after_this(true),
+        usage: s.cumulative_usage(&spent),
+        ..Envelope::empty(id, Status::Error)
     };
     s.emit_result(env, UsageUpdate::AddSpent)
 }
