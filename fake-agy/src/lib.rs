@@ -26,6 +26,7 @@ mod prompt;
 mod recorder;
 mod rules;
 mod session;
+mod settings;
 mod signals;
 mod situations;
 mod state;

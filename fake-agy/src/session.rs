@@ -10,6 +10,7 @@ use crate::error::FakeError;
 use crate::exit_code;
 use crate::output::Output;
 use crate::recorder::Recorder;
+use crate::settings::tool_permission;
 use crate::signals::SignalControl;
 use crate::stdin_reader::StdinReader;
 use crate::structured::Schema;
@@ -309,6 +310,16 @@ impl Session {
         self.write_init(spec)
     }
 
+    /// `init.permission_mode`: `always-proceed` under `--dangerously-skip-permissions`,
+    /// else the settings file's `toolPermission`, else `request-review`; `--mode` does
+    /// not change it (docs/agy-versions.md, "Permissions").
+    pub fn permission_mode(&self) -> String {
+        if self.args.skip_permissions {
+            return "always-proceed".into();
+        }
+        tool_permission(&self.app.root).unwrap_or_else(|| "request-review".into())
+    }
+
     /// Writes `init` in any output format (a scripted `init` step).
     pub fn write_init(&mut self, spec: &InitSpec) -> Result<(), FakeError> {
         let id = self.conversation_id()?;
@@ -323,13 +334,11 @@ impl Session {
                 .tools
                 .clone()
                 .unwrap_or_else(|| tools_for(self.version)),
-            permission_mode: spec.permission_mode.clone().unwrap_or_else(|| {
-                if self.args.skip_permissions {
-                    "always-proceed".into()
-                } else {
-                    "request-review".into()
-                }
-            }),
+            permission_mode: spec
+                .permission_mode
+                .clone()
+                .unwrap_or_else(|| self.permission_mode()),
+            json_schema: self.schema.as_ref().map(|s| s.document.clone()),
         };
         let line = StreamEvent::Init {
             conversation_id: id,

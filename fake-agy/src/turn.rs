@@ -179,14 +179,24 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     } else {
         usage
     };
-    stream_answer(
-        s,
-        &id,
-        &response,
-        spec.chunks,
-        answer_usage,
-        duration.as_secs_f64(),
-    )?;
+    match &structured_output {
+        Some(value) => finish_answer(
+            s,
+            &id,
+            &response,
+            value,
+            answer_usage,
+            duration.as_secs_f64(),
+        )?,
+        None => stream_answer(
+            s,
+            &id,
+            &response,
+            spec.chunks,
+            answer_usage,
+            duration.as_secs_f64(),
+        )?,
+    }
     let advance = spec.advance_turns.unwrap_or(true);
     let spent = s.turn.spent;
     let env = Envelope {
@@ -195,6 +205,10 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         duration_seconds: duration.as_secs_f64() + 0.04,
         num_turns: s.turns_after_this(advance),
         usage: s.cumulative_usage(&spent),
+        json_schema: structured_output
+            .as_ref()
+            .and(s.schema.as_ref())
+            .map(|x| x.document.clone()),
         structured_output,
         ..Envelope::empty(id, spec.status.clone().unwrap_or(Status::Success))
     };
@@ -222,6 +236,40 @@ fn conform(
         .filter(|_| spec.structured_output.is_some())
         .unwrap_or_else(|| format!("{value}\n"));
     Ok((text, Some(value)))
+}
+
+/// A `--json-schema` answer as agy 1.3.1 gives it (untether `json_schema_finish`): one
+/// `agent_response` DONE line with the whole JSON text and the usage, then the `finish`
+/// tool ACTIVE with the value as its parameters, then a step of type `finish` DONE.
+fn finish_answer(
+    s: &mut Session,
+    id: &str,
+    response: &str,
+    value: &serde_json::Value,
+    usage: Usage,
+    duration: f64,
+) -> Result<(), FakeError> {
+    let i = s.next_step_index()?;
+    let mut answer = StepUpdate::new(id, i, StepState::Done, StepType::AgentResponse);
+    answer.text_delta = Some(response.to_string());
+    answer.duration_seconds = Some(duration);
+    answer.usage = Some(usage);
+    s.emit_step(answer);
+    let i = s.next_step_index()?;
+    let mut call = StepUpdate::new(id, i, StepState::Active, StepType::Tool);
+    call.tool_name = Some("finish".into());
+    call.tool_info = Some(ToolInfo {
+        name: "finish".into(),
+        parameters: value.clone(),
+        output: None,
+        error: None,
+    });
+    s.emit_step(call);
+    let mut done = StepUpdate::new(id, i, StepState::Done, StepType::Other("finish".into()));
+    // The capture's finish step took 0.028 s.
+    done.duration_seconds = Some(0.027595495);
+    s.emit_step(done);
+    Ok(())
 }
 
 /// An answer that cannot conform to `--json-schema` fails the turn: the ERROR result

@@ -17,5 +17,6 @@ mod session_driver;
 mod signals;
 mod structured_output;
 mod traces;
+mod versions;
 
 mod acp;

@@ -32,6 +32,48 @@ fn assert_conforms(result: &Value, schema: &Value) {
     assert_eq!(&parsed, out, "response text and structured_output agree");
 }
 
+/// The untether `json_schema_finish` shape (agy 1.3.1): the `finish` tool ACTIVE with the
+/// value as parameters, then a step of type `finish` DONE, right before the result; the
+/// result keys put `structured_output` and `json_schema` between `num_turns` and `usage`.
+fn assert_finish_steps(turn: &[Value], value: &Value) {
+    let n = turn.len();
+    assert!(n >= 3, "{turn:?}");
+    let call = &turn[n - 3]["step_update"];
+    let done = &turn[n - 2]["step_update"];
+    assert_eq!(
+        (
+            &call["state"],
+            &call["tool_name"],
+            &call["tool_info"]["parameters"]
+        ),
+        (&json!("ACTIVE"), &json!("finish"), value)
+    );
+    assert_eq!(
+        (&done["state"], &done["step_type"]),
+        (&json!("DONE"), &json!("finish"))
+    );
+    assert_eq!(done["step_index"], call["step_index"]);
+    let keys: Vec<&str> = turn[n - 1]["result"]
+        .as_object()
+        .expect("result")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "conversation_id",
+            "status",
+            "response",
+            "duration_seconds",
+            "num_turns",
+            "structured_output",
+            "json_schema",
+            "usage"
+        ]
+    );
+}
+
 #[tokio::test]
 async fn a_persistent_client_gets_conforming_structured_output_on_every_turn() {
     let sb = Sandbox::new();
@@ -50,6 +92,8 @@ async fn a_persistent_client_gets_conforming_structured_output_on_every_turn() {
             let result = &turn.last().expect("result")["result"];
             assert_eq!(result["status"], "SUCCESS", "{prompt}: {result}");
             assert_conforms(result, &schema);
+            assert_eq!(result["json_schema"], schema);
+            assert_finish_steps(&turn, &result["structured_output"]);
         }
         let (status, _) = d.finish().await;
         assert_eq!(status.code(), Some(0));
