@@ -36,6 +36,7 @@ mod subcommands;
 mod tools;
 mod trace_replay;
 mod turn;
+mod version_model;
 
 pub use app::main_with;
 pub use cli::usage;

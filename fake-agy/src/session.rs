@@ -15,6 +15,7 @@ use crate::signals::SignalControl;
 use crate::stdin_reader::StdinReader;
 use crate::structured::Schema;
 use crate::tools::tools_for;
+use crate::version_model::{has, Behaviour};
 use agy_protocol::script::{InitSpec, RunMode};
 use agy_protocol::stream::{Init, StepUpdate, StreamEvent};
 use agy_protocol::{AgyVersion, Envelope, Status, Usage};
@@ -245,7 +246,7 @@ impl Session {
             if let Some(c) = Conversation::load(&self.app, &id) {
                 return Ok(c);
             }
-            if self.version < AgyVersion::new(1, 2, 0) {
+            if !has(self.version, Behaviour::ResumeOnlyConversation) {
                 // ≤1.1.x: a client-minted id creates the conversation (UX, 1.1.4).
                 return Ok(Conversation::new(id, self.workspace.clone()));
             }
