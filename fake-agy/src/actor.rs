@@ -186,7 +186,8 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
             .unwrap_or(default_usage),
         denied_actions: spec.denied_actions.clone(),
         command: spec.command.clone(),
-        structured_output: None,
+        structured_output: spec.structured_output.clone(),
+        json_schema: s.schema.as_ref().map(|x| x.document.clone()),
     })
 }
 

@@ -16,6 +16,7 @@ use crate::rules::{choose_invocation, invocation_key, invocation_label, Invocati
 use crate::session::{Session, SessionParts};
 use crate::signals::{SignalControl, INT, TERM};
 use crate::state::claim_invocation;
+use agy_protocol::command_line::InvocationKind;
 use agy_protocol::script::{
     parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Step, Times,
 };
@@ -74,6 +75,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         scale: knobs.time_scale,
     };
     let mode = args.run_mode();
+    let kind = args.kind();
     recorder.update(false, |r| r.mode = Some(mode));
     let facts_prompt = args.prompt.clone();
     let journalled = knobs.journal.is_some();
@@ -88,10 +90,11 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         })
     });
     let (n, chosen) = if stateful_script || journalled {
-        claim_invocation(&knobs.state_dir()?, |n, counts| {
+        claim_invocation(&knobs.state_dir()?, kind, |n, counts| {
             let s = script.as_ref()?;
             let facts = InvocationFacts {
                 n,
+                kind,
                 argv: rest,
                 prompt: facts_prompt.as_deref(),
                 mode,
@@ -101,6 +104,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     } else {
         let facts = InvocationFacts {
             n: 0,
+            kind,
             argv: rest,
             prompt: facts_prompt.as_deref(),
             mode,
@@ -165,7 +169,9 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     });
     let empty = Script::default();
     let script_ref = script.as_ref().unwrap_or(&empty);
+    // A probe no rule targets answers as the modelled agy, exhausted script or not.
     if rule_index.is_none()
+        && kind == InvocationKind::Turn
         && header.when_exhausted == Some(Exhausted::Fail)
         && !script_ref.invocations.is_empty()
     {

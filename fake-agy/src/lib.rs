@@ -26,13 +26,17 @@ mod prompt;
 mod recorder;
 mod rules;
 mod session;
+mod settings;
 mod signals;
 mod situations;
 mod state;
 mod stdin_reader;
+mod structured;
+mod subcommands;
 mod tools;
 mod trace_replay;
 mod turn;
+mod version_model;
 
 pub use app::main_with;
 pub use cli::usage;

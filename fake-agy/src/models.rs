@@ -1,6 +1,7 @@
 //! The model catalogue by version and `--model`/`--effort` validation, with agy's
 //! error texts (PROTOCOL.md §1.4, SPIKES.md S6b).
 
+use crate::version_model::{has, Behaviour};
 use agy_protocol::AgyVersion;
 
 /// One selectable model.
@@ -14,13 +15,20 @@ pub struct Model {
 
 const TIERS3: &[(&str, &str)] = &[("high", "High"), ("medium", "Medium"), ("low", "Low")];
 
-/// The models `version` lists. 1.2.6: SPIKES.md S6b (14 models); 1.2.17: the PB
-/// `error-model-rejected` trace (18 models). Gemini ids are recorded (PB); Claude and
-/// GPT ids are the fake's guess from the labels (not recorded).
+/// The models `version` lists (docs/agy-versions.md, "Models"). 1.1.18: the gobby
+/// `models` capture (14, Gemini 3.7/3.6/3.5 Flash); 1.2.6: SPIKES.md S6b (14); 1.2.17 and
+/// 1.3.1: the PB `error-model-rejected` traces (18 labels). The Claude 5.5 ids are the
+/// fake's guess from the labels (not recorded). `*-preview` ids are never listed: no agy
+/// capture shows one (they are gemini-cli's), so the fake rejects them as unknown.
 pub fn catalogue(version: AgyVersion) -> Vec<Model> {
     let mut out = Vec::new();
     let mut push = |id: String, label: String| out.push(Model { id, label });
-    for v in ["3.8", "3.7", "3.6"] {
+    let flash = if has(version, Behaviour::Gemini38Family) {
+        ["3.8", "3.7", "3.6"]
+    } else {
+        ["3.7", "3.6", "3.5"]
+    };
+    for v in flash {
         for (t, l) in TIERS3 {
             push(
                 format!("gemini-{v}-flash-{t}"),
@@ -30,7 +38,7 @@ pub fn catalogue(version: AgyVersion) -> Vec<Model> {
     }
     push("gemini-3.1-pro-high".into(), "Gemini 3.1 Pro (High)".into());
     push("gemini-3.1-pro-low".into(), "Gemini 3.1 Pro (Low)".into());
-    if version >= AgyVersion::new(1, 2, 17) {
+    if has(version, Behaviour::Claude55Models) {
         for (name, slug) in [("Opus", "opus"), ("Sonnet", "sonnet")] {
             for (t, l) in [("low", "Low"), ("medium", "Medium"), ("high", "High")] {
                 push(
@@ -40,12 +48,13 @@ pub fn catalogue(version: AgyVersion) -> Vec<Model> {
             }
         }
     } else {
+        // Ids recorded in gb-1.1.18-models-text and kp-1.2.3-effort-unsupported.
         push(
-            "claude-sonnet-4.6-thinking".into(),
+            "claude-sonnet-4-6".into(),
             "Claude Sonnet 4.6 (Thinking)".into(),
         );
         push(
-            "claude-opus-4.6-thinking".into(),
+            "claude-opus-4-6-thinking".into(),
             "Claude Opus 4.6 (Thinking)".into(),
         );
     }

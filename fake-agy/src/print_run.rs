@@ -7,6 +7,8 @@ use crate::error::FakeError;
 use crate::exit_code;
 use crate::models::validate;
 use crate::session::Session;
+use crate::structured::Schema;
+use crate::subcommands;
 use crate::turn::default_turn;
 use agy_protocol::script::DefaultSpec;
 use agy_protocol::stream::StreamEvent;
@@ -21,6 +23,8 @@ pub enum Request {
     Models,
     /// `-p /usage` or `-p /quota`.
     Usage,
+    /// `update`, `changelog`, `agents`, `plugin`, `mcp`, `help` (answered briefly).
+    Subcommand(String),
     /// A print-mode turn.
     Turn,
     /// A persistent stream-json session.
@@ -55,7 +59,8 @@ pub fn classify(s: &Session) -> Request {
                 )),
                 _ => Request::Models,
             },
-            "agents" | "update" | "install" | "plugin" | "changelog" | "help" => {
+            name if subcommands::ANSWERED.contains(&name) => Request::Subcommand(name.to_string()),
+            "install" | "mic-serve" | "remote-control" => {
                 Request::Unsupported(format!("the `{first}` subcommand is not simulated"))
             }
             other => Request::UsageError(format!("error: unknown command \"{other}\"")),
@@ -107,6 +112,10 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
         Request::Version => commands::version(s),
         Request::Models => commands::models(s),
         Request::Usage => commands::usage(s),
+        Request::Subcommand(name) => {
+            let rest = s.args.rest.get(1..).unwrap_or_default().to_vec();
+            subcommands::answer(s, &name, &rest);
+        }
         Request::UsageError(msg) => {
             s.out.stderr(format!("{msg}\n{}", usage()).as_bytes());
             s.exit_code = exit_code::USAGE;
@@ -126,14 +135,26 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
     Ok(())
 }
 
-/// `--model`/`--effort` validation (§1.4); on failure prints the error and returns
-/// false.
+/// `--model`/`--effort` validation (§1.4) and the `--json-schema` load; on failure
+/// prints the error and returns false.
 pub fn pre_turn_checks(s: &mut Session) -> bool {
-    let Err(text) = validate(s.version, s.args.model.as_deref(), s.args.effort.as_deref()) else {
-        return true;
-    };
-    report_pre_turn_error(s, &text);
-    false
+    if let Err(text) = validate(s.version, s.args.model.as_deref(), s.args.effort.as_deref()) {
+        report_pre_turn_error(s, &text);
+        return false;
+    }
+    if let Some(arg) = s.args.json_schema.clone() {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match Schema::load(&arg, &cwd) {
+            Ok(schema) => s.schema = Some(schema),
+            Err(text) => {
+                // Unverified: agy's wording and exit code for a bad schema are not
+                // recorded; a pre-turn error like a bad --model is the plausible shape.
+                report_pre_turn_error(s, &text);
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// A pre-turn failure: `error: …` on stderr, the ERROR envelope (json) or a lone

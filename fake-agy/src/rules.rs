@@ -1,6 +1,12 @@
 //! Which rule serves an invocation or a stdin line: the first, in file order, whose
 //! `when` holds and whose use count is below its `times` limit.
+//!
+//! Rules speak of turn invocations: a probe (`--version`, `models`, `update`, a slash
+//! command) is served only by a rule that targets probes (`mode = "command"` or an argv
+//! predicate); otherwise it answers as the modelled agy. `nth` counts invocations of the
+//! same kind (turns for a turn, probes for a probe).
 
+use agy_protocol::command_line::InvocationKind;
 use agy_protocol::script::{
     InvocationMatch, InvocationRule, RunMode, Script, Times, TurnMatch, TurnRule,
 };
@@ -9,8 +15,10 @@ use std::collections::BTreeMap;
 /// What an invocation rule is matched against.
 #[derive(Debug, Clone, Copy)]
 pub struct InvocationFacts<'a> {
-    /// 1-based index within the scenario.
+    /// 1-based index among the scenario's invocations of the same kind.
     pub n: u32,
+    /// Turn or probe.
+    pub kind: InvocationKind,
     /// argv without `argv[0]`.
     pub argv: &'a [String],
     /// The `-p` prompt.
@@ -47,8 +55,17 @@ pub fn choose_invocation(
         let limit = Times::limit(r.times, r.when.is_some());
         let fits = limit.is_none_or(|l| used < l);
         let holds = r.when.as_ref().is_none_or(|m| invocation_matches(m, facts));
-        (fits && holds).then_some(i)
+        let serves_kind = facts.kind == InvocationKind::Turn || targets_probes(r);
+        (fits && holds && serves_kind).then_some(i)
     })
+}
+
+/// True when `rule` may serve a probe: its `when` names the command mode or predicates
+/// on argv. A rule without `when` (or on the prompt or `nth` alone) serves turns only.
+pub fn targets_probes(rule: &InvocationRule) -> bool {
+    rule.when
+        .as_ref()
+        .is_some_and(|m| m.mode == Some(RunMode::Command) || !m.argv_has.is_empty())
 }
 
 /// True when every predicate of `m` holds.
@@ -63,7 +80,10 @@ pub fn invocation_matches(m: &InvocationMatch, f: &InvocationFacts<'_>) -> bool 
             .is_none_or(|p| p.0.is_match(prompt))
         && m.argv_has.iter().all(|a| argv_has(f.argv, a))
         && !m.argv_lacks.iter().any(|a| argv_has(f.argv, a))
-        && m.mode.is_none_or(|mode| mode == f.mode)
+        && m.mode.is_none_or(|mode| {
+            // `--version` is a probe whose run mode follows its output format.
+            mode == f.mode || (mode == RunMode::Command && f.kind == InvocationKind::Probe)
+        })
 }
 
 /// `item` is a token (`--continue`, also matching `--print-timeout=1s` for
@@ -130,10 +150,51 @@ mod tests {
     fn facts<'a>(n: u32, argv: &'a [String], prompt: Option<&'a str>) -> InvocationFacts<'a> {
         InvocationFacts {
             n,
+            kind: InvocationKind::Turn,
             argv,
             prompt,
             mode: RunMode::Json,
         }
+    }
+
+    fn probe<'a>(n: u32, argv: &'a [String]) -> InvocationFacts<'a> {
+        InvocationFacts {
+            n,
+            kind: InvocationKind::Probe,
+            argv,
+            prompt: None,
+            mode: RunMode::Text,
+        }
+    }
+
+    #[test]
+    fn a_rule_without_when_does_not_serve_a_probe() {
+        let s = script("[[invocation]]\ntimes=3\nsteps=[{exit=1}]\n[[invocation]]\nwhen={nth=1}\nsteps=[{exit=2}]\n");
+        let argv: Vec<String> = vec!["--version".into()];
+        assert_eq!(
+            choose_invocation(&s, &probe(1, &argv), &BTreeMap::new()),
+            None
+        );
+    }
+
+    #[test]
+    fn command_mode_and_argv_predicates_target_probes() {
+        let s = script("[[invocation]]\nwhen={mode=\"command\"}\nsteps=[{exit=1}]\n");
+        let argv: Vec<String> = vec!["--version".into()];
+        assert_eq!(
+            choose_invocation(&s, &probe(1, &argv), &BTreeMap::new()),
+            Some(0)
+        );
+        let s = script("[[invocation]]\nwhen={argv_has=[\"models\"]}\nsteps=[{exit=1}]\n");
+        let models: Vec<String> = vec!["models".into()];
+        assert_eq!(
+            choose_invocation(&s, &probe(1, &models), &BTreeMap::new()),
+            Some(0)
+        );
+        assert_eq!(
+            choose_invocation(&s, &probe(1, &argv), &BTreeMap::new()),
+            None
+        );
     }
 
     #[test]

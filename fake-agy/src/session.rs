@@ -10,9 +10,12 @@ use crate::error::FakeError;
 use crate::exit_code;
 use crate::output::Output;
 use crate::recorder::Recorder;
+use crate::settings::tool_permission;
 use crate::signals::SignalControl;
 use crate::stdin_reader::StdinReader;
+use crate::structured::Schema;
 use crate::tools::tools_for;
+use crate::version_model::{has, Behaviour};
 use agy_protocol::script::{InitSpec, RunMode};
 use agy_protocol::stream::{Init, StepUpdate, StreamEvent};
 use agy_protocol::{AgyVersion, Envelope, Status, Usage};
@@ -114,6 +117,8 @@ pub struct Session {
     pub pending_question: Option<PendingQuestion>,
     /// Results written by this process, for `duplicate_result`.
     pub last_result_line: Option<String>,
+    /// The compiled `--json-schema`, loaded by the pre-turn checks.
+    pub schema: Option<Schema>,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
@@ -189,6 +194,7 @@ impl Session {
             ending: None,
             pending_question: None,
             last_result_line: None,
+            schema: None,
             conversation: None,
             last_step_index: None,
             last_step: None,
@@ -240,7 +246,7 @@ impl Session {
             if let Some(c) = Conversation::load(&self.app, &id) {
                 return Ok(c);
             }
-            if self.version < AgyVersion::new(1, 2, 0) {
+            if !has(self.version, Behaviour::ResumeOnlyConversation) {
                 // ≤1.1.x: a client-minted id creates the conversation (UX, 1.1.4).
                 return Ok(Conversation::new(id, self.workspace.clone()));
             }
@@ -305,6 +311,16 @@ impl Session {
         self.write_init(spec)
     }
 
+    /// `init.permission_mode`: `always-proceed` under `--dangerously-skip-permissions`,
+    /// else the settings file's `toolPermission`, else `request-review`; `--mode` does
+    /// not change it (docs/agy-versions.md, "Permissions").
+    pub fn permission_mode(&self) -> String {
+        if self.args.skip_permissions {
+            return "always-proceed".into();
+        }
+        tool_permission(&self.app.root).unwrap_or_else(|| "request-review".into())
+    }
+
     /// Writes `init` in any output format (a scripted `init` step).
     pub fn write_init(&mut self, spec: &InitSpec) -> Result<(), FakeError> {
         let id = self.conversation_id()?;
@@ -319,13 +335,11 @@ impl Session {
                 .tools
                 .clone()
                 .unwrap_or_else(|| tools_for(self.version)),
-            permission_mode: spec.permission_mode.clone().unwrap_or_else(|| {
-                if self.args.skip_permissions {
-                    "always-proceed".into()
-                } else {
-                    "request-review".into()
-                }
-            }),
+            permission_mode: spec
+                .permission_mode
+                .clone()
+                .unwrap_or_else(|| self.permission_mode()),
+            json_schema: self.schema.as_ref().map(|s| s.document.clone()),
         };
         let line = StreamEvent::Init {
             conversation_id: id,

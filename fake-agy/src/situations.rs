@@ -5,8 +5,9 @@
 use crate::error::FakeError;
 use crate::exit_code;
 use crate::session::{PendingQuestion, Session, UsageUpdate};
+use crate::version_model::{has, Behaviour};
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
-use agy_protocol::{AgyVersion, DeniedAction, Envelope, Status, Usage};
+use agy_protocol::{DeniedAction, Envelope, Status, Usage};
 
 /// The quota message of the PB `quota-exhausted` trace (1.2.17).
 pub const QUOTA_MESSAGE: &str =
@@ -16,7 +17,7 @@ pub const QUOTA_MESSAGE: &str =
 pub fn print_timeout(s: &mut Session, planned_usage: Usage) -> Result<(), FakeError> {
     let id = s.conversation_id()?;
     let d = s.args.print_timeout();
-    if s.version >= AgyVersion::new(1, 2, 0) {
+    if has(s.version, Behaviour::PrintTimeoutSuccess) {
         // 1.2.6+ (TF S6c, PB trace): SUCCESS, partial text, zero usage, duration 0,
         // one stderr line; exit 0.
         s.out.stderr_line(&format!(
@@ -112,7 +113,7 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
                 _ => tool.to_string(),
             }
         });
-    let done = if s.version >= AgyVersion::new(1, 2, 17) {
+    let done = if action.action == "command" && has(s.version, Behaviour::DeniedCommandDone) {
         // PB denied-command (1.2.17): ACTIVE → DONE, no output, no error.
         let mut d = StepUpdate::new(id.clone(), i, StepState::Done, StepType::Tool);
         d.tool_info = Some(info(None));
@@ -134,12 +135,18 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
     done.duration_seconds = Some(0.015946572);
     s.emit_step(done);
     // FM (1.1.22) quotes the live stderr form.
+    let advice = if has(s.version, Behaviour::DenialAdvice) {
+        // ut-1.3.1-tools-denied.
+        format!(" Add an allow-rule under permissions.allow in settings.json (e.g. {}(<target>)). Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.", action.action)
+    } else {
+        String::new()
+    };
     s.out.stderr_line(&format!(
-        "jetski: no output produced — a tool required the \"{}\" permission that headless mode cannot prompt for, so it was auto-denied.",
+        "jetski: no output produced — a tool required the \"{}\" permission that headless mode cannot prompt for, so it was auto-denied.{advice}",
         action.action
     ));
     let spent = s.turn.spent;
-    let env = if s.version >= AgyVersion::new(1, 2, 0) {
+    let env = if has(s.version, Behaviour::DenialSuccess) {
         // 1.2.7 / 1.2.17: SUCCESS, empty response, denied_actions.
         Envelope {
             duration_seconds: s.turn_elapsed(),

@@ -3,6 +3,7 @@
 //! lock, so concurrent invocations each get their own index and rule.
 
 use crate::error::FakeError;
+use agy_protocol::command_line::InvocationKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
@@ -14,15 +15,23 @@ use std::path::Path;
 pub struct ScenarioState {
     /// Invocations started so far.
     pub invocations: u32,
+    /// Turn invocations started so far (what `nth` counts for a turn).
+    #[serde(default)]
+    pub turns: u32,
+    /// Probes started so far (what `nth` counts for a probe).
+    #[serde(default)]
+    pub probes: u32,
     /// Uses per rule key (`invocation 1`, …).
     pub rules: BTreeMap<String, u32>,
 }
 
 /// Claims the next invocation index and, through `choose`, a rule for it, all under the
-/// lock. `choose` gets the new 1-based index and the current use counts and returns the
-/// key of the rule it picked (whose count is then incremented).
+/// lock. `choose` gets the new 1-based index among invocations of `kind` and the current
+/// use counts and returns the key of the rule it picked (whose count is then
+/// incremented). Returns the 1-based index among all invocations and the key.
 pub fn claim_invocation(
     dir: &Path,
+    kind: InvocationKind,
     choose: impl FnOnce(u32, &BTreeMap<String, u32>) -> Option<String>,
 ) -> Result<(u32, Option<String>), FakeError> {
     fs::create_dir_all(dir).map_err(|e| FakeError::io("create state dir", dir, e))?;
@@ -47,7 +56,12 @@ pub fn claim_invocation(
     };
     state.invocations += 1;
     let n = state.invocations;
-    let chosen = choose(n, &state.rules);
+    let of_kind = match kind {
+        InvocationKind::Turn => &mut state.turns,
+        InvocationKind::Probe => &mut state.probes,
+    };
+    *of_kind += 1;
+    let chosen = choose(*of_kind, &state.rules);
     if let Some(key) = &chosen {
         *state.rules.entry(key.clone()).or_insert(0) += 1;
     }
@@ -72,12 +86,33 @@ mod tests {
     #[test]
     fn each_claim_gets_the_next_index_and_counts_its_rule() {
         let dir = tempfile::tempdir().expect("temp");
-        let (n1, r1) = claim_invocation(dir.path(), |_, _| Some("a".into())).expect("claims");
-        let (n2, _) = claim_invocation(dir.path(), |_, counts| {
+        let turn = InvocationKind::Turn;
+        let (n1, r1) = claim_invocation(dir.path(), turn, |_, _| Some("a".into())).expect("claims");
+        let (n2, _) = claim_invocation(dir.path(), turn, |_, counts| {
             assert_eq!(counts.get("a"), Some(&1));
             None
         })
         .expect("claims");
         assert_eq!((n1, r1.as_deref(), n2), (1, Some("a"), 2));
+    }
+
+    #[test]
+    fn probes_and_turns_are_counted_apart() {
+        let dir = tempfile::tempdir().expect("temp");
+        let mut seen = vec![];
+        for kind in [
+            InvocationKind::Probe,
+            InvocationKind::Turn,
+            InvocationKind::Probe,
+        ] {
+            let (n, _) = claim_invocation(dir.path(), kind, |k, _| {
+                seen.push(k);
+                None
+            })
+            .expect("claims");
+            seen.push(n);
+        }
+        // (index among its kind, index among all) per claim.
+        assert_eq!(seen, vec![1, 1, 1, 2, 2, 3]);
     }
 }

@@ -1,6 +1,7 @@
 //! The tool list `init` reports, by version (PROTOCOL.md §3.2: 57 names on 1.1.22 and
 //! 1.2.7, 60 on 1.2.17; exact lists from the CL and PB traces).
 
+use crate::version_model::{has, Behaviour};
 use agy_protocol::AgyVersion;
 
 /// The 57 tools of 1.2.7 (trace zts212653__clowder-ai__tool-call-turn), sorted.
@@ -22,13 +23,13 @@ const TOOLS_57: &[&str] = &[
     "wait_5_seconds", "write_to_file",
 ];
 
-/// Tools 1.2.17 added (trace joiomi__playbook-plugin__success-pong).
+/// Tools added by 1.2.16 (capitoline image-subagent capture; PB success-pong, 1.2.17).
 const ADDED_1_2_17: &[&str] = &["list_plugin_accounts", "run_workflow", "search_marketplace"];
 
 /// The sorted tool list of `version`.
 pub fn tools_for(version: AgyVersion) -> Vec<String> {
     let mut tools: Vec<String> = TOOLS_57.iter().map(|s| s.to_string()).collect();
-    if version >= AgyVersion::new(1, 2, 17) {
+    if has(version, Behaviour::SixtyTools) {
         tools.extend(ADDED_1_2_17.iter().map(|s| s.to_string()));
         tools.sort();
     }
@@ -41,8 +42,8 @@ mod tests {
 
     #[test]
     fn counts_match_the_recorded_versions() {
-        let old = tools_for(AgyVersion::new(1, 2, 7));
-        let new = tools_for(AgyVersion::new(1, 2, 17));
+        let old = tools_for(AgyVersion::new(1, 2, 13));
+        let new = tools_for(AgyVersion::new(1, 2, 16));
         assert_eq!((old.len(), new.len()), (57, 60));
         let mut sorted = new.clone();
         sorted.sort();

@@ -91,7 +91,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     } else {
         s.turn_duration
     });
-    let response = spec
+    let answer = spec
         .response
         .clone()
         .unwrap_or_else(|| canned_response(&s.prompt));
@@ -141,6 +141,10 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
             None => {}
         }
     }
+    let (response, structured_output) = match conform(s, spec, answer) {
+        Ok(pair) => pair,
+        Err(why) => return fail_schema(s, why),
+    };
     let answer_usage = if image {
         let split = if spec.usage.is_some() {
             usage
@@ -175,14 +179,24 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     } else {
         usage
     };
-    stream_answer(
-        s,
-        &id,
-        &response,
-        spec.chunks,
-        answer_usage,
-        duration.as_secs_f64(),
-    )?;
+    match &structured_output {
+        Some(value) => finish_answer(
+            s,
+            &id,
+            &response,
+            value,
+            answer_usage,
+            duration.as_secs_f64(),
+        )?,
+        None => stream_answer(
+            s,
+            &id,
+            &response,
+            spec.chunks,
+            answer_usage,
+            duration.as_secs_f64(),
+        )?,
+    }
     let advance = spec.advance_turns.unwrap_or(true);
     let spent = s.turn.spent;
     let env = Envelope {
@@ -191,7 +205,85 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         duration_seconds: duration.as_secs_f64() + 0.04,
         num_turns: s.turns_after_this(advance),
         usage: s.cumulative_usage(&spent),
+        json_schema: structured_output
+            .as_ref()
+            .and(s.schema.as_ref())
+            .map(|x| x.document.clone()),
+        structured_output,
         ..Envelope::empty(id, spec.status.clone().unwrap_or(Status::Success))
+    };
+    s.emit_result(env, UsageUpdate::AddSpent)
+}
+
+/// With `--json-schema`, the answer becomes the minimal conforming value (or the
+/// script's `structured_output`), and the response text is that value as JSON
+/// (unverified: docs/agy-versions.md, "Structured output"). Without, the answer as is.
+fn conform(
+    s: &Session,
+    spec: &DefaultSpec,
+    answer: String,
+) -> Result<(String, Option<serde_json::Value>), String> {
+    let Some(schema) = &s.schema else {
+        return Ok((answer, None));
+    };
+    let value = match &spec.structured_output {
+        Some(v) => v.clone(),
+        None => schema.minimal_answer(&answer)?,
+    };
+    let text = spec
+        .response
+        .clone()
+        .filter(|_| spec.structured_output.is_some())
+        .unwrap_or_else(|| format!("{value}\n"));
+    Ok((text, Some(value)))
+}
+
+/// A `--json-schema` answer as agy 1.3.1 gives it (untether `json_schema_finish`): one
+/// `agent_response` DONE line with the whole JSON text and the usage, then the `finish`
+/// tool ACTIVE with the value as its parameters, then a step of type `finish` DONE.
+fn finish_answer(
+    s: &mut Session,
+    id: &str,
+    response: &str,
+    value: &serde_json::Value,
+    usage: Usage,
+    duration: f64,
+) -> Result<(), FakeError> {
+    let i = s.next_step_index()?;
+    let mut answer = StepUpdate::new(id, i, StepState::Done, StepType::AgentResponse);
+    answer.text_delta = Some(response.to_string());
+    answer.duration_seconds = Some(duration);
+    answer.usage = Some(usage);
+    s.emit_step(answer);
+    let i = s.next_step_index()?;
+    let mut call = StepUpdate::new(id, i, StepState::Active, StepType::Tool);
+    call.tool_name = Some("finish".into());
+    call.tool_info = Some(ToolInfo {
+        name: "finish".into(),
+        parameters: value.clone(),
+        output: None,
+        error: None,
+    });
+    s.emit_step(call);
+    let mut done = StepUpdate::new(id, i, StepState::Done, StepType::Other("finish".into()));
+    // The capture's finish step took 0.028 s.
+    done.duration_seconds = Some(0.027595495);
+    s.emit_step(done);
+    Ok(())
+}
+
+/// An answer that cannot conform to `--json-schema` fails the turn: the ERROR result
+/// names the violation (agentty reports that a schema mismatch aborts the turn; the
+/// wording is unverified).
+fn fail_schema(s: &mut Session, why: String) -> Result<(), FakeError> {
+    let id = s.conversation_id()?;
+    let spent = s.turn.spent;
+    let env = Envelope {
+        error: why,
+        duration_seconds: s.turn_elapsed(),
+        num_turns: s.turns_after_this(true),
+        usage: s.cumulative_usage(&spent),
+        ..Envelope::empty(id, Status::Error)
     };
     s.emit_result(env, UsageUpdate::AddSpent)
 }

@@ -23,6 +23,13 @@ pub struct Envelope {
     pub duration_seconds: f64,
     /// User turns in the conversation so far.
     pub num_turns: u64,
+    /// The answer constrained by `--json-schema` (the `finish` tool's parameters),
+    /// between `num_turns` and `usage` (untether `json_schema_finish`, agy 1.3.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<serde_json::Value>,
+    /// The `--json-schema` document, echoed after `structured_output` (same capture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json_schema: Option<serde_json::Value>,
     /// Cumulative token usage of the conversation.
     pub usage: Usage,
     /// Tools headless mode auto-denied (1.2.7+).
@@ -31,9 +38,6 @@ pub struct Envelope {
     /// Slash-command payload (`{"name":…,"data":…}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<serde_json::Value>,
-    /// The answer constrained by `--json-schema`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub structured_output: Option<serde_json::Value>,
 }
 
 /// One entry of `denied_actions`.
@@ -59,6 +63,7 @@ impl Envelope {
             denied_actions: Vec::new(),
             command: None,
             structured_output: None,
+            json_schema: None,
         }
     }
 

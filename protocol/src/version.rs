@@ -68,6 +68,20 @@ impl<'de> Deserialize<'de> for AgyVersion {
     }
 }
 
+/// The agy versions fake-agy models distinctly, oldest first: one on each side of every
+/// edge of its version model (docs/agy-versions.md). `agy-harness matrix` runs these by
+/// default.
+pub const MODELLED_VERSIONS: &[AgyVersion] = &[
+    AgyVersion::new(1, 1, 18),
+    AgyVersion::new(1, 1, 27),
+    AgyVersion::new(1, 2, 6),
+    AgyVersion::new(1, 2, 13),
+    AgyVersion::new(1, 2, 16),
+    AgyVersion::new(1, 2, 17),
+    AgyVersion::new(1, 3, 1),
+    AgyVersion::new(1, 3, 2),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,10 +10,13 @@ mod journal;
 mod library;
 mod persistent;
 mod print_mode;
+mod probes;
 mod quirks;
 mod scripts;
 mod session_driver;
 mod signals;
+mod structured_output;
 mod traces;
+mod versions;
 
 mod acp;

@@ -185,11 +185,21 @@ async fn quota_exhausted_mid_turn_exits_3() {
 }
 
 #[tokio::test]
-async fn denied_turn_by_version() {
-    for (version, done_state, expect_error) in [("1.2.17", "DONE", false), ("1.2.7", "ERROR", true)]
-    {
+async fn denied_turn_by_version_and_tool() {
+    // A denied command is DONE without error from 1.2.8 (cp-1.2.8-tool-denied,
+    // pb-1.2.17-denied-command); a denied MCP call is ERROR with a tool error
+    // (cl-1.2.7-denied-mcp-turn), and so is a command before 1.2.8.
+    let mcp = "{ tool = \"call_mcp_tool\", parameters = { Arguments = {}, ServerName = \"srv\", ToolName = \"tool\" } }";
+    let command = "{ tool = \"run_command\", parameters = { CommandLine = \"touch x\" } }";
+    for (version, deny, done_state, action, display) in [
+        ("1.2.17", command, "DONE", "command", "RunCommand"),
+        ("1.2.6", command, "ERROR", "command", "RunCommand"),
+        ("1.2.7", mcp, "ERROR", "mcp", "CallMcpTool"),
+        ("1.3.1", mcp, "ERROR", "mcp", "CallMcpTool"),
+    ] {
         let sb = Sandbox::new();
-        let mut d = Driver::start(&sb, Some("[[turn]]\nsteps = [{ deny = { tool = \"call_mcp_tool\", parameters = { Arguments = {}, ServerName = \"srv\", ToolName = \"tool\" } } }]\n"), &[], &[("FAKE_AGY_VERSION", version)]);
+        let script = format!("[[turn]]\nsteps = [{{ deny = {deny} }}]\n");
+        let mut d = Driver::start(&sb, Some(&script), &[], &[("FAKE_AGY_VERSION", version)]);
         d.send(&user("use the tool")).await;
         let t = d.turn().await;
         let tool_end = t
@@ -197,17 +207,20 @@ async fn denied_turn_by_version() {
             .rev()
             .find(|e| e["step_update"]["step_type"] == "tool")
             .expect("tool step");
-        assert_eq!(tool_end["step_update"]["state"], done_state, "{version}");
+        assert_eq!(
+            tool_end["step_update"]["state"], done_state,
+            "{version} {action}"
+        );
         assert_eq!(
             tool_end["step_update"]["tool_info"]["error"].is_object(),
-            expect_error,
-            "{version}"
+            done_state == "ERROR",
+            "{version} {action}"
         );
         let r = result(&t);
         assert_eq!(r["status"], "SUCCESS");
         assert_eq!(r["response"], "");
-        assert_eq!(r["denied_actions"][0]["action"], "mcp");
-        assert_eq!(r["denied_actions"][0]["display_name"], "CallMcpTool");
+        assert_eq!(r["denied_actions"][0]["action"], action);
+        assert_eq!(r["denied_actions"][0]["display_name"], display);
         d.finish().await;
     }
 }

@@ -3,6 +3,7 @@
 //! `FAKE_AGY_WRITE_TRACES=1` regenerates the converted files from traces/captures.toml.
 
 use crate::support::{wait_with_timeout, workspace, Sandbox};
+use agy_protocol::command_line::{invocation_kind, InvocationKind};
 use agy_protocol::trace::{InvocationStart, Trace, TraceHeader, TRACE_VERSION};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -100,8 +101,13 @@ fn every_trace_replays_byte_identical_through_the_binary() {
     for c in &t.capture {
         let sb = Sandbox::new();
         let trace_path = workspace().join("traces").join(&c.trace);
+        // A recorded probe (`-p /quota`) is replayed by a rule that targets probes.
+        let when = match invocation_kind(&c.argv) {
+            InvocationKind::Probe => "when = { mode = \"command\" }\n",
+            InvocationKind::Turn => "",
+        };
         let script = sb.script(&format!(
-            "[[invocation]]\nsteps = [{{ trace = {:?} }}]\n",
+            "[[invocation]]\n{when}steps = [{{ trace = {:?} }}]\n",
             trace_path.display().to_string()
         ));
         let mut cmd = sb.std_cmd();

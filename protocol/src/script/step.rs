@@ -137,6 +137,10 @@ pub struct DefaultSpec {
     /// The result error text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// With `--json-schema`: the `structured_output` instead of the minimal conforming
+    /// value (carried as given, conforming or not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<serde_json::Value>,
 }
 
 /// An explicit envelope / `result`.
@@ -170,6 +174,9 @@ pub struct EnvelopeSpec {
     /// Slash-command payload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<serde_json::Value>,
+    /// `structured_output` (the `--json-schema` answer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<serde_json::Value>,
 }
 
 /// Overrides for the `init` event.

@@ -38,6 +38,9 @@ pub struct Init {
     pub tools: Vec<String>,
     /// `request-review`, or `always-proceed` under `--dangerously-skip-permissions`.
     pub permission_mode: String,
+    /// The `--json-schema` document (untether `json_schema_finish`, agy 1.3.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json_schema: Option<serde_json::Value>,
 }
 
 /// A `step_update` payload. Keys in emitted order, omitted when empty (§3.3).

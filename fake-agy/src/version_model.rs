@@ -1,0 +1,175 @@
+//! The version model: each versioned default behaviour of the fake, the first agy
+//! version that has it, and its public source (docs/agy-versions.md has the full table
+//! with the unverified edges). `FAKE_AGY_VERSION` or a script's `[script] agy` picks the
+//! version; the versions a matrix run covers are `agy_protocol::MODELLED_VERSIONS`.
+
+use agy_protocol::AgyVersion;
+
+/// A default behaviour that changed between agy versions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Behaviour {
+    /// The model catalogue lists Gemini 3.8/3.7/3.6 Flash (before: 3.7/3.6/3.5).
+    Gemini38Family,
+    /// `--conversation` with an unknown id warns and mints agy's own id (before: creates
+    /// the conversation under the client's id).
+    ResumeOnlyConversation,
+    /// `--print-timeout` expiry is SUCCESS, empty, exit 0 with a stderr notice (before:
+    /// ERROR "timeout waiting for response", exit 1).
+    PrintTimeoutSuccess,
+    /// A headless denial ends SUCCESS with `denied_actions` (before: CANCELED).
+    DenialSuccess,
+    /// A denied command's tool step goes ACTIVE → DONE without error (before: ERROR
+    /// with a tool error, as a denied MCP call still does).
+    DeniedCommandDone,
+    /// `init.tools` has 60 names (adds list_plugin_accounts, run_workflow,
+    /// search_marketplace).
+    SixtyTools,
+    /// Claude Opus/Sonnet 5.5 replace the Claude 4.6 models.
+    Claude55Models,
+    /// The denial stderr line adds the allow-rule and `--dangerously-skip-permissions`
+    /// advice.
+    DenialAdvice,
+    /// The signed-out stderr line names `agy` (before: `antigravity`).
+    SignInNamesAgy,
+}
+
+/// One row: the behaviour, the first version known to have it, the public source.
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// The behaviour.
+    pub behaviour: Behaviour,
+    /// The first modelled version that has it.
+    pub since: AgyVersion,
+    /// Where the evidence is (capture ids of traces/corpus.toml, or a source named in
+    /// docs/agy-versions.md); read by the test that keeps the doc in step.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub source: &'static str,
+}
+
+const fn v(major: u32, minor: u32, patch: u32) -> AgyVersion {
+    AgyVersion::new(major, minor, patch)
+}
+
+/// The table (docs/agy-versions.md).
+pub const TABLE: &[Row] = &[
+    Row {
+        behaviour: Behaviour::Gemini38Family,
+        since: v(1, 1, 27),
+        source: "1.1.18 models: gb-1.1.18-models-text; 1.1.27: kp-1.1.27-list-dir-turn",
+    },
+    Row {
+        behaviour: Behaviour::ResumeOnlyConversation,
+        since: v(1, 2, 0),
+        source: "uxnan PR #255 (1.2.7); UX comment (1.1.4)",
+    },
+    Row {
+        behaviour: Behaviour::PrintTimeoutSuccess,
+        since: v(1, 2, 0),
+        source: "TF S6c (1.2.6), PB print-timeout (1.2.17); HV capture (≤1.1.24)",
+    },
+    Row {
+        behaviour: Behaviour::DenialSuccess,
+        since: v(1, 2, 0),
+        source: "cl-1.2.7-denied-mcp-turn; FM (1.1.22 CANCELED)",
+    },
+    Row {
+        behaviour: Behaviour::DeniedCommandDone,
+        since: v(1, 2, 8),
+        source: "cp-1.2.8-tool-denied, pb-1.2.17-denied-command, pb-1.3.1-denied-command",
+    },
+    Row {
+        behaviour: Behaviour::SixtyTools,
+        since: v(1, 2, 16),
+        source: "cp-1.2.16-image-subagent (60 tools); pl-1.2.13 (57)",
+    },
+    Row {
+        behaviour: Behaviour::Claude55Models,
+        since: v(1, 2, 17),
+        source: "pb-1.2.17-error-model-rejected, pb-1.3.1-error-model-rejected",
+    },
+    Row {
+        behaviour: Behaviour::DenialAdvice,
+        since: v(1, 3, 1),
+        source: "ut-1.3.1-tools-denied (littlebearapps/untether)",
+    },
+    Row {
+        behaviour: Behaviour::SignInNamesAgy,
+        since: v(1, 3, 2),
+        source:
+            "ut-1.3.2-signed-out (untether unauth); pl-1.2.13-signed-out-stream says 'antigravity'",
+    },
+];
+
+/// True when `version` has `behaviour`.
+pub fn has(version: AgyVersion, behaviour: Behaviour) -> bool {
+    TABLE
+        .iter()
+        .find(|r| r.behaviour == behaviour)
+        .is_some_and(|r| version >= r.since)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_protocol::MODELLED_VERSIONS;
+
+    #[test]
+    fn every_behaviour_has_one_row() {
+        for (i, r) in TABLE.iter().enumerate() {
+            assert_eq!(
+                TABLE.iter().filter(|x| x.behaviour == r.behaviour).count(),
+                1,
+                "row {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_modelled_versions_show_every_edge_of_the_table() {
+        // Each behaviour is off in some modelled version and on in another, so a matrix
+        // over MODELLED_VERSIONS exercises both sides of every edge.
+        for r in TABLE {
+            let on = MODELLED_VERSIONS
+                .iter()
+                .filter(|v| has(**v, r.behaviour))
+                .count();
+            assert!(
+                on > 0 && on < MODELLED_VERSIONS.len(),
+                "{:?} is the same in every modelled version",
+                r.behaviour
+            );
+        }
+    }
+
+    #[test]
+    fn the_doc_lists_every_behaviour_with_its_first_version() {
+        let doc = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/agy-versions.md"),
+        )
+        .expect("docs/agy-versions.md");
+        for r in TABLE {
+            let name = format!("`{:?}`", r.behaviour);
+            let line = doc
+                .lines()
+                .find(|l| l.contains(&name))
+                .unwrap_or_else(|| panic!("docs/agy-versions.md has no row for {name}"));
+            assert!(line.contains(&r.since.to_string()), "{name}: {line}");
+            assert!(!r.source.is_empty());
+        }
+    }
+
+    #[test]
+    fn recorded_versions_sit_on_the_recorded_side() {
+        assert!(
+            !has(v(1, 2, 13), Behaviour::SixtyTools),
+            "pl-1.2.13: 57 tools"
+        );
+        assert!(
+            has(v(1, 2, 16), Behaviour::SixtyTools),
+            "cp-1.2.16: 60 tools"
+        );
+        assert!(!has(v(1, 2, 7), Behaviour::DeniedCommandDone));
+        assert!(has(v(1, 3, 1), Behaviour::Claude55Models));
+        assert!(!has(v(1, 1, 18), Behaviour::Gemini38Family));
+    }
+}
