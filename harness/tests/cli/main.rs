@@ -5,6 +5,7 @@ mod catalogue;
 mod commands;
 mod end_to_end;
 mod live;
+mod probes;
 mod python_example;
 mod reliability;
 mod spikes;
