@@ -9,4 +9,5 @@ mod probes;
 mod python_example;
 mod reliability;
 mod spikes;
+mod strict;
 mod support;
