@@ -193,9 +193,9 @@ fn check_usage(expect: &OpExpect, reply: &Reply, place: &str, out: &mut Vec<Fail
                 out.push(
                     Failure::new(place, "usage", format!("{name} = {w}"), format!("{name} = {g}"))
                         .closest(if g > w {
-                            "more than this turn's own result reported: usage of another turn (a late step?) was added"
+                            "more than this turn's own usage: tokens of another turn (a late step?) were added"
                         } else {
-                            "less than this turn's own result reported"
+                            "less than this turn's own usage"
                         }),
                 );
             }
