@@ -37,6 +37,10 @@ pub struct AdapterSection {
     /// Extra environment for the driver.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// Strict mode: expectations that encode a seed's implementation choice
+    /// (`strict = "…"` in a scenario) fail the scenario instead of being advice.
+    #[serde(default)]
+    pub strict: bool,
 }
 
 /// `[timeouts]`: wall-clock bounds, not time-scaled.
@@ -53,6 +57,13 @@ pub struct Timeouts {
     pub grace: GoDuration,
     /// Added to every time-scaled bound, for process start-up jitter.
     pub slack: GoDuration,
+    /// Seconds the adapter waits beyond an op's `timeout_s` before it kills agy, a
+    /// constant it cannot scale (e.g. a fixed kill grace of 30). Added, unscaled, to the
+    /// reply bound of every op that carries `timeout_s`, and to the scenario's limit.
+    pub kill_grace_s: f64,
+    /// `false`: the adapter applies `timeout_s` as given, without the time scale; the
+    /// reply bound of an op with `timeout_s` then grows by `timeout_s` itself.
+    pub scales_timeout_s: bool,
 }
 
 impl Default for Timeouts {
@@ -63,6 +74,8 @@ impl Default for Timeouts {
             startup: Duration::from_secs(10).into(),
             grace: Duration::from_millis(500).into(),
             slack: Duration::from_secs(3).into(),
+            kill_grace_s: 0.0,
+            scales_timeout_s: true,
         }
     }
 }
@@ -120,6 +133,7 @@ impl AdapterConfig {
                 command,
                 profiles: vec![Profile::Oneshot, Profile::Session, Profile::Acp],
                 env: BTreeMap::new(),
+                strict: true,
             },
             errors,
             timeouts: Timeouts::default(),

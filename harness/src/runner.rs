@@ -3,7 +3,10 @@
 //! interrupt), and the verdict. `run_all` runs many scenarios `--jobs` at a time.
 
 use crate::adapter_config::AdapterConfig;
-use crate::check::{check_acp, check_history, check_invocation, check_journal, check_op, Failure};
+use crate::check::{
+    check_acp, check_history, check_invocation, check_journal, check_next_turn, check_op,
+    check_probes, Failure,
+};
 use crate::driver_client::DriverClient;
 use crate::observation::{classify, Observation, OpObservation};
 use crate::report::{OpRecord, ScenarioResult, Status};
@@ -48,6 +51,25 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn scaled(&self, d: Duration) -> Duration {
         d.mul_f64(self.scale) + self.settings.config.timeouts.slack.0
+    }
+
+    /// What an op's reply may take beyond its time-scaled bound because of timeouts
+    /// the adapter declares it cannot scale (`[timeouts] kill_grace_s`,
+    /// `scales_timeout_s = false`). Only ops that carry `timeout_s` wait that long.
+    fn unscaled_extra(&self, req: &RequestOp) -> Duration {
+        let t = &self.settings.config.timeouts;
+        let RequestOp::Generate {
+            timeout_s: Some(timeout_s),
+            ..
+        } = req
+        else {
+            return Duration::ZERO;
+        };
+        let mut extra = t.kill_grace_s.max(0.0);
+        if !t.scales_timeout_s {
+            extra += timeout_s.max(0.0) * (1.0 - self.scale).max(0.0);
+        }
+        Duration::try_from_secs_f64(extra).unwrap_or(Duration::ZERO)
     }
 
     async fn start_driver(&self) -> Result<DriverClient, String> {
@@ -212,7 +234,8 @@ async fn run_ops(
                     .reply_within
                     .as_ref()
                     .map(|w| ctx.scaled(w.0))
-                    .unwrap_or(t.reply.0);
+                    .unwrap_or(t.reply.0)
+                    + ctx.unscaled_extra(req);
                 let sent_us = now_us();
                 match d.send(req.clone()).await {
                     Ok(id) => pending.push(Pending {
@@ -263,6 +286,7 @@ pub async fn run_scenario(
         covers: s.meta.covers.clone(),
         status: Status::Passed,
         failures: Vec::new(),
+        advice: Vec::new(),
         duration_ms: 0,
         note: None,
         ops: Vec::new(),
@@ -344,7 +368,14 @@ pub async fn run_scenario(
         .timeout
         .as_ref()
         .map(|t| t.0)
-        .unwrap_or(settings.config.timeouts.scenario.0);
+        .unwrap_or(settings.config.timeouts.scenario.0)
+        + s.ops
+            .iter()
+            .filter_map(|op| match &op.action {
+                OpAction::Request(req) => Some(ctx.unscaled_extra(req)),
+                OpAction::Restart => None,
+            })
+            .sum::<Duration>();
     let mut obs = Observation::default();
     let mut driver: Option<DriverClient> = None;
     let mut ended: Result<(), (Status, String)> = Ok(());
@@ -379,6 +410,12 @@ pub async fn run_scenario(
         _ => judge(&ctx, &obs),
     };
     drop(ctx);
+    if !settings.config.adapter.strict {
+        let (advice, contract): (Vec<Failure>, Vec<Failure>) =
+            failures.into_iter().partition(|f| f.seed_choice.is_some());
+        failures = contract;
+        result.advice = advice;
+    }
     match ended {
         Ok(()) => {}
         Err((Status::Interrupted, msg)) => {
@@ -470,7 +507,11 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
     }
     for o in &obs.ops {
         if let Some(spec) = s.ops.get(o.index - 1) {
-            let mut failures = check_op(&spec.expect, o, &ctx.sandbox.work());
+            let mut failures: Vec<Failure> = check_op(&spec.expect, o, &ctx.sandbox.work())
+                .into_iter()
+                .chain(check_next_turn(&spec.expect, o, obs))
+                .map(|f| f.seed_choice(spec.expect.strict.as_ref()))
+                .collect();
             if !failures.is_empty() {
                 let seen = agy_during(obs, o.sent_us, o.replied_us);
                 for f in failures.iter_mut() {
@@ -499,12 +540,24 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
         ));
     }
     if let Some(j) = &s.expect.journal {
-        out.extend(check_journal(j, obs));
+        out.extend(
+            check_journal(j, obs)
+                .into_iter()
+                .map(|f| f.seed_choice(j.strict.as_ref())),
+        );
+    }
+    if s.meta.profile != crate::scenario::Profile::Acp {
+        let bounds = s.expect.probes.unwrap_or_default();
+        out.extend(check_probes(&bounds, obs));
     }
     let running = |pid: u32| obs.running_at_end.contains(&pid);
     let scaled = |d: Duration| ctx.scaled(d);
     for inv in &s.expect.invocations {
-        out.extend(check_invocation(inv, obs, &scaled, &running));
+        out.extend(
+            check_invocation(inv, obs, &scaled, &running)
+                .into_iter()
+                .map(|f| f.seed_choice(inv.strict.as_ref())),
+        );
     }
     if let Some(h) = &s.expect.history {
         out.extend(check_history(h, &s.ops, obs));
@@ -615,6 +668,7 @@ pub async fn run_all(
                             "the scenario runs",
                             format!("agy-harness failed: {e}"),
                         )],
+                        advice: Vec::new(),
                         duration_ms: 0,
                         note: Some("internal error in agy-harness; please report it".into()),
                         ops: Vec::new(),

@@ -65,6 +65,7 @@ impl Failure {
             error: Some(ErrorInfo {
                 name: self.name.to_string(),
                 message: self.message,
+                hint: None,
             }),
             result,
         }

@@ -34,6 +34,9 @@ pub enum Fault {
     SigtermWithoutSigkill,
     /// session: a late step of an earlier turn is attributed to the current turn.
     LateStepToCurrentTurn,
+    /// session: the usage of a late step of an earlier turn is added to the current
+    /// turn's usage (its text stays out).
+    LateUsageToCurrentTurn,
     /// acp: the history-gap quarantine is lifted before the checkpoint write completes.
     AcpQuarantineLiftedEarly,
     /// acp: a failed restore falls back to `session/new`.
@@ -57,7 +60,7 @@ pub struct FaultInfo {
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 16] = [
+    pub const ALL: [Fault; 17] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -70,6 +73,7 @@ impl Fault {
         Fault::KeepsProcessAfterModelChange,
         Fault::SigtermWithoutSigkill,
         Fault::LateStepToCurrentTurn,
+        Fault::LateUsageToCurrentTurn,
         Fault::AcpQuarantineLiftedEarly,
         Fault::AcpFallsBackToSessionNew,
         Fault::AcpAppendsLoadReplay,
@@ -143,6 +147,11 @@ impl Fault {
                 "late-step-to-current-turn",
                 "session",
                 "attributes a step of an earlier turn that arrives late to the current turn, so old text appears in a new turn (seed 000, steps only at or beyond the new turn's first index)",
+            ),
+            Fault::LateUsageToCurrentTurn => (
+                "late-usage-to-current-turn",
+                "session",
+                "adds the usage of a late step of an earlier turn to the current turn's usage, so the cost record charges one turn for another's tokens (seed 000, steps only at or beyond the new turn's first index)",
             ),
             Fault::AcpQuarantineLiftedEarly => (
                 "acp-quarantine-lifted-early",
@@ -234,6 +243,7 @@ mod tests {
                 "keeps-process-after-model-change",
                 "sigterm-without-sigkill",
                 "late-step-to-current-turn",
+                "late-usage-to-current-turn",
                 "acp-quarantine-lifted-early",
                 "acp-falls-back-to-session-new",
                 "acp-appends-load-replay",

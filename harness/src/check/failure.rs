@@ -20,6 +20,11 @@ pub struct Failure {
     /// Supporting facts (agy argv, the reply's error, stderr).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<String>,
+    /// The seed decision the expectation encodes, when it is an implementation choice
+    /// rather than the profile contract (`strict = "…"` in the scenario): advice unless
+    /// the adapter config asks for strict mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_choice: Option<String>,
 }
 
 impl Failure {
@@ -37,6 +42,7 @@ impl Failure {
             observed: observed.into(),
             closest: None,
             evidence: Vec::new(),
+            seed_choice: None,
         }
     }
 
@@ -49,6 +55,12 @@ impl Failure {
     /// Adds evidence lines.
     pub fn evidence(mut self, lines: impl IntoIterator<Item = String>) -> Failure {
         self.evidence.extend(lines);
+        self
+    }
+
+    /// Marks the failure as a miss of a seed's implementation choice (`None`: contract).
+    pub fn seed_choice(mut self, choice: Option<&String>) -> Failure {
+        self.seed_choice = choice.cloned();
         self
     }
 
@@ -69,6 +81,9 @@ impl fmt::Display for Failure {
         for (i, e) in self.evidence.iter().enumerate() {
             let label = if i == 0 { "evidence:" } else { "         " };
             write!(f, "\n  {label} {e}")?;
+        }
+        if let Some(s) = &self.seed_choice {
+            write!(f, "\n  seed choice, not contract: {s}")?;
         }
         Ok(())
     }

@@ -1,10 +1,13 @@
 //! Checks on the journal: invocation count, distinct pids, argv has / lacks, stdin
-//! closed, signals and their order and timing, the concurrency high-water mark.
+//! closed, signals and their order and timing, the concurrency high-water mark. Every
+//! check speaks of turn invocations (print runs and persistent sessions); probes
+//! (`--version`, `models`, slash commands, `update`) are bounded by `probe_check`.
 
 use super::failure::Failure;
 use super::op_check::join;
 use crate::observation::Observation;
 use crate::scenario::{InvocationExpect, JournalExpect};
+use agy_protocol::command_line::{parse_args, InvocationKind};
 use agy_protocol::diag::closest;
 use agy_protocol::journal::{now_us, JournalRecord};
 use std::collections::BTreeSet;
@@ -41,7 +44,8 @@ fn nearest(argv: &[String], pattern: &str) -> Option<String> {
     closest(first, args.iter().map(String::as_str)).map(|c| format!("`{c}`"))
 }
 
-fn show_argv(r: &JournalRecord) -> String {
+/// `invocation 3 (pid 812): agy -p …`, the argv shortened for a report line.
+pub fn show_argv(r: &JournalRecord) -> String {
     let mut shown: Vec<String> = r
         .argv
         .iter()
@@ -69,13 +73,79 @@ fn show_argv(r: &JournalRecord) -> String {
     )
 }
 
+/// The turn invocations of the journal, in invocation order: probes left out.
+pub fn turns(obs: &Observation) -> Vec<&JournalRecord> {
+    let mut t: Vec<&JournalRecord> = obs
+        .journal
+        .iter()
+        .filter(|r| r.kind() == InvocationKind::Turn)
+        .collect();
+    t.sort_by_key(|r| r.invocation);
+    t
+}
+
+/// The model and effort an argv selects, by meaning: `--model X --effort e` is `(X, e)`,
+/// and a tiered id alone, `--model X-e`, is `(X, e)` too.
+pub fn selected_model(argv: &[String]) -> (Option<String>, Option<String>) {
+    let Ok(args) = parse_args(argv.get(1..).unwrap_or_default()) else {
+        return (None, None);
+    };
+    match (args.model, args.effort) {
+        (Some(m), None) => split_tier(&m),
+        (m, e) => (m, e),
+    }
+}
+
+/// `gemini-3.8-flash-low` → (`gemini-3.8-flash`, `low`); an id without a tier stays whole.
+fn split_tier(id: &str) -> (Option<String>, Option<String>) {
+    for tier in ["low", "medium", "high"] {
+        if let Some(base) = id.strip_suffix(&format!("-{tier}")) {
+            return (Some(base.to_string()), Some(tier.to_string()));
+        }
+    }
+    (Some(id.to_string()), None)
+}
+
+/// A model expectation against an argv: `model` alone may itself be tiered.
+fn model_check(place: &str, e: &InvocationExpect, r: &JournalRecord, out: &mut Vec<Failure>) {
+    if e.model.is_none() && e.effort.is_none() {
+        return;
+    }
+    let (want_model, want_effort) = match (&e.model, &e.effort) {
+        (Some(m), None) => split_tier(m),
+        (m, eff) => (m.clone(), eff.clone()),
+    };
+    let (got_model, got_effort) = selected_model(&r.argv);
+    let model_ok = want_model.is_none() || want_model == got_model;
+    let effort_ok = want_effort.is_none() || want_effort == got_effort;
+    if !(model_ok && effort_ok) {
+        let show = |m: &Option<String>, e: &Option<String>| {
+            format!(
+                "model {}, effort {}",
+                m.as_deref().unwrap_or("(agy's default)"),
+                e.as_deref().unwrap_or("(agy's default)")
+            )
+        };
+        out.push(
+            Failure::new(
+                place,
+                "model",
+                show(&want_model, &want_effort),
+                show(&got_model, &got_effort),
+            )
+            .closest("`--model X-low` and `--model X --effort low` select the same")
+            .evidence([show_argv(r)]),
+        );
+    }
+}
+
 /// Everything wrong with `[expect.journal]`.
 pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
-    let j = &obs.journal;
+    let j = turns(obs);
     let mut out = Vec::new();
     let place = "journal";
     let pids: BTreeSet<u32> = j.iter().map(|r| r.pid).collect();
-    let all_argv: Vec<String> = j.iter().map(show_argv).collect();
+    let all_argv: Vec<String> = j.iter().map(|r| show_argv(r)).collect();
     if let Some(n) = e.invocations {
         if j.len() != n as usize {
             out.push(
@@ -111,7 +181,7 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
             );
         }
     }
-    for r in j {
+    for r in &j {
         argv_checks(
             &format!("invocation {}", r.invocation),
             r,
@@ -225,17 +295,19 @@ pub fn check_invocation(
     marker_running: &dyn Fn(u32) -> bool,
 ) -> Vec<Failure> {
     let place = format!("invocation {}", e.nth);
-    let Some(r) = obs.journal.iter().find(|r| r.invocation == e.nth) else {
+    let turns = turns(obs);
+    let Some(r) = turns.get(e.nth.saturating_sub(1) as usize).copied() else {
         let seen: Vec<String> = obs.journal.iter().map(show_argv).collect();
         return vec![Failure::new(
             place,
             "exists",
-            format!("invocation {} in the journal", e.nth),
-            format!("{} invocation(s)", obs.journal.len()),
+            format!("turn invocation {} in the journal", e.nth),
+            format!("{} turn invocation(s)", turns.len()),
         )
         .evidence(seen)];
     };
     let mut out = Vec::new();
+    model_check(&place, e, r, &mut out);
     argv_checks(&place, r, &e.argv_has, &e.argv_lacks, &mut out);
     if let Some(want) = e.stdin_closed {
         stdin_check(&place, r, want, &mut out);
@@ -348,8 +420,9 @@ fn exit_text(r: &JournalRecord) -> String {
 /// The most agy processes alive at one moment, and the invocations involved then.
 pub fn concurrency_high_water(obs: &Observation) -> (u32, Vec<String>) {
     let now = now_us();
+    let turns = turns(obs);
     let mut edges: Vec<(u64, i32, usize)> = Vec::new();
-    for (i, r) in obs.journal.iter().enumerate() {
+    for (i, r) in turns.iter().enumerate() {
         let end = r
             .ended_us
             .or_else(|| obs.ended_us.get(&r.pid).copied())
@@ -370,14 +443,14 @@ pub fn concurrency_high_water(obs: &Observation) -> (u32, Vec<String>) {
         }
         if live.len() as u32 > best {
             best = live.len() as u32;
-            at = live.iter().map(|i| show_argv(&obs.journal[*i])).collect();
+            at = live.iter().map(|i| show_argv(turns[*i])).collect();
         }
     }
     (best, at)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use agy_protocol::journal::{StdinLog, JOURNAL_VERSION};
 
@@ -480,5 +553,74 @@ mod tests {
         let f = check_journal(&e, &obs);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].observed, "3 at once");
+    }
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        words.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_tiered_id_and_an_id_with_effort_select_the_same() {
+        let tiered = selected_model(&argv(&["agy", "--model", "gemini-3.8-flash-low"]));
+        let split = selected_model(&argv(&[
+            "agy",
+            "--model",
+            "gemini-3.8-flash",
+            "--effort",
+            "low",
+        ]));
+        assert_eq!(tiered, split);
+        assert_eq!(tiered.1.as_deref(), Some("low"));
+        let e = InvocationExpect {
+            nth: 1,
+            model: Some("gemini-3.8-flash".into()),
+            effort: Some("high".into()),
+            ..InvocationExpect::default()
+        };
+        let obs = Observation {
+            journal: vec![record(
+                1,
+                1,
+                &["agy", "--model", "gemini-3.8-flash-low"],
+                0,
+                Some(1),
+            )],
+            ..Observation::default()
+        };
+        let f = check_invocation(&e, &obs, &|d| d, &|_| false);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].observed, "model gemini-3.8-flash, effort low");
+    }
+
+    #[test]
+    fn probes_are_neither_counted_nor_numbered_as_turns() {
+        let obs = Observation {
+            journal: vec![
+                record(1, 1, &["agy", "--version"], 0, Some(1)),
+                record(
+                    2,
+                    2,
+                    &["agy", "-p", "x", "--output-format", "json"],
+                    2,
+                    Some(3),
+                ),
+                record(3, 3, &["agy", "models"], 4, Some(5)),
+            ],
+            ..Observation::default()
+        };
+        let e = JournalExpect {
+            invocations: Some(1),
+            distinct_pids: Some(1),
+            argv_has: vec!["--output-format json".into()],
+            max_concurrency: Some(1),
+            ..JournalExpect::default()
+        };
+        assert!(check_journal(&e, &obs).is_empty());
+        let first = InvocationExpect {
+            nth: 1,
+            argv_has: vec!["-p".into()],
+            ..InvocationExpect::default()
+        };
+        assert!(check_invocation(&first, &obs, &|d| d, &|_| false).is_empty());
     }
 }

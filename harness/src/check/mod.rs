@@ -7,10 +7,16 @@ mod history_check;
 mod image;
 mod journal_check;
 mod op_check;
+mod probe_check;
+mod retry_check;
 
 pub use acp_check::{check_acp, client_methods, prompts_sent};
 pub use failure::Failure;
 pub use history_check::check_history;
 pub use image::{decode_jpeg, has_image_extension, inspect_image, ImageCheck};
-pub use journal_check::{argv_has, check_invocation, check_journal, concurrency_high_water};
+pub use journal_check::{
+    argv_has, check_invocation, check_journal, concurrency_high_water, selected_model, turns,
+};
 pub use op_check::{check_op, describe_reply};
+pub use probe_check::{check_probes, probe_kind, ProbeKind};
+pub use retry_check::check_next_turn;

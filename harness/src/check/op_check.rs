@@ -75,20 +75,27 @@ pub fn check_op(expect: &OpExpect, obs: &OpObservation, work_dir: &Path) -> Vec<
         }
     }
     if let Some(want) = &expect.message_contains {
-        let msg = reply
+        // The hint is part of what the user reads: search both.
+        let (msg, hint) = reply
             .error
             .as_ref()
-            .map(|e| e.message.clone())
+            .map(|e| (e.message.clone(), e.hint.clone().unwrap_or_default()))
             .unwrap_or_default();
-        if !msg.to_lowercase().contains(&want.to_lowercase()) {
+        let want_lc = want.to_lowercase();
+        if !msg.to_lowercase().contains(&want_lc) && !hint.to_lowercase().contains(&want_lc) {
             out.push(Failure::new(
                 &place,
                 "message_contains",
-                format!("a message containing {want:?}"),
-                format!("{msg:?}"),
+                format!("a message or hint containing {want:?}"),
+                if hint.is_empty() {
+                    format!("{msg:?}")
+                } else {
+                    format!("{msg:?} (hint {hint:?})")
+                },
             ));
         }
     }
+    check_usage(expect, reply, &place, &mut out);
     check_output(expect, reply, work_dir, &place, &mut out);
     check_text(expect, reply, &place, &mut out);
     check_restore(expect, reply, &place, &mut out);
@@ -166,6 +173,32 @@ fn check_output(
                 format!("{gw}×{gh}"),
             )),
             Err(e) => out.push(Failure::new(place, "image_size", format!("{w}×{h}"), e)),
+        }
+    }
+}
+
+/// `usage = { … }`: the reply's own usage figures, when it reports any, are this turn's.
+fn check_usage(expect: &OpExpect, reply: &Reply, place: &str, out: &mut Vec<Failure>) {
+    let (Some(want), Some(got)) = (&expect.usage, &reply.result.usage) else {
+        return;
+    };
+    let pairs = [
+        ("input_tokens", want.input_tokens, got.input_tokens),
+        ("output_tokens", want.output_tokens, got.output_tokens),
+        ("total_tokens", want.total_tokens, got.total_tokens),
+    ];
+    for (name, want, got) in pairs {
+        if let (Some(w), Some(g)) = (want, got) {
+            if w != g {
+                out.push(
+                    Failure::new(place, "usage", format!("{name} = {w}"), format!("{name} = {g}"))
+                        .closest(if g > w {
+                            "more than this turn's own usage: tokens of another turn (a late step?) were added"
+                        } else {
+                            "less than this turn's own usage"
+                        }),
+                );
+            }
         }
     }
 }
@@ -308,6 +341,7 @@ mod tests {
             error: Some(ErrorInfo {
                 name: name.into(),
                 message: "m".into(),
+                hint: None,
             }),
             result: OpResult::default(),
         }

@@ -104,6 +104,14 @@ fn render_junit(report: &RunReport) -> Result<String, String> {
             }
         };
         let mut case = TestCase::new(r.name.clone(), status);
+        if !r.advice.is_empty() {
+            let advice: Vec<String> = r
+                .advice
+                .iter()
+                .map(|f| format!("advice (not the contract):\n{f}"))
+                .collect();
+            case.set_system_out(advice.join("\n\n"));
+        }
         case.set_classname(r.profile.clone());
         case.set_time(Duration::from_millis(r.duration_ms));
         suite.add_test_case(case);

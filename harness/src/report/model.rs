@@ -65,6 +65,10 @@ pub struct ScenarioResult {
     pub status: Status,
     /// Broken expectations.
     pub failures: Vec<Failure>,
+    /// Missed seed choices (`strict = "…"` expectations) when the adapter config is not
+    /// strict: shown as advice, not failing the scenario.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub advice: Vec<Failure>,
     /// Wall time in milliseconds.
     pub duration_ms: u64,
     /// Why it was skipped, errored, or is expected to fail.

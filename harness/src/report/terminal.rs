@@ -32,6 +32,7 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
             s => format!(" {style}{}{style:#}", s.word()),
         }
     );
+    write_advice(out, r);
     if matches!(r.status, Status::Skipped | Status::ExpectedFailure) {
         if let Some(n) = &r.note {
             let _ = writeln!(out, "    {DIM}{n}{DIM:#}");
@@ -59,6 +60,21 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
     }
     if let Some(s) = &r.sandbox {
         let _ = writeln!(out, "    {DIM}sandbox kept at {s}{DIM:#}");
+    }
+}
+
+/// Missed seed choices, as advice: not part of the profile contract, so they do not
+/// fail the scenario unless the adapter config is strict.
+fn write_advice(out: &mut dyn Write, r: &ScenarioResult) {
+    for f in &r.advice {
+        let _ = writeln!(
+            out,
+            "    {YELLOW}advice{YELLOW:#} {}: {} — expected {}, observed {}",
+            f.headline(),
+            f.seed_choice.as_deref().unwrap_or("a seed's choice"),
+            f.expected,
+            f.observed
+        );
     }
 }
 

@@ -7,6 +7,7 @@ mod parse;
 pub use catalogue::{load_catalogue, parse_partition, Catalogue, Selection};
 pub use model::{
     AcpExpect, AcpWait, HistoryExpect, InvocationExpect, JournalExpect, OpAction, OpExpect, OpSpec,
-    OutcomeSet, OutputExpect, Profile, Scenario, ScenarioExpect, ScenarioMeta,
+    OutcomeSet, OutputExpect, ProbeExpect, Profile, Scenario, ScenarioExpect, ScenarioMeta,
+    UsageExpect,
 };
 pub use parse::{parse_scenario, parse_scenario_file, render_scenario, DEFAULT_SESSION};

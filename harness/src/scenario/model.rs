@@ -312,6 +312,35 @@ pub struct OpExpect {
     /// ACP ops: exactly this many `gap` entries in the reply's history.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_gaps: Option<u32>,
+    /// Retry by effect: every agy turn process that served this op is gone before the
+    /// next op, and the next op's turn runs on a process started after this reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_turn_on_new_process: Option<bool>,
+    /// When the reply carries `result.usage`, its counters equal these (the scripted
+    /// usage of this turn's own result, nothing of a late step of an earlier turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<UsageExpect>,
+    /// The checks of this table encode a seed's implementation choice, not the profile
+    /// contract (`"seed 000: SIGTERM → SIGKILL"`): a miss is advice unless the adapter
+    /// config asks for strict mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<String>,
+}
+
+/// `usage = { output_tokens = 12 }`: token counters a turn's reply must report, when it
+/// reports usage at all.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsageExpect {
+    /// `input_tokens`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// `output_tokens`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// `total_tokens`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
 }
 
 /// `[expect]`: checks on the whole run.
@@ -330,6 +359,45 @@ pub struct ScenarioExpect {
     /// `[expect.acp]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acp: Option<AcpExpect>,
+    /// `[expect.probes]`: bounds on probe invocations instead of the defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probes: Option<ProbeExpect>,
+}
+
+/// `[expect.probes]`: at most this many probe invocations of each kind in the scenario
+/// (`--version`, `models`, a slash command such as `-p /usage`, `update`, any other
+/// subcommand). Probes never count as turns; without this table the defaults of
+/// [`ProbeExpect::DEFAULT`] bound them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ProbeExpect {
+    /// `agy --version`.
+    pub version: u32,
+    /// `agy models`.
+    pub models: u32,
+    /// `agy -p /…` slash commands.
+    pub slash_commands: u32,
+    /// `agy update`: replaces the binary under test.
+    pub update: u32,
+    /// Any other subcommand.
+    pub other: u32,
+}
+
+impl ProbeExpect {
+    /// One version read, one model listing, one slash command; never an update.
+    pub const DEFAULT: ProbeExpect = ProbeExpect {
+        version: 1,
+        models: 1,
+        slash_commands: 1,
+        update: 0,
+        other: 1,
+    };
+}
+
+impl Default for ProbeExpect {
+    fn default() -> Self {
+        ProbeExpect::DEFAULT
+    }
 }
 
 /// `[expect.journal]`: checks over every agy invocation.
@@ -363,6 +431,9 @@ pub struct JournalExpect {
     /// No agy process is left running when the last reply has arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub none_left_running: Option<bool>,
+    /// A seed's implementation choice rather than the contract (see [`OpExpect::strict`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<String>,
 }
 
 /// `[[expect.invocation]]`: checks on one invocation.
@@ -392,6 +463,16 @@ pub struct InvocationExpect {
     /// Gone within this (time-scaled) bound after its first signal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gone_within_after_signal: Option<GoDuration>,
+    /// The model selected, by meaning: `--model X` with any effort, or the tiered id
+    /// `X-low` (then [`InvocationExpect::effort`] is `low`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The effort selected: `--effort e`, or the tier of a tiered model id `X-e`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<String>,
+    /// A seed's implementation choice rather than the contract (see [`OpExpect::strict`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<String>,
 }
 
 /// `[expect.history]`: checks on the adapter's conversation history (the last one a
@@ -409,6 +490,10 @@ pub struct HistoryExpect {
     /// Exactly this many `gap` entries (explicit history gaps).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gaps: Option<u32>,
+    /// Each successful turn's assistant entry is the answer the agy script gave that
+    /// turn, in order (judged against the script, not the adapter's own replies).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<String>,
 }
 
 /// `[expect.acp]`: checks on the ACP traffic `fake-agy-acp` journaled (every JSON-RPC

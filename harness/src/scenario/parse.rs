@@ -434,7 +434,7 @@ fn check_profile_tables(
             .with_hint("an ACP client talks to `fake-agy-acp`: put its script in `[acp]`"),
         );
     }
-    for key in ["journal", "invocation"] {
+    for key in ["journal", "invocation", "probes"] {
         if let Some(at) = expect_at(key) {
             diags.push(
                 Diagnostic::at(src, at, format!("`[expect.{key}]` in an `acp` scenario"))

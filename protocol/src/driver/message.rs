@@ -191,6 +191,10 @@ pub struct ErrorInfo {
     /// Message.
     #[serde(default)]
     pub message: String,
+    /// What the user should do about it (`install the Antigravity CLI`), when the
+    /// adapter's errors carry a hint beside the message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// Results, by op. Every field is optional.
@@ -214,6 +218,10 @@ pub struct OpResult {
     /// ACP ops: the client's restore state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore_state: Option<AcpRestoreState>,
+    /// `turn` / `generate`: the token usage the adapter attributes to this turn (what it
+    /// would record as the turn's cost).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<TurnUsage>,
     /// Anything else the driver wants in the report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extra: Option<serde_json::Value>,
@@ -224,6 +232,21 @@ impl OpResult {
     pub fn is_empty(&self) -> bool {
         *self == OpResult::default()
     }
+}
+
+/// The token counters an adapter reports for one turn; every field is optional, and
+/// unknown ones are ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TurnUsage {
+    /// Input tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// Output tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// All tokens of the turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
 }
 
 /// One entry of an adapter's conversation history.

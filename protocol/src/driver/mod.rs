@@ -9,7 +9,7 @@ mod outcome;
 
 pub use message::{
     parse_driver_line, AcpRestoreState, DriverEvent, DriverLine, ErrorInfo, HistoryEntry, OpResult,
-    Reply, Request, RequestOp, DRIVER_PROTOCOL_VERSION,
+    Reply, Request, RequestOp, TurnUsage, DRIVER_PROTOCOL_VERSION,
 };
 pub use outcome::Outcome;
 

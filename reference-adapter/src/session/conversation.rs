@@ -37,6 +37,8 @@ pub(crate) struct Conversation {
     conversation_id: Option<String>,
     processes_started: u64,
     releases: Vec<&'static str>,
+    /// The usage of the last successful turn.
+    last_usage: Option<agy_protocol::Usage>,
 }
 
 impl Conversation {
@@ -50,6 +52,7 @@ impl Conversation {
             conversation_id: None,
             processes_started: 0,
             releases: Vec::new(),
+            last_usage: None,
         }
     }
 
@@ -59,6 +62,15 @@ impl Conversation {
 
     /// Report extras: the agy pid in use, the conversation id, how many processes were
     /// started and why each was released.
+    /// The usage of the last successful turn, as the driver protocol reports it.
+    pub(crate) fn turn_usage(&self) -> Option<agy_protocol::driver::TurnUsage> {
+        self.last_usage.map(|u| agy_protocol::driver::TurnUsage {
+            input_tokens: Some(u.input_tokens),
+            output_tokens: Some(u.output_tokens),
+            total_tokens: Some(u.total_tokens),
+        })
+    }
+
     pub(crate) fn extra(&self) -> serde_json::Value {
         serde_json::json!({
             "pid": self.process.as_ref().and_then(|p| p.pid),
@@ -220,6 +232,7 @@ impl Conversation {
                 }
                 verdict?;
                 let answer = turn_text(filter.steps(), &result);
+                self.last_usage = Some(filter.usage());
                 self.history.record(text, &answer);
                 Ok(answer)
             }

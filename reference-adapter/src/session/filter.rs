@@ -5,7 +5,7 @@
 
 use crate::faults::{Fault, FaultSet};
 use agy_protocol::stream::{StepType, StepUpdate, StreamEvent};
-use agy_protocol::Envelope;
+use agy_protocol::{Envelope, Usage};
 
 /// What one process has already shown: the last result it counted and the highest step
 /// index it emitted. A new process starts empty (nothing to replay).
@@ -37,6 +37,9 @@ pub struct TurnFilter {
     filter_steps: bool,
     steps: Vec<StepUpdate>,
     max_seen: Option<u64>,
+    /// Usage of steps left out as an earlier turn's (for the late-usage fault).
+    late_usage: Usage,
+    late_usage_counts: bool,
 }
 
 impl TurnFilter {
@@ -49,6 +52,8 @@ impl TurnFilter {
             filter_steps: !faults.has(Fault::LateStepToCurrentTurn),
             steps: Vec::new(),
             max_seen: baseline.max_step,
+            late_usage: Usage::ZERO,
+            late_usage_counts: faults.has(Fault::LateUsageToCurrentTurn),
         }
     }
 
@@ -74,13 +79,18 @@ impl TurnFilter {
             return FilterAction::Step;
         }
         if index < self.floor {
+            self.note_late(&step);
             return FilterAction::Ignore;
         }
         // The turn's own user_input step is its first step (PROTOCOL.md §3.5): anything
         // accepted below it belonged to an earlier turn after all.
         if step.step_type == StepType::UserInput && index > self.floor {
             self.floor = index;
-            self.steps.retain(|s| s.step_index >= index);
+            let (late, own): (Vec<StepUpdate>, Vec<StepUpdate>) = std::mem::take(&mut self.steps)
+                .into_iter()
+                .partition(|s| s.step_index < index);
+            self.steps = own;
+            late.iter().for_each(|s| self.note_late(s));
         }
         self.steps.push(step);
         FilterAction::Step
@@ -95,6 +105,27 @@ impl TurnFilter {
             }
         }
         FilterAction::Result(Box::new(result))
+    }
+
+    fn note_late(&mut self, step: &StepUpdate) {
+        if let Some(u) = &step.usage {
+            self.late_usage = self.late_usage.add(u);
+        }
+    }
+
+    /// The usage of this turn: the sum of its own steps' usage (a late step of an
+    /// earlier turn is not this turn's cost).
+    pub fn usage(&self) -> Usage {
+        let own = self
+            .steps
+            .iter()
+            .filter_map(|s| s.usage.as_ref())
+            .fold(Usage::ZERO, |sum, u| sum.add(u));
+        if self.late_usage_counts {
+            own.add(&self.late_usage)
+        } else {
+            own
+        }
     }
 
     /// The steps accepted for this turn, in arrival order.

@@ -191,6 +191,7 @@ async fn work(
                         id,
                         OpResult {
                             text: Some(text),
+                            usage: conv.turn_usage(),
                             ..result
                         },
                     ),

@@ -1,0 +1,83 @@
+//! Probes are not turns: the reference adapter behind an `agy` that first asks
+//! `agy --version` (as an adapter checking its binary does) is judged on its turns.
+//! One version probe per scenario passes the whole catalogue; a probe before every run
+//! breaks only the probe bound, and only where more than one agy run happens.
+
+use crate::support::*;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn workspace() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// An adapter config: the reference adapter with `AGY_BIN` naming a wrapper that runs
+/// `agy --version` before the real command (every time, or once per scenario).
+fn probing_config(t: &TestDir, every_run: bool) -> PathBuf {
+    let once = if every_run {
+        ""
+    } else {
+        "[ -e \"$AGY_DRIVER_STATE_DIR/probed\" ] && exec agy \"$@\"\ntouch \"$AGY_DRIVER_STATE_DIR/probed\"\n"
+    };
+    let wrapper = t.write(
+        "probe-first-agy",
+        &format!("#!/bin/sh\n{once}agy --version </dev/null >/dev/null 2>&1\nexec agy \"$@\"\n"),
+    );
+    let mut perms = std::fs::metadata(&wrapper).expect("wrapper").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&wrapper, perms).expect("chmod");
+    let adapter =
+        Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
+    t.write(
+        "adapter.toml",
+        &format!(
+            "[adapter]\nname = \"probe first\"\ncommand = [{:?}]\nprofiles = [\"oneshot\", \"session\"]\nstrict = true\nenv = {{ AGY_BIN = {:?} }}\n",
+            adapter.display().to_string(),
+            wrapper.display().to_string()
+        ),
+    )
+}
+
+fn run_catalogue(config: &Path, report: &Path) -> (Option<i32>, serde_json::Value, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.current_dir(workspace())
+        .args(["--color", "never", "run", "--adapter"])
+        .arg(config)
+        .arg("--report")
+        .arg(format!("json={}", report.display()))
+        .arg("scenarios/session");
+    let out = run(cmd, Duration::from_secs(300));
+    let json = serde_json::from_str(&std::fs::read_to_string(report).expect("report"))
+        .expect("json report");
+    (out.status.code(), json, text(&out.stdout))
+}
+
+#[test]
+fn one_version_probe_per_scenario_passes_the_session_catalogue() {
+    let t = TestDir::new();
+    let config = probing_config(&t, false);
+    let (code, _, stdout) = run_catalogue(&config, &t.path().join("r.json"));
+    assert_eq!(code, Some(0), "{stdout}");
+}
+
+#[test]
+fn a_probe_before_every_run_breaks_only_the_probe_bound() {
+    let t = TestDir::new();
+    let config = probing_config(&t, true);
+    let (code, json, stdout) = run_catalogue(&config, &t.path().join("r.json"));
+    assert_eq!(code, Some(1), "{stdout}");
+    let results = json["results"].as_array().expect("results");
+    let failed: Vec<&serde_json::Value> =
+        results.iter().filter(|r| r["status"] == "failed").collect();
+    // Three session scenarios start a second agy process (a model change, a permission
+    // change, a failure); only they see a second probe.
+    assert!(failed.len() >= 3, "{stdout}");
+    for r in &failed {
+        for f in r["failures"].as_array().expect("failures") {
+            assert_eq!(f["place"], "probes", "{}: {f:#}", r["name"]);
+            assert_eq!(f["expectation"], "version", "{}: {f:#}", r["name"]);
+        }
+    }
+    let passed = results.iter().filter(|r| r["status"] == "passed").count();
+    assert!(passed >= 5, "{stdout}");
+}
