@@ -9,3 +9,4 @@ mod python_example;
 mod reliability;
 mod spikes;
 mod support;
+mod usability;
