@@ -153,3 +153,25 @@ fn a_failing_scenario_shows_its_file_and_description() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_wrong_typed_op_field_is_one_located_error_in_the_scenario_terms() {
+    let t = TestDir::new();
+    let bad = t.write(
+        "bad.toml",
+        "[scenario]\nname = \"x/y\"\nprofile = \"oneshot\"\n[[op]]\ngenerate = { prompt = \"p\", timeout_s = \"300\" }\nexpect = { outcome = \"timeout\" }\n",
+    );
+    let out = harness(&t).arg("check").arg(&bad).assert().code(2);
+    let stderr = text(&out.get_output().stderr);
+    assert!(
+        stderr.contains("error: `timeout_s` must be a number of seconds, not a string\n  --> "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("write it like `timeout_s = 300`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("no `[[op]]`"), "{stderr}");
+    assert!(!stderr.contains("invalid type"), "{stderr}");
+    assert!(stderr.contains("1 problem(s)"), "{stderr}");
+}
