@@ -3,13 +3,17 @@
 //! Format reference: docs/harness.md.
 
 use crate::scenario::Profile;
-use agy_protocol::diag::{parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
+use agy_protocol::diag::{
+    closest, deserialize_value, parse_toml_document, Diagnostic, Diagnostics, SourceFile,
+    TableWalker,
+};
 use agy_protocol::driver::Outcome;
 use agy_protocol::GoDuration;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use toml::de::DeValue;
 
 /// A parsed adapter config.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +94,9 @@ pub struct ExpectedFailure {
     /// Why (a bug link).
     #[serde(default)]
     pub reason: String,
+    /// Where `scenario` is written, for errors about the name.
+    #[serde(skip)]
+    pub site: Option<Diagnostic>,
 }
 
 const TOP_KEYS: &[&str] = &["adapter", "errors", "timeouts", "expected_failure"];
@@ -149,6 +156,64 @@ impl AdapterConfig {
     }
 }
 
+/// `[[expected_failure]]` entries, each remembering where its `scenario` is written.
+fn read_expected_failures(
+    src: &SourceFile,
+    root: &mut TableWalker<'_, '_>,
+    diags: &mut Diagnostics,
+) -> Vec<ExpectedFailure> {
+    let mut out = Vec::new();
+    for (i, element) in root
+        .elements("expected_failure", diags)
+        .into_iter()
+        .enumerate()
+    {
+        let what = format!("`[[expected_failure]]` {}", i + 1);
+        let Some(mut entry) = deserialize_value::<ExpectedFailure>(src, element, &what, diags)
+        else {
+            continue;
+        };
+        let at = match element.get_ref() {
+            DeValue::Table(t) => t.get("scenario").map(|v| v.span().start),
+            _ => None,
+        };
+        entry.site = Some(Diagnostic::at(src, at.unwrap_or(element.span().start), ""));
+        out.push(entry);
+    }
+    out
+}
+
+/// Checks that every `[[expected_failure]]` names a scenario of the catalogue; an
+/// unknown name is located, with the closest known name as the hint.
+pub fn check_expected_failures<'a>(
+    config: &AdapterConfig,
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::new();
+    for e in &config.expected_failures {
+        if names.clone().any(|n| n == e.scenario) {
+            continue;
+        }
+        let hint = match closest(&e.scenario, names.clone()) {
+            Some(best) => format!("did you mean `{best}`?"),
+            None => "give a scenario's `name` (see `agy-harness check` for the catalogue)".into(),
+        };
+        let message = format!(
+            "`[[expected_failure]]` names scenario `{}`, which is not in the catalogue",
+            e.scenario
+        );
+        let d = match &e.site {
+            Some(site) => Diagnostic {
+                message,
+                ..site.clone()
+            },
+            None => Diagnostic::at_line("the adapter config", 1, 1, message),
+        };
+        diags.push(d.with_hint(hint));
+    }
+    diags.into_result(())
+}
+
 /// Reads an adapter config file.
 pub fn load_adapter_config(path: &Path) -> Result<AdapterConfig, Diagnostics> {
     let display = path.display().to_string();
@@ -181,8 +246,7 @@ pub fn parse_adapter_config(src: &SourceFile, base: &Path) -> Result<AdapterConf
     );
     let errors: BTreeMap<String, Outcome> = root.get("errors", &mut diags).unwrap_or_default();
     let timeouts: Timeouts = root.get("timeouts", &mut diags).unwrap_or_default();
-    let expected_failures: Vec<ExpectedFailure> =
-        root.get("expected_failure", &mut diags).unwrap_or_default();
+    let expected_failures = read_expected_failures(src, &mut root, &mut diags);
     root.finish(TOP_KEYS, &mut diags);
     if let Some(a) = &adapter {
         if a.command.is_empty() {
@@ -250,6 +314,21 @@ reason = "bug 12"
         );
         assert_eq!(c.timeouts.reply.0, Duration::from_secs(5));
         assert!(c.expects_failure("oneshot/x").is_some());
+    }
+
+    #[test]
+    fn an_expected_failure_naming_no_scenario_is_located_with_the_closest_name() {
+        let src = SourceFile::new(
+            "a.toml",
+            "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\n[[expected_failure]]\nscenario = \"oneshot/sucess\"\n",
+        );
+        let c = parse_adapter_config(&src, Path::new("/")).expect("parses");
+        let names = ["oneshot/success", "oneshot/timeout"];
+        let err = check_expected_failures(&c, names.iter().copied()).expect_err("unknown");
+        let text = err.to_string();
+        assert!(text.contains("a.toml:6:12"), "{text}");
+        assert!(text.contains("did you mean `oneshot/success`?"), "{text}");
+        assert!(check_expected_failures(&c, ["oneshot/sucess"].into_iter()).is_ok());
     }
 
     #[test]

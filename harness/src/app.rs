@@ -1,7 +1,7 @@
 //! The commands behind the CLI: each returns an exit code from [`crate::exit_code`];
 //! only here are fatal errors printed.
 
-use crate::adapter_config::{load_adapter_config, AdapterConfig};
+use crate::adapter_config::{check_expected_failures, load_adapter_config, AdapterConfig};
 use crate::cli::{CheckArgs, Cli, ColorWhen, Command, CommonArgs, RunArgs};
 use crate::exit_code;
 use crate::interrupt::cancel_on_signals;
@@ -9,9 +9,9 @@ use crate::locate::{
     default_catalogue, locate_binary, ENV_FAKE_AGY, ENV_FAKE_AGY_ACP, ENV_REFERENCE_ADAPTER,
     FAKE_AGY_ACP_BIN, FAKE_AGY_BIN, REFERENCE_ADAPTER_BIN,
 };
-use crate::report::{write_progress, write_report, write_summary, RunReport};
+use crate::report::{write_progress, write_report, write_summary, RunReport, Status};
 use crate::runner::{run_all, RunSettings};
-use crate::scenario::{load_catalogue, Scenario, Selection};
+use crate::scenario::{load_catalogue, Profile, Scenario, Selection};
 use anstream::{AutoStream, ColorChoice};
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,6 +58,12 @@ impl Fatal {
 
 /// Loads and selects the scenarios of `common`.
 pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, Fatal> {
+    load_and_select(common).map(|(selected, _)| selected)
+}
+
+/// Loads the scenarios of `common`: the selected ones, and every known name (those
+/// loaded and, when paths were given, the default catalogue's).
+fn load_and_select(common: &CommonArgs) -> Result<(Vec<Scenario>, Vec<String>), Fatal> {
     let paths: Vec<PathBuf> = if common.paths.is_empty() {
         vec![default_catalogue().map_err(|e| Fatal(exit_code::BAD_INPUT, e))?]
     } else {
@@ -79,7 +85,24 @@ pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, Fat
         profiles: common.profile.iter().map(|p| (*p).into()).collect(),
         partition: common.partition,
     };
-    Ok(selection.apply(&catalogue).into_iter().cloned().collect())
+    let selected = selection.apply(&catalogue).into_iter().cloned().collect();
+    let mut names: Vec<String> = catalogue
+        .scenarios
+        .into_iter()
+        .map(|s| s.meta.name)
+        .collect();
+    if !common.paths.is_empty() {
+        let default = default_catalogue()
+            .ok()
+            .and_then(|p| load_catalogue(&[p]).ok());
+        names.extend(
+            default
+                .into_iter()
+                .flat_map(|c| c.scenarios)
+                .map(|s| s.meta.name),
+        );
+    }
+    Ok((selected, names))
 }
 
 pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
@@ -156,12 +179,79 @@ pub(crate) fn jobs(common: &CommonArgs) -> usize {
         .max(1)
 }
 
-/// Runs `scenarios` with `settings`, printing progress to `out`; the report is
-/// complete unless the run was interrupted.
+/// Fails a run that would execute no scenario: nothing selected, or nothing of a
+/// profile the adapter implements (unless `--allow-empty`).
+fn ensure_something_runs(
+    scenarios: &[Scenario],
+    config: &AdapterConfig,
+    common: &CommonArgs,
+) -> Result<(), Fatal> {
+    let hint = "nothing was run; pass `--allow-empty` to accept an empty run";
+    if scenarios.is_empty() {
+        return Err(Fatal(
+            exit_code::BAD_INPUT,
+            format!(
+                "no scenario matches the selection ({}); {hint}",
+                describe_selection(common)
+            ),
+        ));
+    }
+    let profiles = &config.adapter.profiles;
+    if !scenarios.iter().any(|s| profiles.contains(&s.meta.profile)) {
+        let implemented: Vec<String> = profiles.iter().map(|p| format!("`{p}`")).collect();
+        let mut selected: Vec<String> = scenarios
+            .iter()
+            .map(|s| format!("`{}`", s.meta.profile))
+            .collect();
+        selected.sort();
+        selected.dedup();
+        return Err(Fatal(
+            exit_code::BAD_INPUT,
+            format!(
+                "the {} selected scenario(s) are of profile {}, and `{}` implements {}; {hint}",
+                scenarios.len(),
+                selected.join(", "),
+                config.adapter.name,
+                if implemented.is_empty() {
+                    "none".to_string()
+                } else {
+                    implemented.join(", ")
+                }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The selection options of `common`, as a user typed them.
+fn describe_selection(common: &CommonArgs) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    parts.extend(common.paths.iter().map(|p| format!("`{}`", p.display())));
+    parts.extend(common.name.iter().map(|n| format!("--name {n}")));
+    parts.extend(common.tag.iter().map(|t| format!("--tag {t}")));
+    parts.extend(
+        common
+            .profile
+            .iter()
+            .map(|p| format!("--profile {}", Profile::from(*p))),
+    );
+    if let Some((k, n)) = common.partition {
+        parts.push(format!("--partition {k}/{n}"));
+    }
+    if parts.is_empty() {
+        "the whole catalogue".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// Runs `scenarios` with `settings`, printing progress to `out` (skipped scenarios only
+/// when `list_skips`); the report is complete unless the run was interrupted.
 pub(crate) async fn run_catalogue(
     scenarios: Vec<Scenario>,
     settings: RunSettings,
     jobs: usize,
+    list_skips: bool,
     out: &mut dyn Write,
 ) -> Result<RunReport, Fatal> {
     let cancel = cancel_on_signals().map_err(|e| {
@@ -182,8 +272,10 @@ pub(crate) async fn run_catalogue(
         jobs,
         cancel.clone(),
         |r, done, total| {
-            write_progress(out, r, done, total);
-            let _ = out.flush();
+            if list_skips || r.status != Status::Skipped {
+                write_progress(out, r, done, total);
+                let _ = out.flush();
+            }
         },
     )
     .await;
@@ -226,7 +318,17 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
             AdapterConfig::reference(&bin, &extra)
         }
     };
-    let mut scenarios = select_scenarios(&args.common)?;
+    let (mut scenarios, names) = load_and_select(&args.common)?;
+    check_expected_failures(&config, names.iter().map(String::as_str)).map_err(|d| {
+        eprint!("{d}");
+        Fatal(
+            exit_code::BAD_INPUT,
+            "the adapter config expects failures of scenarios that do not exist".into(),
+        )
+    })?;
+    if !args.allow_empty {
+        ensure_something_runs(&scenarios, &config, &args.common)?;
+    }
     let mut jobs = jobs(&args.common);
     let live = match &args.agy {
         Some(agy) => {
@@ -254,7 +356,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
         live: live.clone(),
     };
     let mut out = AutoStream::new(std::io::stdout(), choice);
-    let report = run_catalogue(scenarios, settings, jobs, &mut out).await?;
+    let report = run_catalogue(scenarios, settings, jobs, args.verbose, &mut out).await?;
     if let Some(live) = &live {
         let _ = writeln!(
             out,

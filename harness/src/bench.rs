@@ -104,6 +104,7 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
             scenarios.clone(),
             settings.clone(),
             jobs,
+            true,
             &mut std::io::sink(),
         )
         .await?;
@@ -145,7 +146,14 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
                 continue;
             }
         };
-        let one = run_catalogue(vec![s.clone()], settings.clone(), 1, &mut std::io::sink()).await?;
+        let one = run_catalogue(
+            vec![s.clone()],
+            settings.clone(),
+            1,
+            true,
+            &mut std::io::sink(),
+        )
+        .await?;
         let harness =
             Duration::from_millis(one.results.first().map(|r| r.duration_ms).unwrap_or(0));
         overheads.push(harness.saturating_sub(alone));

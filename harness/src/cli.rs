@@ -98,6 +98,13 @@ pub struct RunArgs {
     /// Keep each scenario's sandbox folder and print where it is.
     #[arg(long)]
     pub keep_sandboxes: bool,
+    /// Succeed even when the selection runs no scenario (by default that is exit 2).
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// List every skipped scenario with its reason (by default skips are summed up by
+    /// profile in one line).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Run the adapter's success-path scenarios (tag `live`) against this real agy
     /// instead of fake-agy (needs `--live`).
     #[arg(long, value_name = "PATH")]

@@ -106,8 +106,14 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         keep_sandboxes: false,
         live: None,
     };
-    let baseline =
-        run_catalogue(scenarios.clone(), settings(&[]), jobs, &mut std::io::sink()).await?;
+    let baseline = run_catalogue(
+        scenarios.clone(),
+        settings(&[]),
+        jobs,
+        true,
+        &mut std::io::sink(),
+    )
+    .await?;
     if !baseline.complete {
         return Ok(exit_code::COULD_NOT_RUN);
     }
@@ -142,6 +148,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
             selected.clone(),
             settings(&extra),
             jobs,
+            true,
             &mut std::io::sink(),
         )
         .await?;

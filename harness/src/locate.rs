@@ -61,9 +61,7 @@ pub fn default_catalogue() -> Result<PathBuf, String> {
     if here.is_dir() {
         return Ok(here);
     }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("scenarios");
+    let built = source_tree().join("scenarios");
     if built.is_dir() {
         return Ok(built);
     }
@@ -82,7 +80,57 @@ pub fn default_spikes() -> PathBuf {
     if here.is_dir() {
         return here;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("spikes")
+    source_tree().join("spikes")
+}
+
+/// The workspace this binary was built from.
+fn source_tree() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
+}
+
+/// A scenario path as reports show it: relative to the working folder when it is
+/// below it, with `.` and `..` folded away.
+pub fn shown_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let absolute = fold_dots(&cwd.join(path));
+    match absolute.strip_prefix(fold_dots(&cwd)) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => absolute.display().to_string(),
+    }
+}
+
+/// `path` with `.` dropped and each `..` taking away the component before it.
+fn fold_dots(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_paths_fold_parent_steps_and_are_relative_below_the_working_folder() {
+        let cwd = std::env::current_dir().expect("cwd");
+        let inside = cwd.join("harness/../scenarios/oneshot/x.toml");
+        assert_eq!(shown_path(&inside), "scenarios/oneshot/x.toml");
+        assert_eq!(shown_path(Path::new("./a/./b/../c.toml")), "a/c.toml");
+        assert_eq!(
+            shown_path(Path::new("/elsewhere/q/../s.toml")),
+            "/elsewhere/s.toml"
+        );
+    }
 }

@@ -281,9 +281,10 @@ pub async fn run_scenario(
     let started = std::time::Instant::now();
     let mut result = ScenarioResult {
         name: s.meta.name.clone(),
-        path: s.path.display().to_string(),
+        path: crate::locate::shown_path(&s.path),
         profile: s.meta.profile.to_string(),
         covers: s.meta.covers.clone(),
+        description: s.meta.description.clone(),
         status: Status::Passed,
         failures: Vec::new(),
         advice: Vec::new(),
@@ -647,7 +648,7 @@ pub async fn run_all(
             }
             let (name, path, profile) = (
                 s.meta.name.clone(),
-                s.path.display().to_string(),
+                crate::locate::shown_path(&s.path),
                 s.meta.profile.to_string(),
             );
             // Its own task, so a bug that panics fails this scenario, not the run.
@@ -661,6 +662,7 @@ pub async fn run_all(
                         path,
                         profile,
                         covers: Vec::new(),
+                        description: None,
                         status: Status::Error,
                         failures: vec![Failure::new(
                             "harness",

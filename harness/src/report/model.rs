@@ -61,6 +61,9 @@ pub struct ScenarioResult {
     pub profile: String,
     /// What it covers.
     pub covers: Vec<String>,
+    /// The scenario's description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// The verdict.
     pub status: Status,
     /// Broken expectations.

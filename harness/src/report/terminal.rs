@@ -117,11 +117,42 @@ pub fn write_summary(out: &mut dyn Write, report: &RunReport) {
             " (interrupted: partial report)"
         }
     );
+    if let Some(line) = skipped_by_profile(report) {
+        let _ = writeln!(out, "{DIM}{line}{DIM:#}");
+    }
     if failed > 0 {
         let _ = writeln!(out, "failed:");
         for r in report.results.iter().filter(|r| r.status.fails_run()) {
             let first = r.failures.first().map(|f| f.headline()).unwrap_or_default();
             let _ = writeln!(out, "  {} — {first}", r.name);
+            let _ = writeln!(out, "    {DIM}{}{DIM:#}", r.path);
+            if let Some(d) = &r.description {
+                let d: Vec<&str> = d.split_whitespace().collect();
+                let _ = writeln!(out, "    {DIM}{}{DIM:#}", d.join(" "));
+            }
         }
     }
+}
+
+/// One line summing up the skipped scenarios by profile, when there are any.
+fn skipped_by_profile(report: &RunReport) -> Option<String> {
+    let mut by_profile: std::collections::BTreeMap<&str, usize> = Default::default();
+    for r in report
+        .results
+        .iter()
+        .filter(|r| r.status == Status::Skipped)
+    {
+        *by_profile.entry(r.profile.as_str()).or_default() += 1;
+    }
+    if by_profile.is_empty() {
+        return None;
+    }
+    let counts: Vec<String> = by_profile
+        .iter()
+        .map(|(profile, n)| format!("{n} {profile}"))
+        .collect();
+    Some(format!(
+        "skipped: {} (`-v` lists them with the reason)",
+        counts.join(", ")
+    ))
 }

@@ -5,7 +5,9 @@ use super::model::{
     AcpWait, OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta,
 };
 use agy_protocol::acp::script::{parse_acp_script_value, render_acp_script};
-use agy_protocol::diag::{parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
+use agy_protocol::diag::{
+    kind, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
+};
 use agy_protocol::driver::RequestOp;
 use agy_protocol::script::{parse_script_file, parse_script_value, render_script};
 use agy_protocol::GoDuration;
@@ -230,6 +232,46 @@ fn action_keys(action: &str) -> &'static [&'static str] {
     }
 }
 
+/// A located error when request field `key` has the wrong kind of TOML value, said in
+/// the scenario's terms ("`timeout_s` must be a number of seconds").
+fn mistyped_field(src: &SourceFile, key: &str, value: &Spanned<DeValue<'_>>) -> Option<Diagnostic> {
+    let v = value.get_ref();
+    let (fits, wanted, example) = match key {
+        "timeout_s" => (
+            matches!(v, DeValue::Integer(_) | DeValue::Float(_)),
+            "a number of seconds",
+            "timeout_s = 300",
+        ),
+        "references" => (
+            matches!(v, DeValue::Array(items) if items.iter().all(|i| matches!(i.get_ref(), DeValue::String(_)))),
+            "a list of file paths",
+            "references = [\"ref.png\"]",
+        ),
+        "settings" => (
+            matches!(v, DeValue::Table(_)),
+            "a table",
+            "settings = { model = \"gemini-3-pro\" }",
+        ),
+        _ => (matches!(v, DeValue::String(_)), "a string", ""),
+    };
+    if fits {
+        return None;
+    }
+    let hint = if example.is_empty() {
+        format!("quote it: `{key} = \"…\"`")
+    } else {
+        format!("write it like `{example}`")
+    };
+    Some(
+        Diagnostic::at(
+            src,
+            value.span().start,
+            format!("`{key}` must be {wanted}, not {}", kind(v)),
+        )
+        .with_hint(hint),
+    )
+}
+
 fn parse_action(
     src: &SourceFile,
     action: &str,
@@ -241,12 +283,23 @@ fn parse_action(
     let mut w = TableWalker::from_value(src, value, what.clone(), diags)?;
     let keys = action_keys(action);
     let mut map = serde_json::Map::new();
+    let mut mistyped = false;
     for key in keys {
+        if let Some(raw) = w.raw(key) {
+            if let Some(d) = mistyped_field(src, key, raw) {
+                diags.push(d);
+                mistyped = true;
+                continue;
+            }
+        }
         if let Some(v) = w.get::<serde_json::Value>(key, diags) {
             map.insert((*key).to_string(), v);
         }
     }
     w.finish(keys, diags);
+    if mistyped {
+        return None;
+    }
     if action == "restart" {
         return Some(OpAction::Restart);
     }
@@ -307,7 +360,8 @@ fn check_meta(
             );
         }
     }
-    if ops.is_empty() {
+    // Ops that are written but broken are reported on their own; this is for none at all.
+    if ops.is_empty() && doc.get_ref().get("op").is_none() {
         diags.push(
             Diagnostic::at(src, at("name"), "the scenario has no `[[op]]`").with_hint(
                 "add at least one op, e.g. `[[op]]` with `generate = { prompt = \"…\" }`",

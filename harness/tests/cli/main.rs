@@ -11,3 +11,4 @@ mod reliability;
 mod spikes;
 mod strict;
 mod support;
+mod usability;

@@ -1,0 +1,177 @@
+//! What a user sees when a run is set up wrong or goes partly unrun: empty selections,
+//! expected failures naming no scenario, skips summed up, failing scenarios located.
+
+use crate::support::*;
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+/// `agy-harness` in `t`'s folder, as `TestDir::harness` sets it up.
+fn harness(t: &TestDir) -> Command {
+    Command::from_std(t.harness())
+}
+
+/// An adapter config for the stand-in driver implementing only `profiles`, with
+/// `extra` appended.
+fn config(t: &TestDir, profiles: &str, extra: &str) -> std::path::PathBuf {
+    t.write(
+        "adapter.toml",
+        &format!(
+            "[adapter]\nname = \"standin\"\ncommand = [\"python3\", {:?}, \"ok\"]\nprofiles = {profiles}\n[timeouts]\nslack = \"200ms\"\nreply = \"5s\"\n{extra}",
+            standin_driver().display().to_string()
+        ),
+    )
+}
+
+const SESSION_SCENARIO: &str = "[scenario]\nname = \"standin/session-close\"\nprofile = \"session\"\n\n[[op]]\nopen = {}\n\n[[op]]\nclose = {}\n";
+
+#[test]
+fn a_selection_matching_nothing_exits_2_unless_empty_runs_are_allowed() {
+    let t = TestDir::new();
+    let adapter = config(&t, "[\"oneshot\"]", "");
+    let scenario = t.scenario("standin/ok", "success", "5s");
+    harness(&t)
+        .args(["run", "--adapter"])
+        .arg(&adapter)
+        .arg(&scenario)
+        .args(["--name", "nothing-matches"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no scenario matches the selection (`",
+        ))
+        .stderr(predicate::str::contains(
+            "--name nothing-matches); nothing was run",
+        ))
+        .stderr(predicate::str::contains("--allow-empty"));
+    harness(&t)
+        .args(["run", "--allow-empty", "--adapter"])
+        .arg(&adapter)
+        .arg(&scenario)
+        .args(["--name", "nothing-matches"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("0 passed, 0 failed"));
+}
+
+#[test]
+fn a_selection_of_profiles_the_adapter_lacks_exits_2() {
+    let t = TestDir::new();
+    let adapter = config(&t, "[\"oneshot\"]", "");
+    let session = t.write("scenarios/session.toml", SESSION_SCENARIO);
+    harness(&t)
+        .args(["run", "--adapter"])
+        .arg(&adapter)
+        .arg(&session)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the 1 selected scenario(s) are of profile `session`, and `standin` implements `oneshot`; nothing was run",
+        ));
+}
+
+#[test]
+fn an_expected_failure_naming_no_scenario_is_located_with_the_closest_name() {
+    let t = TestDir::new();
+    let adapter = config(
+        &t,
+        "[\"oneshot\"]",
+        "[[expected_failure]]\nscenario = \"standin/okk\"\nreason = \"typo\"\n",
+    );
+    let scenario = t.scenario("standin/ok", "success", "5s");
+    harness(&t)
+        .args(["run", "--adapter"])
+        .arg(&adapter)
+        .arg(&scenario)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "`[[expected_failure]]` names scenario `standin/okk`, which is not in the catalogue",
+        ))
+        .stderr(predicate::str::contains("adapter.toml:9:12"))
+        .stderr(predicate::str::contains("did you mean `standin/ok`?"));
+}
+
+#[test]
+fn skipped_scenarios_are_summed_up_by_profile_and_listed_with_verbose() {
+    let t = TestDir::new();
+    let adapter = config(&t, "[\"oneshot\"]", "");
+    let oneshot = t.scenario("standin/ok", "success", "5s");
+    let session = t.write("scenarios/session.toml", SESSION_SCENARIO);
+    let quiet = harness(&t)
+        .args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&adapter)
+        .args([&oneshot, &session])
+        .assert()
+        .code(0);
+    let stdout = text(&quiet.get_output().stdout);
+    assert!(
+        stdout.contains("skipped: 1 session (`-v` lists them with the reason)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("standin/session-close"), "{stdout}");
+    harness(&t)
+        .args(["run", "-v", "--time-scale", "1", "--adapter"])
+        .arg(&adapter)
+        .args([&oneshot, &session])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("- standin/session-close"))
+        .stdout(predicate::str::contains(
+            "the adapter does not implement the `session` profile",
+        ));
+}
+
+#[test]
+fn a_failing_scenario_shows_its_file_and_description() {
+    let t = TestDir::new();
+    let adapter = config(&t, "[\"oneshot\"]", "");
+    t.write(
+        "scenarios/wants-timeout.toml",
+        "[scenario]\nname = \"standin/wants-timeout\"\nprofile = \"oneshot\"\ndescription = \"\"\"\nA hung agy is a\n  timeout.\"\"\"\n\n[[op]]\ngenerate = { prompt = \"p\" }\nexpect = { outcome = \"timeout\" }\n",
+    );
+    let out = harness(&t)
+        .args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&adapter)
+        .arg("scenarios/../scenarios/./wants-timeout.toml")
+        .assert()
+        .code(1);
+    let stdout = text(&out.get_output().stdout);
+    let (_, failed) = stdout
+        .split_once("\nfailed:\n")
+        .unwrap_or_else(|| panic!("no list of failed scenarios:\n{stdout}"));
+    let lines: Vec<&str> = failed.lines().collect();
+    assert!(
+        lines[0].starts_with("  standin/wants-timeout — "),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[1..],
+        [
+            "    scenarios/wants-timeout.toml",
+            "    A hung agy is a timeout."
+        ],
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_wrong_typed_op_field_is_one_located_error_in_the_scenario_terms() {
+    let t = TestDir::new();
+    let bad = t.write(
+        "bad.toml",
+        "[scenario]\nname = \"x/y\"\nprofile = \"oneshot\"\n[[op]]\ngenerate = { prompt = \"p\", timeout_s = \"300\" }\nexpect = { outcome = \"timeout\" }\n",
+    );
+    let out = harness(&t).arg("check").arg(&bad).assert().code(2);
+    let stderr = text(&out.get_output().stderr);
+    assert!(
+        stderr.contains("error: `timeout_s` must be a number of seconds, not a string\n  --> "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("write it like `timeout_s = 300`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("no `[[op]]`"), "{stderr}");
+    assert!(!stderr.contains("invalid type"), "{stderr}");
+    assert!(stderr.contains("1 problem(s)"), "{stderr}");
+}
