@@ -7,10 +7,12 @@
 //! - [`script`]: the agy script fake-agy acts out.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
+//! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
 pub mod acp;
+pub mod capture;
 pub mod diag;
 pub mod driver;
 pub mod duration;

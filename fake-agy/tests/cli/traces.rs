@@ -1,85 +1,40 @@
 //! Recorded traces: every committed trace is the conversion of its raw capture, and
 //! fake-agy replays each with byte-identical stdout and stderr and the same exit code.
-//! `FAKE_AGY_WRITE_TRACES=1` regenerates the converted files from traces/captures.toml.
+//! `FAKE_AGY_WRITE_TRACES=1` regenerates the converted files from traces/corpus.toml.
 
 use crate::support::{wait_with_timeout, workspace, Sandbox};
-use agy_protocol::trace::{InvocationStart, Trace, TraceHeader, TRACE_VERSION};
-use serde::Deserialize;
-use std::collections::BTreeMap;
+use agy_protocol::capture::{load_corpus, read_capture_file, Capture, Corpus};
+use agy_protocol::trace::Trace;
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Duration;
 
-#[derive(Deserialize)]
-struct Table {
-    set: BTreeMap<String, Set>,
-    capture: Vec<Capture>,
+fn traces_dir() -> PathBuf {
+    workspace().join("traces")
 }
 
-#[derive(Deserialize)]
-struct Set {
-    agy_version: String,
-    recorded: String,
-    platform: String,
-    source: String,
-    cwd: String,
+fn corpus() -> Corpus {
+    load_corpus(&traces_dir()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-#[derive(Deserialize)]
-struct Capture {
-    trace: String,
-    set: String,
-    stdout: Option<String>,
-    stderr: Option<String>,
-    exit: i32,
-    argv: Vec<String>,
-    stdin: Vec<String>,
-    note: String,
-}
-
-fn table() -> Table {
-    let text =
-        std::fs::read_to_string(workspace().join("traces/captures.toml")).expect("captures.toml");
-    toml::from_str(&text).expect("captures.toml parses")
-}
-
-fn convert(t: &Table, c: &Capture) -> Trace {
-    let set = &t.set[&c.set];
-    let raw = |name: &Option<String>| {
-        name.as_ref()
-            .map(|n| {
-                std::fs::read(workspace().join("traces/upstream").join(n)).expect("raw capture")
-            })
-            .unwrap_or_default()
-    };
-    Trace::from_capture(
-        TraceHeader {
-            trace: TRACE_VERSION,
-            agy_version: set.agy_version.clone(),
-            recorded: set.recorded.clone(),
-            platform: set.platform.clone(),
-            source: set.source.clone(),
-            note: Some(c.note.clone()),
-        },
-        InvocationStart {
-            argv: c.argv.clone(),
-            cwd: Some(set.cwd.clone()),
-            env: BTreeMap::new(),
-        },
-        &c.stdin,
-        &raw(&c.stdout),
-        &raw(&c.stderr),
-        c.exit,
-    )
+fn replayable(corpus: &Corpus) -> impl Iterator<Item = &Capture> {
+    corpus.captures.iter().filter(|c| c.has_trace())
 }
 
 #[test]
 fn committed_traces_are_the_conversions_of_their_raw_captures() {
-    let t = table();
-    assert_eq!(t.capture.len(), 13, "every raw capture has a trace");
+    let corpus = corpus();
+    assert!(
+        replayable(&corpus).count() >= 13,
+        "every raw capture has a trace"
+    );
     let write = std::env::var("FAKE_AGY_WRITE_TRACES").is_ok_and(|v| v == "1");
-    for c in &t.capture {
-        let rendered = convert(&t, c).render();
-        let path = workspace().join("traces").join(&c.trace);
+    for c in replayable(&corpus) {
+        let rendered = c
+            .to_trace(&traces_dir())
+            .unwrap_or_else(|e| panic!("{}: {e}", c.id))
+            .render();
+        let path = traces_dir().join(c.trace_file_name());
         if write {
             std::fs::write(&path, &rendered).expect("write trace");
         }
@@ -88,58 +43,61 @@ fn committed_traces_are_the_conversions_of_their_raw_captures() {
         assert_eq!(
             committed, rendered,
             "{} is stale; regenerate with FAKE_AGY_WRITE_TRACES=1",
-            c.trace
+            c.id
         );
-        Trace::parse(&c.trace, &committed).unwrap_or_else(|e| panic!("{e}"));
+        Trace::parse(&c.id, &committed).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
 #[test]
 fn every_trace_replays_byte_identical_through_the_binary() {
-    let t = table();
-    for c in &t.capture {
+    let corpus = corpus();
+    for c in replayable(&corpus) {
         let sb = Sandbox::new();
-        let trace_path = workspace().join("traces").join(&c.trace);
+        let trace_path = traces_dir().join(c.trace_file_name());
         let script = sb.script(&format!(
             "[[invocation]]\nsteps = [{{ trace = {:?} }}]\n",
             trace_path.display().to_string()
         ));
+        let argv = c.argv().unwrap_or(&[]);
         let mut cmd = sb.std_cmd();
-        cmd.env("FAKE_AGY_SCRIPT", &script).args(&c.argv[1..]);
+        cmd.env("FAKE_AGY_SCRIPT", &script)
+            .args(argv.iter().skip(1));
         let mut child = cmd.spawn().expect("spawn");
         let mut stdin = child.stdin.take().expect("stdin");
-        for line in &c.stdin {
-            stdin
-                .write_all(format!("{line}\n").as_bytes())
-                .expect("write stdin");
+        for line in c.stdin_lines() {
+            // A run that fails before reading stdin closes it; the error is expected.
+            let _ = stdin.write_all(format!("{line}\n").as_bytes());
         }
         drop(stdin);
         let out = wait_with_timeout(child, Duration::from_secs(30));
-        let raw = |name: &Option<String>| {
-            name.as_ref()
-                .map(|n| std::fs::read(workspace().join("traces/upstream").join(n)).expect("raw"))
+        let raw = |f: &Option<String>| {
+            f.as_ref()
+                .map(|rel| read_capture_file(&traces_dir(), rel).expect("raw"))
                 .unwrap_or_default()
         };
         assert!(
-            out.stdout == raw(&c.stdout),
+            out.stdout == raw(&c.files.stdout),
             "{}: stdout differs:\n{}",
-            c.trace,
+            c.id,
             String::from_utf8_lossy(&out.stdout)
         );
         assert!(
-            out.stderr == raw(&c.stderr),
+            out.stderr == raw(&c.files.stderr),
             "{}: stderr differs:\n{}",
-            c.trace,
+            c.id,
             String::from_utf8_lossy(&out.stderr)
         );
-        assert_eq!(out.status.code(), Some(c.exit), "{}", c.trace);
-        if !c.stdin.is_empty() {
+        if let Some(code) = c.exit.get() {
+            assert_eq!(out.status.code(), Some(*code), "{}", c.id);
+        }
+        if !c.stdin_lines().is_empty() {
             let rec = &sb.journal()[0];
             assert_eq!(
                 rec.stdin.lines.len(),
-                c.stdin.len(),
+                c.stdin_lines().len(),
                 "{}: the replay read the client's line",
-                c.trace
+                c.id
             );
         }
     }
