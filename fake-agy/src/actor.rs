@@ -187,6 +187,8 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         denied_actions: spec.denied_actions.clone(),
         command: spec.command.clone(),
         structured_output: None,
+        extra: Default::default(),
+        layout: Default::default(),
     })
 }
 
@@ -218,6 +220,7 @@ fn build_step(
     let error = spec.error.as_ref().map(|e| StepError {
         kind: e.kind.clone(),
         message: e.message.clone(),
+        extra: Default::default(),
     });
     // The DONE line of a step (`same_index`) takes the tool of its ACTIVE line.
     let continued = match spec.same_index {
@@ -240,6 +243,7 @@ fn build_step(
                 .unwrap_or_else(|| serde_json::json!({})),
             output: spec.output.clone(),
             error,
+            extra: Default::default(),
         });
     } else {
         step.error = error;

@@ -326,6 +326,8 @@ impl Session {
                     "request-review".into()
                 }
             }),
+            extra: Default::default(),
+            layout: Default::default(),
         };
         let line = StreamEvent::Init {
             conversation_id: id,

@@ -208,6 +208,7 @@ fn view_references(s: &mut Session, id: &str, references: &[String]) -> Result<(
             parameters: serde_json::json!({ "AbsolutePath": path }),
             output: None,
             error: None,
+            extra: Default::default(),
         };
         let mut active = StepUpdate::new(id.to_string(), i, StepState::Active, StepType::Tool);
         active.tool_name = Some("view_file".into());

@@ -2,7 +2,7 @@
 //!
 //! - [`envelope`], [`usage`], [`status`]: the `--output-format json` envelope.
 //! - [`stream`]: stream-json events and persistent-mode stdin lines.
-//! - [`gojson`]: byte-exact Go JSON rendering.
+//! - [`gojson`], [`layout`]: byte-exact Go JSON rendering, agy's key order kept.
 //! - [`duration`], [`version`]: Go durations and agy versions.
 //! - [`script`]: the agy script fake-agy acts out.
 //! - [`diag`]: located diagnostics shared by every file format.
@@ -19,6 +19,7 @@ pub mod duration;
 pub mod envelope;
 pub mod gojson;
 pub mod journal;
+pub mod layout;
 pub mod script;
 pub mod status;
 pub mod stream;

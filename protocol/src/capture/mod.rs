@@ -6,12 +6,14 @@
 //! capture into a replayable [`crate::trace::Trace`].
 
 mod known;
+mod lines;
 mod load;
 mod model;
 mod parse;
 mod trace;
 
 pub use known::Known;
+pub use lines::{check_stdout_line, LineCheck};
 pub use load::{
     load_corpus, read_capture_file, CORPUS_FILE, MAX_CAPTURE_FILE_BYTES, MAX_CORPUS_BYTES,
 };
