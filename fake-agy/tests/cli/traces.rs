@@ -9,8 +9,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The corpus folder: `traces/`, or `AGY_CORPUS_DIR` (to try a corpus folder that is
+/// not merged yet).
 fn traces_dir() -> PathBuf {
-    workspace().join("traces")
+    std::env::var_os("AGY_CORPUS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("traces"))
 }
 
 fn corpus() -> Corpus {
@@ -52,55 +56,101 @@ fn committed_traces_are_the_conversions_of_their_raw_captures() {
 #[test]
 fn every_trace_replays_byte_identical_through_the_binary() {
     let corpus = corpus();
+    let mut unreached = Vec::new();
+    let mut failures = Vec::new();
     for c in replayable(&corpus) {
-        let sb = Sandbox::new();
-        let trace_path = traces_dir().join(c.trace_file_name());
-        let script = sb.script(&format!(
-            "[[invocation]]\nsteps = [{{ trace = {:?} }}]\n",
-            trace_path.display().to_string()
-        ));
-        let argv = c.argv().unwrap_or(&[]);
-        let mut cmd = sb.std_cmd();
-        cmd.env("FAKE_AGY_SCRIPT", &script)
-            .args(argv.iter().skip(1));
-        let mut child = cmd.spawn().expect("spawn");
-        let mut stdin = child.stdin.take().expect("stdin");
-        for line in c.stdin_lines() {
-            // A run that fails before reading stdin closes it; the error is expected.
-            let _ = stdin.write_all(format!("{line}\n").as_bytes());
-        }
-        drop(stdin);
-        let out = wait_with_timeout(child, Duration::from_secs(30));
-        let raw = |f: &Option<String>| {
-            f.as_ref()
-                .map(|rel| read_capture_file(&traces_dir(), rel).expect("raw"))
-                .unwrap_or_default()
-        };
-        assert!(
-            out.stdout == raw(&c.files.stdout),
-            "{}: stdout differs:\n{}",
-            c.id,
-            String::from_utf8_lossy(&out.stdout)
-        );
-        assert!(
-            out.stderr == raw(&c.files.stderr),
-            "{}: stderr differs:\n{}",
-            c.id,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        if let Some(code) = c.exit.get() {
-            assert_eq!(out.status.code(), Some(*code), "{}", c.id);
-        }
-        if !c.stdin_lines().is_empty() {
-            let rec = &sb.journal()[0];
-            assert_eq!(
-                rec.stdin.lines.len(),
-                c.stdin_lines().len(),
-                "{}: the replay read the client's line",
-                c.id
-            );
+        match replay(c) {
+            Replay::Same => {}
+            Replay::ScriptNotReached => unreached.push(c.id.as_str()),
+            Replay::Differs(why) => failures.push(why),
         }
     }
+    // fake-agy answers `--help` and undefined flags itself, before any script: those
+    // captures are compared with its own behaviour by `agy-harness fidelity` instead.
+    if !unreached.is_empty() {
+        eprintln!("answered by fake-agy's own command line, not replayed: {unreached:?}");
+    }
+    assert!(
+        unreached.len() * 10 <= replayable(&corpus).count(),
+        "{unreached:?}"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} trace(s) do not replay:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+enum Replay {
+    Same,
+    ScriptNotReached,
+    Differs(String),
+}
+
+/// Replays the capture's trace (converted afresh, so a regeneration running beside this
+/// test cannot race it) with its argv and stdin.
+fn replay(c: &Capture) -> Replay {
+    let sb = Sandbox::new();
+    let trace = c
+        .to_trace(&traces_dir())
+        .unwrap_or_else(|e| panic!("{}: {e}", c.id));
+    let trace_path = sb.path().join("capture.jsonl");
+    std::fs::write(&trace_path, trace.render()).expect("write trace");
+    let script = sb.script(&format!(
+        "[[invocation]]\nname = \"capture\"\nsteps = [{{ trace = {:?} }}]\n",
+        trace_path.display().to_string()
+    ));
+    let argv = c.argv().unwrap_or(&[]);
+    let mut cmd = sb.std_cmd();
+    cmd.env("FAKE_AGY_SCRIPT", &script)
+        .args(argv.iter().skip(1));
+    let mut child = cmd.spawn().expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for line in c.stdin_lines() {
+        // A run that fails before reading stdin closes it; the error is expected.
+        let _ = stdin.write_all(format!("{line}\n").as_bytes());
+    }
+    drop(stdin);
+    let out = wait_with_timeout(child, Duration::from_secs(30));
+    let raw = |f: &Option<String>| {
+        f.as_ref()
+            .map(|rel| read_capture_file(&traces_dir(), rel).expect("raw"))
+            .unwrap_or_default()
+    };
+    let journal = sb.journal();
+    if journal.first().and_then(|r| r.rule.as_deref()) != Some("capture") {
+        return Replay::ScriptNotReached;
+    }
+    let show = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .chars()
+            .take(300)
+            .collect::<String>()
+    };
+    if out.stdout != raw(&c.files.stdout) {
+        return Replay::Differs(format!("{}: stdout differs: {}", c.id, show(&out.stdout)));
+    }
+    if out.stderr != raw(&c.files.stderr) {
+        return Replay::Differs(format!("{}: stderr differs: {}", c.id, show(&out.stderr)));
+    }
+    if let Some(code) = c.exit.get() {
+        if out.status.code() != Some(*code) {
+            return Replay::Differs(format!(
+                "{}: exit {:?}, recorded {code}",
+                c.id,
+                out.status.code()
+            ));
+        }
+    }
+    let read = journal.first().map(|r| r.stdin.lines.len()).unwrap_or(0);
+    if !c.stdin_lines().is_empty() && read != c.stdin_lines().len() {
+        return Replay::Differs(format!(
+            "{}: the replay read {read} of the client's lines",
+            c.id
+        ));
+    }
+    Replay::Same
 }
 
 #[tokio::test]
