@@ -164,25 +164,25 @@ impl FidelityReport {
             }
         }
         let _ = writeln!(out, "\nfidelity score");
-        for (v, s) in &self.by_version {
+        for (name, sc) in self.score_rows() {
             let _ = writeln!(
                 out,
-                "  agy {v:<8} {}/{} ({:.0}%)",
-                s.same,
-                s.compared,
-                s.score * 100.0
+                "  {name:<12} {}/{} ({:.0}%)",
+                sc.same,
+                sc.compared,
+                sc.score * 100.0
             );
         }
-        let o = &self.overall;
-        let _ = writeln!(
-            out,
-            "  overall    {}/{} ({:.0}%)",
-            o.same,
-            o.compared,
-            o.score * 100.0
-        );
         out.push_str(&self.baseline_text());
         out
+    }
+
+    /// Each version's score, then the overall one.
+    fn score_rows(&self) -> impl Iterator<Item = (String, &Score)> {
+        self.by_version
+            .iter()
+            .map(|(v, s)| (format!("agy {v}"), s))
+            .chain(std::iter::once(("overall".to_string(), &self.overall)))
     }
 
     fn baseline_text(&self) -> String {
@@ -208,23 +208,16 @@ impl FidelityReport {
         let mut out = String::from("# fake-agy fidelity\n\n");
         let _ = writeln!(out, "Corpus: `{}`\n", self.corpus);
         out.push_str("| agy version | same | compared | score |\n|---|---|---|---|\n");
-        for (v, s) in &self.by_version {
+        for (name, sc) in self.score_rows() {
             let _ = writeln!(
                 out,
-                "| {v} | {} | {} | {:.0}% |",
-                s.same,
-                s.compared,
-                s.score * 100.0
+                "| {name} | {} | {} | {:.0}% |",
+                sc.same,
+                sc.compared,
+                sc.score * 100.0
             );
         }
-        let o = &self.overall;
-        let _ = writeln!(
-            out,
-            "| **overall** | {} | {} | {:.0}% |\n",
-            o.same,
-            o.compared,
-            o.score * 100.0
-        );
+        out.push('\n');
         for c in &self.captures {
             let _ = writeln!(out, "## `{}` (agy {}, {})\n", c.id, c.agy_version, c.kind);
             match &c.outcome {
@@ -309,7 +302,12 @@ mod tests {
         let versions: Vec<&str> = r.by_version.iter().map(|(v, _)| v.as_str()).collect();
         assert_eq!(versions, vec!["1.2.7", "1.2.17"]);
         assert_eq!(r.by_version[1].1.score, 0.5);
-        assert!(r.to_terminal().contains("overall    2/3 (67%)"));
+        assert!(
+            r.to_terminal().contains("  overall      2/3 (67%)"),
+            "{}",
+            r.to_terminal()
+        );
+        assert!(r.to_markdown().contains("| overall | 2 | 3 | 67% |"));
         assert!(r.to_markdown().contains("| `exit` | 1 | 0 | **new** |"));
         let json: serde_json::Value = serde_json::from_str(&r.to_json()).expect("json");
         assert_eq!(json["captures"][1]["verdict"], "different");
