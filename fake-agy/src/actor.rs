@@ -187,7 +187,7 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         denied_actions: spec.denied_actions.clone(),
         command: spec.command.clone(),
         structured_output: None,
-        extra: Default::default(),
+        extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
         layout: Default::default(),
     })
 }
@@ -248,5 +248,12 @@ fn build_step(
     } else {
         step.error = error;
     }
+    if spec.tool_info == Some(false) {
+        step.tool_info = None;
+    }
+    if let Some(id) = &spec.conversation_id {
+        step.conversation_id = id.clone();
+    }
+    step.extra = spec.extra.clone().map(|e| e.0).unwrap_or_default();
     Ok(step)
 }

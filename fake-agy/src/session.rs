@@ -326,11 +326,11 @@ impl Session {
                     "request-review".into()
                 }
             }),
-            extra: Default::default(),
+            extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
             layout: Default::default(),
         };
         let line = StreamEvent::Init {
-            conversation_id: id,
+            conversation_id: spec.conversation_id.clone().unwrap_or(id),
             init,
         }
         .to_line();
