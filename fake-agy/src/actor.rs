@@ -188,6 +188,8 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         command: spec.command.clone(),
         structured_output: spec.structured_output.clone(),
         json_schema: s.schema.as_ref().map(|x| x.document.clone()),
+        extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
+        layout: Default::default(),
     })
 }
 
@@ -219,6 +221,7 @@ fn build_step(
     let error = spec.error.as_ref().map(|e| StepError {
         kind: e.kind.clone(),
         message: e.message.clone(),
+        extra: Default::default(),
     });
     // The DONE line of a step (`same_index`) takes the tool of its ACTIVE line.
     let continued = match spec.same_index {
@@ -241,9 +244,17 @@ fn build_step(
                 .unwrap_or_else(|| serde_json::json!({})),
             output: spec.output.clone(),
             error,
+            extra: Default::default(),
         });
     } else {
         step.error = error;
     }
+    if spec.tool_info == Some(false) {
+        step.tool_info = None;
+    }
+    if let Some(id) = &spec.conversation_id {
+        step.conversation_id = id.clone();
+    }
+    step.extra = spec.extra.clone().map(|e| e.0).unwrap_or_default();
     Ok(step)
 }

@@ -38,6 +38,7 @@ pub fn write_images(
                 parameters: parameters.clone(),
                 output: None,
                 error: None,
+                extra: Default::default(),
             });
             s.emit_step(active);
             Some(i)
@@ -68,6 +69,7 @@ pub fn write_images(
                 parameters,
                 output: None,
                 error: None,
+                extra: Default::default(),
             });
             s.emit_step(done);
         }

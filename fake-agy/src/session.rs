@@ -340,9 +340,11 @@ impl Session {
                 .clone()
                 .unwrap_or_else(|| self.permission_mode()),
             json_schema: self.schema.as_ref().map(|s| s.document.clone()),
+            extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
+            layout: Default::default(),
         };
         let line = StreamEvent::Init {
-            conversation_id: id,
+            conversation_id: spec.conversation_id.clone().unwrap_or(id),
             init,
         }
         .to_line();

@@ -63,6 +63,7 @@ pub fn denied_action(tool: &str) -> DeniedAction {
     DeniedAction {
         action: action.into(),
         display_name: display,
+        extra: Default::default(),
     }
 }
 
@@ -94,6 +95,7 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
         parameters: parameters.clone(),
         output: None,
         error,
+        extra: Default::default(),
     };
     let mut active = StepUpdate::new(id.clone(), i, StepState::Active, StepType::Tool);
     active.tool_name = Some(tool.into());
@@ -127,6 +129,7 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
                 "permission check failed for {kind} \"{target}\": user denied permission for {kind}({target})\nDo not attempt to circumvent this denial by rephrasing the command, using alternative tools/scripts (e.g. python, sh, curl), or accessing the same target resource. Proceed without performing this action.",
                 kind = action.action
             ),
+            extra: Default::default(),
         })));
         d
     };
@@ -220,6 +223,7 @@ pub fn question(s: &mut Session, text: &str, tool: Option<&str>) -> Result<(), F
         parameters: parameters.clone(),
         output: None,
         error: None,
+        extra: Default::default(),
     });
     s.emit_step(active);
     s.pending_question = Some(PendingQuestion {
@@ -251,6 +255,7 @@ pub fn answer_question(s: &mut Session, answer: &str) -> Result<(), FakeError> {
         parameters: q.parameters,
         output: Some(answer.to_string()),
         error: None,
+        extra: Default::default(),
     });
     s.emit_step(done);
     Ok(())

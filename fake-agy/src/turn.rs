@@ -263,6 +263,7 @@ fn finish_answer(
         parameters: value.clone(),
         output: None,
         error: None,
+        extra: Default::default(),
     });
     s.emit_step(call);
     let mut done = StepUpdate::new(id, i, StepState::Done, StepType::Other("finish".into()));
@@ -300,6 +301,7 @@ fn view_references(s: &mut Session, id: &str, references: &[String]) -> Result<(
             parameters: serde_json::json!({ "AbsolutePath": path }),
             output: None,
             error: None,
+            extra: Default::default(),
         };
         let mut active = StepUpdate::new(id.to_string(), i, StepState::Active, StepType::Tool);
         active.tool_name = Some("view_file".into());

@@ -43,6 +43,9 @@ pub enum Command {
     /// Re-run the spikes S1–S8 against fake-agy (default) or a live agy, and judge every
     /// recorded fact: holds, drifted or unverified.
     Spikes(crate::spike::SpikesArgs),
+    /// Compare fake-agy's default behaviour with every capture of the corpus by shape
+    /// and print the fidelity score.
+    Fidelity(crate::fidelity::FidelityArgs),
 }
 
 /// Options shared by commands that run scenarios.

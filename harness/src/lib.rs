@@ -8,6 +8,7 @@
 //! - [`runner`], [`observation`], [`check`]: running a scenario and judging it.
 //! - [`report`]: terminal, JSON, JUnit and Markdown reports; [`exit_code`].
 //! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark.
+//! - [`fidelity`]: fake-agy's default behaviour measured against the capture corpus.
 
 pub mod adapter_config;
 mod app;
@@ -17,6 +18,7 @@ pub mod cli;
 pub mod driver_client;
 pub mod exit_code;
 pub mod faults;
+pub mod fidelity;
 mod interrupt;
 pub mod live;
 pub mod locate;

@@ -2,9 +2,11 @@
 //! stream-json `result` event (PROTOCOL.md §2.1, §3.4).
 
 use crate::gojson::to_go_json_line;
+use crate::layout::Layout;
 use crate::status::Status;
 use crate::usage::Usage;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// One envelope. Field order is the order agy emits; optional fields are omitted when
 /// empty, as Go's `omitempty` does.
@@ -38,6 +40,12 @@ pub struct Envelope {
     /// Slash-command payload (`{"name":…,"data":…}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<serde_json::Value>,
+    /// Keys the types do not name, in wire order.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+    /// Where each key stood on the wire, when parsed.
+    #[serde(skip)]
+    pub layout: Layout,
 }
 
 /// One entry of `denied_actions`.
@@ -47,6 +55,9 @@ pub struct DeniedAction {
     pub action: String,
     /// The tool's display name: `RunCommand`, `CallMcpTool`, …
     pub display_name: String,
+    /// Keys the types do not name, in wire order.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 impl Envelope {
@@ -64,6 +75,8 @@ impl Envelope {
             command: None,
             structured_output: None,
             json_schema: None,
+            extra: Map::new(),
+            layout: Layout::default(),
         }
     }
 
@@ -77,12 +90,29 @@ impl Envelope {
 
     /// The line agy prints for this envelope in `--output-format json`.
     pub fn to_line(&self) -> String {
-        to_go_json_line(self)
+        if self.layout.is_canonical() {
+            return to_go_json_line(self);
+        }
+        to_go_json_line(&self.to_value())
+    }
+
+    /// The wire object, keys in agy's order.
+    pub fn to_value(&self) -> Value {
+        self.layout
+            .apply(serde_json::to_value(self).unwrap_or(Value::Null))
+    }
+
+    /// Reads an envelope from its wire object, remembering its key order.
+    pub fn from_value(original: Value) -> Result<Envelope, serde_json::Error> {
+        let mut env: Envelope = serde_json::from_value(original.clone())?;
+        let canonical = serde_json::to_value(&env)?;
+        env.layout = Layout::capture(&original, &canonical);
+        Ok(env)
     }
 
     /// Parses one envelope from JSON text.
     pub fn parse(text: &str) -> Result<Envelope, serde_json::Error> {
-        serde_json::from_str(text)
+        Envelope::from_value(serde_json::from_str(text)?)
     }
 }
 
@@ -95,6 +125,15 @@ mod tests {
         // PROTOCOL.md §2.2 item 1 / the success-pong trace's result payload.
         let text = r#"{"conversation_id":"e1fea50a-738b-40bd-beb4-249481d6ab1e","status":"SUCCESS","response":"PONG\n","duration_seconds":2.696430565,"num_turns":1,"usage":{"input_tokens":12555,"output_tokens":214,"thinking_tokens":212,"cache_read_tokens":0,"total_tokens":12769}}"#;
         let env = Envelope::parse(text).expect("parses");
+        assert_eq!(env.to_line(), format!("{text}\n"));
+    }
+
+    #[test]
+    fn agy_1_3_1_structured_output_order_and_json_schema_round_trip() {
+        let text = r#"{"conversation_id":"c","status":"SUCCESS","response":"{}\n","duration_seconds":7.35,"num_turns":1,"structured_output":{"count":3,"answer":"a"},"json_schema":{"type":"object"},"usage":{"input_tokens":1,"output_tokens":2,"thinking_tokens":0,"cache_read_tokens":0,"total_tokens":3}}"#;
+        let env = Envelope::parse(text).expect("parses");
+        let schema = env.json_schema.as_ref().expect("json_schema is a named field");
+        assert_eq!(schema["type"], "object");
         assert_eq!(env.to_line(), format!("{text}\n"));
     }
 

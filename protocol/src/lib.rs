@@ -2,15 +2,17 @@
 //!
 //! - [`envelope`], [`usage`], [`status`]: the `--output-format json` envelope.
 //! - [`stream`]: stream-json events and persistent-mode stdin lines.
-//! - [`gojson`]: byte-exact Go JSON rendering.
+//! - [`gojson`], [`layout`]: byte-exact Go JSON rendering, agy's key order kept.
 //! - [`duration`], [`version`]: Go durations and agy versions.
 //! - [`script`]: the agy script fake-agy acts out.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
+//! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
 pub mod acp;
+pub mod capture;
 pub mod command_line;
 pub mod diag;
 pub mod driver;
@@ -18,6 +20,7 @@ pub mod duration;
 pub mod envelope;
 pub mod gojson;
 pub mod journal;
+pub mod layout;
 pub mod script;
 pub mod status;
 pub mod stream;

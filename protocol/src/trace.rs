@@ -301,7 +301,7 @@ impl Trace {
 
     /// Builds a one-invocation trace from a raw capture: stdout and stderr bytes as
     /// published (no timing: every event at `t = 0`), the stdin lines that drove it,
-    /// and the exit code. Each stdout/stderr line becomes one event, so a replay writes
+    /// and the exit code when it is known. Each stdout/stderr line becomes one event, so a replay writes
     /// the same bytes line by line.
     pub fn from_capture(
         header: TraceHeader,
@@ -309,7 +309,7 @@ impl Trace {
         stdin_lines: &[String],
         stdout: &[u8],
         stderr: &[u8],
-        exit_code: i32,
+        exit_code: Option<i32>,
     ) -> Trace {
         let mut events = Vec::new();
         for line in stdin_lines {
@@ -324,13 +324,15 @@ impl Trace {
         }
         push_lines(&mut events, stdout, true);
         push_lines(&mut events, stderr, false);
-        events.push(TimedEvent {
-            t: 0.0,
-            event: TraceEvent::Exit(ExitRecord {
-                code: Some(exit_code),
-                signal: None,
-            }),
-        });
+        if let Some(code) = exit_code {
+            events.push(TimedEvent {
+                t: 0.0,
+                event: TraceEvent::Exit(ExitRecord {
+                    code: Some(code),
+                    signal: None,
+                }),
+            });
+        }
         Trace {
             header,
             invocations: vec![TracedInvocation { start, events }],
@@ -383,7 +385,7 @@ mod tests {
             &["x".into()],
             &stdout,
             &stderr,
-            3,
+            Some(3),
         );
         let back = Trace::parse("t.jsonl", &trace.render()).expect("parses");
         assert_eq!(back, trace);
@@ -413,7 +415,7 @@ mod tests {
         fn arbitrary_captures_round_trip(stdout in proptest::collection::vec(any::<u8>(), 0..200),
                                          stderr in proptest::collection::vec(any::<u8>(), 0..50),
                                          code in any::<i32>()) {
-            let trace = Trace::from_capture(header(), InvocationStart::default(), &[], &stdout, &stderr, code);
+            let trace = Trace::from_capture(header(), InvocationStart::default(), &[], &stdout, &stderr, Some(code));
             let back = Trace::parse("t", &trace.render()).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(back.invocations[0].stdout(), stdout);
             prop_assert_eq!(back.invocations[0].stderr(), stderr);

@@ -348,3 +348,45 @@ fn deny_step_in_print_mode_shows_the_denial_turn() {
     let r = &ev.last().expect("r")["result"];
     assert_eq!(r["denied_actions"][0]["display_name"], "RunCommand");
 }
+
+#[test]
+fn a_step_can_carry_unknown_keys_another_conversation_and_no_tool_info() {
+    // The subagent step of capture ut-1.3.1-subagent (stdout line 5), placeholder
+    // Go-escaped: a tool_name without tool_info, and a `subagent_info` the types do
+    // not name.
+    let line = r#"{"event":"step_update","step_update":{"conversation_id":"4054c80b-4ccb-486c-bb7d-0e951ef13f13","step_index":2,"state":"DONE","step_type":"subagent","tool_name":"invoke_subagent","duration_seconds":0.446841518,"subagent_info":{"subagents":[{"type_name":"research","role":"Secret Reader","initial_prompt":"Read notes.txt and reply with the secret word only.","conversation_id":"cc320b5c-7911-449e-b45f-013887cb5cfe","log_uri":"file://~/.gemini/antigravity-cli/brain/cc320b5c-7911-449e-b45f-013887cb5cfe/.system_generated/logs/transcript.jsonl","workspace_uris":["file://\u003cscratch\u003e/proj-sub"]}]}}}"#;
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted(r#"
+[[invocation]]
+steps = [
+  { step_update = { conversation_id = "4054c80b-4ccb-486c-bb7d-0e951ef13f13", step_index = 2, state = "DONE", step_type = "subagent", tool_name = "invoke_subagent", tool_info = false, duration_seconds = 0.446841518, extra = '{"subagent_info":{"subagents":[{"type_name":"research","role":"Secret Reader","initial_prompt":"Read notes.txt and reply with the secret word only.","conversation_id":"cc320b5c-7911-449e-b45f-013887cb5cfe","log_uri":"file://~/.gemini/antigravity-cli/brain/cc320b5c-7911-449e-b45f-013887cb5cfe/.system_generated/logs/transcript.jsonl","workspace_uris":["file://<scratch>/proj-sub"]}]}}' } },
+  { envelope = { status = "SUCCESS", response = "x", extra = '{"json_schema":{"type":"object","required":null}}' } },
+  { exit = 0 },
+]
+"#)
+        .args(["-p", "x", "--output-format", "stream-json"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.contains(&line), "{stdout}");
+    let result = lines.last().copied().unwrap_or("");
+    assert!(
+        result.ends_with(r#""json_schema":{"type":"object","required":null}}}"#),
+        "{result}"
+    );
+}
+
+#[test]
+fn extra_that_is_not_a_json_object_is_reported_with_its_line() {
+    let sb = Sandbox::new();
+    let out = sb
+        .scripted("[[invocation]]\nsteps = [\n  { step_update = { extra = '[1]' } },\n]\n")
+        .args(["-p", "x"])
+        .assert()
+        .code(agy_protocol::script::FAKE_BROKEN_EXIT);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains(":3:"), "{err}");
+    assert!(err.contains("JSON object"), "{err}");
+}

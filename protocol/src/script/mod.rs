@@ -10,11 +10,13 @@
 pub const FAKE_BROKEN_EXIT: i32 = 70;
 
 mod flag;
+mod json_object;
 mod model;
 mod parse;
 mod step;
 
 pub use flag::{Flag, True};
+pub use json_object::JsonObject;
 pub use model::{
     AlwaysWord, Exhausted, InvocationMatch, InvocationRule, MalformedLines, RunMode, Script,
     ScriptHeader, Times, TurnMatch, TurnRule,

@@ -1,6 +1,7 @@
 //! The steps of an agy script: each is a one-key table such as `{ sleep = "50ms" }`.
 
 use super::flag::{Flag, True};
+use super::json_object::JsonObject;
 use crate::duration::GoDuration;
 use crate::envelope::DeniedAction;
 use crate::status::Status;
@@ -177,6 +178,10 @@ pub struct EnvelopeSpec {
     /// `structured_output` (the `--json-schema` answer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<serde_json::Value>,
+    /// Keys the envelope has beyond the named ones (1.3.1's `json_schema`), as a JSON
+    /// object in text; added after them, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<JsonObject>,
 }
 
 /// Overrides for the `init` event.
@@ -195,6 +200,12 @@ pub struct InitSpec {
     /// Permission mode; default from `--dangerously-skip-permissions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permission_mode: Option<String>,
+    /// The event's `conversation_id`; default the current conversation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+    /// Keys beyond the named ones, as a JSON object in text; added after them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<JsonObject>,
 }
 
 /// One `step_update`, field by field.
@@ -234,6 +245,16 @@ pub struct StepSpec {
     /// Step usage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<UsageSpec>,
+    /// The step's `conversation_id`; default the current conversation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+    /// `false`: a step with a `tool_name` but no `tool_info` (agy's `subagent` steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_info: Option<bool>,
+    /// Keys beyond the named ones (`subagent_info`, 1.1.17's step-level `output`), as a
+    /// JSON object in text; added after them, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<JsonObject>,
 }
 
 /// `{ type = "TOOL_ERROR", message = "…" }`.

@@ -5,11 +5,15 @@
 
 use crate::envelope::Envelope;
 use crate::gojson::to_go_json_line;
+use crate::layout::Layout;
 use crate::usage::Usage;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
 
 /// One line of stream-json output.
+// Events live one at a time, a line each; boxing the payloads would only burden users.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum StreamEvent {
     /// First line of a run (after the first stdin line in persistent mode).
@@ -23,11 +27,14 @@ pub enum StreamEvent {
     StepUpdate(StepUpdate),
     /// The end of a turn; the payload is an [`Envelope`].
     Result(Envelope),
+    /// An event the types do not know (agy 1.1.18's `command_result`), or a known one
+    /// whose top-level keys are not the usual ones, kept whole in wire order.
+    Other(Map<String, Value>),
 }
 
 /// The `init` payload. Keys in emitted order: `model` (only when `--model` was passed),
 /// `cwd`, `tools` (sorted), `permission_mode` (§3.2).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Init {
     /// Echo of `--model`; absent without the flag.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -41,6 +48,12 @@ pub struct Init {
     /// The `--json-schema` document (untether `json_schema_finish`, agy 1.3.1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub json_schema: Option<serde_json::Value>,
+    /// Keys the types do not name, in wire order.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+    /// Where each key stood on the wire, when parsed.
+    #[serde(skip)]
+    pub layout: Layout,
 }
 
 /// A `step_update` payload. Keys in emitted order, omitted when empty (§3.3).
@@ -72,6 +85,13 @@ pub struct StepUpdate {
     /// Step-level error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<StepError>,
+    /// Keys the types do not name (`subagent_info`, 1.1.17's step-level `output`), in
+    /// wire order.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+    /// Where each key stood on the wire, when parsed.
+    #[serde(skip)]
+    pub layout: Layout,
 }
 
 /// Tool call details of a tool step.
@@ -87,6 +107,9 @@ pub struct ToolInfo {
     /// `{type, message}` when the tool failed or was denied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<StepError>,
+    /// Keys the types do not name, in wire order.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 /// `{type, message}`, e.g. `TOOL_ERROR`.
@@ -97,6 +120,9 @@ pub struct StepError {
     pub kind: String,
     /// Human-readable message.
     pub message: String,
+    /// Keys the types do not name, in wire order.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 macro_rules! open_string_enum {
@@ -159,88 +185,90 @@ open_string_enum! {
     }
 }
 
-#[derive(Serialize)]
-struct InitWire<'a> {
-    event: &'static str,
-    conversation_id: &'a str,
-    init: &'a Init,
+impl StreamEvent {
+    /// The wire object of this event, keys in agy's order.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        let (name, payload) = match self {
+            StreamEvent::Other(fields) => return Value::Object(fields.clone()),
+            StreamEvent::Init {
+                conversation_id,
+                init,
+            } => {
+                m.insert("event".into(), "init".into());
+                m.insert("conversation_id".into(), conversation_id.clone().into());
+                ("init", init.layout.apply(to_value(init)))
+            }
+            StreamEvent::StepUpdate(step) => {
+                m.insert("event".into(), "step_update".into());
+                ("step_update", step.layout.apply(to_value(step)))
+            }
+            StreamEvent::Result(env) => {
+                m.insert("event".into(), "result".into());
+                ("result", env.to_value())
+            }
+        };
+        m.insert(name.into(), payload);
+        Value::Object(m)
+    }
+
+    /// Reads an event from its wire object; an unknown event, or a known one with
+    /// unusual top-level keys, becomes [`StreamEvent::Other`].
+    pub fn from_value(value: Value) -> Result<StreamEvent, serde_json::Error> {
+        let Value::Object(m) = value else {
+            return Err(serde_json::Error::custom(
+                "a stream-json event is a JSON object",
+            ));
+        };
+        let Some(Value::String(name)) = m.get("event") else {
+            return Err(serde_json::Error::missing_field("event"));
+        };
+        let keys: Vec<&str> = m.keys().map(String::as_str).collect();
+        let payload = |key: &str| m.get(key).cloned().unwrap_or(Value::Null);
+        Ok(match (name.as_str(), keys.as_slice()) {
+            ("init", ["event", "conversation_id", "init"]) => StreamEvent::Init {
+                conversation_id: String::deserialize(payload("conversation_id"))?,
+                init: {
+                    let original = payload("init");
+                    let mut init: Init = serde_json::from_value(original.clone())?;
+                    init.layout = Layout::capture(&original, &to_value(&init));
+                    init
+                },
+            },
+            ("step_update", ["event", "step_update"]) => {
+                let original = payload("step_update");
+                let mut step: StepUpdate = serde_json::from_value(original.clone())?;
+                step.layout = Layout::capture(&original, &to_value(&step));
+                StreamEvent::StepUpdate(step)
+            }
+            ("result", ["event", "result"]) => {
+                StreamEvent::Result(Envelope::from_value(payload("result"))?)
+            }
+            _ => StreamEvent::Other(m),
+        })
+    }
 }
-#[derive(Serialize)]
-struct StepWire<'a> {
-    event: &'static str,
-    step_update: &'a StepUpdate,
-}
-#[derive(Serialize)]
-struct ResultWire<'a> {
-    event: &'static str,
-    result: &'a Envelope,
+
+fn to_value<T: Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 impl Serialize for StreamEvent {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            StreamEvent::Init {
-                conversation_id,
-                init,
-            } => InitWire {
-                event: "init",
-                conversation_id,
-                init,
-            }
-            .serialize(s),
-            StreamEvent::StepUpdate(step) => StepWire {
-                event: "step_update",
-                step_update: step,
-            }
-            .serialize(s),
-            StreamEvent::Result(env) => ResultWire {
-                event: "result",
-                result: env,
-            }
-            .serialize(s),
-        }
+        self.to_value().serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for StreamEvent {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        struct Any {
-            event: String,
-            #[serde(default)]
-            conversation_id: Option<String>,
-            #[serde(default)]
-            init: Option<Init>,
-            #[serde(default)]
-            step_update: Option<StepUpdate>,
-            #[serde(default)]
-            result: Option<Envelope>,
-        }
-        let any = Any::deserialize(d)?;
-        match any.event.as_str() {
-            "init" => Ok(StreamEvent::Init {
-                conversation_id: any.conversation_id.unwrap_or_default(),
-                init: any.init.ok_or_else(|| D::Error::missing_field("init"))?,
-            }),
-            "step_update" => Ok(StreamEvent::StepUpdate(
-                any.step_update
-                    .ok_or_else(|| D::Error::missing_field("step_update"))?,
-            )),
-            "result" => Ok(StreamEvent::Result(
-                any.result
-                    .ok_or_else(|| D::Error::missing_field("result"))?,
-            )),
-            other => Err(D::Error::custom(format!(
-                "unknown stream-json event `{other}`"
-            ))),
-        }
+        StreamEvent::from_value(Value::deserialize(d)?).map_err(D::Error::custom)
     }
 }
 
 impl StreamEvent {
     /// The stdout line for this event, Go-encoded, with its `\n`.
     pub fn to_line(&self) -> String {
-        to_go_json_line(self)
+        to_go_json_line(&self.to_value())
     }
 
     /// Parses one stdout line.
@@ -248,9 +276,13 @@ impl StreamEvent {
         serde_json::from_str(line)
     }
 
-    /// The conversation id this event belongs to.
+    /// The conversation id this event belongs to (`""` for an unknown event without one).
     pub fn conversation_id(&self) -> &str {
         match self {
+            StreamEvent::Other(m) => m
+                .get("conversation_id")
+                .and_then(Value::as_str)
+                .unwrap_or(""),
             StreamEvent::Init {
                 conversation_id, ..
             } => conversation_id,
@@ -279,6 +311,8 @@ impl StepUpdate {
             tool_info: None,
             usage: None,
             error: None,
+            extra: Map::new(),
+            layout: Layout::default(),
         }
     }
 }
@@ -296,8 +330,81 @@ mod tests {
     }
 
     #[test]
-    fn unknown_event_name_is_an_error_naming_it() {
-        let err = StreamEvent::parse(r#"{"event":"message"}"#).expect_err("rejects");
-        assert!(err.to_string().contains("`message`"), "{err}");
+    fn unknown_event_is_kept_whole_and_a_line_without_event_is_an_error() {
+        let line = r#"{"event":"command_result","command":{"name":"models","data":{"b":1,"a":2}}}"#;
+        let ev = StreamEvent::parse(line).expect("parses");
+        assert!(matches!(ev, StreamEvent::Other(_)));
+        assert_eq!(ev.to_line(), format!("{line}\n"));
+        let err = StreamEvent::parse(r#"{"type":"result"}"#).expect_err("rejects");
+        assert!(err.to_string().contains("`event`"), "{err}");
+    }
+
+    #[test]
+    fn unknown_keys_keep_their_place_and_order() {
+        // agy 1.1.27: `subagent_info` after `tool_name`; agy 1.1.17: `output` after
+        // `tool_info` on the step itself.
+        for line in [
+            r#"{"event":"step_update","step_update":{"conversation_id":"c","step_index":2,"state":"ACTIVE","step_type":"subagent","tool_name":"invoke_subagent","subagent_info":{"subagents":[{"type_name":"research","role":"R"}]},"duration_seconds":1.5}}"#,
+            r#"{"event":"step_update","step_update":{"conversation_id":"c","step_index":3,"state":"DONE","step_type":"tool","tool_name":"view_file","duration_seconds":0.061531,"tool_info":{"name":"view_file","parameters":{"AbsolutePath":"/t"},"x":1},"output":"55 lines"}}"#,
+        ] {
+            let ev = StreamEvent::parse(line).expect("parses");
+            assert_eq!(ev.to_line(), format!("{line}\n"));
+        }
+    }
+
+    fn arb_extra() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            any::<i64>().prop_map(Value::from),
+            (-1e9f64..1e9).prop_map(Value::from),
+            "[ -~<>&\u{e9}\n]{0,12}".prop_map(Value::from),
+            any::<bool>().prop_map(Value::from),
+            Just(Value::Null),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::from),
+                proptest::collection::vec(("x_[a-z]{1,6}", inner), 0..3)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn generated_steps_with_unknown_keys_anywhere_round_trip(
+            text in proptest::option::of("[ -~<>&]{0,10}"),
+            tool in proptest::option::of("[a-z_]{1,10}"),
+            duration in proptest::option::of(0.0f64..1000.0),
+            extras in proptest::collection::vec(("x_[a-z]{1,8}", arb_extra(), 0usize..12), 0..4),
+        ) {
+            let mut step = StepUpdate::new("c", 3, StepState::Done, StepType::Tool);
+            step.text_delta = text;
+            step.tool_name = tool.clone();
+            step.duration_seconds = duration;
+            step.tool_info = tool.map(|name| ToolInfo {
+                name,
+                parameters: serde_json::json!({"B": 1, "A": "<x>"}),
+                output: None,
+                error: None,
+                extra: Map::new(),
+            });
+            // The wire object: the known keys, with unknown ones inserted anywhere.
+            let Value::Object(known) = to_value(&step) else { unreachable!() };
+            let mut entries: Vec<(String, Value)> = known.into_iter().collect();
+            for (key, value, at) in extras {
+                if entries.iter().any(|(k, _)| *k == key) {
+                    continue;
+                }
+                let at = at.min(entries.len());
+                entries.insert(at, (key, value));
+            }
+            let line = crate::gojson::to_go_json(&serde_json::json!({
+                "event": "step_update",
+                "step_update": Value::Object(entries.into_iter().collect()),
+            }));
+            let ev = StreamEvent::parse(&line).map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+            proptest::prop_assert_eq!(ev.to_line(), format!("{line}\n"));
+        }
     }
 }

@@ -65,7 +65,7 @@ impl TurnFilter {
     /// Classifies one event.
     pub fn offer(&mut self, event: StreamEvent) -> FilterAction {
         match event {
-            StreamEvent::Init { .. } => FilterAction::Ignore,
+            StreamEvent::Init { .. } | StreamEvent::Other(_) => FilterAction::Ignore,
             StreamEvent::StepUpdate(step) => self.offer_step(step),
             StreamEvent::Result(result) => self.offer_result(result),
         }

@@ -73,8 +73,10 @@ impl AgyProcess {
                         continue;
                     }
                     let item = match StreamEvent::parse(&line) {
+                        // An event this adapter does not know is treated as before the
+                        // types kept such events: as an unparsed line.
+                        Ok(StreamEvent::Other(_)) | Err(_) => ProcessOutput::Unparsed(line),
                         Ok(ev) => ProcessOutput::Event(Box::new(ev)),
-                        Err(_) => ProcessOutput::Unparsed(line),
                     };
                     if tx.send(item).is_err() {
                         break;

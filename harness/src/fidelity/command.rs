@@ -1,0 +1,220 @@
+//! `agy-harness fidelity`: fake-agy's default behaviour against every capture.
+
+use super::baseline::{load_baseline, Baseline};
+use super::capture_shape::{expected_shape, observed_shape};
+use super::compare::{compare_shapes, Difference};
+use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
+use super::run::run_default;
+use crate::app::Fatal;
+use crate::exit_code;
+use crate::locate::{locate_binary, ENV_FAKE_AGY, FAKE_AGY_BIN};
+use crate::report::{ReportFormat, ReportTarget};
+use agy_protocol::capture::{load_corpus, Capture, CaptureKind, Corpus};
+use clap::Args;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The baseline's name inside the corpus folder.
+pub const BASELINE_FILE: &str = "fidelity-baseline.toml";
+
+/// `agy-harness fidelity`.
+#[derive(Debug, Clone, Args)]
+pub struct FidelityArgs {
+    /// Capture ids to compare (default: every capture of the corpus).
+    #[arg(value_name = "CAPTURE")]
+    pub captures: Vec<String>,
+    /// The corpus folder holding corpus.toml (default: `traces/`).
+    #[arg(long, value_name = "DIR")]
+    pub traces: Option<PathBuf>,
+    /// Also write a report: `json=PATH` or `markdown=PATH` (repeatable).
+    #[arg(long, value_name = "FORMAT=PATH", value_parser = crate::report::parse_report_target)]
+    pub report: Vec<ReportTarget>,
+    /// The accepted divergences (default: `fidelity-baseline.toml` in the corpus folder,
+    /// when it exists; without one, every difference is new).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// The fake-agy binary (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
+    pub fake_agy: Option<PathBuf>,
+    /// Multiply fake-agy's delays by this factor (shapes do not depend on it).
+    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
+    pub time_scale: f64,
+}
+
+/// The corpus folder: `--traces`, else `./traces`, else the source tree's.
+pub fn traces_dir(arg: Option<&Path>) -> PathBuf {
+    if let Some(p) = arg {
+        return p.to_path_buf();
+    }
+    let here = PathBuf::from("traces");
+    if here.join(agy_protocol::capture::CORPUS_FILE).is_file() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("traces")
+}
+
+/// Loads the corpus, reporting its problems as bad input.
+fn load_corpus_dir(dir: &Path) -> Result<Corpus, Fatal> {
+    load_corpus(dir).map_err(|d| {
+        eprint!("{d}");
+        Fatal(
+            exit_code::BAD_INPUT,
+            format!("{} problem(s) in the capture corpus", d.len()),
+        )
+    })
+}
+
+/// Runs the command; returns the exit code.
+pub async fn fidelity_command(args: FidelityArgs) -> i32 {
+    match fidelity(args).await {
+        Ok(code) => code,
+        Err(f) => f.report(),
+    }
+}
+
+async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
+    crate::app::check_time_scale(args.time_scale)?;
+    if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
+        return Err(Fatal(
+            exit_code::BAD_INPUT,
+            format!(
+                "fidelity writes json and markdown reports, not junit (`{}`)",
+                t.path.display()
+            ),
+        ));
+    }
+    let dir = traces_dir(args.traces.as_deref());
+    let corpus = load_corpus_dir(&dir)?;
+    let selected = select(&corpus, &args.captures)?;
+    let baseline = baseline(&dir, args.baseline.as_deref(), &corpus)?;
+    let fake = match &args.fake_agy {
+        Some(p) if p.is_file() => p.clone(),
+        Some(p) => {
+            return Err(Fatal(
+                exit_code::COULD_NOT_RUN,
+                format!("the fake-agy binary `{}` does not exist", p.display()),
+            ))
+        }
+        None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy")
+            .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?,
+    };
+    let mut results = Vec::new();
+    let mut found: BTreeMap<String, Vec<Difference>> = BTreeMap::new();
+    for c in selected {
+        let outcome = match measure(&dir, &fake, c, args.time_scale).await? {
+            Measured::Skipped(reason) => Outcome::Skipped { reason },
+            Measured::Compared(diffs) => {
+                found.insert(c.id.clone(), diffs.clone());
+                outcome_of(&baseline, &c.id, diffs)
+            }
+        };
+        results.push(CaptureResult {
+            id: c.id.clone(),
+            agy_version: c
+                .version()
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| "unknown".into()),
+            kind: c.kind.as_str().into(),
+            outcome,
+        });
+    }
+    let verdict = baseline.judge(&found);
+    let report = FidelityReport::new(dir.display().to_string(), results, &verdict);
+    print!("{}", report.to_terminal());
+    for t in &args.report {
+        let text = match t.format {
+            ReportFormat::Markdown => report.to_markdown(),
+            _ => report.to_json(),
+        };
+        std::fs::write(&t.path, text).map_err(|e| {
+            Fatal(
+                exit_code::COULD_NOT_RUN,
+                format!("failed to write `{}`: {e}", t.path.display()),
+            )
+        })?;
+    }
+    Ok(if report.holds {
+        exit_code::ALL_CONFORM
+    } else {
+        exit_code::SCENARIO_FAILED
+    })
+}
+
+enum Measured {
+    Skipped(String),
+    Compared(Vec<Difference>),
+}
+
+/// Compares one capture with fake-agy's default run of its argv and stdin.
+async fn measure(dir: &Path, fake: &Path, c: &Capture, time_scale: f64) -> Result<Measured, Fatal> {
+    if c.kind == CaptureKind::Acp {
+        return Ok(Measured::Skipped(
+            "an ACP transcript: fake-agy-acp is not measured here".into(),
+        ));
+    }
+    let Some(argv) = c.argv() else {
+        return Ok(Measured::Skipped("argv unknown".into()));
+    };
+    let expected = expected_shape(dir, c)
+        .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?;
+    let out = run_default(fake, c, argv, time_scale)
+        .await
+        .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, format!("capture `{}`: {e}", c.id)))?;
+    Ok(Measured::Compared(compare_shapes(
+        &expected,
+        &observed_shape(c, &out),
+    )))
+}
+
+fn outcome_of(baseline: &Baseline, id: &str, diffs: Vec<Difference>) -> Outcome {
+    if diffs.is_empty() {
+        return Outcome::Same;
+    }
+    let differences = diffs
+        .into_iter()
+        .map(|d| ReportedDifference {
+            accepted: baseline.reason(id, &d.what).map(String::from),
+            difference: d,
+        })
+        .collect();
+    Outcome::Different { differences }
+}
+
+fn select<'c>(corpus: &'c Corpus, ids: &[String]) -> Result<Vec<&'c Capture>, Fatal> {
+    if ids.is_empty() {
+        return Ok(corpus.captures.iter().collect());
+    }
+    ids.iter()
+        .map(|id| {
+            corpus.find(id).ok_or_else(|| {
+                let known: Vec<&str> = corpus.captures.iter().map(|c| c.id.as_str()).collect();
+                let hint = agy_protocol::diag::closest(id, known.iter().copied())
+                    .map(|b| format!("; did you mean `{b}`?"))
+                    .unwrap_or_default();
+                Fatal(
+                    exit_code::BAD_INPUT,
+                    format!("the corpus has no capture `{id}`{hint}"),
+                )
+            })
+        })
+        .collect()
+}
+
+fn baseline(dir: &Path, arg: Option<&Path>, corpus: &Corpus) -> Result<Baseline, Fatal> {
+    let default = dir.join(BASELINE_FILE);
+    let path = match arg {
+        Some(p) => p.to_path_buf(),
+        None if default.is_file() => default,
+        None => return Ok(Baseline::default()),
+    };
+    let known: BTreeSet<String> = corpus.captures.iter().map(|c| c.id.clone()).collect();
+    load_baseline(&path, &known).map_err(|d| {
+        eprint!("{d}");
+        Fatal(
+            exit_code::BAD_INPUT,
+            format!("{} problem(s) in the baseline", d.len()),
+        )
+    })
+}

@@ -1,0 +1,175 @@
+//! Comparing two shapes: every difference says which part, what was expected (the
+//! capture) and what was observed (fake-agy).
+
+use super::shape::{Shape, StdoutShape};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// One way the observed shape differs from the capture's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    /// Stable name of what differs, used by the baseline: `exit`, `sequence`, `stderr`,
+    /// `keys <kind>`, `values <kind>.<key>`.
+    pub what: String,
+    /// In the capture.
+    pub expected: String,
+    /// In fake-agy's output.
+    pub observed: String,
+}
+
+/// Every difference between `expected` (the capture) and `observed`; parts the capture
+/// did not record are not compared.
+pub fn compare_shapes(expected: &Shape, observed: &Shape) -> Vec<Difference> {
+    let mut out = Vec::new();
+    if let Some(code) = expected.exit {
+        if observed.exit != Some(code) {
+            out.push(diff("exit", code.to_string(), show_exit(observed.exit)));
+        }
+    }
+    if let Some(exp) = &expected.stdout {
+        let obs = observed.stdout.clone().unwrap_or_default();
+        compare_stdout(exp, &obs, &mut out);
+    }
+    if let Some(exp) = &expected.stderr {
+        let obs = observed.stderr.clone().unwrap_or_default();
+        if *exp != obs {
+            out.push(diff("stderr", lines(exp), lines(&obs)));
+        }
+    }
+    out
+}
+
+fn compare_stdout(exp: &StdoutShape, obs: &StdoutShape, out: &mut Vec<Difference>) {
+    if exp.sequence != obs.sequence {
+        out.push(diff("sequence", list(&exp.sequence), list(&obs.sequence)));
+    }
+    for (kind, keys) in &exp.keys {
+        let Some(seen) = obs.keys.get(kind) else {
+            continue; // a kind fake-agy never printed shows in the sequence
+        };
+        if keys != seen {
+            out.push(diff(&format!("keys {kind}"), list(keys), list(seen)));
+        }
+    }
+    for (at, values) in &exp.values {
+        let Some(seen) = obs.values.get(at) else {
+            continue;
+        };
+        if values == seen {
+            continue;
+        }
+        if at.ends_with(".tools") {
+            let missing: Vec<&String> = values.difference(seen).collect();
+            let extra: Vec<&String> = seen.difference(values).collect();
+            out.push(diff(
+                &format!("values {at}"),
+                format!("{} tools; fake-agy lacks {}", values.len(), names(&missing)),
+                format!("{} tools; capture lacks {}", seen.len(), names(&extra)),
+            ));
+        } else {
+            out.push(diff(&format!("values {at}"), set(values), set(seen)));
+        }
+    }
+}
+
+fn diff(what: &str, expected: String, observed: String) -> Difference {
+    Difference {
+        what: what.to_string(),
+        expected,
+        observed,
+    }
+}
+
+fn show_exit(code: Option<i32>) -> String {
+    code.map(|c| c.to_string())
+        .unwrap_or_else(|| "no exit code (killed or timed out)".into())
+}
+
+fn list(items: &[String]) -> String {
+    format!("[{}]", items.join(", "))
+}
+
+fn set(items: &BTreeSet<String>) -> String {
+    format!(
+        "{{{}}}",
+        items.iter().cloned().collect::<Vec<_>>().join(", ")
+    )
+}
+
+fn names(items: &[&String]) -> String {
+    if items.is_empty() {
+        return "none".into();
+    }
+    items
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn lines(items: &[String]) -> String {
+    if items.is_empty() {
+        return "(nothing)".into();
+    }
+    items.join(" ⏎ ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fidelity::shape::{stdout_shape, TextLines};
+
+    fn shape(stdout: &str, exit: i32) -> Shape {
+        Shape {
+            exit: Some(exit),
+            stdout: Some(stdout_shape(stdout.as_bytes(), TextLines::Model)),
+            stderr: None,
+        }
+    }
+
+    #[test]
+    fn same_shape_with_other_text_ids_and_counts_has_no_difference() {
+        let a = shape(
+            r#"{"conversation_id":"a","status":"SUCCESS","response":"PONG","duration_seconds":1.5,"num_turns":1}"#,
+            0,
+        );
+        let b = shape(
+            r#"{"conversation_id":"b","status":"SUCCESS","response":"hello","duration_seconds":0.2,"num_turns":1}"#,
+            0,
+        );
+        assert_eq!(compare_shapes(&a, &b), vec![]);
+    }
+
+    #[test]
+    fn a_missing_key_a_status_and_an_exit_code_are_each_named() {
+        let a = shape(
+            r#"{"conversation_id":"a","status":"ERROR","response":"","error":"x","num_turns":0}"#,
+            1,
+        );
+        let b = shape(
+            r#"{"conversation_id":"a","status":"SUCCESS","response":"","num_turns":0}"#,
+            0,
+        );
+        let whats: Vec<String> = compare_shapes(&a, &b).into_iter().map(|d| d.what).collect();
+        assert_eq!(
+            whats,
+            vec![
+                "exit",
+                "sequence",
+                "keys envelope",
+                "values envelope.status"
+            ]
+        );
+    }
+
+    #[test]
+    fn parts_the_capture_did_not_record_are_not_compared() {
+        let a = Shape {
+            exit: None,
+            stdout: None,
+            stderr: None,
+        };
+        let b = shape("anything", 3);
+        assert!(compare_shapes(&a, &b).is_empty());
+    }
+}

@@ -1,0 +1,16 @@
+//! Fidelity: fake-agy's default behaviour compared, by shape, with every capture of the
+//! corpus (docs/fidelity.md).
+
+mod baseline;
+mod capture_shape;
+mod command;
+mod compare;
+mod report;
+mod run;
+mod shape;
+
+pub use baseline::{load_baseline, parse_baseline, Baseline, BaselineVerdict, Divergence};
+pub use command::{fidelity_command, traces_dir, FidelityArgs, BASELINE_FILE};
+pub use compare::{compare_shapes, Difference};
+pub use report::{CaptureResult, FidelityReport, Outcome, Score};
+pub use shape::{pattern, stderr_patterns, stdout_shape, Shape, StdoutShape, TextLines};

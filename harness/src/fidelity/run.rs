@@ -1,0 +1,159 @@
+//! Running fake-agy's default behaviour (no script) the way a capture ran agy: same
+//! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`.
+
+use crate::process_group::{in_own_group, stop_group};
+use crate::sandbox::{fake_env, Sandbox};
+use agy_protocol::capture::Capture;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// How long one run may take before it is stopped (at the default time scale a default
+/// turn takes well under a second).
+const RUN_LIMIT: Duration = Duration::from_secs(60);
+
+/// What fake-agy did.
+#[derive(Debug, Clone, Default)]
+pub struct RunOutput {
+    /// stdout bytes.
+    pub stdout: Vec<u8>,
+    /// stderr bytes.
+    pub stderr: Vec<u8>,
+    /// Exit code; `None` when it died by a signal or was stopped.
+    pub exit: Option<i32>,
+}
+
+/// Runs `fake` with the capture's argv (which must be known) and stdin lines.
+pub async fn run_default(
+    fake: &Path,
+    capture: &Capture,
+    argv: &[String],
+    time_scale: f64,
+) -> Result<RunOutput, String> {
+    let sandbox =
+        Sandbox::create(Some(fake)).map_err(|e| format!("failed to make a sandbox: {e}"))?;
+    let mut env = sandbox.env(None, time_scale);
+    if let Some(v) = capture.version() {
+        env.push((fake_env::VERSION.into(), v.to_string()));
+    }
+    let log = sandbox.root().join("agy.log");
+    let mut cmd = tokio::process::Command::new(sandbox.bin().join("agy"));
+    cmd.args(sandboxed_args(argv, &log))
+        .current_dir(sandbox.work())
+        .env_clear()
+        .envs(env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    in_own_group(&mut cmd);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("failed to start fake-agy: {e}"))?;
+    let pgid = child.id();
+    let (mut stdin, mut stdout, mut stderr) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    let lines: Vec<String> = capture.stdin_lines().to_vec();
+    let feed = async move {
+        if let Some(pipe) = stdin.as_mut() {
+            for line in lines {
+                // A run that ends before reading stdin closes it; that is not an error.
+                if pipe
+                    .write_all(format!("{line}\n").as_bytes())
+                    .await
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        }
+        drop(stdin);
+    };
+    let read = |pipe: Option<tokio::process::ChildStdout>| async move {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut buf).await;
+        }
+        buf
+    };
+    let read_err = |pipe: Option<tokio::process::ChildStderr>| async move {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut buf).await;
+        }
+        buf
+    };
+    let run = async {
+        let ((), out, err, status) = tokio::join!(
+            feed,
+            read(stdout.take()),
+            read_err(stderr.take()),
+            child.wait()
+        );
+        (out, err, status)
+    };
+    match tokio::time::timeout(RUN_LIMIT, run).await {
+        Ok((out, err, status)) => Ok(RunOutput {
+            stdout: out,
+            stderr: err,
+            exit: status.ok().and_then(|s| s.code()),
+        }),
+        Err(_) => {
+            stop_group(&mut child, pgid, Duration::from_secs(1)).await;
+            Err(format!(
+                "fake-agy did not finish within {}s",
+                RUN_LIMIT.as_secs()
+            ))
+        }
+    }
+}
+
+/// The capture's arguments (without the program name) with `--log-file` pointed inside
+/// the sandbox, so nothing is written where the capture's author wrote.
+fn sandboxed_args(argv: &[String], log: &Path) -> Vec<String> {
+    let log = log.display().to_string();
+    let mut out = Vec::with_capacity(argv.len());
+    let mut args = argv.iter().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--log-file" {
+            out.push(a.clone());
+            if args.next().is_some() {
+                out.push(log.clone());
+            }
+        } else if a.starts_with("--log-file=") {
+            out.push(format!("--log-file={log}"));
+        } else {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_file_paths_move_into_the_sandbox() {
+        let argv: Vec<String> = [
+            "agy",
+            "-p",
+            "x",
+            "--log-file",
+            "/home/u/agy.log",
+            "--log-file=/a",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            sandboxed_args(&argv, Path::new("/s/agy.log")),
+            vec![
+                "-p",
+                "x",
+                "--log-file",
+                "/s/agy.log",
+                "--log-file=/s/agy.log"
+            ]
+        );
+    }
+}

@@ -1,0 +1,302 @@
+//! The shape of what agy (or fake-agy) printed: what fidelity compares, with model text,
+//! ids, times and token counts left out.
+//!
+//! - the sequence of stdout lines as labels (`init`, `step_update tool DONE`,
+//!   `result SUCCESS`, `envelope ERROR`, `text`);
+//! - per object kind (`event`, `init`, `step_update(tool,DONE)`, `envelope`, `usage`,
+//!   `tool_info`, …) the keys seen, in wire order;
+//! - vocabulary values (`status`, `state`, `permission_mode`, error `type`, …), whether
+//!   `conversation_id` / `response` / `error` are empty, and the `init.tools` list;
+//! - stderr lines as patterns (numbers, ids and quoted text replaced);
+//! - the exit code.
+
+use regex::Regex;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
+
+/// Keys whose values are agy's vocabulary rather than model text: compared verbatim.
+const VOCABULARY: &[&str] = &[
+    "event",
+    "status",
+    "state",
+    "step_type",
+    "permission_mode",
+    "type",
+    "action",
+    "display_name",
+];
+/// String keys of which only emptiness is compared.
+const EMPTINESS: &[&str] = &["conversation_id", "response", "error"];
+/// Objects whose inside is model-chosen (tool arguments).
+const OPAQUE: &[&str] = &["parameters"];
+
+/// How stdout lines that are not JSON are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextLines {
+    /// Model text: every run of text lines is one `text` label.
+    Model,
+    /// agy's own text (`models`, `--version`, `/usage`): each line is a pattern.
+    Patterns,
+}
+
+/// The shape of stdout.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StdoutShape {
+    /// One label per line (runs of model text folded into one).
+    pub sequence: Vec<String>,
+    /// Object kind → keys in merged wire order.
+    pub keys: BTreeMap<String, Vec<String>>,
+    /// `kind.key` → vocabulary values, `empty`/`text`, or the tool names of `init.tools`.
+    pub values: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// The shape of one run; `None` parts were not recorded and are not compared.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Shape {
+    /// The exit code.
+    pub exit: Option<i32>,
+    /// stdout.
+    pub stdout: Option<StdoutShape>,
+    /// stderr line patterns.
+    pub stderr: Option<Vec<String>>,
+}
+
+/// Reads the shape of stdout bytes.
+pub fn stdout_shape(bytes: &[u8], text: TextLines) -> StdoutShape {
+    let mut shape = StdoutShape::default();
+    for line in String::from_utf8_lossy(bytes).lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(line) {
+            Ok(Value::Object(obj)) => {
+                let label = line_label(&obj);
+                shape.sequence.push(label);
+                let kind = match obj.get("event") {
+                    Some(Value::String(name)) => format!("event({name})"),
+                    Some(_) => "event(?)".into(),
+                    None => "envelope".into(),
+                };
+                walk_object(&mut shape, &kind, &obj);
+            }
+            Ok(_) => shape.sequence.push("json".into()),
+            Err(_) => match text {
+                TextLines::Model => {
+                    if shape.sequence.last().map(String::as_str) != Some("text") {
+                        shape.sequence.push("text".into());
+                    }
+                }
+                TextLines::Patterns => shape.sequence.push(format!("text {}", pattern(line))),
+            },
+        }
+    }
+    shape
+}
+
+/// Reads stderr bytes as line patterns.
+pub fn stderr_patterns(bytes: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(pattern)
+        .collect()
+}
+
+/// A line with ids, numbers and quoted text replaced: `error: model "x" not found (code
+/// 404)` → `error: model "…" not found (code <n>)`.
+pub fn pattern(line: &str) -> String {
+    static UUID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+            .ok()
+    });
+    // A quoted string followed by `:` is a JSON key (`AGY_ERROR: {…}` lines): kept.
+    static QUOTED: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r#""(?:[^"\\]|\\.)*"(\s*:)?"#).ok());
+    static NUMBER: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"[0-9]+(?:\.[0-9]+)?").ok());
+    let mut s = line.trim_end().to_string();
+    if let Some(re) = UUID.as_ref() {
+        s = re.replace_all(&s, "<id>").into_owned();
+    }
+    if let Some(re) = QUOTED.as_ref() {
+        s = re
+            .replace_all(&s, |c: &regex::Captures<'_>| match c.get(1) {
+                Some(_) => c[0].to_string(),
+                None => "\"…\"".to_string(),
+            })
+            .into_owned();
+    }
+    if let Some(re) = NUMBER.as_ref() {
+        s = re.replace_all(&s, "<n>").into_owned();
+    }
+    s
+}
+
+fn line_label(obj: &Map<String, Value>) -> String {
+    let event = obj.get("event").and_then(Value::as_str);
+    match event {
+        Some("step_update") => {
+            let step = obj.get("step_update");
+            let field = |k: &str| {
+                step.and_then(|s| s.get(k))
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_string()
+            };
+            format!("step_update {} {}", field("step_type"), field("state"))
+        }
+        Some("result") => format!(
+            "result {}",
+            obj.get("result")
+                .and_then(|r| r.get("status"))
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+        ),
+        Some(name) => name.to_string(),
+        None => match obj.get("status").and_then(Value::as_str) {
+            Some(status) => format!("envelope {status}"),
+            None => "object".into(),
+        },
+    }
+}
+
+fn walk_object(shape: &mut StdoutShape, kind: &str, obj: &Map<String, Value>) {
+    merge_keys(shape.keys.entry(kind.to_string()).or_default(), obj.keys());
+    for (key, value) in obj {
+        let at = format!("{kind}.{key}");
+        match value {
+            Value::String(s) if VOCABULARY.contains(&key.as_str()) => {
+                shape.values.entry(at).or_default().insert(s.clone());
+            }
+            Value::String(s) if EMPTINESS.contains(&key.as_str()) => {
+                let v = if s.is_empty() { "empty" } else { "text" };
+                shape.values.entry(at).or_default().insert(v.into());
+            }
+            Value::Array(items) if key == "tools" => {
+                let set = shape.values.entry(at).or_default();
+                set.extend(items.iter().filter_map(Value::as_str).map(String::from));
+            }
+            Value::Object(child) if !OPAQUE.contains(&key.as_str()) => {
+                let child_kind = child_kind(kind, key, child);
+                walk_object(shape, &child_kind, child);
+            }
+            Value::Array(items) => {
+                for item in items {
+                    if let Value::Object(child) = item {
+                        walk_object(shape, &format!("{kind}.{key}[]"), child);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The kind of a nested object: events' payloads and shared types get their own names.
+fn child_kind(parent: &str, key: &str, child: &Map<String, Value>) -> String {
+    match key {
+        "step_update" => {
+            let f = |k: &str| child.get(k).and_then(Value::as_str).unwrap_or("?");
+            format!("step_update({},{})", f("step_type"), f("state"))
+        }
+        "result" => "envelope".into(),
+        "init" | "usage" | "tool_info" => key.into(),
+        _ => format!("{parent}.{key}"),
+    }
+}
+
+/// Adds `keys` to `merged`, keeping the wire order: a new key goes right after the key
+/// that precedes it in this object.
+fn merge_keys<'a>(merged: &mut Vec<String>, keys: impl Iterator<Item = &'a String>) {
+    let mut after: Option<usize> = None;
+    for key in keys {
+        match merged.iter().position(|k| k == key) {
+            Some(i) => after = Some(i),
+            None => {
+                let at = after.map(|i| i + 1).unwrap_or(0);
+                merged.insert(at, key.clone());
+                after = Some(at);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PONG: &str = concat!(
+        r#"{"event":"init","conversation_id":"e1fea50a-738b-40bd-beb4-249481d6ab1e","init":{"model":"m","cwd":"/mnt","tools":["a","b"],"permission_mode":"request-review"}}"#,
+        "\n",
+        r#"{"event":"step_update","step_update":{"conversation_id":"e1","step_index":1,"state":"ACTIVE","step_type":"agent_response","text_delta":"PONG"}}"#,
+        "\n",
+        r#"{"event":"result","result":{"conversation_id":"e1","status":"SUCCESS","response":"PONG\n","duration_seconds":2.6,"num_turns":1,"usage":{"input_tokens":1,"output_tokens":2,"thinking_tokens":0,"cache_read_tokens":0,"total_tokens":3}}}"#,
+        "\n",
+    );
+
+    #[test]
+    fn stream_lines_become_labels_kinds_and_vocabulary() {
+        let s = stdout_shape(PONG.as_bytes(), TextLines::Model);
+        assert_eq!(
+            s.sequence,
+            vec![
+                "init",
+                "step_update agent_response ACTIVE",
+                "result SUCCESS"
+            ]
+        );
+        assert_eq!(
+            s.keys["event(init)"],
+            vec!["event", "conversation_id", "init"]
+        );
+        assert_eq!(s.keys["event(result)"], vec!["event", "result"]);
+        assert_eq!(s.keys["usage"][4], "total_tokens");
+        assert!(s.keys.contains_key("step_update(agent_response,ACTIVE)"));
+        assert_eq!(
+            s.values["init.permission_mode"],
+            BTreeSet::from(["request-review".to_string()])
+        );
+        assert_eq!(
+            s.values["envelope.response"],
+            BTreeSet::from(["text".to_string()])
+        );
+        assert_eq!(s.values["init.tools"].len(), 2);
+    }
+
+    #[test]
+    fn model_text_folds_and_agy_text_keeps_its_pattern() {
+        let out = b"hello\nworld\n";
+        assert_eq!(stdout_shape(out, TextLines::Model).sequence, vec!["text"]);
+        let models = b"gemini-3.8-flash-high  Gemini 3.8 Flash\n";
+        assert_eq!(
+            stdout_shape(models, TextLines::Patterns).sequence,
+            vec!["text gemini-<n>-flash-high  Gemini <n> Flash"]
+        );
+    }
+
+    #[test]
+    fn stderr_patterns_hide_ids_numbers_and_quotes() {
+        assert_eq!(
+            stderr_patterns(b"[agy] print timeout after 8s with turn in progress\nerror: model \"x-1\" for 5733e5b1-5c8b-4db4-8da5-81ad9ceed95b\n"),
+            vec![
+                "[agy] print timeout after <n>s with turn in progress",
+                "error: model \"…\" for <id>"
+            ]
+        );
+        assert_eq!(
+            pattern(r#"AGY_ERROR: {"code":429,"message":"quota"}"#),
+            r#"AGY_ERROR: {"code":<n>,"message":"…"}"#
+        );
+    }
+
+    #[test]
+    fn merged_key_order_follows_every_object() {
+        let mut merged = Vec::new();
+        let a: Vec<String> = ["a", "c"].map(String::from).to_vec();
+        let b: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        merge_keys(&mut merged, a.iter());
+        merge_keys(&mut merged, b.iter());
+        assert_eq!(merged, vec!["a", "b", "c", "d"]);
+    }
+}

@@ -1,0 +1,21 @@
+//! Captures: real agy output someone published, with its provenance, listed in
+//! `traces/corpus.toml` (format in `docs/trace-format.md`).
+//!
+//! [`load_corpus`] reads the table with every problem located and checks that each
+//! capture's files exist and are bounded in size; [`Capture::to_trace`] turns one
+//! capture into a replayable [`crate::trace::Trace`].
+
+mod known;
+mod lines;
+mod load;
+mod model;
+mod parse;
+mod trace;
+
+pub use known::Known;
+pub use lines::{check_stdout_line, LineCheck};
+pub use load::{
+    load_corpus, read_capture_file, CORPUS_FILE, MAX_CAPTURE_FILE_BYTES, MAX_CORPUS_BYTES,
+};
+pub use model::{Capture, CaptureFiles, CaptureKind, CaptureSource, Confidence, Corpus};
+pub use parse::parse_corpus;

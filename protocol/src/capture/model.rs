@@ -1,0 +1,201 @@
+//! What `traces/corpus.toml` says about each capture.
+
+use super::known::Known;
+use crate::version::AgyVersion;
+use serde::{Deserialize, Serialize};
+
+/// The whole corpus table, in file order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Corpus {
+    /// Every `[[capture]]`.
+    pub captures: Vec<Capture>,
+}
+
+/// One `[[capture]]`: a published run of agy and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capture {
+    /// Unique kebab-case id, e.g. `pb-1.2.17-success-pong`.
+    pub id: String,
+    /// The agy version that printed it.
+    pub agy_version: Known<AgyVersion>,
+    /// How the version is known.
+    pub version_from: String,
+    /// What kind of run it is.
+    pub kind: CaptureKind,
+    /// The command line, `agy` first.
+    pub argv: Known<Vec<String>>,
+    /// The lines written to stdin (none for an empty list).
+    pub stdin: Known<Vec<String>>,
+    /// The exit code.
+    pub exit: Known<i32>,
+    /// Capture date, `YYYY-MM-DD`.
+    pub captured: Known<String>,
+    /// How much the output is worth as a record of agy.
+    pub confidence: Confidence,
+    /// `linux_amd64`, …, or `unknown`.
+    pub platform: String,
+    /// Where it was published.
+    pub source: CaptureSource,
+    /// The files holding the output, relative to the corpus folder.
+    pub files: CaptureFiles,
+    /// One sentence: what the capture shows.
+    pub shows: String,
+    /// What was redacted (`none`).
+    pub redacted: String,
+    /// Anything else worth knowing.
+    pub note: Option<String>,
+}
+
+/// The kind of run a capture records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaptureKind {
+    /// `-p … --output-format json`.
+    PrintJson,
+    /// `-p …` with text output.
+    PrintText,
+    /// `--output-format stream-json` (print or persistent).
+    StreamJson,
+    /// `--input-format stream-json`, a persistent session.
+    Persistent,
+    /// Only stderr was published.
+    StderrOnly,
+    /// `agy models`.
+    Models,
+    /// `/usage`.
+    Usage,
+    /// `/quota`.
+    Quota,
+    /// `--version`.
+    Version,
+    /// An `agy_acp_server` transcript.
+    Acp,
+}
+
+impl CaptureKind {
+    /// The spelling in corpus.toml.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CaptureKind::PrintJson => "print-json",
+            CaptureKind::PrintText => "print-text",
+            CaptureKind::StreamJson => "stream-json",
+            CaptureKind::Persistent => "persistent",
+            CaptureKind::StderrOnly => "stderr-only",
+            CaptureKind::Models => "models",
+            CaptureKind::Usage => "usage",
+            CaptureKind::Quota => "quota",
+            CaptureKind::Version => "version",
+            CaptureKind::Acp => "acp",
+        }
+    }
+}
+
+/// How far the output is agy's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Confidence {
+    /// Clearly captured from a real agy, unedited.
+    Live,
+    /// Trimmed or hand-edited after capture.
+    Edited,
+    /// Rebuilt from a description.
+    Reconstructed,
+}
+
+impl Confidence {
+    /// The spelling in corpus.toml.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Confidence::Live => "live",
+            Confidence::Edited => "edited",
+            Confidence::Reconstructed => "reconstructed",
+        }
+    }
+}
+
+/// Where a capture was published.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CaptureSource {
+    /// A file in a public repository at a commit.
+    Repo {
+        /// `owner/name`.
+        repo: String,
+        /// Path inside the repository.
+        path: String,
+        /// 40 hex digits.
+        commit: String,
+    },
+    /// A web page.
+    Url {
+        /// The address.
+        url: String,
+    },
+}
+
+impl CaptureSource {
+    /// One line for a trace header: `owner/name path @ commit`, or the URL.
+    pub fn describe(&self) -> String {
+        match self {
+            CaptureSource::Repo { repo, path, commit } => format!("{repo} {path} @ {commit}"),
+            CaptureSource::Url { url } => url.clone(),
+        }
+    }
+}
+
+/// The files of a capture, relative to the corpus folder.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureFiles {
+    /// What agy wrote to stdout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout: Option<String>,
+    /// What agy wrote to stderr.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+    /// An ACP transcript.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    /// The file `--log-file` named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
+}
+
+impl CaptureFiles {
+    /// Every file, with its role (`stdout`, `stderr`, `transcript`, `log`).
+    pub fn all(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("stdout", &self.stdout),
+            ("stderr", &self.stderr),
+            ("transcript", &self.transcript),
+            ("log", &self.log),
+        ]
+        .into_iter()
+        .filter_map(|(role, f)| f.as_deref().map(|f| (role, f)))
+        .collect()
+    }
+}
+
+impl Capture {
+    /// The agy version, when known.
+    pub fn version(&self) -> Option<AgyVersion> {
+        self.agy_version.get().copied()
+    }
+
+    /// The argv, when known.
+    pub fn argv(&self) -> Option<&[String]> {
+        self.argv.get().map(|v| v.as_slice())
+    }
+
+    /// The stdin lines; none when unknown.
+    pub fn stdin_lines(&self) -> &[String] {
+        self.stdin.get().map(|v| v.as_slice()).unwrap_or(&[])
+    }
+}
+
+impl Corpus {
+    /// The capture with this id.
+    pub fn find(&self, id: &str) -> Option<&Capture> {
+        self.captures.iter().find(|c| c.id == id)
+    }
+}
