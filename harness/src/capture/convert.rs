@@ -150,7 +150,7 @@ fn step_spec(s: StepUpdate) -> Result<StepSpec, ConvertError> {
         text_delta: s.text_delta,
         tool_name: s.tool_name.clone(),
         duration_seconds: s.duration_seconds,
-        usage: s.usage.map(usage_spec),
+        usage: s.usage.map(usage_spec).transpose()?,
         conversation_id: Some(s.conversation_id),
         extra: extra(s.extra),
         ..StepSpec::default()
@@ -206,7 +206,7 @@ fn envelope_spec(env: Envelope) -> Result<EnvelopeSpec, ConvertError> {
         error: Some(env.error),
         duration_seconds: Some(env.duration_seconds),
         num_turns: Some(env.num_turns),
-        usage: Some(usage_spec(env.usage)),
+        usage: Some(usage_spec(env.usage)?),
         denied_actions: env.denied_actions,
         command,
         extra: extra(extra_keys),
@@ -223,14 +223,19 @@ fn error_spec(e: agy_protocol::stream::StepError) -> Result<StepErrorSpec, Conve
     })
 }
 
-fn usage_spec(u: Usage) -> UsageSpec {
-    UsageSpec::Counts {
+fn usage_spec(u: Usage) -> Result<UsageSpec, ConvertError> {
+    if u.cache_read_absent {
+        return fail(
+            "a usage without `cache_read_tokens` (agy 1.0.16), which script usage always has",
+        );
+    }
+    Ok(UsageSpec::Counts {
         input: u.input_tokens,
         output: u.output_tokens,
         thinking: u.thinking_tokens,
         cache_read: u.cache_read_tokens,
         total: Some(u.total_tokens),
-    }
+    })
 }
 
 fn extra(m: Map<String, Value>) -> Option<JsonObject> {
