@@ -80,6 +80,9 @@ fn run_step(
         Step::Crash(kind) => crash(s, *kind),
         Step::CloseStdout(_) => s.out.close_stdout(),
         Step::CloseStdin(_) => s.stdin().close(),
+        Step::ReadLine(_) => {
+            let _ = s.stdin().next();
+        }
         Step::Image(spec) => {
             write_images(s, &spec.0)?;
         }
@@ -199,7 +202,11 @@ fn build_step(
     spec: &StepSpec,
     late_index: Option<u64>,
 ) -> Result<StepUpdate, FakeError> {
-    let id = s.conversation_id()?;
+    // A step that names its conversation does not make the session pick one.
+    let id = match &spec.conversation_id {
+        Some(id) => id.clone(),
+        None => s.conversation_id()?,
+    };
     let index = match (spec.step_index, spec.same_index, late_index) {
         (Some(i), _, _) => i,
         (None, Some(true), _) => match s.last_step_index() {
@@ -251,9 +258,6 @@ fn build_step(
     }
     if spec.tool_info == Some(false) {
         step.tool_info = None;
-    }
-    if let Some(id) = &spec.conversation_id {
-        step.conversation_id = id.clone();
     }
     step.extra = spec.extra.clone().map(|e| e.0).unwrap_or_default();
     Ok(step)

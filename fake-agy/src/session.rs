@@ -323,7 +323,11 @@ impl Session {
 
     /// Writes `init` in any output format (a scripted `init` step).
     pub fn write_init(&mut self, spec: &InitSpec) -> Result<(), FakeError> {
-        let id = self.conversation_id()?;
+        // An init that names its conversation does not make the session pick one.
+        let id = match &spec.conversation_id {
+            Some(id) => id.clone(),
+            None => self.conversation_id()?,
+        };
         let init = Init {
             model: spec.model.clone().or_else(|| self.args.model.clone()),
             cwd: spec.cwd.clone().unwrap_or_else(|| {
@@ -344,7 +348,7 @@ impl Session {
             layout: Default::default(),
         };
         let line = StreamEvent::Init {
-            conversation_id: spec.conversation_id.clone().unwrap_or(id),
+            conversation_id: id,
             init,
         }
         .to_line();

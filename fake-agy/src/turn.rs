@@ -18,6 +18,7 @@ pub const TEXT_USAGE: Usage = Usage {
     thinking_tokens: 267,
     cache_read_tokens: 16268,
     total_tokens: 19246,
+    cache_read_absent: false,
 };
 
 /// An image run's usage (S8: 62753/4953/4459/85548), split over the planning step and
@@ -28,6 +29,7 @@ const IMAGE_USAGE_PLAN: Usage = Usage {
     thinking_tokens: 4300,
     cache_read_tokens: 40000,
     total_tokens: 34500,
+    cache_read_absent: false,
 };
 const IMAGE_USAGE_ANSWER: Usage = Usage {
     input_tokens: 32753,
@@ -35,6 +37,7 @@ const IMAGE_USAGE_ANSWER: Usage = Usage {
     thinking_tokens: 159,
     cache_read_tokens: 45548,
     total_tokens: 33206,
+    cache_read_absent: false,
 };
 
 /// Resolves a scripted usage (`"zero"`, `"default"`, counts).
@@ -54,6 +57,7 @@ pub fn resolve_usage(spec: &UsageSpec, default: Usage) -> Usage {
             thinking_tokens: *thinking,
             cache_read_tokens: *cache_read,
             total_tokens: total.unwrap_or(input.saturating_add(*output)),
+            cache_read_absent: false,
         },
     }
 }

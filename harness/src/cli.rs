@@ -46,6 +46,8 @@ pub enum Command {
     /// Compare fake-agy's default behaviour with every capture of the corpus by shape
     /// and print the fidelity score.
     Fidelity(crate::fidelity::FidelityArgs),
+    /// Write the agy script that replays a capture of the corpus.
+    Convert(crate::capture::ConvertArgs),
 }
 
 /// Options shared by commands that run scenarios.

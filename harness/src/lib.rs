@@ -8,11 +8,13 @@
 //! - [`runner`], [`observation`], [`check`]: running a scenario and judging it.
 //! - [`report`]: terminal, JSON, JUnit and Markdown reports; [`exit_code`].
 //! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark.
-//! - [`fidelity`]: fake-agy's default behaviour measured against the capture corpus.
+//! - [`fidelity`]: fake-agy's default behaviour measured against the capture corpus;
+//!   [`capture`]: a capture as an agy script.
 
 pub mod adapter_config;
 mod app;
 pub mod bench;
+pub mod capture;
 pub mod check;
 pub mod cli;
 pub mod driver_client;

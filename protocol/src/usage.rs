@@ -1,13 +1,13 @@
 //! Token usage as agy reports it: five integer counters, in a fixed order.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The `usage` object of an envelope, a `result` event or an `agent_response` step.
 ///
 /// Exactly five keys, in this order; `total_tokens = input_tokens + output_tokens`,
 /// thinking is part of output, cache reads are in neither (PROTOCOL.md §2.1, SPIKES.md S8).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
     /// Prompt tokens sent to the model.
     pub input_tokens: u64,
@@ -19,6 +19,48 @@ pub struct Usage {
     pub cache_read_tokens: u64,
     /// `input_tokens + output_tokens`.
     pub total_tokens: u64,
+    /// agy 1.0.16 printed no `cache_read_tokens` key: true when a parsed usage lacked it,
+    /// so it renders back without it.
+    pub cache_read_absent: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UsageWire {
+    input_tokens: u64,
+    output_tokens: u64,
+    thinking_tokens: u64,
+    #[serde(default)]
+    cache_read_tokens: Option<u64>,
+    total_tokens: u64,
+}
+
+impl<'de> Deserialize<'de> for Usage {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = UsageWire::deserialize(d)?;
+        Ok(Usage {
+            input_tokens: w.input_tokens,
+            output_tokens: w.output_tokens,
+            thinking_tokens: w.thinking_tokens,
+            cache_read_tokens: w.cache_read_tokens.unwrap_or(0),
+            total_tokens: w.total_tokens,
+            cache_read_absent: w.cache_read_tokens.is_none(),
+        })
+    }
+}
+
+impl Serialize for Usage {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Usage", 5)?;
+        st.serialize_field("input_tokens", &self.input_tokens)?;
+        st.serialize_field("output_tokens", &self.output_tokens)?;
+        st.serialize_field("thinking_tokens", &self.thinking_tokens)?;
+        if !self.cache_read_absent {
+            st.serialize_field("cache_read_tokens", &self.cache_read_tokens)?;
+        }
+        st.serialize_field("total_tokens", &self.total_tokens)?;
+        st.end()
+    }
 }
 
 impl Usage {
@@ -29,6 +71,7 @@ impl Usage {
         thinking_tokens: 0,
         cache_read_tokens: 0,
         total_tokens: 0,
+        cache_read_absent: false,
     };
 
     /// Builds a usage whose total follows agy's rule (`input + output`).
@@ -39,6 +82,7 @@ impl Usage {
             thinking_tokens: thinking,
             cache_read_tokens: cache_read,
             total_tokens: input.saturating_add(output),
+            cache_read_absent: false,
         }
     }
 
@@ -57,6 +101,7 @@ impl Usage {
                 .cache_read_tokens
                 .saturating_add(other.cache_read_tokens),
             total_tokens: self.total_tokens.saturating_add(other.total_tokens),
+            cache_read_absent: self.cache_read_absent && other.cache_read_absent,
         }
     }
 
@@ -69,6 +114,19 @@ impl Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agy_1_0_16_usage_without_cache_reads_renders_back_without_them() {
+        let text =
+            r#"{"input_tokens":16791,"output_tokens":4,"thinking_tokens":0,"total_tokens":16795}"#;
+        let u: Usage = serde_json::from_str(text).expect("parses");
+        assert!(u.cache_read_absent);
+        assert_eq!(serde_json::to_string(&u).expect("renders"), text);
+        let full = r#"{"input_tokens":1,"output_tokens":2,"thinking_tokens":0,"cache_read_tokens":5,"total_tokens":3}"#;
+        let u: Usage = serde_json::from_str(full).expect("parses");
+        assert_eq!(serde_json::to_string(&u).expect("renders"), full);
+        assert!(serde_json::from_str::<Usage>(r#"{"input_tokens":1}"#).is_err());
+    }
 
     #[test]
     fn cumulative_usage_matches_the_resume_trace() {

@@ -3,6 +3,7 @@
 mod acp;
 mod catalogue;
 mod commands;
+mod convert;
 mod end_to_end;
 mod fidelity;
 mod live;

@@ -47,6 +47,9 @@ pub enum Step {
     CloseStdout(True),
     /// Stop reading stdin and close it (a writer then gets EPIPE).
     CloseStdin(True),
+    /// Wait for the client's next stdin line (or EOF) and take it without acting on it
+    /// (a replayed capture's output follows the line that caused it).
+    ReadLine(True),
     /// Write image files into `brain/<conversation_id>/`.
     Image(Flag<ImageSpec>),
     /// Write an arbitrary file into `brain/<conversation_id>/`.
@@ -92,6 +95,7 @@ impl Step {
             Step::Crash(_) => "crash",
             Step::CloseStdout(_) => "close_stdout",
             Step::CloseStdin(_) => "close_stdin",
+            Step::ReadLine(_) => "read_line",
             Step::Image(_) => "image",
             Step::File(_) => "file",
             Step::Trace(_) => "trace",

@@ -1,0 +1,8 @@
+//! Captures as agy scripts: [`capture_to_script`] (reused by the repro command) and the
+//! `agy-harness convert` command.
+
+mod command;
+mod convert;
+
+pub use command::{convert_command, ConvertArgs};
+pub use convert::{capture_to_script, ConvertError};
