@@ -209,6 +209,8 @@ fn envelope_spec(env: Envelope) -> Result<EnvelopeSpec, ConvertError> {
         usage: Some(usage_spec(env.usage)?),
         denied_actions: env.denied_actions,
         command,
+        // `json_schema` is echoed from the run's own `--json-schema`, as agy does.
+        structured_output: env.structured_output,
         extra: extra(extra_keys),
     })
 }
