@@ -78,6 +78,9 @@ pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Ve
             );
         }
     }
+    if !e.answers.is_empty() {
+        check_answers(&e.answers, history.map(Vec::as_slice), &mut out);
+    }
     if e.no_carryover == Some(true) {
         for (j, later) in turns.iter().enumerate() {
             for earlier in &turns[..j] {
@@ -98,6 +101,43 @@ pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Ve
         }
     }
     out
+}
+
+/// `answers`: the assistant entries are the scripted answers, in order — judged against
+/// what agy said, not against the adapter's own replies (which may be wrong the same
+/// way its history is).
+fn check_answers(want: &[String], history: Option<&[HistoryEntry]>, out: &mut Vec<Failure>) {
+    let got: Vec<&str> = history
+        .unwrap_or_default()
+        .iter()
+        .filter(|x| x.role == "assistant")
+        .map(|x| x.text.trim())
+        .collect();
+    let want_trimmed: Vec<&str> = want.iter().map(|w| w.trim()).collect();
+    if got == want_trimmed {
+        return;
+    }
+    let first_wrong = want_trimmed
+        .iter()
+        .zip(got.iter().chain(std::iter::repeat(&"")))
+        .position(|(w, g)| w != g)
+        .unwrap_or(want_trimmed.len());
+    let mut f = Failure::new(
+        "history",
+        "answers",
+        format!("assistant entries {want_trimmed:?}"),
+        format!("{got:?}"),
+    );
+    if let (Some(g), Some(_)) = (got.get(first_wrong), want_trimmed.get(first_wrong)) {
+        if let Some(earlier) = want_trimmed[..first_wrong].iter().position(|w| w == g) {
+            f = f.closest(format!(
+                "answer {} is answer {}'s text: an earlier turn's answer taken again",
+                first_wrong + 1,
+                earlier + 1
+            ));
+        }
+    }
+    out.push(f);
 }
 
 fn once(n: usize) -> String {
