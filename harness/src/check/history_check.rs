@@ -239,3 +239,42 @@ fn shorten(s: &str) -> String {
         s.to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(role: &str, text: &str) -> HistoryEntry {
+        HistoryEntry {
+            role: role.into(),
+            text: text.into(),
+            turn: None,
+        }
+    }
+
+    #[test]
+    fn answers_are_judged_against_the_script_and_a_repeat_is_named() {
+        let want = vec!["one".to_string(), "two".to_string()];
+        let right = [
+            entry("user", "q1"),
+            entry("assistant", "one"),
+            entry("user", "q2"),
+            entry("assistant", "two "),
+        ];
+        let mut out = Vec::new();
+        check_answers(&want, Some(&right), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        let behind = [entry("assistant", "one"), entry("assistant", "one")];
+        check_answers(&want, Some(&behind), &mut out);
+        assert_eq!(out.len(), 1);
+        assert!(
+            out[0]
+                .closest
+                .as_deref()
+                .unwrap_or("")
+                .contains("answer 2 is answer 1's text"),
+            "{}",
+            out[0]
+        );
+    }
+}
