@@ -619,8 +619,13 @@ fn agy_during(obs: &Observation, from_us: u64, to_us: u64) -> Vec<String> {
                     format!("{name} ({} B)", f.bytes)
                 })
                 .collect();
+            let probe = if r.kind() == agy_protocol::command_line::InvocationKind::Probe {
+                "probe, not a turn; "
+            } else {
+                ""
+            };
             format!(
-                "agy invocation {} (pid {}, rule {}): {end}{}, stdout {} B, stderr {} B, files [{}]",
+                "agy invocation {} ({probe}pid {}, rule {}): {end}{}, stdout {} B, stderr {} B, files [{}]",
                 r.invocation,
                 r.pid,
                 r.rule.as_deref().unwrap_or("-"),
