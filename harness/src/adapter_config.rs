@@ -332,6 +332,26 @@ reason = "bug 12"
     }
 
     #[test]
+    fn strict_mode_and_unscalable_timeouts_are_read() {
+        let src = SourceFile::new(
+            "a.toml",
+            "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\nstrict = true\n[timeouts]\nkill_grace_s = 30\nscales_timeout_s = false\n",
+        );
+        let c = parse_adapter_config(&src, Path::new("/")).expect("parses");
+        assert!(c.adapter.strict);
+        assert_eq!(c.timeouts.kill_grace_s, 30.0);
+        assert!(!c.timeouts.scales_timeout_s);
+        let plain = SourceFile::new(
+            "b.toml",
+            "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\n",
+        );
+        let c = parse_adapter_config(&plain, Path::new("/")).expect("parses");
+        assert!(!c.adapter.strict);
+        assert_eq!(c.timeouts.kill_grace_s, 0.0);
+        assert!(c.timeouts.scales_timeout_s);
+    }
+
+    #[test]
     fn every_problem_is_located() {
         let src = SourceFile::new(
             "a.toml",

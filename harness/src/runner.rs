@@ -513,6 +513,13 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
                 .chain(check_next_turn(&spec.expect, o, obs))
                 .map(|f| f.seed_choice(spec.expect.strict.as_ref()))
                 .collect();
+            for f in failures.iter_mut().filter(|f| f.expectation == "text") {
+                if let Some(n) = earlier_answer(s, o.index, &f.observed) {
+                    *f = f.clone().closest(format!(
+                        "this is op {n}'s answer: an earlier turn's result (a replay?) taken as this turn's"
+                    ));
+                }
+            }
             if !failures.is_empty() {
                 let seen = agy_during(obs, o.sent_us, o.replied_us);
                 for f in failures.iter_mut() {
@@ -569,6 +576,23 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
     out
 }
 
+/// The earlier op whose expected `text` the observed text (as a failure shows it,
+/// quoted) is.
+fn earlier_answer(s: &Scenario, index: usize, observed: &str) -> Option<usize> {
+    let text: String = serde_json::from_str(observed).ok()?;
+    s.ops
+        .iter()
+        .take(index.saturating_sub(1))
+        .enumerate()
+        .find(|(_, op)| {
+            op.expect
+                .text
+                .as_deref()
+                .is_some_and(|t| t.trim() == text.trim())
+        })
+        .map(|(i, _)| i + 1)
+}
+
 /// What agy did while an op was in flight, one line per invocation, as evidence.
 fn agy_during(obs: &Observation, from_us: u64, to_us: u64) -> Vec<String> {
     obs.journal
@@ -596,8 +620,13 @@ fn agy_during(obs: &Observation, from_us: u64, to_us: u64) -> Vec<String> {
                     format!("{name} ({} B)", f.bytes)
                 })
                 .collect();
+            let probe = if r.kind() == agy_protocol::command_line::InvocationKind::Probe {
+                "probe, not a turn; "
+            } else {
+                ""
+            };
             format!(
-                "agy invocation {} (pid {}, rule {}): {end}{}, stdout {} B, stderr {} B, files [{}]",
+                "agy invocation {} ({probe}pid {}, rule {}): {end}{}, stdout {} B, stderr {} B, files [{}]",
                 r.invocation,
                 r.pid,
                 r.rule.as_deref().unwrap_or("-"),

@@ -132,7 +132,10 @@ mod tests {
     fn agy_1_3_1_structured_output_order_and_json_schema_round_trip() {
         let text = r#"{"conversation_id":"c","status":"SUCCESS","response":"{}\n","duration_seconds":7.35,"num_turns":1,"structured_output":{"count":3,"answer":"a"},"json_schema":{"type":"object"},"usage":{"input_tokens":1,"output_tokens":2,"thinking_tokens":0,"cache_read_tokens":0,"total_tokens":3}}"#;
         let env = Envelope::parse(text).expect("parses");
-        let schema = env.json_schema.as_ref().expect("json_schema is a named field");
+        let schema = env
+            .json_schema
+            .as_ref()
+            .expect("json_schema is a named field");
         assert_eq!(schema["type"], "object");
         assert_eq!(env.to_line(), format!("{text}\n"));
     }

@@ -3,8 +3,8 @@
 //! `FAKE_AGY_WRITE_TRACES=1` regenerates the converted files from traces/corpus.toml.
 
 use crate::support::{wait_with_timeout, workspace, Sandbox};
-use agy_protocol::command_line::{invocation_kind, InvocationKind};
 use agy_protocol::capture::{load_corpus, read_capture_file, Capture, Corpus};
+use agy_protocol::command_line::{invocation_kind, InvocationKind};
 use agy_protocol::trace::Trace;
 use std::io::Write;
 use std::path::PathBuf;

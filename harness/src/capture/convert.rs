@@ -4,9 +4,10 @@
 //! the capture's argv and stdin writes the capture's bytes.
 
 use agy_protocol::capture::{read_capture_file, Capture};
+use agy_protocol::command_line::{invocation_kind, parse_args, InvocationKind};
 use agy_protocol::script::{
-    EnvelopeSpec, Flag, InitSpec, InvocationRule, JsonObject, Script, Step, StepErrorSpec,
-    StepSpec, True, UsageSpec,
+    EnvelopeSpec, Flag, InitSpec, InvocationMatch, InvocationRule, JsonObject, RunMode, Script,
+    Step, StepErrorSpec, StepSpec, True, UsageSpec,
 };
 use agy_protocol::stream::{Init, StepUpdate, StreamEvent};
 use agy_protocol::{Envelope, Usage};
@@ -56,10 +57,34 @@ pub fn capture_to_script(dir: &Path, capture: &Capture) -> Result<Script, Conver
     Ok(Script {
         invocations: vec![InvocationRule {
             name: Some(capture.id.clone()),
+            when: capture.argv().and_then(probe_match),
             steps,
             ..InvocationRule::default()
         }],
         ..Script::default()
+    })
+}
+
+/// A recorded probe (`--version`, a subcommand, a slash command) is served only by a rule
+/// that targets probes: by run mode, or by the `--version` token itself.
+fn probe_match(argv: &[String]) -> Option<InvocationMatch> {
+    if invocation_kind(argv) == InvocationKind::Turn {
+        return None;
+    }
+    let args = parse_args(argv.get(1..).unwrap_or_default()).ok()?;
+    if args.run_mode() == RunMode::Command {
+        return Some(InvocationMatch {
+            mode: Some(RunMode::Command),
+            ..InvocationMatch::default()
+        });
+    }
+    let token = argv
+        .iter()
+        .skip(1)
+        .find(|a| a.trim_start_matches('-').starts_with("version"))?;
+    Some(InvocationMatch {
+        argv_has: vec![token.clone()],
+        ..InvocationMatch::default()
     })
 }
 
@@ -181,9 +206,6 @@ fn step_spec(s: StepUpdate) -> Result<StepSpec, ConvertError> {
 fn envelope_spec(env: Envelope) -> Result<EnvelopeSpec, ConvertError> {
     if !env.layout.is_canonical() {
         return fail("the envelope's keys are in an order the script format cannot give");
-    }
-    if env.structured_output.is_some() {
-        return fail("`structured_output` has no envelope field in the script format");
     }
     if env.denied_actions.iter().any(|d| !d.extra.is_empty()) {
         return fail("a denied action with keys the script format does not name");

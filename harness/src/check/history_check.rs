@@ -78,6 +78,9 @@ pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Ve
             );
         }
     }
+    if !e.answers.is_empty() {
+        check_answers(&e.answers, history.map(Vec::as_slice), &mut out);
+    }
     if e.no_carryover == Some(true) {
         for (j, later) in turns.iter().enumerate() {
             for earlier in &turns[..j] {
@@ -98,6 +101,43 @@ pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Ve
         }
     }
     out
+}
+
+/// `answers`: the assistant entries are the scripted answers, in order — judged against
+/// what agy said, not against the adapter's own replies (which may be wrong the same
+/// way its history is).
+fn check_answers(want: &[String], history: Option<&[HistoryEntry]>, out: &mut Vec<Failure>) {
+    let got: Vec<&str> = history
+        .unwrap_or_default()
+        .iter()
+        .filter(|x| x.role == "assistant")
+        .map(|x| x.text.trim())
+        .collect();
+    let want_trimmed: Vec<&str> = want.iter().map(|w| w.trim()).collect();
+    if got == want_trimmed {
+        return;
+    }
+    let first_wrong = want_trimmed
+        .iter()
+        .zip(got.iter().chain(std::iter::repeat(&"")))
+        .position(|(w, g)| w != g)
+        .unwrap_or(want_trimmed.len());
+    let mut f = Failure::new(
+        "history",
+        "answers",
+        format!("assistant entries {want_trimmed:?}"),
+        format!("{got:?}"),
+    );
+    if let (Some(g), Some(_)) = (got.get(first_wrong), want_trimmed.get(first_wrong)) {
+        if let Some(earlier) = want_trimmed[..first_wrong].iter().position(|w| w == g) {
+            f = f.closest(format!(
+                "answer {} is answer {}'s text: an earlier turn's answer taken again",
+                first_wrong + 1,
+                earlier + 1
+            ));
+        }
+    }
+    out.push(f);
 }
 
 fn once(n: usize) -> String {
@@ -197,5 +237,44 @@ fn shorten(s: &str) -> String {
         format!("{}…", s.chars().take(77).collect::<String>())
     } else {
         s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(role: &str, text: &str) -> HistoryEntry {
+        HistoryEntry {
+            role: role.into(),
+            text: text.into(),
+            turn: None,
+        }
+    }
+
+    #[test]
+    fn answers_are_judged_against_the_script_and_a_repeat_is_named() {
+        let want = vec!["one".to_string(), "two".to_string()];
+        let right = [
+            entry("user", "q1"),
+            entry("assistant", "one"),
+            entry("user", "q2"),
+            entry("assistant", "two "),
+        ];
+        let mut out = Vec::new();
+        check_answers(&want, Some(&right), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        let behind = [entry("assistant", "one"), entry("assistant", "one")];
+        check_answers(&want, Some(&behind), &mut out);
+        assert_eq!(out.len(), 1);
+        assert!(
+            out[0]
+                .closest
+                .as_deref()
+                .unwrap_or("")
+                .contains("answer 2 is answer 1's text"),
+            "{}",
+            out[0]
+        );
     }
 }
