@@ -252,7 +252,7 @@ pub(crate) async fn run_catalogue(
     settings: RunSettings,
     jobs: usize,
     list_skips: bool,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<RunReport, Fatal> {
     let cancel = cancel_on_signals().map_err(|e| {
         Fatal(

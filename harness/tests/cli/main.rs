@@ -3,6 +3,7 @@
 mod acp;
 mod catalogue;
 mod commands;
+mod documentation;
 mod end_to_end;
 mod live;
 mod python_example;
