@@ -78,6 +78,9 @@ pub struct RunValue {
     pub value: MeasureValue,
     /// Whether it passed.
     pub pass: bool,
+    /// The value as a drift report shows it (`super::excerpt`).
+    #[serde(skip)]
+    pub shown: String,
 }
 
 /// Judges every fact of `spike` against the observed runs of its probes.
@@ -169,10 +172,12 @@ pub fn judge_fact(
         let value = fact.measure.value(o, runs);
         let pass = compare(&record.expect.comparator, &value);
         report.passed += u32::from(pass);
+        let shown = super::excerpt::excerpt(&record.expect.comparator, &value);
         report.observed.push(RunValue {
             run: o.run,
             value,
             pass,
+            shown,
         });
     }
     report.judged = judged.len() as u32;
@@ -285,7 +290,7 @@ pub fn describe(c: &Comparator) -> String {
         Comparator::Lacks(v) => format!("lacks {}", j(v)),
         Comparator::SetEquals(vs) => format!("has exactly [{}] in any order", js(vs)),
         Comparator::StartsWith(s) => format!("starts with {:?}", s),
-        Comparator::Matches(re) => format!("matches /{re}/"),
+        Comparator::Matches(re) => format!("matches {}", super::excerpt::shown_regex(re)),
         Comparator::Min(n) => format!("≥ {n}"),
         Comparator::Max(n) => format!("≤ {n}"),
         Comparator::Between([a, b]) => format!("between {a} and {b}"),
