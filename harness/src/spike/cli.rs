@@ -4,7 +4,7 @@ use super::notify::post_report;
 use super::parse::load_spikes;
 use super::record::Recorder;
 use super::redact::Redactor;
-use super::run::{run_spikes, SpikeRun};
+use super::run::{probe_version, run_spikes, SpikeRun};
 use super::target::{Budget, Target};
 use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
 use crate::live::{Credentials, CredentialsArg};
@@ -144,12 +144,27 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
             b.inc(n);
         }
     };
+    // A live binary must answer `--version` like agy before any budget goes on probes.
+    let known_version = if target.live {
+        Some(probe_version(&target).await.map_err(|why| {
+            (
+                EXIT_COULD_NOT_RUN,
+                format!(
+                    "error: `{} --version` did not answer like agy: {why}; no probe was run\nhelp: give the path of a real agy binary to `--agy`",
+                    target.bin.display()
+                ),
+            )
+        })?)
+    } else {
+        None
+    };
     let mut report = run_spikes(&SpikeRun {
         spikes: &spikes,
         target: &target,
         baseline,
         recorder: recorder.as_ref(),
         on_run: Some(&tick),
+        known_version,
     })
     .await;
     if let Some(b) = &progress {

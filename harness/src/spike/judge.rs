@@ -201,7 +201,11 @@ pub fn judge_fact(
         report.verdict = Verdict::Holds;
     } else {
         report.verdict = Verdict::Drifted;
-        report.quirk_gone = fact.quirk.as_ref().map(|q| q.gone.clone());
+        // A quirk is gone only when completed agy turns show it: a run that crashed or
+        // printed no envelope says nothing about agy's behaviour.
+        if judged.iter().all(|o| o.completed_turn()) {
+            report.quirk_gone = fact.quirk.as_ref().map(|q| q.gone.clone());
+        }
     }
     report
 }
@@ -354,6 +358,19 @@ mod tests {
         assert_eq!(r.verdict, Verdict::Drifted);
         assert_eq!(r.quirk_gone.as_deref(), Some("retire the workaround"));
         assert_eq!(r.observed[0].value, json!("ERROR"));
+    }
+
+    #[test]
+    fn a_quirk_is_never_called_gone_from_runs_that_were_no_agy_turn() {
+        let f = fact(Comparator::Equals(json!("SUCCESS")), None);
+        let crashed = Observation {
+            run: 1,
+            exit_code: Some(1),
+            ..Default::default()
+        };
+        let r = judge_fact("S6", &f, &[crashed], AgyVersion::DEFAULT);
+        assert_eq!(r.verdict, Verdict::Drifted);
+        assert_eq!(r.quirk_gone, None);
     }
 
     #[test]
