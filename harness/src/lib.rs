@@ -15,6 +15,7 @@ pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod driver_client;
+pub mod embedded;
 pub mod exit_code;
 pub mod faults;
 mod interrupt;
