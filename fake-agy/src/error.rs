@@ -9,14 +9,9 @@ pub enum FakeError {
     /// The script has problems; every one is listed with file:line:col and a hint.
     #[error("failed to load the agy script:\n{0}")]
     Script(Diagnostics),
-    /// A trace named by the script has problems.
-    #[error("failed to load trace `{path}`:\n{diags}")]
-    Trace {
-        /// The trace file.
-        path: String,
-        /// Its problems.
-        diags: Diagnostics,
-    },
+    /// A trace named by the script has problems; each names the file, line and column.
+    #[error("failed to load a trace:\n{0}")]
+    Trace(Diagnostics),
     /// A `FAKE_AGY_*` variable has a value the fake cannot use.
     #[error("bad value {value:?} in `{name}`: {hint}")]
     Knob {

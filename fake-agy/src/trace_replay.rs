@@ -26,10 +26,7 @@ pub fn load(script_dir: Option<&Path>, spec: &str) -> Result<TracedInvocation, F
     };
     let display = full.display().to_string();
     let text = std::fs::read_to_string(&full).map_err(|e| FakeError::io("read trace", &full, e))?;
-    let trace = Trace::parse(&display, &text).map_err(|diags| FakeError::Trace {
-        path: display.clone(),
-        diags,
-    })?;
+    let trace = Trace::parse(&display, &text).map_err(FakeError::Trace)?;
     let count = trace.invocations.len();
     trace
         .invocations

@@ -67,7 +67,8 @@ pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, Fat
 /// loaded and, when paths were given, the default catalogue's).
 fn load_and_select(common: &CommonArgs) -> Result<(Vec<Scenario>, Vec<String>), Fatal> {
     let paths: Vec<PathBuf> = if common.paths.is_empty() {
-        vec![default_catalogue().map_err(|e| Fatal(exit_code::BAD_INPUT, e))?]
+        vec![default_catalogue(common.scenarios.as_deref())
+            .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?]
     } else {
         common.paths.clone()
     };
@@ -94,7 +95,7 @@ fn load_and_select(common: &CommonArgs) -> Result<(Vec<Scenario>, Vec<String>), 
         .map(|s| s.meta.name)
         .collect();
     if !common.paths.is_empty() {
-        let default = default_catalogue()
+        let default = default_catalogue(common.scenarios.as_deref())
             .ok()
             .and_then(|p| load_catalogue(&[p]).ok());
         names.extend(
@@ -254,7 +255,7 @@ pub(crate) async fn run_catalogue(
     settings: RunSettings,
     jobs: usize,
     list_skips: bool,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<RunReport, Fatal> {
     let cancel = cancel_on_signals().map_err(|e| {
         Fatal(
@@ -439,6 +440,7 @@ fn check_command(args: CheckArgs) -> i32 {
         fake_agy: None,
         fake_agy_acp: None,
         reference_adapter: None,
+        scenarios: args.scenarios,
         name: vec![],
         tag: vec![],
         profile: vec![],

@@ -53,9 +53,13 @@ pub enum Command {
 /// Options shared by commands that run scenarios.
 #[derive(Debug, Clone, Args)]
 pub struct CommonArgs {
-    /// Scenario files or folders (default: the catalogue, `scenarios/`).
+    /// Scenario files or folders (default: the catalogue).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// The catalogue folder (default: `./scenarios` when it exists, else the catalogue
+    /// built into agy-harness).
+    #[arg(long, value_name = "DIR", env = "AGY_HARNESS_SCENARIOS")]
+    pub scenarios: Option<PathBuf>,
     /// Scenarios run at once (default: the number of CPUs).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
@@ -142,6 +146,10 @@ pub struct CheckArgs {
     /// Scenario files or folders (default: the catalogue).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// The catalogue folder (default: `./scenarios` when it exists, else the catalogue
+    /// built into agy-harness).
+    #[arg(long, value_name = "DIR", env = "AGY_HARNESS_SCENARIOS")]
+    pub scenarios: Option<PathBuf>,
 }
 
 /// `agy-harness bench`.

@@ -106,17 +106,61 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         keep_sandboxes: false,
         live: None,
     };
-    let baseline = run_catalogue(
-        scenarios.clone(),
-        settings(&[]),
-        jobs,
-        true,
-        &mut std::io::sink(),
-    )
-    .await?;
-    if !baseline.complete {
-        return Ok(exit_code::COULD_NOT_RUN);
+    // Every catalogue run at once: a run mostly waits on scripted delays, so the runs
+    // share the CPUs well; each keeps its own `--jobs` bound.
+    let mut runs = tokio::task::JoinSet::new();
+    let mut scored_faults: Vec<(&FaultInfo, Vec<Scenario>)> = Vec::new();
+    let mut unscored: Vec<&FaultInfo> = Vec::new();
+    for fault in &faults {
+        let selected: Vec<Scenario> = scenarios
+            .iter()
+            .filter(|s| s.meta.profile == fault.profile)
+            .cloned()
+            .collect();
+        if selected.is_empty() {
+            // No scenario of that profile was selected: nothing can judge this fault.
+            unscored.push(fault);
+            continue;
+        }
+        let extra = vec!["--fault".to_string(), fault.name.clone()];
+        let (run, config) = (selected.clone(), settings(&extra));
+        let at = scored_faults.len() + 1;
+        runs.spawn(async move {
+            let report = run_catalogue(run, config, jobs, true, &mut std::io::sink()).await;
+            (at, report)
+        });
+        scored_faults.push((fault, selected));
     }
+    let (base_scenarios, base_settings) = (scenarios.clone(), settings(&[]));
+    runs.spawn(async move {
+        let report = run_catalogue(
+            base_scenarios,
+            base_settings,
+            jobs,
+            true,
+            &mut std::io::sink(),
+        )
+        .await;
+        (0, report)
+    });
+    let mut reports: Vec<Option<RunReport>> = (0..=scored_faults.len()).map(|_| None).collect();
+    while let Some(joined) = runs.join_next().await {
+        let (at, report) = joined.map_err(|e| {
+            Fatal(
+                exit_code::COULD_NOT_RUN,
+                format!("a catalogue run failed: {e}"),
+            )
+        })?;
+        let report = report?;
+        if !report.complete {
+            return Ok(exit_code::COULD_NOT_RUN);
+        }
+        reports[at] = Some(report);
+    }
+    let mut reports = reports.into_iter().flatten();
+    let Some(baseline) = reports.next() else {
+        return Ok(exit_code::COULD_NOT_RUN);
+    };
     let base_failed = broken(&baseline);
     let _ = writeln!(
         out,
@@ -129,32 +173,8 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
     }
     let mut caught = 0;
     let mut false_claims: Vec<String> = Vec::new();
-    let mut unscored: Vec<&FaultInfo> = Vec::new();
-    let mut scored = 0;
-    for fault in &faults {
-        let selected: Vec<Scenario> = scenarios
-            .iter()
-            .filter(|s| s.meta.profile == fault.profile)
-            .cloned()
-            .collect();
-        if selected.is_empty() {
-            // No scenario of that profile was selected: nothing can judge this fault.
-            unscored.push(fault);
-            continue;
-        }
-        scored += 1;
-        let extra = vec!["--fault".to_string(), fault.name.clone()];
-        let report = run_catalogue(
-            selected.clone(),
-            settings(&extra),
-            jobs,
-            true,
-            &mut std::io::sink(),
-        )
-        .await?;
-        if !report.complete {
-            return Ok(exit_code::COULD_NOT_RUN);
-        }
+    let scored = scored_faults.len();
+    for ((fault, selected), report) in scored_faults.iter().zip(reports) {
         let hits = broken(&report);
         // A scenario that claims this fault (`catches`) must be among those it broke.
         for r in report.results.iter().filter(|r| !r.status.fails_run()) {

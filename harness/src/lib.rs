@@ -18,6 +18,7 @@ pub mod capture;
 pub mod check;
 pub mod cli;
 pub mod driver_client;
+pub mod embedded;
 pub mod exit_code;
 pub mod faults;
 pub mod fidelity;

@@ -51,27 +51,21 @@ pub fn locate_binary(name: &str, env_var: &str, package: &str) -> Result<PathBuf
     ))
 }
 
-/// The catalogue folder: `$AGY_HARNESS_SCENARIOS`, else `./scenarios`, else the
-/// `scenarios/` of the source tree this binary was built from.
-pub fn default_catalogue() -> Result<PathBuf, String> {
-    if let Some(p) = std::env::var_os(ENV_SCENARIOS).filter(|v| !v.is_empty()) {
-        return Ok(PathBuf::from(p));
+/// The catalogue folder: `--scenarios` / `$AGY_HARNESS_SCENARIOS` (`given`), else
+/// `./scenarios`, else the catalogue built into this binary.
+pub fn default_catalogue(given: Option<&Path>) -> Result<PathBuf, String> {
+    if let Some(p) = given.filter(|p| !p.as_os_str().is_empty()) {
+        return Ok(p.to_path_buf());
     }
     let here = PathBuf::from("scenarios");
     if here.is_dir() {
         return Ok(here);
     }
-    let built = source_tree().join("scenarios");
-    if built.is_dir() {
-        return Ok(built);
-    }
-    Err(format!(
-        "no catalogue: `./scenarios` does not exist; give scenario paths or set `{ENV_SCENARIOS}`"
-    ))
+    crate::embedded::catalogue_dir()
 }
 
-/// The spike folder: `$AGY_HARNESS_SPIKES`, else `./spikes`, else the `spikes/` of the
-/// source tree this binary was built from.
+/// The spike folder: `$AGY_HARNESS_SPIKES`, else `./spikes`, else the spikes built into
+/// this binary.
 pub fn default_spikes() -> PathBuf {
     if let Some(p) = std::env::var_os(ENV_SPIKES).filter(|v| !v.is_empty()) {
         return PathBuf::from(p);
@@ -80,7 +74,7 @@ pub fn default_spikes() -> PathBuf {
     if here.is_dir() {
         return here;
     }
-    source_tree().join("spikes")
+    crate::embedded::spikes_dir().unwrap_or_else(|_| source_tree().join("spikes"))
 }
 
 /// The workspace this binary was built from.
@@ -90,8 +84,13 @@ fn source_tree() -> PathBuf {
 }
 
 /// A scenario path as reports show it: relative to the working folder when it is
-/// below it, with `.` and `..` folded away.
+/// below it, with `.` and `..` folded away; `built-in:scenarios/…` for the catalogue
+/// built into the binary.
 pub fn shown_path(path: &Path) -> String {
+    if let Some(rel) = crate::embedded::written_catalogue().and_then(|r| path.strip_prefix(r).ok())
+    {
+        return format!("{}/{}", crate::embedded::BUILT_IN, rel.display());
+    }
     let cwd = std::env::current_dir().unwrap_or_default();
     let absolute = fold_dots(&cwd.join(path));
     match absolute.strip_prefix(fold_dots(&cwd)) {

@@ -125,6 +125,13 @@ struct InvocationLine {
     invocation: InvocationStart,
 }
 
+/// serde_json's message without its " at line L column C": the diagnostic says where.
+fn without_location(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&suffix).unwrap_or(&text).to_string()
+}
+
 impl TracedInvocation {
     /// Every stdout byte, in order.
     pub fn stdout(&self) -> Vec<u8> {
@@ -202,7 +209,7 @@ impl Trace {
                         path,
                         n,
                         e.column().max(1),
-                        format!("invalid trace line: {e}"),
+                        format!("invalid trace line: {}", without_location(&e)),
                     )
                     .with_hint(hint.to_string()),
                 )

@@ -13,10 +13,12 @@ mod signals;
 mod store;
 mod turn;
 mod updates;
+mod usage;
 mod wire;
 
 pub use error::AcpFakeError;
 pub use settings::{ENV_JOURNAL, ENV_SCRIPT, ENV_SCRIPT_TABLE, ENV_TIME_SCALE, ENV_VERSION};
+pub use usage::answer_info_flag;
 
 /// Runs the agent on this process's stdio until stdin closes; returns the exit code.
 /// A broken fake (bad script or knob) is an error for `main` to report.

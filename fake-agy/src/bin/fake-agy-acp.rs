@@ -3,6 +3,10 @@
 //! real `agy` has no ACP mode (ACP.md §2.1).
 
 fn main() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if let Some(code) = fake_agy::acp::answer_info_flag(&args) {
+        std::process::exit(code);
+    }
     match fake_agy::acp::run_acp_agent() {
         Ok(code) => std::process::exit(code),
         Err(e) => {

@@ -196,3 +196,26 @@ async fn persistent_replay_waits_for_each_clients_line() {
     assert_eq!(status.code(), Some(0));
     assert_eq!(sb.journal()[0].stdin.lines.len(), 2);
 }
+
+#[test]
+fn a_bad_trace_is_reported_with_its_location_once() {
+    let sb = Sandbox::new();
+    std::fs::write(
+        sb.path().join("bad.jsonl"),
+        "{\"trace\":1,\"agy_version\":\"1.2.17\",\"recorded\":\"2026-10-05\",\"platform\":\"linux_amd64\"}\n",
+    )
+    .expect("trace");
+    let out = sb
+        .scripted("[[invocation]]\nsteps = [{ trace = \"bad.jsonl\" }]\n")
+        .args(["-p", "hi"])
+        .assert()
+        .code(agy_protocol::script::FAKE_BROKEN_EXIT);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("invalid trace line: missing field `source`\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("bad.jsonl").count(), 1, "{stderr}");
+    assert!(stderr.contains("bad.jsonl:1:"), "{stderr}");
+    assert!(!stderr.contains(" at line "), "{stderr}");
+}

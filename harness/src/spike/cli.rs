@@ -4,7 +4,7 @@ use super::notify::post_report;
 use super::parse::load_spikes;
 use super::record::Recorder;
 use super::redact::Redactor;
-use super::run::{run_spikes, SpikeRun};
+use super::run::{probe_version, run_spikes, SpikeRun};
 use super::target::{Budget, Target};
 use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
 use crate::live::{Credentials, CredentialsArg};
@@ -62,7 +62,7 @@ pub struct SpikesArgs {
     /// Post the JSON report to this webhook.
     #[arg(long, value_name = "URL")]
     pub notify: Option<String>,
-    /// Also write the report: `json=PATH` or `markdown=PATH` (repeatable).
+    /// Also write the report: `json=PATH`, `junit=PATH` or `markdown=PATH` (repeatable).
     #[arg(long, value_name = "KIND=PATH")]
     pub report: Vec<String>,
     /// Count unverified facts as failures.
@@ -87,6 +87,9 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         .baseline
         .parse()
         .map_err(|e| bad(format!("error: --baseline: {e}")))?;
+    for spec in &args.report {
+        check_report_spec(spec).map_err(bad)?;
+    }
     let dir = args.spikes.clone().unwrap_or_else(default_spikes);
     let mut spikes = load_spikes(&dir).map_err(|d| bad(d.to_string()))?;
     if !args.only.is_empty() {
@@ -141,12 +144,27 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
             b.inc(n);
         }
     };
+    // A live binary must answer `--version` like agy before any budget goes on probes.
+    let known_version = if target.live {
+        Some(probe_version(&target).await.map_err(|why| {
+            (
+                EXIT_COULD_NOT_RUN,
+                format!(
+                    "error: `{} --version` did not answer like agy: {why}; no probe was run\nhelp: give the path of a real agy binary to `--agy`",
+                    target.bin.display()
+                ),
+            )
+        })?)
+    } else {
+        None
+    };
     let mut report = run_spikes(&SpikeRun {
         spikes: &spikes,
         target: &target,
         baseline,
         recorder: recorder.as_ref(),
         on_run: Some(&tick),
+        known_version,
     })
     .await;
     if let Some(b) = &progress {
@@ -165,15 +183,17 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
     for spec in &args.report {
         let (kind, path) = spec.split_once('=').ok_or_else(|| {
             bad(format!(
-                "error: --report `{spec}`: write json=PATH or markdown=PATH"
+                "error: --report `{spec}`: write json=PATH, junit=PATH or markdown=PATH"
             ))
         })?;
         let text = match kind {
             "json" => report.to_json(),
+            "junit" => super::junit::render_junit(&report)
+                .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: JUnit report: {e}")))?,
             "markdown" | "md" => report.to_markdown(),
             other => {
                 return Err(bad(format!(
-                    "error: --report kind `{other}` is not one of json, markdown"
+                    "error: --report kind `{other}` is not one of json, junit, markdown"
                 )))
             }
         };
@@ -199,6 +219,19 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
             EXIT_HOLDS
         },
     )
+}
+
+/// Refuses a `--report` that could not be written, before anything runs.
+fn check_report_spec(spec: &str) -> Result<(), String> {
+    match spec.split_once('=') {
+        Some(("json" | "junit" | "markdown" | "md", path)) if !path.is_empty() => Ok(()),
+        Some((kind, _)) if !matches!(kind, "json" | "junit" | "markdown" | "md") => Err(format!(
+            "error: --report kind `{kind}` is not one of json, junit, markdown"
+        )),
+        _ => Err(format!(
+            "error: --report `{spec}`: write json=PATH, junit=PATH or markdown=PATH"
+        )),
+    }
 }
 
 fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {

@@ -78,6 +78,9 @@ pub struct RunValue {
     pub value: MeasureValue,
     /// Whether it passed.
     pub pass: bool,
+    /// The value as a drift report shows it (`super::excerpt`).
+    #[serde(skip)]
+    pub shown: String,
 }
 
 /// Judges every fact of `spike` against the observed runs of its probes.
@@ -169,10 +172,12 @@ pub fn judge_fact(
         let value = fact.measure.value(o, runs);
         let pass = compare(&record.expect.comparator, &value);
         report.passed += u32::from(pass);
+        let shown = super::excerpt::excerpt(&record.expect.comparator, &value);
         report.observed.push(RunValue {
             run: o.run,
             value,
             pass,
+            shown,
         });
     }
     report.judged = judged.len() as u32;
@@ -196,7 +201,11 @@ pub fn judge_fact(
         report.verdict = Verdict::Holds;
     } else {
         report.verdict = Verdict::Drifted;
-        report.quirk_gone = fact.quirk.as_ref().map(|q| q.gone.clone());
+        // A quirk is gone only when completed agy turns show it: a run that crashed or
+        // printed no envelope says nothing about agy's behaviour.
+        if judged.iter().all(|o| o.completed_turn()) {
+            report.quirk_gone = fact.quirk.as_ref().map(|q| q.gone.clone());
+        }
     }
     report
 }
@@ -285,7 +294,7 @@ pub fn describe(c: &Comparator) -> String {
         Comparator::Lacks(v) => format!("lacks {}", j(v)),
         Comparator::SetEquals(vs) => format!("has exactly [{}] in any order", js(vs)),
         Comparator::StartsWith(s) => format!("starts with {:?}", s),
-        Comparator::Matches(re) => format!("matches /{re}/"),
+        Comparator::Matches(re) => format!("matches {}", super::excerpt::shown_regex(re)),
         Comparator::Min(n) => format!("≥ {n}"),
         Comparator::Max(n) => format!("≤ {n}"),
         Comparator::Between([a, b]) => format!("between {a} and {b}"),
@@ -349,6 +358,19 @@ mod tests {
         assert_eq!(r.verdict, Verdict::Drifted);
         assert_eq!(r.quirk_gone.as_deref(), Some("retire the workaround"));
         assert_eq!(r.observed[0].value, json!("ERROR"));
+    }
+
+    #[test]
+    fn a_quirk_is_never_called_gone_from_runs_that_were_no_agy_turn() {
+        let f = fact(Comparator::Equals(json!("SUCCESS")), None);
+        let crashed = Observation {
+            run: 1,
+            exit_code: Some(1),
+            ..Default::default()
+        };
+        let r = judge_fact("S6", &f, &[crashed], AgyVersion::DEFAULT);
+        assert_eq!(r.verdict, Verdict::Drifted);
+        assert_eq!(r.quirk_gone, None);
     }
 
     #[test]

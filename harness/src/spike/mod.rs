@@ -2,7 +2,9 @@
 //! fact as `holds`, `drifted` or `unverified`.
 
 mod cli;
+mod excerpt;
 mod judge;
+mod junit;
 mod measure;
 mod model;
 mod notify;

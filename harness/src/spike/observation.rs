@@ -96,6 +96,16 @@ impl Observation {
         calls.into_iter().map(|(_, n, i)| (n, i)).collect()
     }
 
+    /// True when the run was a completed agy turn: it printed an envelope (json) or a
+    /// `result` event (stream-json) with a status. Only such runs can show that agy's
+    /// behaviour changed; a crash or a binary that is not agy shows nothing about agy.
+    pub fn completed_turn(&self) -> bool {
+        self.envelope
+            .as_ref()
+            .and_then(|e| e.get("status"))
+            .is_some_and(Value::is_string)
+    }
+
     /// True when the run happened (it may still have failed).
     pub fn was_run(&self) -> bool {
         self.not_run.is_none()

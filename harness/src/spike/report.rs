@@ -151,7 +151,7 @@ impl SpikeReport {
                     let _ = writeln!(out, "      expected: {}", f.expected);
                     for r in &f.observed {
                         let mark = if r.pass { "ok " } else { "got" };
-                        let _ = writeln!(out, "      {mark} run {}: {}", r.run, short(&r.value));
+                        let _ = writeln!(out, "      {mark} run {}: {}", r.run, r.shown);
                     }
                     if let Some(rec) = &f.recorded {
                         let _ = writeln!(
@@ -259,7 +259,7 @@ impl SpikeReport {
                         out,
                         "- run {}: `{}`{}",
                         r.run,
-                        short(&r.value),
+                        r.shown,
                         if r.pass { " (ok)" } else { "" }
                     );
                 }
@@ -278,14 +278,5 @@ impl SpikeReport {
             }
         }
         out
-    }
-}
-
-fn short(v: &serde_json::Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 160 {
-        format!("{}…", s.chars().take(160).collect::<String>())
-    } else {
-        s
     }
 }

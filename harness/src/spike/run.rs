@@ -23,11 +23,16 @@ pub struct SpikeRun<'a> {
     pub recorder: Option<&'a Recorder>,
     /// Called after each probe run with the number of runs done.
     pub on_run: Option<&'a (dyn Fn(u64) + Sync)>,
+    /// The target's version when already asked (a live run asks before anything else).
+    pub known_version: Option<String>,
 }
 
 /// Runs every probe of every spike and judges every fact.
 pub async fn run_spikes(run: &SpikeRun<'_>) -> SpikeReport {
-    let version = detect_version(run.target).await;
+    let version = match &run.known_version {
+        Some(v) => Some(v.clone()),
+        None => detect_version(run.target).await,
+    };
     let recorder = run.recorder.map(|r| {
         r.clone()
             .with_version(version.clone().unwrap_or_else(|| "unknown".into()))
@@ -67,8 +72,14 @@ pub async fn run_spikes(run: &SpikeRun<'_>) -> SpikeReport {
 
 /// Runs `<bin> --version` (one live invocation) and reads the version from its output.
 pub async fn detect_version(target: &Target) -> Option<String> {
+    probe_version(target).await.ok()
+}
+
+/// Runs `<bin> --version` (one live invocation): the version it names, or what it did
+/// instead, in words.
+pub async fn probe_version(target: &Target) -> Result<String, String> {
     if !target.take_invocation() {
-        return None;
+        return Err("the budget allows no `--version` run".into());
     }
     let mut cmd = tokio::process::Command::new(&target.bin);
     cmd.arg("--version")
@@ -79,12 +90,29 @@ pub async fn detect_version(target: &Target) -> Option<String> {
     for (k, v) in &target.env {
         cmd.env(k, v);
     }
-    let out = tokio::time::timeout(Duration::from_secs(10), cmd.output())
-        .await
-        .ok()?
-        .ok()?;
+    let out = match tokio::time::timeout(Duration::from_secs(10), cmd.output()).await {
+        Err(_) => return Err("it did not answer within 10 s".into()),
+        Ok(Err(e)) => return Err(format!("it could not be started: {e}")),
+        Ok(Ok(out)) => out,
+    };
     let text = String::from_utf8_lossy(&out.stdout);
-    parse_version_output(&text)
+    parse_version_output(&text).ok_or_else(|| {
+        let first = |b: &[u8]| {
+            let t = String::from_utf8_lossy(b);
+            t.lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(120)
+                .collect::<String>()
+        };
+        format!(
+            "it ended with {} and printed no version (stdout: {:?}, stderr: {:?})",
+            out.status,
+            first(&out.stdout),
+            first(&out.stderr)
+        )
+    })
 }
 
 /// Finds a version in `--version` output (`1.2.6`, `agy 1.2.6`, `v1.2.6`).

@@ -4,6 +4,7 @@ mod acp;
 mod catalogue;
 mod commands;
 mod convert;
+mod documentation;
 mod end_to_end;
 mod fidelity;
 mod live;

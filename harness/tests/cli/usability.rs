@@ -175,3 +175,35 @@ fn a_wrong_typed_op_field_is_one_located_error_in_the_scenario_terms() {
     assert!(!stderr.contains("invalid type"), "{stderr}");
     assert!(stderr.contains("1 problem(s)"), "{stderr}");
 }
+
+#[test]
+fn the_catalogue_is_built_in_and_a_folder_overrides_it() {
+    let t = TestDir::new();
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let count = agy_harness::scenario::load_catalogue(&[source])
+        .expect("catalogue")
+        .scenarios
+        .len();
+    assert!(!t.path().join("scenarios").exists());
+    harness(&t)
+        .env_remove("AGY_HARNESS_SCENARIOS")
+        .arg("check")
+        .assert()
+        .code(0)
+        .stdout(format!("{count} scenario(s) are valid\n"));
+    let own = t.path().join("own");
+    t.write("own/one.toml", SESSION_SCENARIO);
+    harness(&t)
+        .arg("check")
+        .arg("--scenarios")
+        .arg(&own)
+        .assert()
+        .code(0)
+        .stdout("1 scenario(s) are valid\n");
+    harness(&t)
+        .env("AGY_HARNESS_SCENARIOS", &own)
+        .arg("check")
+        .assert()
+        .code(0)
+        .stdout("1 scenario(s) are valid\n");
+}

@@ -117,3 +117,42 @@ async fn cancel_sent_as_a_request_is_method_not_found() {
     assert_eq!(resp["error"]["data"]["method"], json!("session/cancel"));
     agent.finish().await;
 }
+
+/// Runs `fake-agy-acp ARG` with stdin left open (a terminal user's view): its stdout
+/// and exit status, or a failure when it has not exited within 20 s.
+fn info_flag(arg: &str) -> (String, Option<i32>) {
+    let mut child = std::process::Command::new(super::support::agent_bin())
+        .arg(arg)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn fake-agy-acp");
+    let _stdin_kept_open = child.stdin.take();
+    let mut stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
+        let _ = tx.send(text);
+    });
+    let Ok(text) = rx.recv_timeout(std::time::Duration::from_secs(20)) else {
+        let _ = child.kill();
+        panic!("`fake-agy-acp {arg}` waited on stdin instead of answering");
+    };
+    (text, child.wait().expect("wait").code())
+}
+
+#[test]
+fn help_and_version_answer_without_waiting_on_stdin() {
+    let (help, code) = info_flag("--help");
+    assert_eq!(code, Some(0));
+    assert!(help.contains("agy_acp_server"), "{help}");
+    assert!(help.contains("FAKE_AGY_ACP_SCRIPT "), "{help}");
+    let (version, code) = info_flag("--version");
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        version,
+        format!("fake-agy-acp {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}

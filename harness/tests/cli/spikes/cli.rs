@@ -32,6 +32,30 @@ fn a_real_binary_is_not_run_without_live() {
 }
 
 #[test]
+fn a_live_binary_that_does_not_answer_like_agy_stops_before_any_probe() {
+    let dir = tempfile::tempdir().expect("dir");
+    let json = dir.path().join("r.json");
+    spikes()
+        .args([
+            "--agy",
+            "/bin/false",
+            "--live",
+            "--budget",
+            "40",
+            "--report",
+        ])
+        .arg(format!("json={}", json.display()))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "`/bin/false --version` did not answer like agy: it ended with exit status: 1",
+        ))
+        .stderr(predicate::str::contains("no probe was run"))
+        .stdout(predicate::str::contains("quirk gone").not());
+    assert!(!json.exists(), "no report of probes that never ran");
+}
+
+#[test]
 fn a_live_run_in_ci_needs_the_allow_variable() {
     spikes()
         .args(["--agy", "/usr/bin/true", "--live"])

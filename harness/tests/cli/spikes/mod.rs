@@ -7,5 +7,6 @@ mod cli;
 mod drift;
 mod fidelity;
 mod hygiene;
+mod junit;
 mod notify;
 mod record;

@@ -62,6 +62,7 @@ pub fn run_fake(only: &[&str], env: &[(&str, &str)]) -> SpikeReport {
         baseline: AgyVersion::DEFAULT,
         recorder: None,
         on_run: None,
+        known_version: None,
     }))
 }
 

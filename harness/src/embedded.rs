@@ -1,0 +1,99 @@
+//! The catalogue and the spikes compiled into the binary, so an installed agy-harness
+//! (`cargo install --path harness`) runs from any folder. They are written out once per
+//! content into the temp folder, because scenarios name their script files by path and
+//! fake-agy reads them from disk.
+
+use include_dir::{include_dir, Dir};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+static CATALOGUE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../scenarios");
+static SPIKES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../spikes");
+
+/// How reports name the built-in catalogue's folder.
+pub const BUILT_IN: &str = "built-in:scenarios";
+
+/// The built-in catalogue, written out (once per process).
+pub fn catalogue_dir() -> Result<PathBuf, String> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DIR.get_or_init(|| write_out(&CATALOGUE, "scenarios"))
+        .clone()
+}
+
+/// The built-in spikes, written out (once per process).
+pub fn spikes_dir() -> Result<PathBuf, String> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DIR.get_or_init(|| write_out(&SPIKES, "spikes")).clone()
+}
+
+/// Where the built-in catalogue was written, when it was asked for.
+pub fn written_catalogue() -> Option<&'static Path> {
+    CATALOGUE_WRITTEN.get().map(PathBuf::as_path)
+}
+
+static CATALOGUE_WRITTEN: OnceLock<PathBuf> = OnceLock::new();
+
+/// Writes `dir` into `<temp>/agy-harness-<uid>-<name>-<content hash>/`, reusing a folder
+/// a previous run wrote with the same content. A new folder is filled under a unique
+/// name and renamed into place, so concurrent runs never see half a catalogue.
+fn write_out(dir: &'static Dir<'static>, name: &str) -> Result<PathBuf, String> {
+    let uid = nix::unistd::getuid();
+    let target = std::env::temp_dir().join(format!(
+        "agy-harness-{uid}-{name}-{:016x}",
+        content_hash(dir)
+    ));
+    let ours = |p: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir() && m.uid() == uid.as_raw())
+    };
+    if !ours(&target) {
+        let fresh = tempfile::Builder::new()
+            .prefix(&format!("agy-harness-{uid}-{name}-new-"))
+            .tempdir()
+            .map_err(|e| format!("failed to make a folder for the built-in {name}: {e}"))?;
+        dir.extract(fresh.path())
+            .map_err(|e| format!("failed to write the built-in {name}: {e}"))?;
+        let fresh = fresh.keep();
+        if std::fs::rename(&fresh, &target).is_err() {
+            // Another run put it there first, or the name is taken: use ours.
+            if !ours(&target) {
+                return finish(name, fresh);
+            }
+            let _ = std::fs::remove_dir_all(&fresh);
+        }
+    }
+    finish(name, target)
+}
+
+fn finish(name: &str, path: PathBuf) -> Result<PathBuf, String> {
+    if name == "scenarios" {
+        let _ = CATALOGUE_WRITTEN.set(path.clone());
+    }
+    Ok(path)
+}
+
+/// FNV-1a over every file's path and bytes.
+fn content_hash(dir: &'static Dir<'static>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    let mut files = Vec::new();
+    collect(dir, &mut files);
+    files.sort_by_key(|f| f.path());
+    for f in files {
+        eat(f.path().to_string_lossy().as_bytes());
+        eat(f.contents());
+    }
+    h
+}
+
+fn collect(dir: &'static Dir<'static>, out: &mut Vec<&'static include_dir::File<'static>>) {
+    out.extend(dir.files());
+    for d in dir.dirs() {
+        collect(d, out);
+    }
+}
