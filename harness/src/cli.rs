@@ -43,6 +43,29 @@ pub enum Command {
     /// Re-run the spikes S1–S8 against fake-agy (default) or a live agy, and judge every
     /// recorded fact: holds, drifted or unverified.
     Spikes(crate::spike::SpikesArgs),
+    /// Run scenarios against an adapter under each agy version fake-agy models and print
+    /// the adapter × version table.
+    Matrix(MatrixArgs),
+}
+
+/// `agy-harness matrix`.
+#[derive(Debug, Clone, Args)]
+pub struct MatrixArgs {
+    /// Scenario selection and run settings.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The adapter config file (default: the reference adapter).
+    #[arg(long, value_name = "FILE")]
+    pub adapter: Option<PathBuf>,
+    /// Run the reference adapter with this fault switched on (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
+    pub fault: Vec<String>,
+    /// The agy versions, comma-separated (default: every version fake-agy models).
+    #[arg(long, value_name = "V,…", value_delimiter = ',')]
+    pub versions: Vec<agy_protocol::AgyVersion>,
+    /// Also write the table: `json=PATH` or `markdown=PATH` (repeatable).
+    #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
+    pub report: Vec<ReportTarget>,
 }
 
 /// Options shared by commands that run scenarios.

@@ -105,6 +105,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         time_scale: args.common.time_scale,
         keep_sandboxes: false,
         live: None,
+        agy_version: None,
     };
     let baseline =
         run_catalogue(scenarios.clone(), settings(&[]), jobs, &mut std::io::sink()).await?;

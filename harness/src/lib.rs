@@ -8,6 +8,7 @@
 //! - [`runner`], [`observation`], [`check`]: running a scenario and judging it.
 //! - [`report`]: terminal, JSON, JUnit and Markdown reports; [`exit_code`].
 //! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark.
+//! - [`matrix`]: the adapter × agy version table.
 
 pub mod adapter_config;
 mod app;
@@ -20,6 +21,7 @@ pub mod faults;
 mod interrupt;
 pub mod live;
 pub mod locate;
+pub mod matrix;
 pub mod observation;
 pub mod process_group;
 pub mod report;
