@@ -2,6 +2,7 @@
 //! version and by `settings.json` (docs/agy-versions.md).
 
 use crate::support::{json_lines, Sandbox};
+use serde_json::json;
 
 fn init_of(sb: &Sandbox, extra: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
     let mut c = sb.cmd();
@@ -49,4 +50,66 @@ fn permission_mode_follows_the_settings_tool_permission() {
         init_of(&sb, &["--dangerously-skip-permissions"], &[])["permission_mode"],
         "always-proceed"
     );
+}
+
+#[test]
+fn signed_out_models_and_every_mode_fail_auth() {
+    let sb = Sandbox::new();
+    let signed_out = |argv: &[&str], version: &str| {
+        sb.cmd()
+            .env("FAKE_AGY_SIGNED_OUT", "1")
+            .env("FAKE_AGY_VERSION", version)
+            .args(argv)
+            .output()
+            .expect("runs")
+    };
+    let models = signed_out(&["models"], "1.2.13");
+    assert_eq!(models.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&models.stderr),
+        "Fetching available models...\nError: Please sign in to view available models. Launch the CLI without arguments to sign in.\n"
+    );
+    for (argv, version, who) in [
+        (
+            &["-p", "hi", "--output-format", "json"][..],
+            "1.2.13",
+            "antigravity",
+        ),
+        (
+            &["-p", "hi", "--output-format", "stream-json"],
+            "1.2.13",
+            "antigravity",
+        ),
+        (
+            &[
+                "--input-format",
+                "stream-json",
+                "--output-format",
+                "stream-json",
+            ],
+            "1.3.2",
+            "agy",
+        ),
+    ] {
+        let out = signed_out(argv, version);
+        assert_eq!(out.status.code(), Some(1), "{argv:?}");
+        let lines = json_lines(&out.stdout);
+        assert_eq!(lines.len(), 1, "a lone result: {lines:?}");
+        let env = lines[0].get("result").unwrap_or(&lines[0]);
+        assert_eq!(
+            (&env["status"], &env["error"], &env["conversation_id"]),
+            (
+                &json!("ERROR"),
+                &json!("authentication failed or timed out"),
+                &json!("")
+            )
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("Error: authentication required. Run '{who}' to log in, then retry.\nerror: authentication failed or timed out\n"),
+            "{argv:?}"
+        );
+    }
+    let version = signed_out(&["--version"], "1.2.13");
+    assert_eq!(String::from_utf8_lossy(&version.stdout), "1.2.13\n");
 }
