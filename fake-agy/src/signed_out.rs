@@ -1,13 +1,10 @@
 //! The signed-out state (no credentials in agy's data directory): `models` and every
 //! turn fail authentication, as recorded (docs/agy-versions.md, "Signed out").
 
-use crate::cli::OutputFormat;
 use crate::exit_code;
-use crate::print_run::{classify, Request};
+use crate::print_run::{classify, report_pre_turn_error, Request};
 use crate::session::Session;
 use crate::version_model::{has, Behaviour};
-use agy_protocol::stream::StreamEvent;
-use agy_protocol::Envelope;
 
 /// The error text of the result (pl-1.2.13-signed-out-stream, ut-1.3.2-signed-out).
 pub const AUTH_ERROR: &str = "authentication failed or timed out";
@@ -46,12 +43,5 @@ fn fail_turn(s: &mut Session) {
     s.out.stderr_line(&format!(
         "Error: authentication required. Run '{who}' to log in, then retry."
     ));
-    s.out.stderr_line(&format!("error: {AUTH_ERROR}"));
-    let env = Envelope::pre_turn_error(AUTH_ERROR);
-    match s.format {
-        OutputFormat::Json => s.out.stdout(env.to_line().as_bytes()),
-        OutputFormat::StreamJson => s.out.stdout(StreamEvent::Result(env).to_line().as_bytes()),
-        OutputFormat::Text => {}
-    }
-    s.exit_code = exit_code::TURN_FAILED;
+    report_pre_turn_error(s, AUTH_ERROR);
 }

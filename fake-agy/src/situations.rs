@@ -194,15 +194,7 @@ pub fn quota_exhausted(s: &mut Session, message: Option<&str>) -> Result<(), Fak
         agy_protocol::gojson::to_go_json(&agy_error)
     ));
     s.ending = Some(exit_code::QUOTA);
-    let spent = s.turn.spent;
-    let env = Envelope {
-        error: message,
-        duration_seconds: s.turn_elapsed(),
-        num_turns: s.turns_after_this(true),
-        usage: s.cumulative_usage(&spent),
-        ..Envelope::empty(id, Status::Error)
-    };
-    s.emit_result(env, UsageUpdate::AddSpent)
+    s.emit_error_result(id, message)
 }
 
 /// A question asked through a tool: the tool step stays ACTIVE and the turn ends with

@@ -235,7 +235,11 @@ async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
 
 async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
     check_time_scale(args.common.time_scale)?;
-    let config = adapter_config(args.adapter.as_deref(), &args.fault, &args.common)?;
+    let config = adapter_config(
+        args.target.adapter.as_deref(),
+        &args.target.fault,
+        &args.common,
+    )?;
     let mut scenarios = select_scenarios(&args.common)?;
     let mut jobs = jobs(&args.common);
     let live = match &args.agy {

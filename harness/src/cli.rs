@@ -48,18 +48,26 @@ pub enum Command {
     Matrix(MatrixArgs),
 }
 
-/// `agy-harness matrix`.
+/// Which adapter a command runs.
 #[derive(Debug, Clone, Args)]
-pub struct MatrixArgs {
-    /// Scenario selection and run settings.
-    #[command(flatten)]
-    pub common: CommonArgs,
+pub struct AdapterArgs {
     /// The adapter config file (default: the reference adapter).
     #[arg(long, value_name = "FILE")]
     pub adapter: Option<PathBuf>,
     /// Run the reference adapter with this fault switched on (repeatable).
     #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
     pub fault: Vec<String>,
+}
+
+/// `agy-harness matrix`.
+#[derive(Debug, Clone, Args)]
+pub struct MatrixArgs {
+    /// Scenario selection and run settings.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The adapter under test.
+    #[command(flatten)]
+    pub target: AdapterArgs,
     /// The agy versions, comma-separated (default: every version fake-agy models).
     #[arg(long, value_name = "V,…", value_delimiter = ',')]
     pub versions: Vec<agy_protocol::AgyVersion>,
@@ -109,12 +117,9 @@ pub struct RunArgs {
     /// Scenario selection and run settings.
     #[command(flatten)]
     pub common: CommonArgs,
-    /// The adapter config file (default: the reference adapter).
-    #[arg(long, value_name = "FILE")]
-    pub adapter: Option<PathBuf>,
-    /// Run the reference adapter with this fault switched on (repeatable).
-    #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
-    pub fault: Vec<String>,
+    /// The adapter under test.
+    #[command(flatten)]
+    pub target: AdapterArgs,
     /// Also write a report: `json=PATH`, `junit=PATH` or `markdown=PATH` (repeatable).
     #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
     pub report: Vec<ReportTarget>,

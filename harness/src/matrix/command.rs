@@ -34,7 +34,11 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Fata
             ),
         ));
     }
-    let config = adapter_config(args.adapter.as_deref(), &args.fault, &args.common)?;
+    let config = adapter_config(
+        args.target.adapter.as_deref(),
+        &args.target.fault,
+        &args.common,
+    )?;
     let scenarios = select_scenarios(&args.common)?;
     let versions: Vec<AgyVersion> = if args.versions.is_empty() {
         MODELLED_VERSIONS.to_vec()
