@@ -113,3 +113,34 @@ fn signed_out_models_and_every_mode_fail_auth() {
     let version = signed_out(&["--version"], "1.2.13");
     assert_eq!(String::from_utf8_lossy(&version.stdout), "1.2.13\n");
 }
+
+#[test]
+fn a_strict_settings_denial_of_a_command_is_a_tool_error() {
+    // pl-1.2.13-strict-denied: under `toolPermission: strict` the denied command's tool
+    // step is ERROR with a TOOL_ERROR, where the default permission gives DONE (1.2.8+).
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.app_dir()).expect("app dir");
+    let deny = |sb: &Sandbox| {
+        let out = sb
+            .scripted("[[invocation]]\nwhen = { mode = \"stream_json\" }\nsteps = [{ deny = { tool = \"run_command\", parameters = { CommandLine = \"Get-ChildItem\" } } }]\n")
+            .env("FAKE_AGY_VERSION", "1.2.13")
+            .args(["-p", "list files", "--output-format", "stream-json"])
+            .output()
+            .expect("runs");
+        json_lines(&out.stdout)
+            .into_iter()
+            .rev()
+            .find(|e| e["step_update"]["step_type"] == "tool")
+            .expect("tool step")["step_update"]
+            .clone()
+    };
+    assert_eq!(deny(&sb)["state"], "DONE");
+    std::fs::write(sb.app_dir().join("settings.json"), r#"{"toolPermission":"strict"}"#)
+        .expect("settings");
+    let step = deny(&sb);
+    assert_eq!(step["state"], "ERROR");
+    assert_eq!(
+        step["tool_info"]["error"]["message"],
+        "permission check failed for command \"Get-ChildItem\": user denied permission to run command: Get-ChildItem"
+    );
+}
