@@ -135,8 +135,11 @@ fn a_strict_settings_denial_of_a_command_is_a_tool_error() {
             .clone()
     };
     assert_eq!(deny(&sb)["state"], "DONE");
-    std::fs::write(sb.app_dir().join("settings.json"), r#"{"toolPermission":"strict"}"#)
-        .expect("settings");
+    std::fs::write(
+        sb.app_dir().join("settings.json"),
+        r#"{"toolPermission":"strict"}"#,
+    )
+    .expect("settings");
     let step = deny(&sb);
     assert_eq!(step["state"], "ERROR");
     assert_eq!(
