@@ -179,6 +179,13 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
             "invocation {n} matches no rule of the script (`when_exhausted = \"fail\"`)"
         )));
     }
+    // Signed out: a scripted invocation still decides for itself.
+    if rule_index.is_none()
+        && header.signed_out.unwrap_or(knobs.signed_out)
+        && crate::signed_out::answer(&mut s)
+    {
+        return Ok(s.exit_code);
+    }
     let rule = rule_index.map(|i| &script_ref.invocations[i]);
     let mut ctx = TurnContext {
         rules: match rule {

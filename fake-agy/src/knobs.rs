@@ -31,6 +31,8 @@ pub struct Knobs {
     pub turn_duration: Duration,
     /// `FAKE_AGY_IMAGE_DURATION`: default image turn length.
     pub image_duration: Duration,
+    /// `FAKE_AGY_SIGNED_OUT`: agy has no credentials (`1`/`true`).
+    pub signed_out: bool,
     /// `HOME`.
     pub home: Option<PathBuf>,
     /// `ANTIGRAVITY_APP_DATA_DIR` (PROTOCOL.md §5).
@@ -81,6 +83,17 @@ impl Knobs {
             time_scale,
             turn_duration: duration("FAKE_AGY_TURN_DURATION", DEFAULT_TURN_DURATION)?,
             image_duration: duration("FAKE_AGY_IMAGE_DURATION", DEFAULT_IMAGE_DURATION)?,
+            signed_out: match non_empty("FAKE_AGY_SIGNED_OUT").as_deref() {
+                None | Some("0" | "false") => false,
+                Some("1" | "true") => true,
+                Some(v) => {
+                    return Err(FakeError::Knob {
+                        name: "FAKE_AGY_SIGNED_OUT",
+                        value: v.to_string(),
+                        hint: "write `1` (signed out) or `0`".into(),
+                    })
+                }
+            },
             home: non_empty("HOME").map(PathBuf::from),
             app_data_dir: non_empty("ANTIGRAVITY_APP_DATA_DIR").map(PathBuf::from),
         })

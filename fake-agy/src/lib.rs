@@ -28,6 +28,7 @@ mod rules;
 mod session;
 mod settings;
 mod signals;
+mod signed_out;
 mod situations;
 mod state;
 mod stdin_reader;

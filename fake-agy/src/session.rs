@@ -447,6 +447,19 @@ impl Session {
         Ok(())
     }
 
+    /// Ends the turn with an ERROR result carrying `error` and the usage spent so far.
+    pub fn emit_error_result(&mut self, id: String, error: String) -> Result<(), FakeError> {
+        let spent = self.turn.spent;
+        let env = Envelope {
+            error,
+            duration_seconds: self.turn_elapsed(),
+            num_turns: self.turns_after_this(true),
+            usage: self.cumulative_usage(&spent),
+            ..Envelope::empty(id, Status::Error)
+        };
+        self.emit_result(env, UsageUpdate::AddSpent)
+    }
+
     /// Seconds since the turn started.
     pub fn turn_elapsed(&self) -> f64 {
         self.turn.started.elapsed().as_secs_f64()

@@ -115,7 +115,13 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
                 _ => tool.to_string(),
             }
         });
-    let done = if action.action == "command" && has(s.version, Behaviour::DeniedCommandDone) {
+    // pl-1.2.13-strict-denied: under `toolPermission: strict` a denied command is a tool
+    // ERROR ("… user denied permission to run command: …", the rest elided upstream).
+    let strict = s.permission_mode() == "strict";
+    let done = if action.action == "command"
+        && !strict
+        && has(s.version, Behaviour::DeniedCommandDone)
+    {
         // PB denied-command (1.2.17): ACTIVE → DONE, no output, no error.
         let mut d = StepUpdate::new(id.clone(), i, StepState::Done, StepType::Tool);
         d.tool_info = Some(info(None));
@@ -125,10 +131,14 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
         let mut d = StepUpdate::new(id.clone(), i, StepState::Error, StepType::Tool);
         d.tool_info = Some(info(Some(StepError {
             kind: "TOOL_ERROR".into(),
-            message: format!(
+            message: if strict && action.action == "command" {
+                format!("permission check failed for command \"{target}\": user denied permission to run command: {target}")
+            } else {
+                format!(
                 "permission check failed for {kind} \"{target}\": user denied permission for {kind}({target})\nDo not attempt to circumvent this denial by rephrasing the command, using alternative tools/scripts (e.g. python, sh, curl), or accessing the same target resource. Proceed without performing this action.",
                 kind = action.action
-            ),
+            )
+            },
             extra: Default::default(),
         })));
         d
@@ -197,15 +207,7 @@ pub fn quota_exhausted(s: &mut Session, message: Option<&str>) -> Result<(), Fak
         agy_protocol::gojson::to_go_json(&agy_error)
     ));
     s.ending = Some(exit_code::QUOTA);
-    let spent = s.turn.spent;
-    let env = Envelope {
-        error: message,
-        duration_seconds: s.turn_elapsed(),
-        num_turns: s.turns_after_this(true),
-        usage: s.cumulative_usage(&spent),
-        ..Envelope::empty(id, Status::Error)
-    };
-    s.emit_result(env, UsageUpdate::AddSpent)
+    s.emit_error_result(id, message)
 }
 
 /// A question asked through a tool: the tool step stays ACTIVE and the turn ends with

@@ -282,15 +282,7 @@ fn finish_answer(
 /// wording is unverified).
 fn fail_schema(s: &mut Session, why: String) -> Result<(), FakeError> {
     let id = s.conversation_id()?;
-    let spent = s.turn.spent;
-    let env = Envelope {
-        error: why,
-        duration_seconds: s.turn_elapsed(),
-        num_turns: s.turns_after_this(true),
-        usage: s.cumulative_usage(&spent),
-        ..Envelope::empty(id, Status::Error)
-    };
-    s.emit_result(env, UsageUpdate::AddSpent)
+    s.emit_error_result(id, why)
 }
 
 /// S4: each reference image named in the prompt is opened with `view_file` (ACTIVE,

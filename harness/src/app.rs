@@ -44,6 +44,7 @@ pub fn execute(cli: Cli) -> i32 {
             Command::Spikes(args) => crate::spike::spikes_command(args, choice).await,
             Command::Fidelity(args) => crate::fidelity::fidelity_command(args).await,
             Command::Convert(args) => crate::capture::convert_command(args),
+            Command::Matrix(args) => crate::matrix::matrix_command(args, choice).await,
         }
     })
 }
@@ -294,6 +295,32 @@ pub(crate) async fn run_catalogue(
     })
 }
 
+/// The adapter under test: the config file `adapter`, else the reference adapter with
+/// `faults` switched on.
+pub(crate) fn adapter_config(
+    adapter: Option<&std::path::Path>,
+    faults: &[String],
+    common: &CommonArgs,
+) -> Result<AdapterConfig, Fatal> {
+    match adapter {
+        Some(path) => load_adapter_config(path).map_err(|d| {
+            eprint!("{d}");
+            Fatal(
+                exit_code::BAD_INPUT,
+                format!("the adapter config `{}` is not valid", path.display()),
+            )
+        }),
+        None => {
+            let bin = reference_adapter(common)?;
+            let extra: Vec<String> = faults
+                .iter()
+                .flat_map(|f| ["--fault".to_string(), f.clone()])
+                .collect();
+            Ok(AdapterConfig::reference(&bin, &extra))
+        }
+    }
+}
+
 async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
     match run_inner(args, choice).await {
         Ok(code) => code,
@@ -303,24 +330,11 @@ async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
 
 async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
     check_time_scale(args.common.time_scale)?;
-    let config: AdapterConfig = match &args.adapter {
-        Some(path) => load_adapter_config(path).map_err(|d| {
-            eprint!("{d}");
-            Fatal(
-                exit_code::BAD_INPUT,
-                format!("the adapter config `{}` is not valid", path.display()),
-            )
-        })?,
-        None => {
-            let bin = reference_adapter(&args.common)?;
-            let extra: Vec<String> = args
-                .fault
-                .iter()
-                .flat_map(|f| ["--fault".to_string(), f.clone()])
-                .collect();
-            AdapterConfig::reference(&bin, &extra)
-        }
-    };
+    let config = adapter_config(
+        args.target.adapter.as_deref(),
+        &args.target.fault,
+        &args.common,
+    )?;
     let (mut scenarios, names) = load_and_select(&args.common)?;
     check_expected_failures(&config, names.iter().map(String::as_str)).map_err(|d| {
         eprint!("{d}");
@@ -357,6 +371,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
         fake_agy_acp: fake_agy_acp(&args.common, &scenarios)?,
         keep_sandboxes: args.keep_sandboxes,
         live: live.clone(),
+        agy_version: None,
     };
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let report = run_catalogue(scenarios, settings, jobs, args.verbose, &mut out).await?;

@@ -87,6 +87,7 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
         time_scale: args.common.time_scale,
         keep_sandboxes: false,
         live: None,
+        agy_version: None,
     };
     let jobs = jobs(&args.common);
     println!(

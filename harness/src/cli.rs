@@ -48,6 +48,37 @@ pub enum Command {
     Fidelity(crate::fidelity::FidelityArgs),
     /// Write the agy script that replays a capture of the corpus.
     Convert(crate::capture::ConvertArgs),
+    /// Run scenarios against an adapter under each agy version fake-agy models and print
+    /// the adapter × version table.
+    Matrix(MatrixArgs),
+}
+
+/// Which adapter a command runs.
+#[derive(Debug, Clone, Args)]
+pub struct AdapterArgs {
+    /// The adapter config file (default: the reference adapter).
+    #[arg(long, value_name = "FILE")]
+    pub adapter: Option<PathBuf>,
+    /// Run the reference adapter with this fault switched on (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
+    pub fault: Vec<String>,
+}
+
+/// `agy-harness matrix`.
+#[derive(Debug, Clone, Args)]
+pub struct MatrixArgs {
+    /// Scenario selection and run settings.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The adapter under test.
+    #[command(flatten)]
+    pub target: AdapterArgs,
+    /// The agy versions, comma-separated (default: every version fake-agy models).
+    #[arg(long, value_name = "V,…", value_delimiter = ',')]
+    pub versions: Vec<agy_protocol::AgyVersion>,
+    /// Also write the table: `json=PATH` or `markdown=PATH` (repeatable).
+    #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
+    pub report: Vec<ReportTarget>,
 }
 
 /// Options shared by commands that run scenarios.
@@ -95,12 +126,9 @@ pub struct RunArgs {
     /// Scenario selection and run settings.
     #[command(flatten)]
     pub common: CommonArgs,
-    /// The adapter config file (default: the reference adapter).
-    #[arg(long, value_name = "FILE")]
-    pub adapter: Option<PathBuf>,
-    /// Run the reference adapter with this fault switched on (repeatable).
-    #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
-    pub fault: Vec<String>,
+    /// The adapter under test.
+    #[command(flatten)]
+    pub target: AdapterArgs,
     /// Also write a report: `json=PATH`, `junit=PATH` or `markdown=PATH` (repeatable).
     #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
     pub report: Vec<ReportTarget>,

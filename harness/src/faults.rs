@@ -105,6 +105,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         time_scale: args.common.time_scale,
         keep_sandboxes: false,
         live: None,
+        agy_version: None,
     };
     // Every catalogue run at once: a run mostly waits on scripted delays, so the runs
     // share the CPUs well; each keeps its own `--jobs` bound.

@@ -10,6 +10,7 @@
 //! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark.
 //! - [`fidelity`]: fake-agy's default behaviour measured against the capture corpus;
 //!   [`capture`]: a capture as an agy script.
+//! - [`matrix`]: the adapter × agy version table.
 
 pub mod adapter_config;
 mod app;
@@ -25,6 +26,7 @@ pub mod fidelity;
 mod interrupt;
 pub mod live;
 pub mod locate;
+pub mod matrix;
 pub mod observation;
 pub mod process_group;
 pub mod report;

@@ -35,6 +35,9 @@ pub struct RunSettings {
     pub keep_sandboxes: bool,
     /// Set for a live run: the real agy stands behind the live wrapper.
     pub live: Option<Arc<crate::live::LiveRun>>,
+    /// The agy version fake-agy models (`FAKE_AGY_VERSION`); a script's own
+    /// `[script] agy` still wins. None: fake-agy's default.
+    pub agy_version: Option<agy_protocol::AgyVersion>,
 }
 
 /// A cancellation signal shared by every scenario of a run (set on SIGINT).
@@ -337,6 +340,9 @@ pub async fn run_scenario(
         let extra = live.env(&sandbox.home());
         env.retain(|(k, _)| !extra.iter().any(|(e, _)| e == k));
         env.extend(extra);
+    }
+    if let Some(v) = settings.agy_version {
+        env.push((crate::sandbox::fake_env::VERSION.to_string(), v.to_string()));
     }
     if s.meta.agy_installed == Some(false) {
         sandbox.without_agy(&mut env);

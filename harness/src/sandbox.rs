@@ -20,10 +20,10 @@ pub mod fake_env {
     pub const SCRIPT_TABLE: &str = "FAKE_AGY_SCRIPT_TABLE";
     /// The journal file.
     pub const JOURNAL: &str = "FAKE_AGY_JOURNAL";
-    /// fake-agy's state (invocation counter, conversations).
-    pub const STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
     /// The agy version fake-agy models.
     pub const VERSION: &str = "FAKE_AGY_VERSION";
+    /// fake-agy's state (invocation counter, conversations).
+    pub const STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
     /// The time scale (fake-agy-acp reads it too).
     pub const TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
     /// fake-agy-acp's journal of ACP traffic (docs/acp-fake-agent.md §3).

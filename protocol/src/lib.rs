@@ -32,4 +32,4 @@ pub use duration::GoDuration;
 pub use envelope::{DeniedAction, Envelope};
 pub use status::Status;
 pub use usage::Usage;
-pub use version::{AgyVersion, MODELLED_VERSIONS};
+pub use version::{AgyVersion, VersionRange, MODELLED_VERSIONS};

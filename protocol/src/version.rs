@@ -68,6 +68,86 @@ impl<'de> Deserialize<'de> for AgyVersion {
     }
 }
 
+/// A set of agy versions a scenario applies to: comma-separated clauses that must all
+/// hold, each a version with an optional comparison (`">=1.2.0"`, `">=1.2.0, <1.3.0"`,
+/// `"1.2.6"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionRange {
+    clauses: Vec<(Comparison, AgyVersion)>,
+    text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Comparison {
+    Eq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl VersionRange {
+    /// True when `v` satisfies every clause.
+    pub fn contains(&self, v: AgyVersion) -> bool {
+        self.clauses.iter().all(|(c, x)| match c {
+            Comparison::Eq => v == *x,
+            Comparison::Lt => v < *x,
+            Comparison::Le => v <= *x,
+            Comparison::Gt => v > *x,
+            Comparison::Ge => v >= *x,
+        })
+    }
+}
+
+impl FromStr for VersionRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut clauses = Vec::new();
+        for part in s.split(',') {
+            let t = part.trim();
+            let (c, rest) = [
+                (">=", Comparison::Ge),
+                ("<=", Comparison::Le),
+                (">", Comparison::Gt),
+                ("<", Comparison::Lt),
+                ("=", Comparison::Eq),
+            ]
+            .iter()
+            .find_map(|(p, c)| t.strip_prefix(p).map(|r| (*c, r)))
+            .unwrap_or((Comparison::Eq, t));
+            let v = rest.trim().parse::<AgyVersion>().map_err(|_| {
+                format!("`{t}` is not a version clause: write e.g. `>=1.2.0`, `<1.3.0` or `1.2.6`, joined by commas")
+            })?;
+            clauses.push((c, v));
+        }
+        Ok(VersionRange {
+            clauses,
+            text: s.trim().to_string(),
+        })
+    }
+}
+
+impl fmt::Display for VersionRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Serialize for VersionRange {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for VersionRange {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
 /// The agy versions fake-agy models distinctly, oldest first: one on each side of every
 /// edge of its version model (docs/agy-versions.md). `agy-harness matrix` runs these by
 /// default.
@@ -93,5 +173,25 @@ mod tests {
         let c: AgyVersion = "1.10.0".parse().unwrap();
         assert!(a < b && b < c);
         assert!("1.2".parse::<AgyVersion>().is_err());
+    }
+
+    #[test]
+    fn ranges_hold_every_clause() {
+        let r: VersionRange = ">=1.2.0, <1.3.0".parse().unwrap();
+        let v = |s: &str| s.parse::<AgyVersion>().unwrap();
+        assert!(r.contains(v("1.2.6")) && !r.contains(v("1.3.1")) && !r.contains(v("1.1.27")));
+        assert!("1.2.6"
+            .parse::<VersionRange>()
+            .unwrap()
+            .contains(v("1.2.6")));
+        let e = ">=1.x".parse::<VersionRange>().unwrap_err();
+        assert!(e.contains("`>=1.x`"), "{e}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_range_text_never_panics(s in "\\PC{0,20}") {
+            let _ = s.parse::<VersionRange>();
+        }
     }
 }

@@ -472,7 +472,13 @@ impl Agent {
                 self.say(state, "I did not create the file.");
             }
         } else {
-            let reply = format!("Received: {}", prompt.trim());
+            // The print-mode answer rules ("reply with the single word PONG" → PONG);
+            // any other prompt is echoed, so a client's transcript shows which turn
+            // answered (docs/acp-fake-agent.md).
+            let reply = match crate::prompt::read_prompt(prompt).reply_word {
+                Some(word) => word,
+                None => format!("Received: {}", prompt.trim()),
+            };
             for piece in deltas(&reply, 3) {
                 self.say(state, &piece);
             }

@@ -162,6 +162,7 @@ mod tests {
                 profile: Profile::Oneshot,
                 covers: vec![],
                 agy: None,
+                versions: None,
                 tags: tags.iter().map(|t| t.to_string()).collect(),
                 description: None,
                 catches: vec![],

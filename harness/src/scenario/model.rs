@@ -3,6 +3,7 @@
 use agy_protocol::acp::script::{AcpScript, AcpStep};
 use agy_protocol::driver::{AcpRestoreState, Outcome, RequestOp};
 use agy_protocol::script::Script;
+use agy_protocol::VersionRange;
 use agy_protocol::{AgyVersion, GoDuration};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -94,6 +95,10 @@ pub struct ScenarioMeta {
     /// The agy version the script models.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agy: Option<AgyVersion>,
+    /// The agy versions the scenario applies to (`">=1.2.16"`); `agy-harness matrix`
+    /// runs it only under those. None: every version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<VersionRange>,
     /// Free tags for `--tag`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,

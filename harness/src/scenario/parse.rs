@@ -658,6 +658,19 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
     }
 
     #[test]
+    fn versions_range_is_read_and_a_bad_one_is_located() {
+        let head = "[scenario]\nname = \"oneshot/x\"\nprofile = \"oneshot\"\n";
+        let tail = "\n[[op]]\ngenerate = { prompt = \"a\" }\n";
+        let ok = parse(&format!("{head}versions = \">=1.2.16\"{tail}")).expect("parses");
+        let range = ok.meta.versions.expect("versions");
+        assert!(range.contains(agy_protocol::AgyVersion::new(1, 3, 1)));
+        assert!(!range.contains(agy_protocol::AgyVersion::new(1, 2, 13)));
+        let err = parse(&format!("{head}versions = \">=1.2\"{tail}")).expect_err("rejects");
+        assert_eq!((err.0[0].line, err.0[0].column), (4, 12), "{err}");
+        assert!(err.0[0].message.contains("`>=1.2`"), "{err}");
+    }
+
+    #[test]
     fn every_problem_is_reported_with_its_line_and_a_hint() {
         let err = parse(
             "[scenario]\nname = \"x\"\nprofile = \"oneshot\"\nfoo = 1\n[[op]]\ngenrate = {}\n[[op]]\ngenerate = { prompt = \"p\", aspekt = \"16:9\" }\nexpect = { outcome = \"timout\" }\n[expect.journal]\ninvocatons = 1\n",
@@ -990,7 +1003,7 @@ no_late_text = true
             let s = Scenario {
                 path: "s.toml".into(),
                 meta: ScenarioMeta {
-                    name: "acp/x".into(), profile: Profile::Acp, covers: Vec::new(), agy: None, tags: Vec::new(),
+                    name: "acp/x".into(), profile: Profile::Acp, covers: Vec::new(), agy: None, versions: None, tags: Vec::new(),
                     description: None, catches: vec!["acp-resends-last-prompt".into()], time_scale: None, timeout: None, agy_installed: None, script: None,
                 },
                 script: None,
@@ -1038,7 +1051,7 @@ no_late_text = true
             let s = Scenario {
                 path: "s.toml".into(),
                 meta: ScenarioMeta {
-                    name, profile: Profile::Oneshot, covers: Vec::new(), agy: None, tags,
+                    name, profile: Profile::Oneshot, covers: Vec::new(), agy: None, versions: None, tags,
                     description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None, script: None,
                 },
                 script: None,

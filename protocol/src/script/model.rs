@@ -39,6 +39,10 @@ pub struct ScriptHeader {
     /// JSON, does (agy's reaction is unrecorded: PROTOCOL.md §4.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub malformed_lines: Option<MalformedLines>,
+    /// `true`: agy is signed out (no credentials): `models` and every turn fail auth
+    /// (overrides `FAKE_AGY_SIGNED_OUT`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signed_out: Option<bool>,
 }
 
 /// How fake-agy treats a malformed persistent-mode stdin line whose handling agy's

@@ -34,6 +34,21 @@ async fn a_default_turn_streams_deltas_then_usage_then_end_turn() {
 }
 
 #[tokio::test]
+async fn a_reply_word_prompt_is_answered_as_in_print_mode() {
+    let sb = Sandbox::new();
+    let mut agent = sb.spawn();
+    let sid = open_session(&mut agent, &sb.cwd()).await;
+    let (updates, _) = agent
+        .call(
+            "session/prompt",
+            json!({"sessionId": sid, "prompt": [{"type":"text","text":"Reply with the single word PONG"}]}),
+        )
+        .await;
+    assert_eq!(agent_text(&updates), "PONG");
+    agent.finish().await;
+}
+
+#[tokio::test]
 async fn builds_before_1_3_0_send_no_usage_update_and_commands_after_session_new() {
     let sb = Sandbox::new().with_env("FAKE_AGY_ACP_VERSION", "agy_acp_server_1.1.1");
     let mut agent = sb.spawn();

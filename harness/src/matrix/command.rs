@@ -1,0 +1,105 @@
+//! `agy-harness matrix`: one catalogue run per agy version through the shared runner
+//! (`run_catalogue`), each with `FAKE_AGY_VERSION` set, gathered into a [`Matrix`].
+
+use super::table::Matrix;
+use crate::app::{
+    adapter_config, check_time_scale, fake_agy, fake_agy_acp, jobs, run_catalogue,
+    select_scenarios, Fatal,
+};
+use crate::cli::MatrixArgs;
+use crate::exit_code;
+use crate::report::ReportFormat;
+use crate::runner::RunSettings;
+use crate::scenario::Scenario;
+use agy_protocol::{AgyVersion, MODELLED_VERSIONS};
+use anstream::{AutoStream, ColorChoice};
+use std::io::Write;
+
+/// Runs `agy-harness matrix`; returns the exit code.
+pub async fn matrix_command(args: MatrixArgs, choice: ColorChoice) -> i32 {
+    match matrix_inner(args, choice).await {
+        Ok(code) => code,
+        Err(f) => f.report(),
+    }
+}
+
+async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Fatal> {
+    check_time_scale(args.common.time_scale)?;
+    if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
+        return Err(Fatal(
+            exit_code::BAD_INPUT,
+            format!(
+                "`junit={}`: the matrix is written as `json=PATH` or `markdown=PATH`",
+                t.path.display()
+            ),
+        ));
+    }
+    let config = adapter_config(
+        args.target.adapter.as_deref(),
+        &args.target.fault,
+        &args.common,
+    )?;
+    let scenarios = select_scenarios(&args.common)?;
+    let versions: Vec<AgyVersion> = if args.versions.is_empty() {
+        MODELLED_VERSIONS.to_vec()
+    } else {
+        args.versions.clone()
+    };
+    let fake = fake_agy(&args.common)?;
+    let fake_acp = fake_agy_acp(&args.common, &scenarios)?;
+    let jobs = jobs(&args.common);
+    let mut matrix = Matrix::new(config.adapter.name.clone(), versions.clone());
+    for s in &scenarios {
+        matrix.add_row(&s.meta.name, &s.meta.profile.to_string());
+    }
+    let mut err = std::io::stderr();
+    for (col, version) in versions.iter().enumerate() {
+        let applicable: Vec<Scenario> = scenarios
+            .iter()
+            .filter(|s| {
+                s.meta
+                    .versions
+                    .as_ref()
+                    .is_none_or(|r| r.contains(*version))
+            })
+            .cloned()
+            .collect();
+        let _ = writeln!(err, "agy {version}: {} scenario(s)", applicable.len());
+        let settings = RunSettings {
+            config: config.clone(),
+            fake_agy: fake.clone(),
+            fake_agy_acp: fake_acp.clone(),
+            time_scale: args.common.time_scale,
+            keep_sandboxes: false,
+            live: None,
+            agy_version: Some(*version),
+        };
+        let report = run_catalogue(applicable, settings, jobs, false, &mut std::io::sink()).await?;
+        matrix.fill(col, &report);
+        if !report.complete {
+            return Ok(exit_code::COULD_NOT_RUN);
+        }
+    }
+    let mut out = AutoStream::new(std::io::stdout(), choice);
+    let _ = write!(out, "{}", matrix.to_text());
+    let mut code = if matrix.any_failed() {
+        exit_code::SCENARIO_FAILED
+    } else {
+        exit_code::ALL_CONFORM
+    };
+    for target in &args.report {
+        let text = match target.format {
+            ReportFormat::Markdown => Ok(matrix.to_markdown()),
+            _ => matrix.to_json(),
+        };
+        let written = text.and_then(|t| {
+            std::fs::write(&target.path, t)
+                .map_err(|e| format!("failed to write `{}`: {e}", target.path.display()))
+        });
+        if let Err(e) = written {
+            eprintln!("error: {e}");
+            code = code.max(exit_code::COULD_NOT_RUN);
+        }
+    }
+    Ok(code)
+}

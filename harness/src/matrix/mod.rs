@@ -1,0 +1,8 @@
+//! `agy-harness matrix`: the selected scenarios against one adapter under each agy
+//! version fake-agy models, as an adapter × version table (terminal, JSON, Markdown).
+
+mod command;
+mod table;
+
+pub use command::matrix_command;
+pub use table::{Cell, Matrix, Row};

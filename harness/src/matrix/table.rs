@@ -1,0 +1,303 @@
+//! The adapter × version table: one row per scenario, one cell per agy version, and its
+//! terminal, JSON and Markdown renderings.
+
+use crate::report::{RunReport, Status};
+use agy_protocol::AgyVersion;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One scenario under one version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cell {
+    /// Every expectation held.
+    Pass,
+    /// An expectation broke, or the scenario errored or timed out.
+    Fail,
+    /// Failed as the adapter config expects.
+    Xfail,
+    /// Not run: the adapter lacks the profile, or the run was interrupted.
+    Skip,
+    /// The scenario does not apply to this version (its `versions` key).
+    NotApplicable,
+}
+
+impl Cell {
+    /// The word in tables.
+    pub fn word(self) -> &'static str {
+        match self {
+            Cell::Pass => "pass",
+            Cell::Fail => "fail",
+            Cell::Xfail => "xfail",
+            Cell::Skip => "skip",
+            Cell::NotApplicable => "—",
+        }
+    }
+
+    /// The cell a scenario's run status comes to.
+    pub fn from_status(s: Status) -> Cell {
+        match s {
+            Status::Passed => Cell::Pass,
+            Status::ExpectedFailure => Cell::Xfail,
+            Status::Skipped | Status::Interrupted => Cell::Skip,
+            Status::Failed | Status::UnexpectedPass | Status::Error | Status::TimedOut => {
+                Cell::Fail
+            }
+        }
+    }
+}
+
+/// One scenario's row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Scenario name.
+    pub scenario: String,
+    /// Profile.
+    pub profile: String,
+    /// Cells in the order of [`Matrix::versions`].
+    pub cells: Vec<Cell>,
+    /// The first broken expectation per failing version (`version` → headline).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub failures: BTreeMap<String, String>,
+}
+
+/// The whole table.
+#[derive(Debug, Clone, Serialize)]
+pub struct Matrix {
+    /// The adapter's name.
+    pub adapter: String,
+    /// Column order.
+    pub versions: Vec<AgyVersion>,
+    /// Rows in catalogue order.
+    pub rows: Vec<Row>,
+}
+
+impl Matrix {
+    /// An empty table for `versions`.
+    pub fn new(adapter: String, versions: Vec<AgyVersion>) -> Matrix {
+        Matrix {
+            adapter,
+            versions,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a scenario row (every cell not applicable until filled).
+    pub fn add_row(&mut self, scenario: &str, profile: &str) {
+        self.rows.push(Row {
+            scenario: scenario.to_string(),
+            profile: profile.to_string(),
+            cells: vec![Cell::NotApplicable; self.versions.len()],
+            failures: BTreeMap::new(),
+        });
+    }
+
+    /// Fills column `col` from one version's run.
+    pub fn fill(&mut self, col: usize, report: &RunReport) {
+        let version = self.versions.get(col).map(|v| v.to_string());
+        for r in &report.results {
+            let Some(row) = self.rows.iter_mut().find(|row| row.scenario == r.name) else {
+                continue;
+            };
+            let cell = Cell::from_status(r.status);
+            if let Some(c) = row.cells.get_mut(col) {
+                *c = cell;
+            }
+            if let (Cell::Fail, Some(v)) = (cell, &version) {
+                let why = r
+                    .failures
+                    .first()
+                    .map(|f| f.headline())
+                    .or_else(|| r.note.clone())
+                    .unwrap_or_else(|| r.status.word().to_string());
+                row.failures.insert(v.clone(), why);
+            }
+        }
+        for name in &report.not_run {
+            if let Some(c) = self
+                .rows
+                .iter_mut()
+                .find(|row| &row.scenario == name)
+                .and_then(|row| row.cells.get_mut(col))
+            {
+                *c = Cell::Skip;
+            }
+        }
+    }
+
+    /// How many cells of column `col` are `cell`.
+    pub fn count(&self, col: usize, cell: Cell) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.cells.get(col) == Some(&cell))
+            .count()
+    }
+
+    /// True when some cell failed.
+    pub fn any_failed(&self) -> bool {
+        self.rows.iter().any(|r| r.cells.contains(&Cell::Fail))
+    }
+
+    /// The table as aligned text: a header, one line per scenario, a totals line.
+    pub fn to_text(&self) -> String {
+        let name_w = self
+            .rows
+            .iter()
+            .map(|r| r.scenario.chars().count())
+            .chain(["scenario".len()])
+            .max()
+            .unwrap_or(8);
+        let cols: Vec<String> = self.versions.iter().map(|v| v.to_string()).collect();
+        let col_w: Vec<usize> = cols.iter().map(|c| c.len().max(5)).collect();
+        let mut out = format!("{:name_w$}", "scenario");
+        for (c, w) in cols.iter().zip(&col_w) {
+            out.push_str(&format!("  {c:>w$}"));
+        }
+        out.push('\n');
+        for r in &self.rows {
+            out.push_str(&pad(&r.scenario, name_w));
+            for (cell, w) in r.cells.iter().zip(&col_w) {
+                out.push_str(&format!("  {:>w$}", cell.word()));
+            }
+            out.push('\n');
+        }
+        out.push_str(&pad("passed / applicable", name_w));
+        for (i, w) in col_w.iter().enumerate() {
+            let text = format!("{}/{}", self.count(i, Cell::Pass), self.applicable(i));
+            out.push_str(&format!("  {text:>w$}"));
+        }
+        out.push('\n');
+        out
+    }
+
+    /// The table in Markdown, with the failing cells' reasons below it.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!("# {} × agy version\n\n| scenario |", self.adapter);
+        for v in &self.versions {
+            out.push_str(&format!(" {v} |"));
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---|".repeat(self.versions.len()));
+        out.push('\n');
+        for r in &self.rows {
+            out.push_str(&format!("| `{}` |", r.scenario));
+            for c in &r.cells {
+                out.push_str(&format!(" {} |", c.word()));
+            }
+            out.push('\n');
+        }
+        out.push_str("| passed / applicable |");
+        for i in 0..self.versions.len() {
+            out.push_str(&format!(
+                " {}/{} |",
+                self.count(i, Cell::Pass),
+                self.applicable(i)
+            ));
+        }
+        out.push('\n');
+        let failing: Vec<&Row> = self
+            .rows
+            .iter()
+            .filter(|r| !r.failures.is_empty())
+            .collect();
+        if !failing.is_empty() {
+            out.push_str("\n## Failures\n\n");
+            for r in failing {
+                for (v, why) in &r.failures {
+                    out.push_str(&format!("- `{}` under {v}: {why}\n", r.scenario));
+                }
+            }
+        }
+        out
+    }
+
+    /// The table as pretty JSON.
+    pub fn to_json(&self) -> Result<String, String> {
+        serde_json::to_string_pretty(self).map_err(|e| format!("failed to render JSON: {e}"))
+    }
+
+    fn applicable(&self, col: usize) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.cells.get(col).is_some_and(|c| *c != Cell::NotApplicable))
+            .count()
+    }
+}
+
+fn pad(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    format!("{s}{}", " ".repeat(w.saturating_sub(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::ScenarioResult;
+
+    fn result(name: &str, status: Status) -> ScenarioResult {
+        ScenarioResult {
+            name: name.into(),
+            path: String::new(),
+            description: None,
+            profile: "oneshot".into(),
+            covers: vec![],
+            status,
+            failures: vec![],
+            advice: vec![],
+            duration_ms: 0,
+            note: Some("driver exited".into()),
+            ops: vec![],
+            sandbox: None,
+            driver_stderr: None,
+        }
+    }
+
+    fn report(results: Vec<ScenarioResult>) -> RunReport {
+        RunReport {
+            adapter: "a".into(),
+            started: String::new(),
+            duration_ms: 0,
+            time_scale: 1.0,
+            complete: true,
+            results,
+            not_run: vec![],
+        }
+    }
+
+    #[test]
+    fn cells_come_from_each_versions_run_and_totals_count_applicable_ones() {
+        let v = |s: &str| s.parse::<AgyVersion>().expect("version");
+        let mut m = Matrix::new("ref".into(), vec![v("1.2.6"), v("1.3.1")]);
+        m.add_row("oneshot/a", "oneshot");
+        m.add_row("oneshot/b", "oneshot");
+        m.fill(
+            0,
+            &report(vec![
+                result("oneshot/a", Status::Passed),
+                result("oneshot/b", Status::Failed),
+            ]),
+        );
+        m.fill(
+            1,
+            &report(vec![result("oneshot/a", Status::ExpectedFailure)]),
+        );
+        assert_eq!(m.rows[0].cells, vec![Cell::Pass, Cell::Xfail]);
+        assert_eq!(m.rows[1].cells, vec![Cell::Fail, Cell::NotApplicable]);
+        assert_eq!(
+            m.rows[1].failures.get("1.2.6").map(String::as_str),
+            Some("driver exited")
+        );
+        assert!(m.any_failed());
+        let text = m.to_text();
+        assert!(
+            text.lines().last().unwrap_or("").ends_with("  1/2    0/1"),
+            "{text}"
+        );
+        let md = m.to_markdown();
+        assert!(md.contains("| `oneshot/b` | fail | — |"), "{md}");
+        assert!(
+            md.contains("- `oneshot/b` under 1.2.6: driver exited"),
+            "{md}"
+        );
+    }
+}
