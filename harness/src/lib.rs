@@ -17,6 +17,7 @@ pub mod cli;
 pub mod driver_client;
 pub mod exit_code;
 pub mod faults;
+pub mod fuzz;
 mod interrupt;
 pub mod live;
 pub mod locate;

@@ -4,6 +4,7 @@ mod acp;
 mod catalogue;
 mod commands;
 mod end_to_end;
+mod fuzz;
 mod live;
 mod probes;
 mod python_example;
