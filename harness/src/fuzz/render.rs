@@ -182,7 +182,7 @@ fn session(out: &mut String, c: &SessionCase, o: &Oracle) {
     op_expect(out, expects.next().unwrap_or(&OpOracle::default()));
     let turns = if c.auth_failure { 1 } else { c.turns.len() };
     let mut model = "low";
-    for i in 0..turns {
+    for (i, word) in TURN_WORDS.iter().enumerate().take(turns) {
         if c.turns.get(i).is_some_and(|t| t.model_change) && !c.auth_failure {
             model = if model == "low" { "high" } else { "low" };
             let _ = writeln!(
@@ -191,11 +191,7 @@ fn session(out: &mut String, c: &SessionCase, o: &Oracle) {
             );
             op_expect(out, expects.next().unwrap_or(&OpOracle::default()));
         }
-        let _ = writeln!(
-            out,
-            "[[op]]\nturn = {{ text = \"{} question\" }}",
-            TURN_WORDS[i]
-        );
+        let _ = writeln!(out, "[[op]]\nturn = {{ text = \"{word} question\" }}");
         op_expect(out, expects.next().unwrap_or(&OpOracle::default()));
     }
     let _ = writeln!(out, "[[op]]\nclose = {{}}");

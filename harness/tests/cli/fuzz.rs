@@ -102,3 +102,13 @@ fn finds(profile: &str, fault: &str, seed: &str, within: u64) {
     let correct = run(correct, Duration::from_secs(120));
     assert_eq!(correct.status.code(), Some(0), "{}", text(&correct.stdout));
 }
+
+#[test]
+fn fuzz_finds_the_replay_filter_fault_from_seed_1_within_10_cases() {
+    finds("session", "no-replay-filter", "1", 10);
+}
+
+#[test]
+fn fuzz_finds_the_sigkill_fault_from_seed_1_within_10_cases() {
+    finds("session", "sigterm-without-sigkill", "1", 10);
+}
