@@ -194,7 +194,8 @@ fn close_oracle() -> OpOracle {
 /// The invariant a broken expectation stands for (the name a finding is filed under).
 pub fn invariant_of(expectation: &str, place: &str) -> &'static str {
     match expectation {
-        "outcome" | "reply" => "outcome-class",
+        "outcome" => "outcome-class",
+        "reply" => "reply-in-time",
         "retryable" => "retryable-matches-class",
         "output" | "image_size" => "one-decodable-image",
         "text" | "text_lacks" => "no-earlier-text",
