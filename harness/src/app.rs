@@ -41,6 +41,7 @@ pub fn execute(cli: Cli) -> i32 {
             Command::Faults(args) => crate::faults::faults_command(args, choice).await,
             Command::Check(args) => check_command(args),
             Command::Bench(args) => crate::bench::bench_command(args).await,
+            Command::Fuzz(args) => crate::fuzz::fuzz_command(args).await,
             Command::Spikes(args) => crate::spike::spikes_command(args, choice).await,
             Command::Fidelity(args) => crate::fidelity::fidelity_command(args).await,
             Command::Convert(args) => crate::capture::convert_command(args),

@@ -40,6 +40,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Measure catalogue wall time and the harness's overhead per scenario.
     Bench(BenchArgs),
+    /// Generate agy behaviours and op sequences of a profile, judge each run by the
+    /// profile's invariants, shrink a violation and write it as a scenario file.
+    Fuzz(FuzzArgs),
     /// Re-run the spikes S1–S8 against fake-agy (default) or a live agy, and judge every
     /// recorded fact: holds, drifted or unverified.
     Spikes(crate::spike::SpikesArgs),
@@ -166,6 +169,47 @@ pub struct FaultsArgs {
     /// Only these faults (repeatable; default: every fault the adapter lists).
     #[arg(long, value_name = "NAME")]
     pub fault: Vec<String>,
+}
+
+/// `agy-harness fuzz`.
+#[derive(Debug, Clone, Args)]
+pub struct FuzzArgs {
+    /// The profile whose agy behaviours and ops are generated.
+    #[arg(long, value_enum)]
+    pub profile: ProfileArg,
+    /// How many cases to run (at most).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub cases: usize,
+    /// The seed: the same seed generates the same cases.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Stop starting cases after this long (a Go duration: `30s`, `5m`).
+    #[arg(long, value_name = "DUR")]
+    pub time_budget: Option<String>,
+    /// The adapter config file (default: the reference adapter).
+    #[arg(long, value_name = "FILE")]
+    pub adapter: Option<PathBuf>,
+    /// Run the reference adapter with this fault switched on (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
+    pub fault: Vec<String>,
+    /// Cases run at once (default: the number of CPUs).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Where shrunk scenarios go (`<DIR>/<profile>/fuzz-<invariant>-<seed>-<case>.toml`).
+    #[arg(long, value_name = "DIR", default_value = "fuzz-findings")]
+    pub out: PathBuf,
+    /// Also write the JSON report here.
+    #[arg(long = "report-json", value_name = "PATH")]
+    pub report_json: Option<PathBuf>,
+    /// Multiply every scripted delay and adapter timeout by this factor.
+    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
+    pub time_scale: f64,
+    /// The fake-agy binary (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
+    pub fake_agy: Option<PathBuf>,
+    /// The reference adapter binary (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_REFERENCE_ADAPTER")]
+    pub reference_adapter: Option<PathBuf>,
 }
 
 /// `agy-harness check`.

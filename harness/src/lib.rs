@@ -23,6 +23,7 @@ pub mod embedded;
 pub mod exit_code;
 pub mod faults;
 pub mod fidelity;
+pub mod fuzz;
 mod interrupt;
 pub mod live;
 pub mod locate;

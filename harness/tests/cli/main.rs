@@ -7,6 +7,7 @@ mod convert;
 mod documentation;
 mod end_to_end;
 mod fidelity;
+mod fuzz;
 mod live;
 mod probes;
 mod python_example;
