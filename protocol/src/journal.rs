@@ -81,6 +81,19 @@ pub struct JournalRecord {
     pub stderr_bytes: u64,
 }
 
+impl JournalRecord {
+    /// Redacts everything in the record that a live run's user or account could
+    /// appear in: argv, cwd, environment values, stdin lines and file paths.
+    pub fn redact(&mut self, redactor: &crate::redact::Redactor) {
+        let r = |s: &mut String| *s = redactor.redact(s);
+        self.argv.iter_mut().for_each(r);
+        r(&mut self.cwd);
+        self.env.values_mut().for_each(r);
+        self.stdin.lines.iter_mut().for_each(|l| r(&mut l.text));
+        self.files.iter_mut().for_each(|f| r(&mut f.path));
+    }
+}
+
 /// stdin as fake-agy read it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StdinLog {

@@ -8,6 +8,7 @@
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
+//! - [`redact`]: the one redactor for every artefact that can carry live output.
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
 pub mod acp;
@@ -17,6 +18,7 @@ pub mod duration;
 pub mod envelope;
 pub mod gojson;
 pub mod journal;
+pub mod redact;
 pub mod script;
 pub mod status;
 pub mod stream;

@@ -9,3 +9,4 @@ mod fidelity;
 mod hygiene;
 mod notify;
 mod record;
+mod secrets;
