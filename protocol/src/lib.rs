@@ -8,6 +8,7 @@
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
+//! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
 //! - [`redact`]: the one redactor for every artefact that can carry live output.
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
@@ -18,6 +19,7 @@ pub mod duration;
 pub mod envelope;
 pub mod gojson;
 pub mod journal;
+pub mod lines;
 pub mod redact;
 pub mod script;
 pub mod status;
