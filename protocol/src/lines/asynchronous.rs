@@ -1,7 +1,6 @@
 //! The bounded line reader over a tokio reader.
 
-use super::splitter::{LineItem, LineSplitter};
-use std::collections::VecDeque;
+use super::splitter::{LineItem, Queue, Step};
 use std::io;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
@@ -9,10 +8,8 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 #[derive(Debug)]
 pub struct AsyncBoundedLines<R> {
     reader: R,
-    splitter: LineSplitter,
-    ready: VecDeque<LineItem>,
+    queue: Queue,
     buf: Box<[u8]>,
-    done: bool,
 }
 
 impl<R: AsyncRead + Unpin> AsyncBoundedLines<R> {
@@ -20,32 +17,21 @@ impl<R: AsyncRead + Unpin> AsyncBoundedLines<R> {
     pub fn new(reader: R, cap: usize) -> AsyncBoundedLines<R> {
         AsyncBoundedLines {
             reader,
-            splitter: LineSplitter::new(cap),
-            ready: VecDeque::new(),
+            queue: Queue::new(cap),
             buf: vec![0u8; 64 * 1024].into_boxed_slice(),
-            done: false,
         }
     }
 
     /// The next line; `None` at the end of input.
     pub async fn next(&mut self) -> Option<io::Result<LineItem>> {
+        let mut step = self.queue.step(None);
         loop {
-            if let Some(item) = self.ready.pop_front() {
-                return Some(Ok(item));
-            }
-            if self.done {
-                return None;
-            }
-            match self.reader.read(&mut self.buf).await {
-                Ok(0) => {
-                    self.done = true;
-                    self.ready.extend(self.splitter.finish());
-                }
-                Ok(n) => self.ready.extend(self.splitter.push(&self.buf[..n])),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
+            match step {
+                Step::Item(item) => return Some(item),
+                Step::End => return None,
+                Step::Read => {
+                    let read = self.reader.read(&mut self.buf).await;
+                    step = self.queue.step(Some((read, &self.buf)));
                 }
             }
         }

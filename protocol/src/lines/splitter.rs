@@ -148,6 +148,56 @@ impl LineSplitter {
     }
 }
 
+/// What a reader loop does next ([`Queue::step`]).
+pub(crate) enum Step {
+    /// Hand this out.
+    Item(std::io::Result<LineItem>),
+    /// The input is done.
+    End,
+    /// Read more into the buffer.
+    Read,
+}
+
+/// The state a blocking and an async reader share: the splitter and the lines it gave.
+#[derive(Debug)]
+pub(crate) struct Queue {
+    splitter: LineSplitter,
+    ready: std::collections::VecDeque<LineItem>,
+    done: bool,
+}
+
+impl Queue {
+    pub(crate) fn new(cap: usize) -> Queue {
+        Queue {
+            splitter: LineSplitter::new(cap),
+            ready: std::collections::VecDeque::new(),
+            done: false,
+        }
+    }
+
+    /// The next step; `read` is what the last read returned, if there was one.
+    pub(crate) fn step(&mut self, read: Option<(std::io::Result<usize>, &[u8])>) -> Step {
+        match read {
+            Some((Ok(0), _)) => {
+                self.done = true;
+                self.ready.extend(self.splitter.finish());
+            }
+            Some((Ok(n), buf)) => self.ready.extend(self.splitter.push(&buf[..n])),
+            Some((Err(e), _)) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Some((Err(e), _)) => {
+                self.done = true;
+                return Step::Item(Err(e));
+            }
+            None => {}
+        }
+        match self.ready.pop_front() {
+            Some(item) => Step::Item(Ok(item)),
+            None if self.done => Step::End,
+            None => Step::Read,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,17 +1,14 @@
 //! The bounded line reader over a blocking reader.
 
-use super::splitter::{LineItem, LineSplitter};
-use std::collections::VecDeque;
+use super::splitter::{LineItem, Queue, Step};
 use std::io::{self, Read};
 
 /// Lines of a blocking reader, each at most `cap` bytes.
 #[derive(Debug)]
 pub struct BoundedLines<R> {
     reader: R,
-    splitter: LineSplitter,
-    ready: VecDeque<LineItem>,
+    queue: Queue,
     buf: Box<[u8]>,
-    done: bool,
 }
 
 impl<R: Read> BoundedLines<R> {
@@ -19,10 +16,8 @@ impl<R: Read> BoundedLines<R> {
     pub fn new(reader: R, cap: usize) -> BoundedLines<R> {
         BoundedLines {
             reader,
-            splitter: LineSplitter::new(cap),
-            ready: VecDeque::new(),
+            queue: Queue::new(cap),
             buf: vec![0u8; 64 * 1024].into_boxed_slice(),
-            done: false,
         }
     }
 }
@@ -31,23 +26,14 @@ impl<R: Read> Iterator for BoundedLines<R> {
     type Item = io::Result<LineItem>;
 
     fn next(&mut self) -> Option<io::Result<LineItem>> {
+        let mut step = self.queue.step(None);
         loop {
-            if let Some(item) = self.ready.pop_front() {
-                return Some(Ok(item));
-            }
-            if self.done {
-                return None;
-            }
-            match self.reader.read(&mut self.buf) {
-                Ok(0) => {
-                    self.done = true;
-                    self.ready.extend(self.splitter.finish());
-                }
-                Ok(n) => self.ready.extend(self.splitter.push(&self.buf[..n])),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
+            match step {
+                Step::Item(item) => return Some(item),
+                Step::End => return None,
+                Step::Read => {
+                    let read = self.reader.read(&mut self.buf);
+                    step = self.queue.step(Some((read, &self.buf)));
                 }
             }
         }
