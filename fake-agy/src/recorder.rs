@@ -1,9 +1,10 @@
 //! The journal record of this invocation, kept live on disk as it changes (so a
 //! SIGKILLed process still leaves what it saw) and appended once at the end.
 
+use agy_protocol::journal::live::{LiveCopy, LiveEntry};
 use agy_protocol::journal::{
-    append_final, now_us, write_live, ExitRecord, FileRecord, JournalRecord, SignalRecord,
-    StdinLine, StdinLog, JOURNALED_ENV, JOURNAL_VERSION,
+    append_final, now_us, ExitRecord, FileRecord, JournalRecord, SignalRecord, StdinLine, StdinLog,
+    JOURNALED_ENV, JOURNAL_VERSION,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -15,6 +16,8 @@ use std::sync::Mutex;
 pub struct Recorder {
     path: Option<PathBuf>,
     record: Mutex<JournalRecord>,
+    /// The live copy: each event appended, so a long session costs each event once.
+    live: Mutex<Option<LiveCopy>>,
     finished: AtomicBool,
     unjournalled_lines: AtomicUsize,
 }
@@ -53,26 +56,44 @@ impl Recorder {
             stdout_bytes: 0,
             stderr_bytes: 0,
         };
+        let live = path.as_deref().map(|p| LiveCopy::new(p, record.pid));
         Recorder {
             path,
             record: Mutex::new(record),
+            live: Mutex::new(live),
             finished: AtomicBool::new(false),
             unjournalled_lines: AtomicUsize::new(0),
         }
     }
 
-    /// Changes the record; with `live`, the live copy on disk is replaced at once.
+    /// Changes the record; with `live`, the live copy on disk gets the new head at once.
     pub fn update(&self, live: bool, f: impl FnOnce(&mut JournalRecord)) {
+        self.update_with(live, |r| {
+            f(r);
+            None
+        });
+    }
+
+    /// Changes the record; with `live`, appends the entry `f` returns (and the head, if
+    /// it changed) to the live copy.
+    fn update_with(&self, live: bool, f: impl FnOnce(&mut JournalRecord) -> Option<LiveEntry>) {
         let mut rec = match self.record.lock() {
             Ok(r) => r,
             Err(poisoned) => poisoned.into_inner(),
         };
-        f(&mut rec);
+        let entry = f(&mut rec);
         if live && !self.finished.load(Ordering::SeqCst) {
-            if let Some(p) = &self.path {
+            let mut copy = match self.live.lock() {
+                Ok(c) => c,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            if let Some(copy) = copy.as_mut() {
                 // A journal that cannot be written must not change agy's behaviour;
                 // the final append reports the problem on stderr.
-                let _ = write_live(p, &rec);
+                let _ = copy.head(&rec);
+                if let Some(e) = entry {
+                    let _ = copy.append(&e);
+                }
             }
         }
     }
@@ -98,23 +119,30 @@ impl Recorder {
             return self.unjournalled_lines.fetch_add(1, Ordering::SeqCst) + 1;
         }
         let mut index = 0;
-        self.update(true, |r| {
-            r.stdin.lines.push(StdinLine {
+        self.update_with(true, |r| {
+            let line = StdinLine {
                 at_us,
                 text,
                 rule: None,
-            });
+            };
+            r.stdin.lines.push(line.clone());
             index = r.stdin.lines.len();
+            Some(LiveEntry::StdinLine {
+                line,
+                bytes: r.stdin.bytes,
+            })
         });
         index
     }
 
     /// Records which turn rule served line `index` (1-based).
     pub fn stdin_line_rule(&self, index: usize, rule: String) {
-        self.update(true, |r| {
-            if let Some(l) = index.checked_sub(1).and_then(|i| r.stdin.lines.get_mut(i)) {
-                l.rule = Some(rule);
-            }
+        self.update_with(true, |r| {
+            let line = index
+                .checked_sub(1)
+                .and_then(|i| r.stdin.lines.get_mut(i))?;
+            line.rule = Some(rule.clone());
+            Some(LiveEntry::LineRule { index, rule })
         });
     }
 
@@ -125,17 +153,23 @@ impl Recorder {
 
     /// Records a signal with its arrival time.
     pub fn signal(&self, name: &str) {
-        self.update(true, |r| {
-            r.signals.push(SignalRecord {
+        self.update_with(true, |r| {
+            let signal = SignalRecord {
                 signal: name.to_string(),
                 at_us: now_us(),
-            })
+            };
+            r.signals.push(signal.clone());
+            Some(LiveEntry::Signal(signal))
         });
     }
 
     /// Records a file written.
     pub fn file(&self, path: String, bytes: u64) {
-        self.update(true, |r| r.files.push(FileRecord { path, bytes }));
+        self.update_with(true, |r| {
+            let file = FileRecord { path, bytes };
+            r.files.push(file.clone());
+            Some(LiveEntry::File(file))
+        });
     }
 
     /// Writes the final record once and returns true; later calls do nothing and

@@ -3,11 +3,16 @@
 
 use crate::recorder::Recorder;
 use agy_protocol::journal::now_us;
+use agy_protocol::lines::{LineItem, LineSplitter};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+
+/// The longest stdin line fake-agy reads: 256 MiB (a line that long is still read in
+/// linear time; a longer one is skipped with a notice).
+pub const STDIN_LINE_CAP: usize = 256 * 1024 * 1024;
 
 /// What the reader saw.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +74,7 @@ impl StdinReader {
 
 fn read_loop(recorder: Arc<Recorder>, tx: Sender<StdinEvent>, wake: OwnedFd) {
     let stdin = std::io::stdin();
-    let mut pending: Vec<u8> = Vec::new();
+    let mut lines = LineSplitter::new(STDIN_LINE_CAP);
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let (stdin_ready, wake_ready) = {
@@ -104,22 +109,27 @@ fn read_loop(recorder: Arc<Recorder>, tx: Sender<StdinEvent>, wake: OwnedFd) {
             Err(_) => 0,
         };
         if n == 0 {
-            if !pending.is_empty() {
-                let text = String::from_utf8_lossy(&pending).into_owned();
-                pending.clear();
-                send_line(&recorder, &tx, text);
+            if let Some(item) = lines.finish() {
+                send_item(&recorder, &tx, item);
             }
             recorder.stdin_closed();
             let _ = tx.send(StdinEvent::Eof);
             return;
         }
         recorder.stdin_bytes(n as u64);
-        pending.extend_from_slice(&buf[..n]);
-        while let Some(pos) = pending.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = pending.drain(..=pos).collect();
-            let text = String::from_utf8_lossy(&line[..line.len() - 1]).into_owned();
-            send_line(&recorder, &tx, text);
+        // Each byte is scanned once, however long the line.
+        for item in lines.push(&buf[..n]) {
+            send_item(&recorder, &tx, item);
         }
+    }
+}
+
+/// A line is journalled and queued (lossy UTF-8, as agy reads it); a line over the cap
+/// is named on stderr and skipped, and the lines after it are read.
+fn send_item(recorder: &Recorder, tx: &Sender<StdinEvent>, item: LineItem) {
+    match item.lossy_text() {
+        Some(text) => send_line(recorder, tx, text),
+        None => eprintln!("fake-agy: {}", item.problem("stdin").unwrap_or_default()),
     }
 }
 

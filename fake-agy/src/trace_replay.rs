@@ -25,7 +25,8 @@ pub fn load(script_dir: Option<&Path>, spec: &str) -> Result<TracedInvocation, F
         _ => PathBuf::from(path),
     };
     let display = full.display().to_string();
-    let text = std::fs::read_to_string(&full).map_err(|e| FakeError::io("read trace", &full, e))?;
+    let text = agy_protocol::lines::read_file_bounded(&full, agy_protocol::lines::FILE_CAP)
+        .map_err(|e| FakeError::io("read trace", &full, e))?;
     let trace = Trace::parse(&display, &text).map_err(FakeError::Trace)?;
     let count = trace.invocations.len();
     trace

@@ -217,15 +217,16 @@ pub fn check_expected_failures<'a>(
 /// Reads an adapter config file.
 pub fn load_adapter_config(path: &Path) -> Result<AdapterConfig, Diagnostics> {
     let display = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostics(vec![Diagnostic::at_line(
-            display.clone(),
-            1,
-            1,
-            format!("failed to read adapter config: {e}"),
-        )
-        .with_hint("check the path given to `--adapter`")])
-    })?;
+    let text = agy_protocol::lines::read_file_bounded(path, agy_protocol::lines::FILE_CAP)
+        .map_err(|e| {
+            Diagnostics(vec![Diagnostic::at_line(
+                display.clone(),
+                1,
+                1,
+                format!("failed to read adapter config: {e}"),
+            )
+            .with_hint("check the path given to `--adapter`")])
+        })?;
     // Absolute, because the driver runs with the sandbox's work dir as its cwd.
     let base = std::fs::canonicalize(path)
         .ok()

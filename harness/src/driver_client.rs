@@ -5,11 +5,12 @@ use crate::process_group::{in_own_group, stop_group, Stopped};
 use agy_protocol::driver::{
     parse_driver_line, DriverLine, Reply, Request, RequestOp, DRIVER_PROTOCOL_VERSION,
 };
+use agy_protocol::lines::{AsyncBoundedLines, LineItem, DEFAULT_LINE_CAP};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -60,7 +61,7 @@ pub struct ProtocolViolation {
 }
 
 enum Incoming {
-    Line(String),
+    Line(LineItem),
     Eof,
 }
 
@@ -118,15 +119,17 @@ impl DriverClient {
             .ok_or_else(|| spawn_err("no stdout pipe".into()))?;
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(async move {
-            let mut lines = BufReader::new(stdout).lines();
+            // Bounded: a driver that floods without a newline costs the cap, not the
+            // harness's memory; a bad line is a violation, the next ones still count.
+            let mut lines = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
             loop {
-                match lines.next_line().await {
-                    Ok(Some(l)) => {
+                match lines.next().await {
+                    Some(Ok(l)) => {
                         if tx.send(Incoming::Line(l)).is_err() {
                             return;
                         }
                     }
-                    Ok(None) | Err(_) => {
+                    None | Some(Err(_)) => {
                         let _ = tx.send(Incoming::Eof);
                         return;
                     }
@@ -200,7 +203,13 @@ impl DriverClient {
         }
     }
 
-    fn take_line(&mut self, line: String) {
+    fn take_line(&mut self, item: LineItem) {
+        if let Some(problem) = item.problem("driver stdout") {
+            let line = item.lossy_text().unwrap_or_default();
+            self.violations.push(ProtocolViolation { line, problem });
+            return;
+        }
+        let line = item.lossy_text().unwrap_or_default();
         if line.trim().is_empty() {
             return;
         }
@@ -241,5 +250,40 @@ impl DriverClient {
     pub async fn kill(&mut self) {
         self.stdin = None;
         stop_group(&mut self.child, self.pgid, Duration::ZERO).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_flood_and_a_bad_byte_are_violations_and_the_reply_after_them_arrives() {
+        let dir = tempfile::tempdir().expect("dir");
+        // 20 MiB without a newline (over the 16 MiB cap), a line that is not UTF-8,
+        // then a valid reply to request 1.
+        let script = r#"read -r _; head -c 20971520 /dev/zero | tr '\0' x; printf '\n\377\n{"id":1,"ok":true}\n'; read -r _"#;
+        let command = vec!["/bin/sh".to_string(), "-c".to_string(), script.to_string()];
+        let env = vec![("PATH".to_string(), "/usr/bin:/bin".to_string())];
+        let mut client =
+            DriverClient::start(&command, &env, dir.path(), &dir.path().join("stderr"))
+                .expect("started");
+        let reply = client
+            .call(RequestOp::Hello {}, Duration::from_secs(30))
+            .await
+            .expect("the reply after the bad lines arrives");
+        assert!(reply.ok);
+        let problems: Vec<&str> = client
+            .violations
+            .iter()
+            .map(|v| v.problem.as_str())
+            .collect();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].contains("cap of 16777216 bytes"),
+            "{problems:?}"
+        );
+        assert!(problems[1].contains("not valid UTF-8"), "{problems:?}");
+        client.kill().await;
     }
 }

@@ -2,15 +2,17 @@
 //!
 //! A journal is a JSON-lines file (`FAKE_AGY_JOURNAL`). Each invocation appends its
 //! record once, under an exclusive lock, when it ends. While it runs, it keeps a live
-//! copy in `<journal>.live/<pid>.json` (replaced atomically on every event), so a
-//! process killed by SIGKILL, which cannot write anything, still leaves what it saw:
+//! copy in `<journal>.live/<pid>.jsonl` (each event appended, [`live`]), so a process
+//! killed by SIGKILL, which cannot write anything, still leaves what it saw:
 //! [`read_journal`] returns such a record with `complete: false`.
 
 use crate::command_line::{invocation_kind, InvocationKind};
+pub mod live;
+
 use crate::script::RunMode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -88,6 +90,17 @@ impl JournalRecord {
     pub fn kind(&self) -> InvocationKind {
         invocation_kind(&self.argv)
     }
+
+    /// Redacts everything in the record that a live run's user or account could
+    /// appear in: argv, cwd, environment values, stdin lines and file paths.
+    pub fn redact(&mut self, redactor: &crate::redact::Redactor) {
+        let r = |s: &mut String| *s = redactor.redact(s);
+        self.argv.iter_mut().for_each(r);
+        r(&mut self.cwd);
+        self.env.values_mut().for_each(r);
+        self.stdin.lines.iter_mut().for_each(|l| r(&mut l.text));
+        self.files.iter_mut().for_each(|f| r(&mut f.path));
+    }
 }
 
 /// stdin as fake-agy read it.
@@ -159,14 +172,10 @@ pub fn live_dir(journal: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Replaces the live copy of `record` (write to a temp file, then rename).
+/// Replaces the live copy of `record` whole (write to a temp file, then rename): for
+/// writers with few events; a long-running writer keeps a [`live::LiveCopy`].
 pub fn write_live(journal: &Path, record: &JournalRecord) -> io::Result<()> {
-    let dir = live_dir(journal);
-    fs::create_dir_all(&dir)?;
-    let tmp = dir.join(format!(".{}.tmp", record.pid));
-    let mut f = File::create(&tmp)?;
-    f.write_all(&serde_json::to_vec(record).map_err(io::Error::other)?)?;
-    fs::rename(&tmp, dir.join(format!("{}.json", record.pid)))
+    live::write_whole(journal, record)
 }
 
 /// Appends the final record as one line, under an exclusive lock, then removes the
@@ -175,7 +184,7 @@ pub fn append_final(journal: &Path, record: &JournalRecord) -> io::Result<()> {
     let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
     line.push(b'\n');
     append_line_locked(journal, &line)?;
-    let _ = fs::remove_file(live_dir(journal).join(format!("{}.json", record.pid)));
+    let _ = fs::remove_file(live::live_path(journal, record.pid));
     Ok(())
 }
 
@@ -246,13 +255,13 @@ pub fn read_journal(journal: &Path) -> Result<Vec<JournalRecord>, JournalError> 
     if let Ok(entries) = fs::read_dir(live_dir(journal)) {
         for entry in entries.flatten() {
             let p = entry.path();
-            if p.extension().and_then(|e| e.to_str()) != Some("json") {
+            if p.extension().and_then(|e| e.to_str()) != Some("jsonl") {
                 continue;
             }
             let Ok(text) = fs::read_to_string(&p) else {
                 continue;
             };
-            if let Ok(mut rec) = serde_json::from_str::<JournalRecord>(&text) {
+            if let Some(mut rec) = live::fold_live(&text) {
                 // A pid whose final record exists already finished; its live copy is
                 // only a leftover of the moment between append and removal.
                 if records
@@ -272,10 +281,10 @@ pub fn read_journal(journal: &Path) -> Result<Vec<JournalRecord>, JournalError> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn record(pid: u32) -> JournalRecord {
+    pub(crate) fn record(pid: u32) -> JournalRecord {
         JournalRecord {
             v: JOURNAL_VERSION,
             complete: true,

@@ -9,6 +9,8 @@
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
+//! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
+//! - [`redact`]: the one redactor for every artefact that can carry live output.
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
 pub mod acp;
@@ -21,6 +23,8 @@ pub mod envelope;
 pub mod gojson;
 pub mod journal;
 pub mod layout;
+pub mod lines;
+pub mod redact;
 pub mod script;
 pub mod status;
 pub mod stream;

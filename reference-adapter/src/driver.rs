@@ -10,9 +10,10 @@ use crate::oneshot::{generate, GenerateRequest, MAX_CONCURRENCY};
 use crate::outbox::Outbox;
 use crate::session::{Selection, Sessions};
 use agy_protocol::driver::{OpResult, Request, RequestOp, DRIVER_PROTOCOL_VERSION};
+use agy_protocol::lines::{AsyncBoundedLines, LineItem, DEFAULT_LINE_CAP};
 use std::future::Future;
 use std::sync::Arc;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
@@ -68,8 +69,7 @@ where
     let mut sessions = Sessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone());
     let mut acp = AcpSessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone());
     let mut generations: JoinSet<()> = JoinSet::new();
-    let mut lines = BufReader::new(input);
-    let mut buf = Vec::new();
+    let mut lines = AsyncBoundedLines::new(input, DEFAULT_LINE_CAP);
     let mut shutdown_id = None;
     let mut stop = std::pin::pin!(stop);
     let mut stopped_by_signal = false;
@@ -77,16 +77,19 @@ where
     loop {
         let line = tokio::select! {
             () = &mut stop => { stopped_by_signal = true; break; }
-            read = lines.read_until(b'\n', &mut buf) => read.map(|_| {
-                let line = (!buf.is_empty()).then(|| String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string());
-                buf.clear();
-                line
-            }),
+            read = lines.next() => read.transpose(),
             // Reap finished generations so the set does not grow without bound.
             Some(_) = generations.join_next(), if !generations.is_empty() => continue,
         };
         let line = match line {
-            Ok(Some(line)) => line,
+            Ok(Some(LineItem::Text { text, .. })) => text,
+            Ok(Some(bad)) => {
+                let problem = bad.problem("stdin").unwrap_or_default();
+                eprintln!(
+                    "agy-reference-adapter: ignoring a line that is not a request: {problem}"
+                );
+                continue;
+            }
             Ok(None) | Err(_) => break,
         };
         if line.trim().is_empty() {

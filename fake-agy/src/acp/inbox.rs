@@ -3,7 +3,7 @@
 
 use super::wire::Wire;
 use agy_protocol::acp::{parse_frame, AcpDirection, AcpKind, Frame, FrameError};
-use std::io::BufRead;
+use agy_protocol::lines::{BoundedLines, DEFAULT_LINE_CAP};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 
@@ -23,15 +23,12 @@ pub(crate) fn spawn_reader(wire: Arc<Wire>) -> Receiver<Inbound> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        let mut input = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let line = String::from_utf8_lossy(&buf);
+        // Bounded: a frame over the cap is an invalid line, and the next ones are read.
+        for read in BoundedLines::new(stdin.lock(), DEFAULT_LINE_CAP) {
+            let Ok(read) = read else { break };
+            let line = read
+                .lossy_text()
+                .unwrap_or_else(|| read.problem("stdin").unwrap_or_default());
             if line.trim().is_empty() {
                 continue;
             }

@@ -390,3 +390,28 @@ fn extra_that_is_not_a_json_object_is_reported_with_its_line() {
     assert!(err.contains(":3:"), "{err}");
     assert!(err.contains("JSON object"), "{err}");
 }
+
+#[test]
+fn a_script_path_that_never_ends_is_refused_naming_the_cap() {
+    let sb = Sandbox::new();
+    sb.cmd()
+        .env("FAKE_AGY_SCRIPT", "/dev/zero")
+        .args(["-p", "hi", "--output-format", "json"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(70)
+        .stderr(predicates::str::contains("cap of 67108864 bytes"));
+}
+
+#[test]
+fn a_trace_path_that_never_ends_is_refused_naming_the_cap() {
+    let sb = Sandbox::new();
+    let script = sb.script("[[invocation]]\nsteps = [{ trace = \"/dev/zero\" }]\n");
+    sb.cmd()
+        .env("FAKE_AGY_SCRIPT", &script)
+        .args(["-p", "hi", "--output-format", "json"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(70)
+        .stderr(predicates::str::contains("cap of 67108864 bytes"));
+}

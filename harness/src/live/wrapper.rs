@@ -9,6 +9,7 @@ use agy_protocol::journal::{
     append_final, now_us, write_live, ExitRecord, JournalRecord, SignalRecord, StdinLine,
     JOURNALED_ENV, JOURNAL_VERSION,
 };
+use agy_protocol::redact::{Identity, Redactor};
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -136,9 +137,12 @@ async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
         stdout_bytes: 0,
         stderr_bytes: 0,
     }));
+    // A live run's journal is an artefact: the sandbox's identity and the account of
+    // copied credentials never reach it.
+    let redactor = live_redactor();
     let save = |record: &Arc<Mutex<JournalRecord>>| {
         if let (Some(j), Ok(r)) = (&journal, record.lock()) {
-            let _ = write_live(j, &r);
+            let _ = write_live(j, &redacted(&r, &redactor));
         }
     };
     save(&record);
@@ -168,6 +172,7 @@ async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
     if let Some(mut to_agy) = child.stdin.take() {
         let record = Arc::clone(&record);
         let journal = journal.clone();
+        let stdin_redactor = redactor.clone();
         tokio::spawn(async move {
             let mut lines = BufReader::new(tokio::io::stdin());
             loop {
@@ -186,7 +191,7 @@ async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
                         rule: None,
                     });
                     if let Some(j) = &journal {
-                        let _ = write_live(j, &r);
+                        let _ = write_live(j, &redacted(&r, &stdin_redactor));
                     }
                 }
                 if to_agy.write_all(&buf).await.is_err() {
@@ -196,7 +201,7 @@ async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
             if let Ok(mut r) = record.lock() {
                 r.stdin.closed_us = Some(now_us());
                 if let Some(j) = &journal {
-                    let _ = write_live(j, &r);
+                    let _ = write_live(j, &redacted(&r, &stdin_redactor));
                 }
             }
             drop(to_agy);
@@ -249,9 +254,26 @@ async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
         r.clone()
     });
     if let (Some(j), Ok(r)) = (&journal, final_record) {
-        let _ = append_final(j, &r);
+        let _ = append_final(j, &redacted(&r, &redactor));
     }
     code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
+}
+
+/// The redactor of a live journal: the sandbox's `HOME` and user, and the account
+/// named in the profile under `HOME` (credentials copied into the sandbox).
+fn live_redactor() -> Redactor {
+    let identity = Identity::from_env();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    match home {
+        Some(h) => Redactor::new(&identity.with_profile_of(&h)),
+        None => Redactor::new(&identity),
+    }
+}
+
+fn redacted(record: &JournalRecord, redactor: &Redactor) -> JournalRecord {
+    let mut r = record.clone();
+    r.redact(redactor);
+    r
 }
 
 #[cfg(test)]

@@ -46,15 +46,16 @@ pub const DEFAULT_SESSION: &str = "s1";
 /// Reads and parses a scenario file.
 pub fn parse_scenario_file(path: &Path) -> Result<Scenario, Diagnostics> {
     let display = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostics(vec![Diagnostic::at_line(
-            display.clone(),
-            1,
-            1,
-            format!("failed to read scenario: {e}"),
-        )
-        .with_hint("check the path; scenario files end in `.toml`")])
-    })?;
+    let text = agy_protocol::lines::read_file_bounded(path, agy_protocol::lines::FILE_CAP)
+        .map_err(|e| {
+            Diagnostics(vec![Diagnostic::at_line(
+                display.clone(),
+                1,
+                1,
+                format!("failed to read scenario: {e}"),
+            )
+            .with_hint("check the path; scenario files end in `.toml`")])
+        })?;
     parse_scenario(&SourceFile::new(display, text), path)
 }
 

@@ -3,12 +3,12 @@
 use super::notify::post_report;
 use super::parse::load_spikes;
 use super::record::Recorder;
-use super::redact::Redactor;
 use super::run::{probe_version, run_spikes, SpikeRun};
 use super::target::{Budget, Target};
 use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
 use crate::live::{Credentials, CredentialsArg};
 use crate::locate::{default_spikes, locate_binary, ENV_FAKE_AGY, FAKE_AGY_BIN};
+use agy_protocol::redact::{Identity, Redactor};
 use agy_protocol::AgyVersion;
 use anstream::{AutoStream, ColorChoice};
 use clap::Args;
@@ -113,9 +113,10 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         spikes.retain(|s| args.only.contains(&s.id));
     }
     let target = target(&args)?;
+    let redactor = redactor_for(&target);
     let recorder = match &args.record {
         Some(d) => Some(
-            Recorder::new(d.clone(), Redactor::for_current_user(), String::new()).map_err(|e| {
+            Recorder::new(d.clone(), redactor.clone(), String::new()).map_err(|e| {
                 (
                     EXIT_COULD_NOT_RUN,
                     format!("error: failed to create `{}`: {e}", d.display()),
@@ -173,7 +174,8 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
     if let Some(url) = args.notify.clone() {
         // ureq is blocking: post from a blocking thread, not the runtime's.
         let posted = report.clone();
-        let result = tokio::task::spawn_blocking(move || post_report(&url, &posted))
+        let r = redactor.clone();
+        let result = tokio::task::spawn_blocking(move || post_report(&url, &posted, &r))
             .await
             .unwrap_or_else(|e| Err(format!("the notify task failed: {e}")));
         if let Err(e) = result {
@@ -187,10 +189,12 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
             ))
         })?;
         let text = match kind {
-            "json" => report.to_json(),
-            "junit" => super::junit::render_junit(&report)
-                .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: JUnit report: {e}")))?,
-            "markdown" | "md" => report.to_markdown(),
+            "json" => redactor.redact(&report.to_json()),
+            "junit" => redactor.redact(
+                &super::junit::render_junit(&report)
+                    .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: JUnit report: {e}")))?,
+            ),
+            "markdown" | "md" => redactor.redact(&report.to_markdown()),
             other => {
                 return Err(bad(format!(
                     "error: --report kind `{other}` is not one of json, junit, markdown"
@@ -208,7 +212,7 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         ColorChoice::Auto => AutoStream::choice(&std::io::stdout()) != ColorChoice::Never,
         other => other != ColorChoice::Never,
     };
-    print!("{}", report.to_terminal(color));
+    print!("{}", redactor.redact(&report.to_terminal(color)));
     if report.notify_error.is_some() {
         eprintln!("warning: {}", report.notify_error.as_deref().unwrap_or(""));
     }
@@ -231,6 +235,18 @@ fn check_report_spec(spec: &str) -> Result<(), String> {
         _ => Err(format!(
             "error: --report `{spec}`: write json=PATH, junit=PATH or markdown=PATH"
         )),
+    }
+}
+
+/// The redactor of every artefact of this run: the user's own facts, and the account's
+/// when the run can see the user's credentials.
+fn redactor_for(target: &Target) -> Redactor {
+    let identity = Identity::from_env();
+    match &target.credentials {
+        Credentials::Copy(home) | Credentials::Home(home) => {
+            Redactor::new(&identity.with_profile_of(home))
+        }
+        Credentials::None => Redactor::new(&identity),
     }
 }
 

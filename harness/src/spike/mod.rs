@@ -12,11 +12,11 @@ mod observation;
 mod parse;
 mod probe;
 mod record;
-mod redact;
 mod report;
 mod run;
 mod target;
 
+pub use agy_protocol::redact::Redactor;
 pub use cli::{spikes_command, SpikesArgs};
 pub use judge::{
     compare, describe, judge_fact, judge_spike, FactReport, RecordRef, RunValue, Verdict,
@@ -28,7 +28,6 @@ pub use observation::{ImageInfo, Observation};
 pub use parse::{load_spikes, parse_spike};
 pub use probe::run_probe;
 pub use record::{CapturedChunk, Recorder, RunCapture};
-pub use redact::Redactor;
 pub use report::{SpikeReport, Summary};
 pub use run::{detect_version, parse_version_output, run_spikes, SpikeRun};
 pub use target::{Budget, Credentials, Target};

@@ -3,8 +3,8 @@
 //! becomes new fake-agy fixtures.
 
 use super::observation::ImageInfo;
-use super::redact::Redactor;
 use agy_protocol::journal::ExitRecord;
+use agy_protocol::redact::{LineRedactor, Redactor};
 use agy_protocol::script::HexBytes;
 use agy_protocol::trace::{
     InvocationStart, TimedEvent, Trace, TraceEvent, TraceFile, TraceHeader, TracedInvocation,
@@ -88,23 +88,34 @@ impl Recorder {
         self
     }
 
+    /// One stream's chunks as redacted lines, each with the time of the chunk that
+    /// completed it: a secret split across two chunks is redacted whole, and bytes
+    /// that are not UTF-8 are redacted before they become hex.
+    fn redacted_lines(&self, chunks: &[CapturedChunk]) -> Vec<(f64, Vec<u8>)> {
+        let mut lines = LineRedactor::new(self.redactor.clone());
+        let mut out = Vec::new();
+        for chunk in chunks {
+            out.extend(lines.push(&chunk.bytes).into_iter().map(|b| (chunk.t, b)));
+        }
+        let last = chunks.last().map_or(0.0, |c| c.t);
+        out.extend(lines.finish().map(|b| (last, b)));
+        out
+    }
+
     /// Writes one run's trace; returns its path.
     pub fn record(&self, c: &RunCapture<'_>) -> std::io::Result<PathBuf> {
         let r = |s: &str| self.redactor.redact(s);
         let mut events: Vec<TimedEvent> = Vec::new();
-        for (chunk, out) in c
-            .stdout
-            .iter()
-            .map(|ch| (ch, true))
-            .chain(c.stderr.iter().map(|ch| (ch, false)))
-        {
-            let event = match (std::str::from_utf8(&chunk.bytes), out) {
-                (Ok(s), true) => TraceEvent::Stdout(r(s)),
-                (Ok(s), false) => TraceEvent::Stderr(r(s)),
-                (Err(_), true) => TraceEvent::StdoutHex(HexBytes(chunk.bytes.clone())),
-                (Err(_), false) => TraceEvent::StderrHex(HexBytes(chunk.bytes.clone())),
-            };
-            events.push(TimedEvent { t: chunk.t, event });
+        for (chunks, out) in [(c.stdout, true), (c.stderr, false)] {
+            for (t, bytes) in self.redacted_lines(chunks) {
+                let event = match (String::from_utf8(bytes), out) {
+                    (Ok(s), true) => TraceEvent::Stdout(s),
+                    (Ok(s), false) => TraceEvent::Stderr(s),
+                    (Err(e), true) => TraceEvent::StdoutHex(HexBytes(e.into_bytes())),
+                    (Err(e), false) => TraceEvent::StderrHex(HexBytes(e.into_bytes())),
+                };
+                events.push(TimedEvent { t, event });
+            }
         }
         // Interleave stdout and stderr by arrival; a stable sort keeps each stream's order.
         events.sort_by(|a, b| a.t.total_cmp(&b.t));
@@ -146,7 +157,7 @@ impl Recorder {
                     c.spike, c.probe, c.run
                 ),
                 note: Some(
-                    "redacted at record time: home path, user name, e-mail addresses, tokens"
+                    "redacted at record time (protocol/redact-rules.toml): home path, user and account names, e-mail addresses, tokens and keys"
                         .into(),
                 ),
             },

@@ -48,7 +48,7 @@ pub fn parse_embedded_file<T: Default>(
     parse: ValueParser<'_, T>,
 ) -> Result<T, Diagnostics> {
     let display = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::lines::read_file_bounded(path, crate::lines::FILE_CAP).map_err(|e| {
         Diagnostics(vec![Diagnostic::at_line(
             display.clone(),
             1,

@@ -11,11 +11,12 @@ use crate::process_group::{isolate, kill_and_reap, wait_for, GroupGuard};
 use crate::stderr_tail::{keep_stderr_tail, StderrTail};
 use agent_client_protocol_schema::v1::{Error as RpcError, RequestId};
 use agy_protocol::acp::{parse_frame, render_frame, Frame};
+use agy_protocol::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
@@ -56,17 +57,12 @@ impl Connection {
         let (tx, inbound) = mpsc::unbounded_channel();
         if let Some(stdout) = child.stdout.take() {
             tokio::spawn(async move {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf).await {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {}
-                    }
-                    let line = String::from_utf8_lossy(&buf)
-                        .trim_end_matches(['\n', '\r'])
-                        .to_string();
+                // Bounded, and a line that is not UTF-8 is a bad line, not the end.
+                let mut reader = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
+                while let Some(Ok(read)) = reader.next().await {
+                    let line = read
+                        .lossy_text()
+                        .unwrap_or_else(|| read.problem("stdout").unwrap_or_default());
                     if line.trim().is_empty() {
                         continue;
                     }

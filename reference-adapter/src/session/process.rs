@@ -6,9 +6,10 @@ use crate::environment::Environment;
 use crate::failure::tail;
 use crate::process_group::{isolate, GroupGuard};
 use crate::stderr_tail::{keep_stderr_tail, StderrTail};
+use agy_protocol::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::stream::{StreamEvent, UserLine};
 use std::process::Stdio;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
@@ -57,18 +58,12 @@ impl AgyProcess {
         let (tx, rx) = mpsc::unbounded_channel();
         if let Some(stdout) = child.stdout.take() {
             tokio::spawn(async move {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf).await {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {}
-                    }
-                    // Invalid UTF-8 is a bad line, not the end of the stream.
-                    let line = String::from_utf8_lossy(&buf)
-                        .trim_end_matches(['\n', '\r'])
-                        .to_string();
+                // Bounded, and a line that is not UTF-8 is a bad line, not the end.
+                let mut reader = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
+                while let Some(Ok(read)) = reader.next().await {
+                    let line = read
+                        .lossy_text()
+                        .unwrap_or_else(|| read.problem("stdout").unwrap_or_default());
                     if line.trim().is_empty() {
                         continue;
                     }

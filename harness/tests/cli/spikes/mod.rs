@@ -10,3 +10,4 @@ mod hygiene;
 mod junit;
 mod notify;
 mod record;
+mod secrets;

@@ -1,0 +1,55 @@
+//! The bounded line reader over a tokio reader.
+
+use super::splitter::{LineItem, Queue, Step};
+use std::io;
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+/// Lines of an async reader, each at most `cap` bytes.
+#[derive(Debug)]
+pub struct AsyncBoundedLines<R> {
+    reader: R,
+    queue: Queue,
+    buf: Box<[u8]>,
+}
+
+impl<R: AsyncRead + Unpin> AsyncBoundedLines<R> {
+    /// Reads `reader` line by line under `cap`.
+    pub fn new(reader: R, cap: usize) -> AsyncBoundedLines<R> {
+        AsyncBoundedLines {
+            reader,
+            queue: Queue::new(cap),
+            buf: vec![0u8; 64 * 1024].into_boxed_slice(),
+        }
+    }
+
+    /// The next line; `None` at the end of input.
+    pub async fn next(&mut self) -> Option<io::Result<LineItem>> {
+        let mut step = self.queue.step(None);
+        loop {
+            match step {
+                Step::Item(item) => return Some(item),
+                Step::End => return None,
+                Step::Read => {
+                    let read = self.reader.read(&mut self.buf).await;
+                    step = self.queue.step(Some((read, &self.buf)));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn lines_after_a_bad_one_are_still_read() {
+        let input: &[u8] = b"{\"a\":1}\n\xff\n{\"b\":2}\n";
+        let mut lines = AsyncBoundedLines::new(input, 64);
+        let mut texts = Vec::new();
+        while let Some(item) = lines.next().await {
+            texts.push(item.expect("read").lossy_text().expect("text"));
+        }
+        assert_eq!(texts, vec!["{\"a\":1}", "\u{fffd}", "{\"b\":2}"]);
+    }
+}

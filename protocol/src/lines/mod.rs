@@ -1,0 +1,20 @@
+//! The one bounded line reader every crate uses on every input: driver stdout, agy
+//! stdout, fake-agy stdin, ACP frames. A line longer than its cap is reported (once,
+//! naming the cap) and skipped without being held in memory; a line that is not UTF-8
+//! is reported with its bytes; either way the lines after it are still read.
+//!
+//! - [`LineSplitter`]: the core, fed bytes by any reader (linear in the input).
+//! - [`BoundedLines`]: over a blocking [`std::io::Read`].
+//! - [`AsyncBoundedLines`]: over a tokio `AsyncRead`.
+//! - [`read_file_bounded`]: a whole file (script, trace, scenario), refusing one larger
+//!   than its cap before holding it.
+
+mod asynchronous;
+mod file;
+mod splitter;
+mod sync;
+
+pub use asynchronous::AsyncBoundedLines;
+pub use file::{read_file_bounded, FILE_CAP};
+pub use splitter::{LineItem, LineSplitter, DEFAULT_LINE_CAP};
+pub use sync::BoundedLines;

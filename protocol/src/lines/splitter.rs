@@ -1,0 +1,280 @@
+//! Splits bytes into lines under a cap, scanning each byte once.
+
+/// The cap of a line unless a reader names another: 16 MiB.
+pub const DEFAULT_LINE_CAP: usize = 16 * 1024 * 1024;
+
+/// One line, or why there is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineItem {
+    /// A UTF-8 line, without its `\n` (and `\r`).
+    Text {
+        /// 1-based line number.
+        number: u64,
+        /// The text.
+        text: String,
+    },
+    /// A line that is not UTF-8: its bytes, without the `\n`.
+    NotUtf8 {
+        /// 1-based line number.
+        number: u64,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// A line longer than the cap: skipped up to its `\n`.
+    TooLong {
+        /// 1-based line number.
+        number: u64,
+        /// The cap, in bytes.
+        cap: usize,
+    },
+}
+
+impl LineItem {
+    /// The line's text; a line that is not UTF-8 as lossy text; `None` for a line over
+    /// the cap.
+    pub fn lossy_text(&self) -> Option<String> {
+        match self {
+            LineItem::Text { text, .. } => Some(text.clone()),
+            LineItem::NotUtf8 { bytes, .. } => Some(String::from_utf8_lossy(bytes).into_owned()),
+            LineItem::TooLong { .. } => None,
+        }
+    }
+
+    /// A located description of a bad line (`None` for a good one).
+    pub fn problem(&self, source: &str) -> Option<String> {
+        match self {
+            LineItem::Text { .. } => None,
+            LineItem::NotUtf8 { number, .. } => {
+                Some(format!("{source}:{number}:1: line is not valid UTF-8 (skipped)"))
+            }
+            LineItem::TooLong { number, cap } => Some(format!(
+                "{source}:{number}:1: line longer than the cap of {cap} bytes (skipped up to its newline)"
+            )),
+        }
+    }
+}
+
+/// Feeds bytes, takes lines. The cap counts every byte of a line before its `\n`.
+#[derive(Debug, Clone)]
+pub struct LineSplitter {
+    cap: usize,
+    buf: Vec<u8>,
+    /// Bytes of `buf` known to hold no `\n`.
+    scanned: usize,
+    /// Inside a line over the cap: bytes are dropped up to the next `\n`.
+    skipping: bool,
+    number: u64,
+}
+
+impl LineSplitter {
+    /// A splitter refusing lines longer than `cap` bytes.
+    pub fn new(cap: usize) -> LineSplitter {
+        LineSplitter {
+            cap: cap.max(1),
+            buf: Vec::new(),
+            scanned: 0,
+            skipping: false,
+            number: 0,
+        }
+    }
+
+    /// Adds bytes; returns the lines they complete, in order.
+    pub fn push(&mut self, mut bytes: &[u8]) -> Vec<LineItem> {
+        let mut out = Vec::new();
+        while !bytes.is_empty() {
+            if self.skipping {
+                match bytes.iter().position(|&b| b == b'\n') {
+                    Some(i) => {
+                        self.skipping = false;
+                        bytes = &bytes[i + 1..];
+                    }
+                    None => return out,
+                }
+                continue;
+            }
+            // Take at most what fits under the cap (plus its newline), so memory stays
+            // bounded by the cap whatever arrives.
+            let room = self.cap + 1 - self.buf.len();
+            let take = bytes.len().min(room);
+            self.buf.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            while let Some(i) = self.buf[self.scanned..].iter().position(|&b| b == b'\n') {
+                let end = self.scanned + i;
+                let line: Vec<u8> = self.buf.drain(..=end).take(end).collect();
+                self.scanned = 0;
+                out.push(self.item(line));
+            }
+            self.scanned = self.buf.len();
+            if self.buf.len() > self.cap {
+                self.number += 1;
+                out.push(LineItem::TooLong {
+                    number: self.number,
+                    cap: self.cap,
+                });
+                self.buf = Vec::new();
+                self.scanned = 0;
+                self.skipping = true;
+            }
+        }
+        out
+    }
+
+    /// The last line, when the input ended without a `\n`.
+    pub fn finish(&mut self) -> Option<LineItem> {
+        if self.skipping || self.buf.is_empty() {
+            self.skipping = false;
+            return None;
+        }
+        let line = std::mem::take(&mut self.buf);
+        self.scanned = 0;
+        Some(self.item(line))
+    }
+
+    fn item(&mut self, mut line: Vec<u8>) -> LineItem {
+        self.number += 1;
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        match String::from_utf8(line) {
+            Ok(text) => LineItem::Text {
+                number: self.number,
+                text,
+            },
+            Err(e) => LineItem::NotUtf8 {
+                number: self.number,
+                bytes: e.into_bytes(),
+            },
+        }
+    }
+}
+
+/// What a reader loop does next ([`Queue::step`]).
+pub(crate) enum Step {
+    /// Hand this out.
+    Item(std::io::Result<LineItem>),
+    /// The input is done.
+    End,
+    /// Read more into the buffer.
+    Read,
+}
+
+/// The state a blocking and an async reader share: the splitter and the lines it gave.
+#[derive(Debug)]
+pub(crate) struct Queue {
+    splitter: LineSplitter,
+    ready: std::collections::VecDeque<LineItem>,
+    done: bool,
+}
+
+impl Queue {
+    pub(crate) fn new(cap: usize) -> Queue {
+        Queue {
+            splitter: LineSplitter::new(cap),
+            ready: std::collections::VecDeque::new(),
+            done: false,
+        }
+    }
+
+    /// The next step; `read` is what the last read returned, if there was one.
+    pub(crate) fn step(&mut self, read: Option<(std::io::Result<usize>, &[u8])>) -> Step {
+        match read {
+            Some((Ok(0), _)) => {
+                self.done = true;
+                self.ready.extend(self.splitter.finish());
+            }
+            Some((Ok(n), buf)) => self.ready.extend(self.splitter.push(&buf[..n])),
+            Some((Err(e), _)) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Some((Err(e), _)) => {
+                self.done = true;
+                return Step::Item(Err(e));
+            }
+            None => {}
+        }
+        match self.ready.pop_front() {
+            Some(item) => Step::Item(Ok(item)),
+            None if self.done => Step::End,
+            None => Step::Read,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn text(number: u64, t: &str) -> LineItem {
+        LineItem::Text {
+            number,
+            text: t.into(),
+        }
+    }
+
+    #[test]
+    fn a_bad_line_is_reported_and_the_next_ones_are_read() {
+        let mut s = LineSplitter::new(8);
+        let mut out = s.push(b"ok\n\xff\xfe\n0123456789abc\nlast\npart");
+        out.extend(s.finish());
+        assert_eq!(
+            out,
+            vec![
+                text(1, "ok"),
+                LineItem::NotUtf8 {
+                    number: 2,
+                    bytes: vec![0xff, 0xfe]
+                },
+                LineItem::TooLong { number: 3, cap: 8 },
+                text(4, "last"),
+                text(5, "part"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_flood_without_newline_is_reported_once_and_never_held() {
+        let mut s = LineSplitter::new(1024);
+        let chunk = vec![b'x'; 4096];
+        let mut reports = 0;
+        for _ in 0..1000 {
+            reports += s.push(&chunk).len();
+            assert!(s.buf.capacity() <= 4 * 1024, "holding {}", s.buf.capacity());
+        }
+        assert_eq!(reports, 1);
+        assert_eq!(s.push(b"\nnext\n"), vec![text(2, "next")]);
+    }
+
+    #[test]
+    fn a_line_exactly_at_the_cap_is_kept() {
+        // The cap counts every byte before the `\n`, a `\r` included.
+        let mut s = LineSplitter::new(5);
+        assert_eq!(s.push(b"abcd\r\n"), vec![text(1, "abcd")]);
+        assert_eq!(
+            s.push(b"abcdef\n"),
+            vec![LineItem::TooLong { number: 2, cap: 5 }]
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn any_split_of_the_input_gives_the_same_lines(
+            input in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(0xffu8), 32u8..127], 0..300),
+            cuts in proptest::collection::vec(0usize..300, 0..6),
+            cap in 1usize..40,
+        ) {
+            let mut whole = LineSplitter::new(cap);
+            let mut expected = whole.push(&input);
+            expected.extend(whole.finish());
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(input.len())).collect();
+            cuts.sort();
+            let mut parts = LineSplitter::new(cap);
+            let mut got = Vec::new();
+            let mut at = 0;
+            for c in cuts.into_iter().chain([input.len()]) {
+                got.extend(parts.push(&input[at..c]));
+                at = c;
+            }
+            got.extend(parts.finish());
+            prop_assert_eq!(got, expected);
+        }
+    }
+}
