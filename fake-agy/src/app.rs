@@ -206,7 +206,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         run_steps(&mut s, &steps, Place::Invocation, &mut ctx)?;
         serve_lines(&mut s, &mut ctx)?;
         // stdin EOF: the last turn has finished (turns are sequential); agy exits 0
-        // ([I], PROTOCOL.md §4.4).
+        // ([I], docs/agy-reference.md §4.4).
         return Ok(s.exit_code);
     }
     if steps.is_empty() {

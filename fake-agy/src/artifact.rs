@@ -1,5 +1,5 @@
 //! Files in `brain/<conversation_id>/`: generated images named
-//! `<ImageName>_<epoch_ms>.<ext>` (SPIKES.md S2) with their `generate_image` tool steps
+//! `<ImageName>_<epoch_ms>.<ext>` (docs/spike-records.md S2) with their `generate_image` tool steps
 //! (S3: parameters `ImageName` and `Prompt`, no output), and arbitrary scripted files.
 
 use crate::error::FakeError;

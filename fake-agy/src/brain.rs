@@ -1,4 +1,4 @@
-//! agy's data directory (PROTOCOL.md §5, SPIKES.md S2): `brain/<conversation_id>/` with
+//! agy's data directory (docs/agy-reference.md §5, docs/spike-records.md S2): `brain/<conversation_id>/` with
 //! its four subfolders, `cache/last_conversations.json`, and the fake's own record of
 //! each conversation beside agy's `conversations/<id>.db`.
 

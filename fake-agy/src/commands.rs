@@ -1,5 +1,5 @@
 //! Subcommands and read-only slash commands: `--version`, `models`, `-p /usage` and
-//! its alias `/quota` (PROTOCOL.md §1.6).
+//! its alias `/quota` (docs/agy-reference.md §1.6).
 
 use crate::cli::OutputFormat;
 use crate::models::catalogue;
@@ -11,7 +11,7 @@ use time::format_description::well_known::Rfc3339;
 use time::{Duration, OffsetDateTime};
 
 /// `--version`: the modelled version alone on a line (one source shows bare `1.0.4`;
-/// the exact format is an open item, PROTOCOL.md §9 item 7).
+/// the exact format is an open item, docs/agy-reference.md §9 item 7).
 pub fn version(s: &mut Session) {
     s.out.stdout_line(&s.version.to_string());
 }

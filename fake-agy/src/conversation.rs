@@ -1,5 +1,5 @@
 //! A conversation's state across turns and processes: turn count, cumulative usage and
-//! the next step index (PROTOCOL.md §1.3, §3.4: `num_turns` counts every turn, usage is
+//! the next step index (docs/agy-reference.md §1.3, §3.4: `num_turns` counts every turn, usage is
 //! cumulative, `step_index` continues across processes), plus the last turn's lines for
 //! the replay quirk.
 

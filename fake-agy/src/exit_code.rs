@@ -1,4 +1,4 @@
-//! The exit codes fake-agy uses, with where each comes from (PROTOCOL.md §2.3).
+//! The exit codes fake-agy uses, with where each comes from (docs/agy-reference.md §2.3).
 
 /// The turn finished (also SUCCESS with empty response, CANCELED, 1.2.x print timeout).
 pub const OK: i32 = 0;

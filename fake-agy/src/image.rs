@@ -1,4 +1,4 @@
-//! Image bytes: real JPEGs (`jpeg-encoder`, what agy writes: SPIKES.md S3), PNGs
+//! Image bytes: real JPEGs (`jpeg-encoder`, what agy writes: docs/spike-records.md S3), PNGs
 //! (`png`), and corrupt files no decoder accepts.
 
 use agy_protocol::script::ImageFormat;

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// How long a default text turn takes when nothing else says (before the time scale).
-/// Real turns take seconds (PROTOCOL.md §6: 2.7 s for "PONG"); the fake is quick by
+/// Real turns take seconds (docs/agy-reference.md §6: 2.7 s for "PONG"); the fake is quick by
 /// default so suites stay fast, and a test that needs a slow turn sets a knob.
 pub const DEFAULT_TURN_DURATION: Duration = Duration::from_millis(20);
-/// How long a default image turn takes (real: 32–40 s, SPIKES.md S7).
+/// How long a default image turn takes (real: 32–40 s, docs/spike-records.md S7).
 pub const DEFAULT_IMAGE_DURATION: Duration = Duration::from_millis(50);
 
 /// Every knob, read once at start.
@@ -35,7 +35,7 @@ pub struct Knobs {
     pub signed_out: bool,
     /// `HOME`.
     pub home: Option<PathBuf>,
-    /// `ANTIGRAVITY_APP_DATA_DIR` (PROTOCOL.md §5).
+    /// `ANTIGRAVITY_APP_DATA_DIR` (docs/agy-reference.md §5).
     pub app_data_dir: Option<PathBuf>,
 }
 
@@ -100,7 +100,7 @@ impl Knobs {
     }
 
     /// agy's data directory: `ANTIGRAVITY_APP_DATA_DIR`, else
-    /// `$HOME/.gemini/antigravity-cli` (PROTOCOL.md §5, SPIKES.md S2).
+    /// `$HOME/.gemini/antigravity-cli` (docs/agy-reference.md §5, docs/spike-records.md S2).
     pub fn app_dir(&self) -> Result<PathBuf, FakeError> {
         if let Some(d) = &self.app_data_dir {
             return Ok(d.clone());

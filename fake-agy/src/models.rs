@@ -1,5 +1,5 @@
 //! The model catalogue by version and `--model`/`--effort` validation, with agy's
-//! error texts (PROTOCOL.md §1.4, SPIKES.md S6b).
+//! error texts (docs/agy-reference.md §1.4, docs/spike-records.md S6b).
 
 use crate::version_model::{has, Behaviour};
 use agy_protocol::AgyVersion;
@@ -16,7 +16,7 @@ pub struct Model {
 const TIERS3: &[(&str, &str)] = &[("high", "High"), ("medium", "Medium"), ("low", "Low")];
 
 /// The models `version` lists (docs/agy-versions.md, "Models"). 1.1.18: the gobby
-/// `models` capture (14, Gemini 3.7/3.6/3.5 Flash); 1.2.6: SPIKES.md S6b (14); 1.2.17 and
+/// `models` capture (14, Gemini 3.7/3.6/3.5 Flash); 1.2.6: docs/spike-records.md S6b (14); 1.2.17 and
 /// 1.3.1: the PB `error-model-rejected` traces (18 labels). The Claude 5.5 ids are the
 /// fake's guess from the labels (not recorded). `*-preview` ids are never listed: no agy
 /// capture shows one (they are gemini-cli's), so the fake rejects them as unknown.

@@ -1,6 +1,6 @@
 //! Persistent mode (`--input-format stream-json --output-format stream-json`, no `-p`):
 //! one full turn per stdin line, strictly in order; `init` after the first line; the
-//! recorded reactions to malformed lines (PROTOCOL.md §4).
+//! recorded reactions to malformed lines (docs/agy-reference.md §4).
 
 use crate::actor::{run_steps, Place};
 use crate::ending::exit_with;

@@ -35,7 +35,7 @@ pub enum Request {
     Unsupported(String),
 }
 
-/// Reads what the command line asks for (PROTOCOL.md §1).
+/// Reads what the command line asks for (docs/agy-reference.md §1).
 pub fn classify(s: &Session) -> Request {
     let a = &s.args;
     if a.version {

@@ -2,7 +2,7 @@
 //! ratio, for a permission-gated tool, for a fixed reply. These are the fake's own
 //! heuristics (agy's model decides); docs/fake-agy.md lists them.
 
-/// A tool the prompt asks for that headless mode gates (PROTOCOL.md §2.5).
+/// A tool the prompt asks for that headless mode gates (docs/agy-reference.md §2.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GatedTool {
     /// A terminal command (`run_command`, action `command`).
@@ -16,7 +16,7 @@ pub enum GatedTool {
 pub struct PromptReading {
     /// An image is asked for.
     pub wants_image: bool,
-    /// Image size from the prompt's ratio words (SPIKES.md S3).
+    /// Image size from the prompt's ratio words (docs/spike-records.md S3).
     pub image_size: (u32, u32),
     /// The tool's `ImageName`, from the prompt's first words.
     pub image_name: String,
@@ -24,7 +24,7 @@ pub struct PromptReading {
     pub gated: Option<GatedTool>,
     /// A fixed reply word ("reply PONG" → `PONG`).
     pub reply_word: Option<String>,
-    /// Absolute paths of image files the prompt names (reference images, SPIKES.md S4).
+    /// Absolute paths of image files the prompt names (reference images, docs/spike-records.md S4).
     pub references: Vec<String>,
 }
 

@@ -212,7 +212,7 @@ impl Session {
         self.turn = TurnState::new();
     }
 
-    /// The conversation, created or resumed on first use (PROTOCOL.md §1.3).
+    /// The conversation, created or resumed on first use (docs/agy-reference.md §1.3).
     pub fn conversation(&mut self) -> Result<&mut Conversation, FakeError> {
         if self.conversation.is_none() {
             let conv = self.resolve_conversation()?;

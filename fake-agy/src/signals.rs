@@ -1,7 +1,7 @@
 //! Signals: each is journalled with its arrival time (live copy at once, so a later
 //! SIGKILL still leaves it), then acted on as the script says (`on_sigterm`,
 //! `on_sigint`). Without a script word, SIGTERM, SIGINT and SIGHUP end the process
-//! by the signal, as an agy without handlers would (unrecorded: PROTOCOL.md §4.4).
+//! by the signal, as an agy without handlers would (unrecorded: docs/agy-reference.md §4.4).
 
 use crate::clock::Clock;
 use crate::ending::{die_by_signal, exit_with, signal_name};

@@ -1,5 +1,5 @@
 //! The recorded situations a turn can end in, each as the modelled version shows it:
-//! print-timeout expiry (PROTOCOL.md §2.4), headless permission denial (§2.5), quota
+//! print-timeout expiry (docs/agy-reference.md §2.4), headless permission denial (§2.5), quota
 //! exhausted mid-turn (§2.2 item 5), and a question awaiting the next stdin line.
 
 use crate::error::FakeError;

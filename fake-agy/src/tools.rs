@@ -1,4 +1,4 @@
-//! The tool list `init` reports, by version (PROTOCOL.md §3.2: 57 names on 1.1.22 and
+//! The tool list `init` reports, by version (docs/agy-reference.md §3.2: 57 names on 1.1.22 and
 //! 1.2.7, 60 on 1.2.17; exact lists from the CL and PB traces).
 
 use crate::version_model::{has, Behaviour};

@@ -1,4 +1,4 @@
-//! The default turn: what a plausible agy 1.2.x does with one prompt (PROTOCOL.md §3.5
+//! The default turn: what a plausible agy 1.2.x does with one prompt (docs/agy-reference.md §3.5
 //! ordering): `user_input`, optional planning step and `generate_image` call, the
 //! answer streamed as `agent_response` chunks, then the result with cumulative usage.
 
@@ -11,7 +11,7 @@ use agy_protocol::script::{DefaultSpec, ImageSpec, UsageName, UsageSpec};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
 
-/// A text-only run's usage (SPIKES.md S8: 18914/332/267/16268).
+/// A text-only run's usage (docs/spike-records.md S8: 18914/332/267/16268).
 pub const TEXT_USAGE: Usage = Usage {
     input_tokens: 18914,
     output_tokens: 332,

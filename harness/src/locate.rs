@@ -18,7 +18,7 @@ pub const ENV_SPIKES: &str = "AGY_HARNESS_SPIKES";
 pub const FAKE_AGY_BIN: &str = "fake-agy";
 /// The fake Antigravity ACP agent's binary name.
 pub const FAKE_AGY_ACP_BIN: &str = "fake-agy-acp";
-/// The name ACP clients look for on `PATH`: Antigravity's ACP server (ACP.md §2.2).
+/// The name ACP clients look for on `PATH`: Antigravity's ACP server (docs/agy-acp-reference.md §2.2).
 pub const AGY_ACP_SERVER: &str = "agy_acp_server";
 /// The reference adapter binary's name.
 pub const REFERENCE_ADAPTER_BIN: &str = "agy-reference-adapter";

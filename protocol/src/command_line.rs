@@ -1,4 +1,4 @@
-//! agy's command line, parsed with Go `flag`-package semantics (PROTOCOL.md §1.2, §1.5).
+//! agy's command line, parsed with Go `flag`-package semantics (docs/agy-reference.md §1.2, §1.5).
 //!
 //! Hand-written rather than clap: Go accepts `-flag`, `--flag`, `-flag=v` and `--flag=v`
 //! alike, a string flag always consumes the next token (even one starting with `-`),
@@ -30,7 +30,7 @@ struct FlagDef {
     default: &'static str,
 }
 
-/// Every flag agy 1.2.x accepts (PROTOCOL.md §1.2), sorted by name as Go prints them.
+/// Every flag agy 1.2.x accepts (docs/agy-reference.md §1.2), sorted by name as Go prints them.
 #[rustfmt::skip]
 const FLAGS: &[FlagDef] = &[
     FlagDef { name: "add-dir", kind: Kind::List, usage: "add a workspace directory (repeatable)", default: "" },
@@ -143,7 +143,7 @@ pub enum CliError {
     Usage(String),
 }
 
-/// The default `--print-timeout` (PROTOCOL.md §1.2).
+/// The default `--print-timeout` (docs/agy-reference.md §1.2).
 pub const DEFAULT_PRINT_TIMEOUT: Duration = Duration::from_secs(300);
 
 impl Args {

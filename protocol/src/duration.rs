@@ -1,5 +1,5 @@
 //! Go `time.Duration` syntax, as `--print-timeout` takes it and prints it back
-//! (`1s`, `5m`, `1h30m`, `250ms`; printed as `5m0s`, PROTOCOL.md §2.4).
+//! (`1s`, `5m`, `1h30m`, `250ms`; printed as `5m0s`, docs/agy-reference.md §2.4).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;

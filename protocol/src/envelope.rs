@@ -1,5 +1,5 @@
 //! The single JSON envelope of `--output-format json`, which is also the payload of the
-//! stream-json `result` event (PROTOCOL.md §2.1, §3.4).
+//! stream-json `result` event (docs/agy-reference.md §2.1, §3.4).
 
 use crate::gojson::to_go_json_line;
 use crate::layout::Layout;
@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn pong_envelope_renders_byte_identical() {
-        // PROTOCOL.md §2.2 item 1 / the success-pong trace's result payload.
+        // docs/agy-reference.md §2.2 item 1 / the success-pong trace's result payload.
         let text = r#"{"conversation_id":"e1fea50a-738b-40bd-beb4-249481d6ab1e","status":"SUCCESS","response":"PONG\n","duration_seconds":2.696430565,"num_turns":1,"usage":{"input_tokens":12555,"output_tokens":214,"thinking_tokens":212,"cache_read_tokens":0,"total_tokens":12769}}"#;
         let env = Envelope::parse(text).expect("parses");
         assert_eq!(env.to_line(), format!("{text}\n"));

@@ -2,7 +2,7 @@
 //!
 //! agy is a Go program: its envelopes escape `<`, `>` and `&` as `\u003c` and friends,
 //! print floats in shortest round-trip form, and print integer-valued floats without a
-//! decimal point (PROTOCOL.md §2.1, "Go encoder details"). A fake that claims to be agy
+//! decimal point (docs/agy-reference.md §2.1, "Go encoder details"). A fake that claims to be agy
 //! must render the same bytes, so every line fake-agy writes goes through [`to_go_json`].
 
 use serde::Serialize;
@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn next_line_character_is_written_raw() {
-        // PROTOCOL.md §2.1: U+0085 is written raw inside strings.
+        // docs/agy-reference.md §2.1: U+0085 is written raw inside strings.
         assert_eq!(to_go_json(&json!("\u{85}")), "\"\u{85}\"");
     }
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// The `usage` object of an envelope, a `result` event or an `agent_response` step.
 ///
 /// Exactly five keys, in this order; `total_tokens = input_tokens + output_tokens`,
-/// thinking is part of output, cache reads are in neither (PROTOCOL.md §2.1, SPIKES.md S8).
+/// thinking is part of output, cache reads are in neither (docs/agy-reference.md §2.1, docs/spike-records.md S8).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
     /// Prompt tokens sent to the model.

@@ -17,7 +17,7 @@ pub struct AgyVersion {
 
 impl AgyVersion {
     /// The version fake-agy models when nothing else is asked for: the one spikes S1–S8
-    /// were run against (SPIKES.md).
+    /// were run against (docs/spike-records.md).
     pub const DEFAULT: AgyVersion = AgyVersion::new(1, 2, 6);
 
     /// A version from its parts.

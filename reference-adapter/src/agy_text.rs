@@ -1,8 +1,8 @@
 //! What agy's free text says: the error and response strings the adapter must
 //! recognise (recorded wordings, with their sources).
 
-/// The image model's quota, reported only in the agent's prose (SPIKES.md S7 correction,
-/// PROTOCOL.md §2.2 item 6).
+/// The image model's quota, reported only in the agent's prose (docs/spike-records.md S7 correction,
+/// docs/agy-reference.md §2.2 item 6).
 pub fn mentions_image_quota(response: &str) -> bool {
     let lower = response.to_ascii_lowercase();
     lower.contains("resource_exhausted")
@@ -12,7 +12,7 @@ pub fn mentions_image_quota(response: &str) -> bool {
 }
 
 /// `authentication required` (DOC, ADR 0013) or `authentication failed or timed out`
-/// (PROTOCOL.md §2.2 item 3, the recorded wording).
+/// (docs/agy-reference.md §2.2 item 3, the recorded wording).
 pub fn mentions_auth(error: &str) -> bool {
     let lower = error.to_ascii_lowercase();
     lower.contains("authentication required") || lower.contains("authentication failed")

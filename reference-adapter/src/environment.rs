@@ -5,7 +5,7 @@ use agy_protocol::driver::{ENV_AGY_BIN, ENV_STATE_DIR, ENV_TIME_SCALE, ENV_WORK_
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// agy's data directory override (PROTOCOL.md §5: plannotator-tui v0.9.6 release note).
+/// agy's data directory override (docs/agy-reference.md §5: plannotator-tui v0.9.6 release note).
 pub const ENV_APP_DATA_DIR: &str = "ANTIGRAVITY_APP_DATA_DIR";
 
 /// The driver's environment, read once at start-up.
@@ -63,7 +63,7 @@ impl Environment {
         Duration::try_from_secs_f64(seconds * self.time_scale).unwrap_or(Duration::MAX)
     }
 
-    /// `brain/<conversation_id>/`, where agy puts generated images (SPIKES.md S2).
+    /// `brain/<conversation_id>/`, where agy puts generated images (docs/spike-records.md S2).
     pub fn brain_dir(&self, conversation_id: &str) -> PathBuf {
         self.app_data_dir.join("brain").join(conversation_id)
     }

@@ -91,7 +91,7 @@ impl Fault {
             Fault::TrustsSuccess => (
                 "trusts-success",
                 "oneshot",
-                "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (SPIKES.md S6c) or a missing image is reported as a delivered image",
+                "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image",
             ),
             Fault::MissingOutputBeforeTimeout => (
                 "missing-output-before-timeout",
@@ -101,7 +101,7 @@ impl Fault {
             Fault::NoQuotaDetection => (
                 "no-quota-detection",
                 "oneshot",
-                "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (SPIKES.md S7 correction)",
+                "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)",
             ),
             Fault::SkipPermissionsByDefault => (
                 "skip-permissions-by-default",
@@ -161,12 +161,12 @@ impl Fault {
             Fault::AcpFallsBackToSessionNew => (
                 "acp-falls-back-to-session-new",
                 "acp",
-                "calls session/new when session/load or session/resume fails, silently forking the conversation (seed 003: restoration never falls back to session/new; ACP.md §4 item 13, openab #952)",
+                "calls session/new when session/load or session/resume fails, silently forking the conversation (seed 003: restoration never falls back to session/new; docs/agy-acp-reference.md §4 item 13, openab #952)",
             ),
             Fault::AcpAppendsLoadReplay => (
                 "acp-appends-load-replay",
                 "acp",
-                "appends the session/load replay to the canonical history, so earlier turns appear twice (seed 003: load replay is kept outside the canonical conversation; ACP.md §4 items 1-2)",
+                "appends the session/load replay to the canonical history, so earlier turns appear twice (seed 003: load replay is kept outside the canonical conversation; docs/agy-acp-reference.md §4 items 1-2)",
             ),
             Fault::AcpResendsLastPrompt => (
                 "acp-resends-last-prompt",

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Per-session state of this process. Model and mode are not persisted: Antigravity
-/// forgets them on restart (ACP.md §2.9).
+/// forgets them on restart (docs/agy-acp-reference.md §2.9).
 #[derive(Debug, Clone)]
 pub(crate) struct LiveSession {
     pub(crate) cwd: String,
@@ -55,7 +55,7 @@ pub(crate) struct Agent {
     eof: bool,
 }
 
-/// Glog-style start noise; stderr must never be parsed as protocol (ACP.md §2.2).
+/// Glog-style start noise; stderr must never be parsed as protocol (docs/agy-acp-reference.md §2.2).
 const START_NOISE: &[&str] = &[
     "I1130 09:12:01.000000 1 server.py:88] Starting AGY ACP Server...",
     "I1130 09:12:01.000000 1 harness.py:41] localharness_external: ready",
@@ -103,7 +103,7 @@ impl Agent {
             }
         }
         if self.settings.script.agent.start == Some(StartMode::Hang) {
-            // RC01 hung at `initialize` in 2 of 4 starts (ACP.md §2.2): read, never answer.
+            // RC01 hung at `initialize` in 2 of 4 starts (docs/agy-acp-reference.md §2.2): read, never answer.
             self.hang();
         }
         let mut delayed = self.settings.script.agent.start_delay.map(|d| d.0);
@@ -112,7 +112,7 @@ impl Agent {
                 Inbound::Frame(frame) => {
                     if let Some(delay) = delayed.take() {
                         // Cold start: the server is silent until it is ready, so the
-                        // first answer (normally `initialize`'s) is late (ACP.md §2.2).
+                        // first answer (normally `initialize`'s) is late (docs/agy-acp-reference.md §2.2).
                         self.sleep_plain(delay);
                     }
                     self.handle(frame);
@@ -299,7 +299,7 @@ impl Agent {
     }
 
     /// The error for a session id this process does not know. Antigravity's code is
-    /// unrecorded; default the spec's -32002 (ACP.md §1.4, §6.6), scriptable.
+    /// unrecorded; default the spec's -32002 (docs/agy-acp-reference.md §1.4, §6.6), scriptable.
     pub(crate) fn unknown_session(&self, session_id: &str) -> RpcError {
         match &self.settings.script.agent.unknown_session {
             Some(spec) => RpcError::new(spec.code, spec.message.clone()).data(spec.data.clone()),

@@ -1,5 +1,5 @@
 //! What Antigravity's ACP server advertises, as recorded: capabilities, auth methods,
-//! agent info, modes, models, config options, slash commands (ACP.md §2.3, §2.5).
+//! agent info, modes, models, config options, slash commands (docs/agy-acp-reference.md §2.3, §2.5).
 
 use agent_client_protocol_schema::v1::{
     AgentAuthCapabilities, AgentCapabilities, AuthMethod, AuthMethodAgent, AvailableCommand,
@@ -12,12 +12,12 @@ use agent_client_protocol_schema::ProtocolVersion;
 use agy_protocol::acp::AcpServerVersion;
 use serde_json::{json, Value};
 
-/// `agentInfo.name` of the official server (ACP.md §2.3).
+/// `agentInfo.name` of the official server (docs/agy-acp-reference.md §2.3).
 pub const AGENT_NAME: &str = "antigravity-acp";
-/// `agentInfo.title` (ACP.md §2.3).
+/// `agentInfo.title` (docs/agy-acp-reference.md §2.3).
 pub const AGENT_TITLE: &str = "Google Antigravity";
 
-/// The model ids of the `model` config option, with display names (ACP.md §2.5: 11
+/// The model ids of the `model` config option, with display names (docs/agy-acp-reference.md §2.5: 11
 /// entries, effort baked into the id; `gemini-pro-agent` is "Gemini 3.1 Pro (High)").
 pub const MODELS: &[(&str, &str)] = &[
     ("gemini-3.8-flash-high", "Gemini 3.8 Flash (High)"),
@@ -33,7 +33,7 @@ pub const MODELS: &[(&str, &str)] = &[
     ("gemini-3.1-pro-low", "Gemini 3.1 Pro (Low)"),
 ];
 
-/// The session modes (ACP.md §2.5).
+/// The session modes (docs/agy-acp-reference.md §2.5).
 pub const MODES: &[(&str, &str, &str)] = &[
     ("default", "Default", "Default permission prompt flow"),
     ("auto_edit", "Auto Edit", "Auto-approve edit tools"),
@@ -41,7 +41,7 @@ pub const MODES: &[(&str, &str, &str)] = &[
 ];
 
 /// The default model of a build: RC01 `gemini-3.7-flash-high`, later builds
-/// `gemini-3.8-flash-high` (ACP.md §2.5).
+/// `gemini-3.8-flash-high` (docs/agy-acp-reference.md §2.5).
 pub fn default_model(version: &AcpServerVersion) -> &'static str {
     match version {
         AcpServerVersion::ReleaseCandidate { .. } => "gemini-3.7-flash-high",
@@ -50,7 +50,7 @@ pub fn default_model(version: &AcpServerVersion) -> &'static str {
 }
 
 /// The `initialize` result: identical capability set on RC01, 1.1.1 and 1.3.0
-/// (ACP.md §2.3); no `close`, `delete` or `fork` advertised.
+/// (docs/agy-acp-reference.md §2.3); no `close`, `delete` or `fork` advertised.
 pub fn initialize_response(version: &AcpServerVersion) -> InitializeResponse {
     InitializeResponse::new(ProtocolVersion::V1)
         .agent_capabilities(
@@ -76,7 +76,7 @@ pub fn initialize_response(version: &AcpServerVersion) -> InitializeResponse {
         )
 }
 
-/// The four untyped (agent-handled) auth methods (ACP.md §2.3).
+/// The four untyped (agent-handled) auth methods (docs/agy-acp-reference.md §2.3).
 pub fn auth_methods() -> Vec<AuthMethod> {
     [
         (
@@ -131,7 +131,7 @@ pub fn modes(current: &str) -> SessionModeState {
     )
 }
 
-/// The `configOptions` list: `model` then `mode` (ACP.md §2.5).
+/// The `configOptions` list: `model` then `mode` (docs/agy-acp-reference.md §2.5).
 pub fn config_options(model: &str, mode: &str) -> Vec<SessionConfigOption> {
     let models: Vec<SessionConfigSelectOption> = MODELS
         .iter()
@@ -150,7 +150,7 @@ pub fn config_options(model: &str, mode: &str) -> Vec<SessionConfigOption> {
 }
 
 /// The legacy `models` object Antigravity still sends although the spec removed it
-/// (ACP.md §1.10, §2.5). The schema crate has no type for it, so it is raw JSON.
+/// (docs/agy-acp-reference.md §1.10, §2.5). The schema crate has no type for it, so it is raw JSON.
 pub fn legacy_models(current: &str) -> Value {
     json!({
         "availableModels": MODELS.iter().map(|(id, name)| json!({"modelId": id, "name": name, "description": name})).collect::<Vec<_>>(),
@@ -158,7 +158,7 @@ pub fn legacy_models(current: &str) -> Value {
     })
 }
 
-/// The slash commands of `available_commands_update` (ACP.md §2.5).
+/// The slash commands of `available_commands_update` (docs/agy-acp-reference.md §2.5).
 pub fn commands() -> Vec<AvailableCommand> {
     vec![
         AvailableCommand::new("plan", "Write an implementation plan and wait for approval"),

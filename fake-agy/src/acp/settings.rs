@@ -24,7 +24,7 @@ pub(crate) struct Settings {
     pub(crate) journal: Option<PathBuf>,
     pub(crate) version: AcpServerVersion,
     pub(crate) time_scale: f64,
-    /// `$GEMINI_HOME`, else `$HOME/.gemini` (ACP.md §2.2).
+    /// `$GEMINI_HOME`, else `$HOME/.gemini` (docs/agy-acp-reference.md §2.2).
     pub(crate) state_root: PathBuf,
 }
 

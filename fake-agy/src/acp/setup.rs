@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// Parses params into their schema type, or the `-32602` Antigravity sends: a
-/// pydantic-style `data.errors` list (ACP.md §2.4, §2.10).
+/// pydantic-style `data.errors` list (docs/agy-acp-reference.md §2.4, §2.10).
 pub(crate) fn typed<T: DeserializeOwned>(params: Value) -> Result<T, RpcError> {
     let params = if params.is_null() { json!({}) } else { params };
     serde_json::from_value(params).map_err(|e| {
@@ -37,13 +37,13 @@ pub(crate) fn typed<T: DeserializeOwned>(params: Value) -> Result<T, RpcError> {
     })
 }
 
-/// `-32601` with `data.method` (ACP.md §2.10).
+/// `-32601` with `data.method` (docs/agy-acp-reference.md §2.10).
 pub(crate) fn method_not_found(method: &str) -> RpcError {
     RpcError::new(-32601, "Method not found").data(json!({ "method": method }))
 }
 
 /// `-32000 Authentication required` naming `authenticate` and the `settings.json`
-/// alternative (ACP.md §2.4, §6.2).
+/// alternative (docs/agy-acp-reference.md §2.4, §6.2).
 pub(crate) fn auth_required() -> RpcError {
     RpcError::new(-32000, "Authentication required").data(json!({
         "message": "Call authenticate (oauth-personal, oauth-business, gemini-api-key, agent-platform) or set auth.type in settings.json"
@@ -54,7 +54,7 @@ fn to_value<T: serde::Serialize>(v: &T) -> Result<Value, RpcError> {
     serde_json::to_value(v).map_err(|e| RpcError::new(-32603, format!("Internal error: {e}")))
 }
 
-/// The legacy `session/set_model` params (removed from the spec, ACP.md §1.10).
+/// The legacy `session/set_model` params (removed from the spec, docs/agy-acp-reference.md §1.10).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct SetModelParams {
@@ -80,10 +80,10 @@ impl Agent {
             "session/set_config_option" => self.set_config_option(params),
             "session/set_mode" => self.set_mode(params),
             "session/set_model" => self.set_model(params),
-            // Not advertised, yet RC01 answered it with `{}` (ACP.md §2.3).
+            // Not advertised, yet RC01 answered it with `{}` (docs/agy-acp-reference.md §2.3).
             "session/close" => Ok(json!({})),
             // `session/cancel` is a notification; sent as a request RC01 answered
-            // -32601 (ACP.md §2.8), as does every other unknown or camelCase name.
+            // -32601 (docs/agy-acp-reference.md §2.8), as does every other unknown or camelCase name.
             _ => Err(method_not_found(method)),
         };
         self.respond(id, outcome);
@@ -98,7 +98,7 @@ impl Agent {
             })));
         }
         if method.starts_with("oauth") && self.settings.version.numbers() >= [1, 3, 0] {
-            // 1.3.0 prints the OAuth URL on stderr (ACP.md §2.4).
+            // 1.3.0 prints the OAuth URL on stderr (docs/agy-acp-reference.md §2.4).
             self.wire.stderr("Open the following link to authenticate the ACP server: https://accounts.google.com/o/oauth2/auth?client_id=fake&redirect_uri=http%3A%2F%2F127.0.0.1%3A0");
         }
         self.store.save_token(&method).map_err(|e| {
@@ -140,7 +140,7 @@ impl Agent {
         if !self.signed_in {
             return self.respond(id, Err(auth_required()));
         }
-        // A server-chosen UUID (ACP.md §2.5).
+        // A server-chosen UUID (docs/agy-acp-reference.md §2.5).
         let session_id = uuid::Uuid::new_v4().to_string();
         let cwd = req.cwd.display().to_string();
         let stored = StoredSession {
@@ -174,7 +174,7 @@ impl Agent {
 
     fn replay(&self, stored: &StoredSession) {
         // One user/agent chunk pair per turn, each reply as one full-text chunk, no tool
-        // calls, then the commands update (RC01 restart + load, ACP.md §2.9).
+        // calls, then the commands update (RC01 restart + load, docs/agy-acp-reference.md §2.9).
         for turn in &stored.turns {
             self.notify(updates::notification(
                 &stored.session_id,
@@ -226,14 +226,14 @@ impl Agent {
         if let Some(s) = self.sessions.get_mut(&session_id) {
             s.commands_sent = true;
         }
-        // Spec order by default: replay, then respond (ACP.md §1.5); Antigravity's own
+        // Spec order by default: replay, then respond (docs/agy-acp-reference.md §1.5); Antigravity's own
         // order is unrecorded (§2.9), so the script can flip it.
         let timing = spec.replay.unwrap_or(ReplayTiming::BeforeResponse);
         if timing == ReplayTiming::BeforeResponse {
             self.replay(&stored);
         }
         // The model comes back as the default: Antigravity forgets config on restart
-        // (ACP.md §2.9, §6.5).
+        // (docs/agy-acp-reference.md §2.9, §6.5).
         let response = LoadSessionResponse::new()
             .modes(catalog::modes(&live.mode))
             .config_options(catalog::config_options(&live.model, &live.mode));
@@ -256,7 +256,7 @@ impl Agent {
             Err(e) => return self.respond(id, Err(e)),
         };
         let live = self.live(&session_id, &req.cwd.display().to_string());
-        // No replay on resume (spec MUST NOT, ACP.md §1.5; Antigravity's resume is
+        // No replay on resume (spec MUST NOT, docs/agy-acp-reference.md §1.5; Antigravity's resume is
         // unrecorded, §2.9). A replay here is the opencode #30756 fault.
         let timing = spec.replay.unwrap_or(ReplayTiming::None);
         if timing == ReplayTiming::BeforeResponse {
@@ -281,7 +281,7 @@ impl Agent {
 
     fn list(&mut self, params: Value) -> Result<Value, RpcError> {
         let req: ListSessionsRequest = typed(params)?;
-        // Unauthenticated, the list is empty (ACP.md §2.4).
+        // Unauthenticated, the list is empty (docs/agy-acp-reference.md §2.4).
         if !self.signed_in {
             return to_value(&ListSessionsResponse::new(Vec::new()));
         }
@@ -327,7 +327,7 @@ impl Agent {
     }
 
     fn set_mode(&mut self, params: Value) -> Result<Value, RpcError> {
-        // Works and is redundant with the `mode` option (ACP.md §2.5).
+        // Works and is redundant with the `mode` option (docs/agy-acp-reference.md §2.5).
         let req: SetSessionModeRequest = typed(params)?;
         let session_id = req.session_id.0.to_string();
         let mode = req.mode_id.0.to_string();
@@ -342,7 +342,7 @@ impl Agent {
 
     fn set_model(&mut self, params: Value) -> Result<Value, RpcError> {
         // The removed unstable method; Antigravity still sends the matching legacy
-        // `models` object, whether it still answers this is unrecorded (ACP.md §1.10).
+        // `models` object, whether it still answers this is unrecorded (docs/agy-acp-reference.md §1.10).
         let req: SetModelParams = typed(params)?;
         let unknown = self.unknown_session(&req.session_id);
         let live = self.sessions.get_mut(&req.session_id).ok_or(unknown)?;

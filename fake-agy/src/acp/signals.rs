@@ -1,5 +1,5 @@
 //! SIGTERM and SIGINT: journaled, then obeyed, or ignored when the script says so
-//! (RC01 ignored SIGTERM, ACP.md §2.2).
+//! (RC01 ignored SIGTERM, docs/agy-acp-reference.md §2.2).
 
 use super::wire::Wire;
 use agy_protocol::acp::{AcpDirection, AcpKind};

@@ -1,5 +1,5 @@
 //! Sessions on disk under the sandbox's Gemini home, so a new agent process can load or
-//! resume a session an earlier one created (ACP.md §2.2, §2.9).
+//! resume a session an earlier one created (docs/agy-acp-reference.md §2.2, §2.9).
 //!
 //! The real server keeps `antigravity-acp/conversations/<sessionId>.db` (SQLite) plus
 //! `<sessionId>.meta` (`{"cwd": …}`); the fake keeps the same directory and `.meta`
@@ -19,7 +19,7 @@ pub(crate) struct StoredSession {
     pub(crate) cwd: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) title: Option<String>,
-    /// ISO 8601, seconds, UTC (`2026-11-30T09:12:44Z`, ACP.md §6.6).
+    /// ISO 8601, seconds, UTC (`2026-11-30T09:12:44Z`, docs/agy-acp-reference.md §6.6).
     pub(crate) updated_at: String,
     pub(crate) turns: Vec<StoredTurn>,
 }
@@ -51,14 +51,14 @@ impl SessionStore {
         }
     }
 
-    /// `antigravity-acp/acp_token.json`: present once signed in (ACP.md §2.2, §2.4).
+    /// `antigravity-acp/acp_token.json`: present once signed in (docs/agy-acp-reference.md §2.2, §2.4).
     pub(crate) fn token_path(&self) -> PathBuf {
         self.state_root
             .join("antigravity-acp")
             .join("acp_token.json")
     }
 
-    /// True when a token or a `settings.json` auth type is present (ACP.md §2.4).
+    /// True when a token or a `settings.json` auth type is present (docs/agy-acp-reference.md §2.4).
     pub(crate) fn has_credentials(&self) -> bool {
         if self.token_path().is_file() {
             return true;

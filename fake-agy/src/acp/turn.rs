@@ -15,7 +15,7 @@ use agy_protocol::script::Times;
 use serde_json::{json, Value};
 use std::path::Path;
 
-/// Context size reported in `usage_update` (ACP.md §6.3).
+/// Context size reported in `usage_update` (docs/agy-acp-reference.md §6.3).
 const CONTEXT_SIZE: u64 = 1_048_576;
 
 /// One turn, or one late phase after a load/resume response.
@@ -68,7 +68,7 @@ fn prompt_text(blocks: &[ContentBlock]) -> String {
         .join("\n")
 }
 
-/// Splits text into `n` pieces at character boundaries (true deltas, ACP.md §2.6).
+/// Splits text into `n` pieces at character boundaries (true deltas, docs/agy-acp-reference.md §2.6).
 fn deltas(text: &str, n: usize) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let size = chars.len().div_ceil(n.max(1)).max(1);
@@ -76,7 +76,7 @@ fn deltas(text: &str, n: usize) -> Vec<String> {
 }
 
 /// The file a prompt asks to create, and its content: "Create hello.txt containing
-/// ok" (ACP.md §6.3).
+/// ok" (docs/agy-acp-reference.md §6.3).
 fn wanted_file(prompt: &str) -> Option<(String, String)> {
     let re = regex::Regex::new(r"(?i)\b(?:create|write)\s+(?:a\s+file\s+(?:named\s+|called\s+)?)?([\w./-]+\.\w+)(?:\s+containing\s+(.+))?").ok()?;
     let caps = re.captures(prompt)?;
@@ -89,7 +89,7 @@ fn wanted_file(prompt: &str) -> Option<(String, String)> {
 }
 
 fn new_tool_id() -> String {
-    // 32 hex digits, one of the recorded id formats (ACP.md §2.7 c).
+    // 32 hex digits, one of the recorded id formats (docs/agy-acp-reference.md §2.7 c).
     uuid::Uuid::new_v4().simple().to_string()
 }
 
@@ -105,7 +105,7 @@ impl Agent {
         }
         let session_id = req.session_id.0.to_string();
         // Only sessions created, loaded or resumed by this process take prompts
-        // (inferred: the spec requires a restore first, ACP.md §1.5).
+        // (inferred: the spec requires a restore first, docs/agy-acp-reference.md §1.5).
         if !self.sessions.contains_key(&session_id) {
             let e = self.unknown_session(&session_id);
             return self.respond(id, Err(e));
@@ -219,7 +219,7 @@ impl Agent {
                 self.update_tool(state, &id, &spec.status, spec.output.as_deref());
             }
             AcpStep::DuplicateToolCall(_) => {
-                // The same `tool_call` re-sent verbatim, same id (ACP.md §2.7 quirk a).
+                // The same `tool_call` re-sent verbatim, same id (docs/agy-acp-reference.md §2.7 quirk a).
                 if let Some(call) = state.tools.last().cloned() {
                     self.notify(updates::notification(
                         &sid,
@@ -307,7 +307,7 @@ impl Agent {
         }
     }
 
-    /// Marks unfinished tool calls `failed` before a cancelled stop (ACP.md §6.4).
+    /// Marks unfinished tool calls `failed` before a cancelled stop (docs/agy-acp-reference.md §6.4).
     fn fail_open_tools(&mut self, state: &mut TurnState) {
         let open: Vec<String> = state
             .tools
@@ -382,7 +382,7 @@ impl Agent {
             return Flow::Next;
         }
         // Wait for the answer even when a cancel arrives: the client must answer every
-        // pending permission request with `cancelled` (ACP.md §1.7).
+        // pending permission request with `cancelled` (docs/agy-acp-reference.md §1.7).
         match self.wait(Some(&id), false, None) {
             Woke::Response(Ok(result)) => {
                 let outcome = result.pointer("/outcome/outcome").and_then(Value::as_str);
@@ -424,7 +424,7 @@ impl Agent {
             );
             let id = call.tool_call_id.0.to_string();
             self.send_tool_call(state, call);
-            // Permission only in `default` mode and only for writes (ACP.md §2.7).
+            // Permission only in `default` mode and only for writes (docs/agy-acp-reference.md §2.7).
             let mut allowed = true;
             if mode == "default" {
                 let request = agent_client_protocol_schema::v1::RequestPermissionRequest::new(
@@ -484,7 +484,7 @@ impl Agent {
             }
         }
         if self.settings.version.sends_usage_update() {
-            // After the message chunk (1.3.0, ACP.md §2.6); the count is synthetic.
+            // After the message chunk (1.3.0, docs/agy-acp-reference.md §2.6); the count is synthetic.
             let used = self.context_used(&sid) + (state.text.len() as u64) / 4;
             self.notify(updates::notification(
                 &sid,

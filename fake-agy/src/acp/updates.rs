@@ -1,5 +1,5 @@
 //! Typed `session/update` payloads and the permission request, built with the schema
-//! crate (ACP.md §1.8, §1.9, §2.7).
+//! crate (docs/agy-acp-reference.md §1.8, §1.9, §2.7).
 
 use agent_client_protocol_schema::v1::{
     AvailableCommandsUpdate, ContentBlock, ContentChunk, Diff, PermissionOption,
@@ -23,7 +23,7 @@ pub(crate) fn notification(session_id: &str, update: SessionUpdate) -> Value {
 }
 
 /// The schema crate leaves out `status` when it is `pending` (its default), but
-/// Antigravity writes `"status":"pending"` on a gated call (ACP.md §2.7, §6.3).
+/// Antigravity writes `"status":"pending"` on a gated call (docs/agy-acp-reference.md §2.7, §6.3).
 pub(crate) fn explicit_pending(object: Option<&mut Value>) {
     if let Some(Value::Object(m)) = object {
         m.entry("status").or_insert_with(|| json!("pending"));
@@ -44,19 +44,19 @@ pub(crate) fn thought_text(text: &str) -> SessionUpdate {
     ))))
 }
 
-/// `user_message_chunk` with text (replay, ACP.md §2.9).
+/// `user_message_chunk` with text (replay, docs/agy-acp-reference.md §2.9).
 pub(crate) fn user_text(text: &str) -> SessionUpdate {
     SessionUpdate::UserMessageChunk(ContentChunk::new(ContentBlock::Text(TextContent::new(
         text,
     ))))
 }
 
-/// `available_commands_update` with `plan` and `logout` (ACP.md §2.5).
+/// `available_commands_update` with `plan` and `logout` (docs/agy-acp-reference.md §2.5).
 pub(crate) fn commands() -> SessionUpdate {
     SessionUpdate::AvailableCommandsUpdate(AvailableCommandsUpdate::new(catalog::commands()))
 }
 
-/// `usage_update` (ACP.md §1.8, §2.6).
+/// `usage_update` (docs/agy-acp-reference.md §1.8, §2.6).
 pub(crate) fn usage(used: u64, size: u64) -> SessionUpdate {
     SessionUpdate::UsageUpdate(UsageUpdate::new(used, size))
 }
@@ -73,7 +73,7 @@ pub(crate) fn tool_status(name: &str) -> ToolCallStatus {
 
 /// A gated edit as Antigravity sends it: `kind: edit`, `status: pending`, a diff with
 /// `_meta.kind = "add"` and no `oldText`, `locations`, and vendor `rawInput` keys
-/// (ACP.md §2.7, §6.3).
+/// (docs/agy-acp-reference.md §2.7, §6.3).
 pub(crate) fn tool_call(
     id: &str,
     title: &str,
@@ -107,7 +107,7 @@ pub(crate) fn tool_update(id: &str, status: &str, output: Option<&str>) -> Sessi
 }
 
 /// The full tool call as a `ToolCallUpdate`, for the permission request (Antigravity
-/// sends the whole call including the diff, ACP.md §2.7).
+/// sends the whole call including the diff, docs/agy-acp-reference.md §2.7).
 pub(crate) fn call_as_update(call: &ToolCall) -> ToolCallUpdate {
     let fields = ToolCallUpdateFields::new()
         .title(call.title.clone())
@@ -119,7 +119,7 @@ pub(crate) fn call_as_update(call: &ToolCall) -> ToolCallUpdate {
     ToolCallUpdate::new(call.tool_call_id.clone(), fields)
 }
 
-/// Exactly `allow` (allow_once) and `deny` (reject_once): no `*_always` (ACP.md §2.7).
+/// Exactly `allow` (allow_once) and `deny` (reject_once): no `*_always` (docs/agy-acp-reference.md §2.7).
 pub(crate) fn permission_options() -> Vec<PermissionOption> {
     vec![
         PermissionOption::new("allow", "Allow", PermissionOptionKind::AllowOnce),
@@ -128,7 +128,7 @@ pub(crate) fn permission_options() -> Vec<PermissionOption> {
 }
 
 /// A question as a permission request: `interaction_<n>` id, one `allow_once` option
-/// per answer (ACP.md §2.7, §6.7; option ids are unrecorded).
+/// per answer (docs/agy-acp-reference.md §2.7, §6.7; option ids are unrecorded).
 pub(crate) fn question(
     session_id: &str,
     id: &str,

@@ -1,6 +1,6 @@
 //! The `fake-agy-acp` binary: a stand-in for Antigravity's ACP server. Install it on a
 //! sandbox `PATH` (or point the client's agent command at it) as `agy_acp_server`;
-//! real `agy` has no ACP mode (ACP.md §2.1).
+//! real `agy` has no ACP mode (docs/agy-acp-reference.md §2.1).
 
 fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();

@@ -111,7 +111,7 @@ steps = [
 
 #[test]
 fn image_quota_in_prose_leaves_only_empty_subfolders() {
-    // SPIKES.md S7 correction: SUCCESS, real usage, no image, 429 only in prose.
+    // docs/spike-records.md S7 correction: SUCCESS, real usage, no image, 429 only in prose.
     let sb = Sandbox::new();
     let out = sb
         .scripted(

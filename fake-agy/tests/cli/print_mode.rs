@@ -58,7 +58,7 @@ fn text_mode_prints_the_response_only() {
 
 #[test]
 fn print_timeout_on_1_2_6_is_an_empty_success_with_a_stderr_notice() {
-    // SPIKES.md S6c / PROTOCOL.md §2.4.
+    // docs/spike-records.md S6c / docs/agy-reference.md §2.4.
     let sb = Sandbox::new();
     let out = sb
         .cmd()
@@ -218,7 +218,7 @@ fn unknown_model_on_1_2_17_matches_the_recorded_stderr() {
 
 #[test]
 fn gated_tool_without_bypass_is_soft_denied() {
-    // PROTOCOL.md §2.5 (1.2.x): SUCCESS, empty response, denied_actions, exit 0.
+    // docs/agy-reference.md §2.5 (1.2.x): SUCCESS, empty response, denied_actions, exit 0.
     let sb = Sandbox::new();
     let out = sb
         .cmd()

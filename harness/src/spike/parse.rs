@@ -459,7 +459,7 @@ measure = "status"
 [[fact.recorded]]
 agy = "1.2.6"
 date = "2026-09-20"
-source = "SPIKES.md"
+source = "docs/spike-records.md"
 equals = "SUCCESS"
 at_least = 4
 "#;

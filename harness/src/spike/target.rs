@@ -50,8 +50,8 @@ impl Budget {
 impl Target {
     /// A fake-agy target. Its turns take agy's measured durations (scaled by
     /// `time_scale`), so a timing-dependent fact such as S6c's one-second print timeout
-    /// shows as it does live: a trivial turn 2.7 s (PROTOCOL.md §6, PONG on 1.2.17), an
-    /// image turn 36 s (SPIKES.md S7: 32–40 s sequential).
+    /// shows as it does live: a trivial turn 2.7 s (docs/agy-reference.md §6, PONG on 1.2.17), an
+    /// image turn 36 s (docs/spike-records.md S7: 32–40 s sequential).
     pub fn fake(bin: PathBuf, time_scale: f64) -> Target {
         Target {
             bin,

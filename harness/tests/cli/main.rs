@@ -2,6 +2,7 @@
 
 mod acp;
 mod catalogue;
+mod citations;
 mod commands;
 mod convert;
 mod documentation;

@@ -1,4 +1,4 @@
-//! JSON-RPC 2.0 frames as ACP sends them: one JSON object per line (ACP.md §1.1).
+//! JSON-RPC 2.0 frames as ACP sends them: one JSON object per line (docs/agy-acp-reference.md §1.1).
 //!
 //! [`parse_frame`] sorts a line into request, notification or response without
 //! looking at the method's params (those are typed per method by the reader);

@@ -1,6 +1,6 @@
 //! ACP vocabulary shared by the fake Antigravity ACP agent and the harness: JSON-RPC
 //! framing, the journal of ACP traffic, the agent's version strings, and the ACP
-//! script (what the fake agent acts out). Facts: `ACP.md` in the protocol notes.
+//! script (what the fake agent acts out). Facts: `docs/agy-acp-reference.md` in the protocol notes.
 
 mod frame;
 mod journal;

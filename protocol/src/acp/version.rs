@@ -1,5 +1,5 @@
 //! The `agentInfo.version` strings of Antigravity's ACP server, whose format changed
-//! between builds (ACP.md §2.3): `agy_acp_server_20260818_01_RC01` →
+//! between builds (docs/agy-acp-reference.md §2.3): `agy_acp_server_20260818_01_RC01` →
 //! `agy_acp_server_1.1.1` → `1.3.0`.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -33,7 +33,7 @@ const PREFIX: &str = "agy_acp_server_";
 
 impl AcpServerVersion {
     /// The version modelled by default: 1.3.0, the latest build with a public probe
-    /// (ACP.md §2.3, dsh-antigravity-acp probe).
+    /// (docs/agy-acp-reference.md §2.3, dsh-antigravity-acp probe).
     pub fn default_modelled() -> AcpServerVersion {
         AcpServerVersion::Release {
             parts: [1, 3, 0],
@@ -50,14 +50,14 @@ impl AcpServerVersion {
     }
 
     /// True when this build sends `usage_update` after a turn's message: absent in
-    /// RC01 and 1.1.1, present in 1.3.0 (ACP.md §2.6). Builds between 1.1.1 and 1.3.0
+    /// RC01 and 1.1.1, present in 1.3.0 (docs/agy-acp-reference.md §2.6). Builds between 1.1.1 and 1.3.0
     /// are unrecorded; 1.2.x is assumed to behave like 1.1.1.
     pub fn sends_usage_update(&self) -> bool {
         self.numbers() >= [1, 3, 0]
     }
 
     /// True when `available_commands_update` arrives at the start of the first prompt
-    /// turn (1.3.0) rather than right after the `session/new` response (RC01; ACP.md
+    /// turn (1.3.0) rather than right after the `session/new` response (RC01; docs/agy-acp-reference.md
     /// §2.5).
     pub fn commands_at_first_prompt(&self) -> bool {
         self.numbers() >= [1, 3, 0]

@@ -36,7 +36,7 @@ pub struct ScriptHeader {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when_exhausted: Option<Exhausted>,
     /// What a persistent-mode stdin line without `message` or content, or that is not
-    /// JSON, does (agy's reaction is unrecorded: PROTOCOL.md §4.2).
+    /// JSON, does (agy's reaction is unrecorded: docs/agy-reference.md §4.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub malformed_lines: Option<MalformedLines>,
     /// `true`: agy is signed out (no credentials): `models` and every turn fail auth

@@ -56,7 +56,7 @@ pub enum Step {
     File(FileSpec),
     /// Replay a recorded trace (path relative to the script file).
     Trace(String),
-    /// Act out `--print-timeout` expiry as the modelled version does (PROTOCOL.md §2.4).
+    /// Act out `--print-timeout` expiry as the modelled version does (docs/agy-reference.md §2.4).
     PrintTimeout(True),
     /// Re-emit the previous turn's steps and result before this turn's own output (the
     /// replay quirk of seed 000).
@@ -66,9 +66,9 @@ pub enum Step {
     /// Print the last `result` again.
     DuplicateResult(True),
     /// Quota exhausted mid-turn: `error_message` step, ERROR result, `AGY_ERROR:` on
-    /// stderr, exit 3 (PROTOCOL.md §2.2 item 5).
+    /// stderr, exit 3 (docs/agy-reference.md §2.2 item 5).
     QuotaExhausted(Flag<QuotaSpec>),
-    /// Headless permission denial of a gated tool (PROTOCOL.md §2.5).
+    /// Headless permission denial of a gated tool (docs/agy-reference.md §2.5).
     Deny(Flag<DenySpec>),
     /// A question the agent asks through a tool; the next stdin line answers it.
     Question(QuestionSpec),

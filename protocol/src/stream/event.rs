@@ -1,4 +1,4 @@
-//! The three stream-json events: `init`, `step_update`, `result` (PROTOCOL.md §3).
+//! The three stream-json events: `init`, `step_update`, `result` (docs/agy-reference.md §3).
 //!
 //! Wire form: `{"event":"<name>","<name>":{…}}`, the payload nested under a key equal to
 //! the event name; `init` also carries `conversation_id` at the top level (§3.2).

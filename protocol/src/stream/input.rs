@@ -1,4 +1,4 @@
-//! Stdin lines of the persistent `--input-format stream-json` mode (PROTOCOL.md §4).
+//! Stdin lines of the persistent `--input-format stream-json` mode (docs/agy-reference.md §4).
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;

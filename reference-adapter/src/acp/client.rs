@@ -32,9 +32,9 @@ use std::time::Duration;
 pub const ENV_ACP_BIN: &str = "AGY_ACP_BIN";
 /// Environment variable: the auth method to `authenticate` with when the agent answers
 /// `-32000 Authentication required` (e.g. `gemini-api-key`); unset, the client never
-/// authenticates on its own (an OAuth method would open a browser, ACP.md §2.4).
+/// authenticates on its own (an OAuth method would open a browser, docs/agy-acp-reference.md §2.4).
 pub const ENV_ACP_AUTH_METHOD: &str = "AGY_ACP_AUTH_METHOD";
-/// The registry name of Antigravity's ACP server (ACP.md §2.1, §2.2).
+/// The registry name of Antigravity's ACP server (docs/agy-acp-reference.md §2.1, §2.2).
 pub const DEFAULT_ACP_BIN: &str = "agy_acp_server";
 
 /// Where the client's agent and files are.
@@ -46,7 +46,7 @@ pub struct ClientSetup {
     pub cwd: PathBuf,
     /// The checkpoint store.
     pub store: CheckpointStore,
-    /// How long a non-prompt request may take (cold starts take up to 90 s, ACP.md §2.2).
+    /// How long a non-prompt request may take (cold starts take up to 90 s, docs/agy-acp-reference.md §2.2).
     pub setup_timeout: Duration,
     /// How long a closing agent gets to exit after its stdin closes.
     pub grace: Duration,
@@ -290,7 +290,7 @@ impl AcpClient {
     }
 
     /// [`AcpClient::call_setup`], authenticating once and retrying when the agent asks
-    /// for authentication and a method is configured (ACP.md §2.4, §7 item 3).
+    /// for authentication and a method is configured (docs/agy-acp-reference.md §2.4, §7 item 3).
     pub(crate) async fn call_authed(
         &mut self,
         method: &str,
@@ -367,7 +367,7 @@ impl AcpClient {
         Ok(())
     }
 
-    /// Sets one config option and checks the agent took it (ACP.md §7 items 8, 32).
+    /// Sets one config option and checks the agent took it (docs/agy-acp-reference.md §7 items 8, 32).
     pub(crate) async fn set_config(&mut self, id: &str, value: &str) -> Result<(), Failure> {
         let Some(session_id) = self.record.as_ref().map(|r| r.session_id.clone()) else {
             return Ok(());
@@ -391,7 +391,7 @@ impl AcpClient {
     }
 
     /// `acp_close`: `session/close` when advertised (Antigravity does not advertise it,
-    /// ACP.md §2.3), then the agent is stopped. The checkpoint stays.
+    /// docs/agy-acp-reference.md §2.3), then the agent is stopped. The checkpoint stays.
     pub async fn close(&mut self) {
         if self.conn.is_some() && self.close_advertised {
             if let Some(sid) = self.record.as_ref().map(|r| r.session_id.clone()) {

@@ -1,6 +1,6 @@
 //! One agent process and its JSON-RPC 2.0 stream: newline-delimited frames on the
-//! agent's stdin/stdout (ACP.md §1.1), stderr drained and kept for messages (it is
-//! noise, never protocol: ACP.md §2.2).
+//! agent's stdin/stdout (docs/agy-acp-reference.md §1.1), stderr drained and kept for messages (it is
+//! noise, never protocol: docs/agy-acp-reference.md §2.2).
 //!
 //! Everything the agent writes — responses, notifications and its own requests — comes
 //! out of [`Connection::recv`] in the order it was written, so the session can tell
@@ -189,7 +189,7 @@ impl Connection {
         kill_and_reap(&mut self.child, &self.guard).await
     }
 
-    /// Closes the agent's stdin (it exits on end of file, ACP.md §2.2 / the fake's
+    /// Closes the agent's stdin (it exits on end of file, docs/agy-acp-reference.md §2.2 / the fake's
     /// contract), waits up to `grace`, then kills the group.
     pub async fn stop(mut self, grace: Duration) -> Option<ExitStatus> {
         self.stdin = None;

@@ -1,6 +1,6 @@
 //! The ACP client's error names, as `error.name` in driver replies.
 
-/// The agent asked for authentication (`-32000`, ACP.md §2.4).
+/// The agent asked for authentication (`-32000`, docs/agy-acp-reference.md §2.4).
 pub const ACP_AUTH: &str = "AcpAuthError";
 /// The agent process could not start, or exited before answering.
 pub const ACP_AGENT_EXITED: &str = "AcpAgentExitedError";

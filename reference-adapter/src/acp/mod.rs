@@ -1,6 +1,6 @@
 //! The `acp` profile: an ACP client of Antigravity's ACP server (`agy_acp_server`) that
 //! creates and prompts an external session and, after its own process or the agent
-//! restarts, continues the same session (seed 003, ACP.md §2.9–§2.11).
+//! restarts, continues the same session (seed 003, docs/agy-acp-reference.md §2.9–§2.11).
 
 mod checkpoint;
 mod client;

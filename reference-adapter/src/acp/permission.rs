@@ -1,6 +1,6 @@
 //! The permission policy: how a `session/request_permission` of a running turn is
 //! answered. Only options the agent offered are chosen — Antigravity offers exactly
-//! `allow_once` and `reject_once` (ACP.md §2.7), and a client must not synthesise
+//! `allow_once` and `reject_once` (docs/agy-acp-reference.md §2.7), and a client must not synthesise
 //! "always" (§7 item 16). No matching option means `cancelled`.
 
 use agent_client_protocol_schema::v1::{
@@ -17,7 +17,7 @@ pub enum PermissionPolicy {
     /// Choose a reject option (`reject_once` first).
     Deny,
     /// Leave the request pending, as a user who has not decided yet: it is answered
-    /// `cancelled` when the turn is cancelled or ends (ACP.md §1.7, §7 item 18).
+    /// `cancelled` when the turn is cancelled or ends (docs/agy-acp-reference.md §1.7, §7 item 18).
     Ask,
 }
 

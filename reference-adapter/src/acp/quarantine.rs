@@ -5,9 +5,9 @@
 //! the turn whose `session/prompt` is outstanding. Everything else is quarantined —
 //! updates while a restore is open (load replay, late output of the old session, on the
 //! gap path too: seed 003's P2), updates after a prompt's terminal response and before
-//! the next prompt is sent (late notifications, ACP.md §1.6, §7 item 10) — and a
+//! the next prompt is sent (late notifications, docs/agy-acp-reference.md §1.6, §7 item 10) — and a
 //! permission request that is not part of a running turn is answered `cancelled`, never
-//! by policy (ACP.md §7 item 20; acpx #631).
+//! by policy (docs/agy-acp-reference.md §7 item 20; acpx #631).
 
 /// Where the session's traffic stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -55,7 +55,7 @@ impl Gate {
 
     /// The action for a permission request arriving now; `cancelling` is true once the
     /// running turn was cancelled (every pending request is then answered `cancelled`,
-    /// ACP.md §1.7).
+    /// docs/agy-acp-reference.md §1.7).
     pub fn on_permission(self, cancelling: bool) -> PermissionAction {
         match self {
             Gate::Turn if !cancelling => PermissionAction::Policy,

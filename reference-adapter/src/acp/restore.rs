@@ -57,7 +57,7 @@ impl AcpClient {
         let mut answer = self.call(name, params.clone(), Signals::none(), true).await;
         if let Ok(Err(e)) = &answer {
             if rpc_failure(name, e).outcome == Outcome::Auth {
-                // Tokens normally survive restarts (ACP.md §2.4); when they did not,
+                // Tokens normally survive restarts (docs/agy-acp-reference.md §2.4); when they did not,
                 // authenticate once with the configured method and ask again.
                 if let Some(auth) = self.authenticate().await {
                     auth?;
@@ -98,7 +98,7 @@ impl AcpClient {
             }
             Ok(Ok(v)) => v,
         };
-        // `null` and `{}` are both valid load results (ACP.md §1.5, §7 item 25).
+        // `null` and `{}` are both valid load results (docs/agy-acp-reference.md §1.5, §7 item 25).
         let offered =
             match method {
                 RestoreMethod::Resume => typed::<Option<ResumeSessionResponse>>(name, value)?
@@ -133,7 +133,7 @@ impl AcpClient {
             self.state = AcpRestoreState::Restorable;
             return Err(f);
         }
-        // Antigravity forgets model and mode on restart (ACP.md §2.9): re-apply them.
+        // Antigravity forgets model and mode on restart (docs/agy-acp-reference.md §2.9): re-apply them.
         // The round trip also closes the restore: anything the agent wrote before
         // answering it (late replay, late output) has been routed by now.
         self.reapply_config(&record.model, &record.mode).await?;

@@ -9,12 +9,12 @@
 //! | prompt pending   | `resume` only           | `session/resume` | yes |
 //! | either           | neither                 | none: history-only | — |
 //!
-//! Resume is preferred for a committed session because it replays nothing (ACP.md
+//! Resume is preferred for a committed session because it replays nothing (docs/agy-acp-reference.md
 //! §1.5, §7 item 27; acpx #332). A pending prompt may have progressed beyond the saved
 //! history, so the session is loaded (the agent keeps what happened) and the client
 //! reports a gap instead of guessing which replayed updates are new (seed 003: "reports
 //! a history gap for an uncertain prompt instead of guessing"). There is no row with
-//! `session/new`: a restore never forks the conversation (ACP.md §4 item 13).
+//! `session/new`: a restore never forks the conversation (docs/agy-acp-reference.md §4 item 13).
 
 use super::checkpoint::Phase;
 

@@ -128,7 +128,7 @@ impl AcpClient {
                 .notify("session/cancel", json!({ "sessionId": session_id }))
                 .await;
         }
-        // Every pending permission request is answered `cancelled` (ACP.md §1.7).
+        // Every pending permission request is answered `cancelled` (docs/agy-acp-reference.md §1.7).
         self.release_held().await;
     }
 
@@ -170,7 +170,7 @@ impl AcpClient {
                 self.on_permission(id, params).await
             }
             Frame::Request { id, method, .. } => {
-                // fs/* and terminal/* are not advertised (ACP.md §2.7): refuse politely.
+                // fs/* and terminal/* are not advertised (docs/agy-acp-reference.md §2.7): refuse politely.
                 if let Some(conn) = self.conn.as_mut() {
                     let _ = conn
                         .respond_error(
@@ -188,7 +188,7 @@ impl AcpClient {
         let note: SessionNotification = match serde_json::from_value(params) {
             Ok(n) => n,
             Err(_) => {
-                // Unknown variants (`subagent_spawned`, ACP.md §7 item 13): the schema
+                // Unknown variants (`subagent_spawned`, docs/agy-acp-reference.md §7 item 13): the schema
                 // rejects them; the client stays alive and ignores them.
                 self.unparsed_updates += 1;
                 return;

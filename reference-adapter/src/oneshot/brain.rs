@@ -1,4 +1,4 @@
-//! The brain directory: where agy puts a generated image (SPIKES.md S2:
+//! The brain directory: where agy puts a generated image (docs/spike-records.md S2:
 //! `brain/<conversation_id>/<ImageName>_<epoch_ms>.jpg`, next to bookkeeping subfolders).
 
 use super::image::{decode_image, ImageInfo};

@@ -1,6 +1,6 @@
 //! The prompt wrapper (ADR 0013 decision 1): one `generate_image` call, the aspect ratio
 //! in words, the reference paths, no shell commands, and no output path (the tool has no
-//! path parameter, SPIKES.md S2/S3, so asking for one only makes the agent apologise).
+//! path parameter, docs/spike-records.md S2/S3, so asking for one only makes the agent apologise).
 
 use std::path::PathBuf;
 

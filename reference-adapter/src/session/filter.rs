@@ -82,7 +82,7 @@ impl TurnFilter {
             self.note_late(&step);
             return FilterAction::Ignore;
         }
-        // The turn's own user_input step is its first step (PROTOCOL.md §3.5): anything
+        // The turn's own user_input step is its first step (docs/agy-reference.md §3.5): anything
         // accepted below it belonged to an earlier turn after all.
         if step.step_type == StepType::UserInput && index > self.floor {
             self.floor = index;

@@ -70,7 +70,7 @@ impl Sessions {
     }
 
     /// `open`: replies at once; agy starts with the first turn (it only speaks after the
-    /// first stdin line anyway, PROTOCOL.md §3.2).
+    /// first stdin line anyway, docs/agy-reference.md §3.2).
     pub(crate) fn open(&mut self, id: u64, session: String, selection: Selection) {
         if self.open.contains_key(&session) {
             self.outbox.send(

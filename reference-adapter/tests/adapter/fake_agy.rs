@@ -57,7 +57,7 @@ async fn oneshot_delivers_fake_agys_widescreen_jpeg() {
         .await;
     assert!(r.ok, "{r:?}");
     let image = r.result.image.expect("image");
-    // SPIKES.md S3: "16:9 widescreen" gives 1376×768.
+    // docs/spike-records.md S3: "16:9 widescreen" gives 1376×768.
     assert_eq!(decodes_as_jpeg(Path::new(&image)), (1376, 768));
     d.finish().await;
     let records = journal(&sb);

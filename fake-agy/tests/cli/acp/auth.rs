@@ -1,5 +1,5 @@
 //! Authentication: the `-32000` gate, `authenticate`, tokens that survive a restart
-//! (ACP.md §2.4).
+//! (docs/agy-acp-reference.md §2.4).
 
 use super::support::Sandbox;
 use serde_json::json;
@@ -49,7 +49,7 @@ async fn session_new_needs_authentication_until_authenticate_succeeds() {
     assert!(created["result"]["sessionId"].is_string(), "{created}");
     agent.finish().await;
 
-    // The token persisted: a new process needs no `authenticate` (ACP.md §2.4).
+    // The token persisted: a new process needs no `authenticate` (docs/agy-acp-reference.md §2.4).
     let mut again = sb.spawn();
     let (_, created) = again
         .call("session/new", json!({"cwd": sb.cwd(), "mcpServers": []}))

@@ -1,4 +1,4 @@
-//! `initialize`: the recorded capabilities and agent info (ACP.md §2.3), stderr noise.
+//! `initialize`: the recorded capabilities and agent info (docs/agy-acp-reference.md §2.3), stderr noise.
 
 use super::support::Sandbox;
 use serde_json::json;
@@ -17,7 +17,7 @@ async fn initialize_advertises_the_recorded_capabilities() {
     let r = &resp["result"];
     assert_eq!(r["protocolVersion"], json!(1));
     assert_eq!(r["agentCapabilities"]["loadSession"], json!(true));
-    // Capability objects, not booleans (ACP.md §1.1); no close/delete/fork (§2.3).
+    // Capability objects, not booleans (docs/agy-acp-reference.md §1.1); no close/delete/fork (§2.3).
     assert_eq!(
         r["agentCapabilities"]["sessionCapabilities"],
         json!({"list":{},"resume":{}})
@@ -109,7 +109,7 @@ async fn a_line_that_is_not_json_gets_a_parse_error_and_the_agent_goes_on() {
 
 #[tokio::test]
 async fn cancel_sent_as_a_request_is_method_not_found() {
-    // RC01 answered a `session/cancel` request with -32601 (ACP.md §2.8).
+    // RC01 answered a `session/cancel` request with -32601 (docs/agy-acp-reference.md §2.8).
     let sb = Sandbox::new();
     let mut agent = sb.spawn();
     let (_, resp) = agent.call("session/cancel", json!({"sessionId":"x"})).await;

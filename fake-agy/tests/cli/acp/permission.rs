@@ -1,4 +1,4 @@
-//! Permission requests and cancellation (ACP.md §1.7, §1.9, §2.7, §2.8, §6.3, §6.4).
+//! Permission requests and cancellation (docs/agy-acp-reference.md §1.7, §1.9, §2.7, §2.8, §6.3, §6.4).
 
 use super::support::{open_session, transcript_text, update_kinds, Sandbox};
 use crate::assert_transcript_snapshot;

@@ -17,7 +17,7 @@ async fn a_default_turn_streams_deltas_then_usage_then_end_turn() {
         )
         .await;
     assert_eq!(resp["result"]["stopReason"], json!("end_turn"));
-    // 1.3.0: commands at the start of the first turn, deltas, then usage (ACP.md §2.5, §2.6).
+    // 1.3.0: commands at the start of the first turn, deltas, then usage (docs/agy-acp-reference.md §2.5, §2.6).
     assert_eq!(
         update_kinds(&updates),
         [
@@ -66,7 +66,7 @@ async fn builds_before_1_3_0_send_no_usage_update_and_commands_after_session_new
         .as_str()
         .expect("id")
         .to_string();
-    // The commands update follows the response (ACP.md §6.2), before the client can
+    // The commands update follows the response (docs/agy-acp-reference.md §6.2), before the client can
     // have stored the id (paseo #3324).
     let next = agent.recv().await.expect("commands update");
     assert_eq!(
@@ -199,7 +199,10 @@ steps = [
         .filter(|u| u["params"]["update"]["sessionUpdate"] == json!("tool_call"))
         .collect();
     assert_eq!(calls.len(), 2);
-    assert_eq!(calls[0], calls[1], "re-sent verbatim (ACP.md §2.7 quirk a)");
+    assert_eq!(
+        calls[0], calls[1],
+        "re-sent verbatim (docs/agy-acp-reference.md §2.7 quirk a)"
+    );
     assert_eq!(
         calls[0]["params"]["update"]["locations"][0]["path"],
         json!(format!("{}/a.txt", sb.cwd()))

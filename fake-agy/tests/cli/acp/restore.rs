@@ -1,6 +1,6 @@
 //! Restart and restore: sessions on disk, `session/load` with replay, `session/resume`
 //! without, late notifications and permission requests after the restore response
-//! (ACP.md §2.9, §6.5, §6.6; seed 003).
+//! (docs/agy-acp-reference.md §2.9, §6.5, §6.6; seed 003).
 
 use super::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
 use crate::assert_transcript_snapshot;
@@ -47,7 +47,7 @@ async fn a_new_process_loads_the_session_replaying_history_before_the_response()
     let (replay, resp) = agent
         .call("session/load", load_params(&sid, &sb.cwd()))
         .await;
-    // One user/agent pair per turn, full text, then the commands (ACP.md §2.9).
+    // One user/agent pair per turn, full text, then the commands (docs/agy-acp-reference.md §2.9).
     assert_eq!(
         update_kinds(&replay),
         [
@@ -235,7 +235,7 @@ async fn an_agent_killed_after_a_prompt_leaves_the_turn_incomplete_for_load() {
 
 #[tokio::test]
 async fn a_resume_that_wrongly_replays_can_be_scripted() {
-    // opencode #30756: replay on `session/resume` (ACP.md §4 item 10).
+    // opencode #30756: replay on `session/resume` (docs/agy-acp-reference.md §4 item 10).
     let sb = Sandbox::new().with_script("[resume]\nreplay = \"before_response\"\n");
     let sid = first_process(&sb).await;
     let mut agent = sb.spawn();

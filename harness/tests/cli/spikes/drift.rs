@@ -6,7 +6,7 @@ use agy_harness::spike::Verdict;
 
 #[test]
 fn an_older_version_drifts_only_the_print_timeout_facts_and_says_the_quirk_is_gone() {
-    // ≤1.1.24 reported a print timeout as ERROR, exit 1 (PROTOCOL.md §2.4).
+    // ≤1.1.24 reported a print timeout as ERROR, exit 1 (docs/agy-reference.md §2.4).
     let report = run_fake(&[], &[("FAKE_AGY_VERSION", "1.1.24")]);
     let drifted = ids(&report, Verdict::Drifted);
     for must in ["S6c.exit-zero", "S6c.status-success", "S6c.stderr-notice"] {

@@ -31,33 +31,33 @@ pub struct AgentSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<AcpServerVersion>,
     /// Wait this long before the first answer, normally `initialize`'s (cold start,
-    /// ACP.md §2.2).
+    /// docs/agy-acp-reference.md §2.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_delay: Option<GoDuration>,
-    /// `hang`: never answer `initialize` (RC01 hung in 2 of 4 starts, ACP.md §2.2).
+    /// `hang`: never answer `initialize` (RC01 hung in 2 of 4 starts, docs/agy-acp-reference.md §2.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<StartMode>,
-    /// Write glog-style noise to stderr at start (default `true`, ACP.md §2.2).
+    /// Write glog-style noise to stderr at start (default `true`, docs/agy-acp-reference.md §2.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr_noise: Option<bool>,
     /// Whether the sandbox is signed in (default `signed_in`; `required` models a fresh
-    /// install, ACP.md §2.4).
+    /// install, docs/agy-acp-reference.md §2.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<AuthState>,
-    /// What `session/cancel` does (default `honour`, ACP.md §1.7, §2.8).
+    /// What `session/cancel` does (default `honour`, docs/agy-acp-reference.md §1.7, §2.8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancel: Option<CancelMode>,
-    /// Keep running on SIGTERM (RC01 did, ACP.md §2.2).
+    /// Keep running on SIGTERM (RC01 did, docs/agy-acp-reference.md §2.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ignore_sigterm: Option<bool>,
     /// The error for an unknown session id on load/resume/prompt (unrecorded for
-    /// Antigravity; default the spec's -32002 "Resource not found", ACP.md §6.6).
+    /// Antigravity; default the spec's -32002 "Resource not found", docs/agy-acp-reference.md §6.6).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unknown_session: Option<ErrorSpec>,
-    /// Send the legacy `models` object in session responses (default `true`, ACP.md §2.5).
+    /// Send the legacy `models` object in session responses (default `true`, docs/agy-acp-reference.md §2.5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legacy_models: Option<bool>,
-    /// When `available_commands_update` is sent (default by version, ACP.md §2.5).
+    /// When `available_commands_update` is sent (default by version, docs/agy-acp-reference.md §2.5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commands: Option<CommandsTiming>,
 }
@@ -95,7 +95,7 @@ pub enum AuthState {
 pub enum CancelMode {
     /// Stop the turn and answer the prompt with `stopReason: cancelled`.
     Honour,
-    /// Let the turn run to completion (RC01-like, ACP.md §2.8).
+    /// Let the turn run to completion (RC01-like, docs/agy-acp-reference.md §2.8).
     Ignore,
 }
 
@@ -103,9 +103,9 @@ pub enum CancelMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CommandsTiming {
-    /// Right after the `session/new` response (RC01, ACP.md §2.5, §6.2).
+    /// Right after the `session/new` response (RC01, docs/agy-acp-reference.md §2.5, §6.2).
     AfterNew,
-    /// At the start of the first prompt turn (1.3.0, ACP.md §2.5).
+    /// At the start of the first prompt turn (1.3.0, docs/agy-acp-reference.md §2.5).
     FirstPrompt,
     /// Never.
     Never,
@@ -129,7 +129,7 @@ pub struct ErrorSpec {
 #[serde(deny_unknown_fields)]
 pub struct RestoreSpec {
     /// When the history replay is sent. Default: `before_response` for load (the
-    /// spec's order; Antigravity's is unrecorded, ACP.md §2.9), `none` for resume.
+    /// spec's order; Antigravity's is unrecorded, docs/agy-acp-reference.md §2.9), `none` for resume.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<ReplayTiming>,
     /// Steps acted out after the response (late notifications, late permission
@@ -152,9 +152,9 @@ impl RestoreSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReplayTiming {
-    /// Replay, then respond (the spec's order, ACP.md §1.5).
+    /// Replay, then respond (the spec's order, docs/agy-acp-reference.md §1.5).
     BeforeResponse,
-    /// Respond, then replay (gemini-cli's order, ACP.md §2.9).
+    /// Respond, then replay (gemini-cli's order, docs/agy-acp-reference.md §2.9).
     AfterResponse,
     /// No replay (hydra #6 / openab pattern on load; the spec's rule on resume).
     None,

@@ -9,26 +9,26 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AcpStep {
-    /// The default turn for this prompt (ACP.md §2.6, §6.3).
+    /// The default turn for this prompt (docs/agy-acp-reference.md §2.6, §6.3).
     Default(True),
-    /// One `agent_message_chunk` with this text (a true delta, ACP.md §2.6).
+    /// One `agent_message_chunk` with this text (a true delta, docs/agy-acp-reference.md §2.6).
     Text(String),
     /// One `agent_thought_chunk`.
     Thought(String),
-    /// A `tool_call` (gated edits are `kind = "edit"`, `status = "pending"`, ACP.md §2.7).
+    /// A `tool_call` (gated edits are `kind = "edit"`, `status = "pending"`, docs/agy-acp-reference.md §2.7).
     ToolCall(ToolCallSpec),
     /// A `tool_call_update` of the last (or a named) tool call.
     ToolUpdate(ToolUpdateSpec),
-    /// Re-send the last `tool_call` verbatim, same id (ACP.md §2.7 quirk a).
+    /// Re-send the last `tool_call` verbatim, same id (docs/agy-acp-reference.md §2.7 quirk a).
     DuplicateToolCall(True),
     /// `session/request_permission` for the last tool call, then wait for the answer.
     Permission(Flag<PermissionSpec>),
     /// A `usage_update`.
     Usage(Flag<UsageUpdateSpec>),
-    /// An `available_commands_update` (`plan`, `logout`; ACP.md §2.5).
+    /// An `available_commands_update` (`plan`, `logout`; docs/agy-acp-reference.md §2.5).
     Commands(True),
     /// A `session/update` whose `update` is this table, written as is (off-schema
-    /// variants such as `subagent_spawned`, ACP.md §7 item 13).
+    /// variants such as `subagent_spawned`, docs/agy-acp-reference.md §7 item 13).
     Update(serde_json::Value),
     /// A raw line on stdout (invalid frames).
     Raw(String),
@@ -86,7 +86,7 @@ impl AcpStep {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolCallSpec {
-    /// `toolCallId`; default a 32-hex id (one of the recorded formats, ACP.md §2.7 c).
+    /// `toolCallId`; default a 32-hex id (one of the recorded formats, docs/agy-acp-reference.md §2.7 c).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Title; default `Run create_file?`.
@@ -116,7 +116,7 @@ pub struct ToolUpdateSpec {
     pub id: Option<String>,
     /// New status (`in_progress`, `completed`, `failed`).
     pub status: String,
-    /// `rawOutput` display string (ACP.md §2.7 e).
+    /// `rawOutput` display string (docs/agy-acp-reference.md §2.7 e).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
 }
@@ -129,7 +129,7 @@ pub struct PermissionSpec {
     /// question).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
-    /// Ask a question instead: one `allow_once` option per answer (ACP.md §2.7, §6.7).
+    /// Ask a question instead: one `allow_once` option per answer (docs/agy-acp-reference.md §2.7, §6.7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<String>,
     /// The answers of a question.
@@ -148,16 +148,16 @@ pub struct UsageUpdateSpec {
     /// Context tokens used; default grows with the session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub used: Option<u64>,
-    /// Context size; default 1048576 (ACP.md §6.3).
+    /// Context size; default 1048576 (docs/agy-acp-reference.md §6.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
 }
 
-/// A stop reason (ACP.md §1.6).
+/// A stop reason (docs/agy-acp-reference.md §1.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReasonName {
-    /// `end_turn` (the only one observed from Antigravity, ACP.md §2.6).
+    /// `end_turn` (the only one observed from Antigravity, docs/agy-acp-reference.md §2.6).
     EndTurn,
     /// `max_tokens`.
     MaxTokens,

@@ -233,7 +233,7 @@ fn row_5_other_errors_and_statuses_are_permanent() {
 
 #[test]
 fn quota_error_status_is_permanent_as_the_table_says() {
-    // PROTOCOL.md §2.2 item 5: an ERROR envelope, not covered by the S7 correction.
+    // docs/agy-reference.md §2.2 item 5: an ERROR envelope, not covered by the S7 correction.
     let o = obs(
         3,
         envelope(

@@ -108,7 +108,7 @@ async fn a_pending_prompt_is_loaded_with_a_gap_and_late_output_stays_quarantined
 
 #[tokio::test]
 async fn replay_after_the_load_response_is_kept_out_of_history() {
-    // gemini-cli's order (ACP.md §2.9, §4 item 6): replay after the response.
+    // gemini-cli's order (docs/agy-acp-reference.md §2.9, §4 item 6): replay after the response.
     let script = "[[prompt]]\nwhen = { contains = \"deploy\" }\nsteps = [{ text = \"working\" }, { crash = \"kill\" }]\n[load]\nreplay = \"after_response\"\n";
     let (next, journal) = killed_turn_then_client_restart(script, &[]).await;
     assert_ok(&next, "the prompt after the restart");
@@ -153,7 +153,7 @@ async fn a_committed_session_resumes_after_a_client_restart() {
     assert_eq!(history(&two), want);
     let pids = agent_pids(&journal);
     assert_eq!(pids.len(), 2);
-    // Resume preferred; model re-applied (Antigravity forgets it, ACP.md §2.9).
+    // Resume preferred; model re-applied (Antigravity forgets it, docs/agy-acp-reference.md §2.9).
     assert_eq!(
         methods_of(&journal, pids[1]),
         [
@@ -286,7 +286,7 @@ async fn an_explicit_restore_of_a_pending_prompt_reports_the_gap_and_sends_nothi
 
 #[tokio::test]
 async fn a_session_the_agent_no_longer_knows_fails_the_restore_with_its_error() {
-    // The fake answers an unknown id with the spec's -32002 (ACP.md §6.6).
+    // The fake answers an unknown id with the spec's -32002 (docs/agy-acp-reference.md §6.6).
     let sb = AcpSandbox::new("");
     let mut d = sb.driver(&[]);
     assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
@@ -327,7 +327,7 @@ async fn close_stops_the_agent_and_keeps_the_checkpoint() {
     assert_ok(&closed, "close");
     assert!(crate::support::gone(pid).await, "the agent exited");
     assert_eq!(sb.checkpoint("s")["phase"], json!("committed"));
-    // Not advertised by Antigravity (ACP.md §2.3): never called.
+    // Not advertised by Antigravity (docs/agy-acp-reference.md §2.3): never called.
     let journal = sb.journal();
     assert!(!methods_of(&journal, agent_pids(&journal)[0]).contains(&"session/close".to_string()));
     let status = d.call(json!({"op":"acp_status","session":"s"})).await;
@@ -351,7 +351,7 @@ async fn the_gap_restore_transcript() {
 
 #[tokio::test]
 async fn a_resume_that_replays_or_sends_late_output_changes_nothing_in_the_new_turn() {
-    // opencode #30756 (ACP.md §4 item 10): a resume that replays; and late output after
+    // opencode #30756 (docs/agy-acp-reference.md §4 item 10): a resume that replays; and late output after
     // the resume response.
     for script in [
         "[resume]\nreplay = \"before_response\"\n",

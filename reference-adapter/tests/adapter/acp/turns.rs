@@ -49,7 +49,7 @@ async fn turns_are_committed_once_each_with_their_numbers() {
 
 #[tokio::test]
 async fn late_output_after_a_prompt_response_is_not_the_next_turn() {
-    // ACP.md §1.6, §7 item 10: updates after the prompt response belong to no turn.
+    // docs/agy-acp-reference.md §1.6, §7 item 10: updates after the prompt response belong to no turn.
     let sb = AcpSandbox::new(
         r#"
 [[prompt]]
@@ -152,7 +152,7 @@ async fn an_unknown_handle_and_a_bad_handle_are_bad_requests() {
 
 #[tokio::test]
 async fn authentication_is_reported_or_done_with_the_configured_method() {
-    // A fresh install (ACP.md §2.4): session/new needs `authenticate` first.
+    // A fresh install (docs/agy-acp-reference.md §2.4): session/new needs `authenticate` first.
     let script = "[agent]\nauth = \"required\"\n";
     let sb = AcpSandbox::new(script);
     let mut d = sb.driver(&[]);
@@ -182,7 +182,7 @@ async fn authentication_is_reported_or_done_with_the_configured_method() {
 
 #[tokio::test]
 async fn cancel_answers_a_pending_permission_cancelled() {
-    // ACP.md §1.7, §6.4, §7 item 18: the user has not decided (policy `ask`).
+    // docs/agy-acp-reference.md §1.7, §6.4, §7 item 18: the user has not decided (policy `ask`).
     let sb = AcpSandbox::new("");
     let mut d = sb.driver(&[]);
     let new = d

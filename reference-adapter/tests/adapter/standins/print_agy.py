@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Stand-in for `agy -p … --output-format json`, driven by STANDIN_* variables.
-# Facts it imitates: one envelope on stdout (PROTOCOL.md §2.1), the image in
-# $HOME/.gemini/antigravity-cli/brain/<conversation_id>/ (SPIKES.md S2), the print-timeout
+# Facts it imitates: one envelope on stdout (docs/agy-reference.md §2.1), the image in
+# $HOME/.gemini/antigravity-cli/brain/<conversation_id>/ (docs/spike-records.md S2), the print-timeout
 # envelope and stderr notice (S6c), the image-quota prose (S7 correction).
 import json, os, shutil, signal, subprocess, sys, time, uuid, fcntl
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Stand-in for persistent `agy --input-format stream-json --output-format stream-json`.
-# Each stdin line is one turn with its own steps and result (PROTOCOL.md §4.3); step_index
+# Each stdin line is one turn with its own steps and result (docs/agy-reference.md §4.3); step_index
 # continues across turns; num_turns advances; init comes after the first line (§3.2).
 # Quirks switched on by STANDIN_*: replaying the previous result and steps before a new
 # turn (seed 000), a late step of the previous turn, failing a turn, hanging a turn,
