@@ -85,6 +85,31 @@ impl Baseline {
     }
 }
 
+impl Baseline {
+    /// A baseline listing exactly `found` (capture id → differences), in that order;
+    /// a divergence this baseline lists keeps its reason, the others get `reason`.
+    pub fn render_with(&self, found: &BTreeMap<String, Vec<Difference>>, reason: &str) -> String {
+        let mut out = String::from(
+            "# Divergences of fake-agy's default behaviour from the capture corpus that are\n\
+             # accepted for now, each with its reason (docs/fidelity.md). `agy-harness fidelity`\n\
+             # fails when a difference is not listed here, and when a listed one disappears.\n",
+        );
+        let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+        for (capture, diffs) in found {
+            for d in diffs {
+                let why = self.reason(capture, &d.what).unwrap_or(reason);
+                out.push_str(&format!(
+                    "\n[[divergence]]\ncapture = {}\nwhat    = {}\nreason  = {}\n",
+                    quote(capture),
+                    quote(&d.what),
+                    quote(why)
+                ));
+            }
+        }
+        out
+    }
+}
+
 /// Reads a baseline file; `known` are the corpus's capture ids (an entry naming another
 /// capture is an error).
 pub fn load_baseline(path: &Path, known: &BTreeSet<String>) -> Result<Baseline, Diagnostics> {
@@ -228,6 +253,21 @@ mod tests {
         assert!(b
             .judge(&BTreeMap::from([("a".to_string(), vec![d("exit")])]))
             .holds());
+    }
+
+    #[test]
+    fn a_written_baseline_reads_back_and_holds_for_what_it_was_written_from() {
+        let old = parse("[[divergence]]\ncapture = \"a\"\nwhat = \"exit\"\nreason = \"kept\"\n")
+            .expect("parses");
+        let found = BTreeMap::from([
+            ("a".to_string(), vec![d("exit"), d("keys \"x\"")]),
+            ("b".to_string(), vec![]),
+        ]);
+        let text = old.render_with(&found, "new reason");
+        let back = parse(&text).expect("parses");
+        assert!(back.judge(&found).holds());
+        assert_eq!(back.reason("a", "exit"), Some("kept"));
+        assert_eq!(back.reason("a", "keys \"x\""), Some("new reason"));
     }
 
     proptest! {

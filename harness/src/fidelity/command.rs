@@ -36,6 +36,13 @@ pub struct FidelityArgs {
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
     pub fake_agy: Option<PathBuf>,
+    /// Write every difference found as the baseline to FILE (keeping the reasons the
+    /// current baseline gives; the others get `--reason`), then exit 0.
+    #[arg(long, value_name = "FILE", requires = "reason")]
+    pub write_baseline: Option<PathBuf>,
+    /// The reason written for differences the current baseline does not list.
+    #[arg(long, value_name = "TEXT", requires = "write_baseline")]
+    pub reason: Option<String>,
     /// Multiply fake-agy's delays by this factor (shapes do not depend on it).
     #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
     pub time_scale: f64,
@@ -134,6 +141,16 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
                 format!("failed to write `{}`: {e}", t.path.display()),
             )
         })?;
+    }
+    if let (Some(path), Some(reason)) = (&args.write_baseline, &args.reason) {
+        std::fs::write(path, baseline.render_with(&found, reason)).map_err(|e| {
+            Fatal(
+                exit_code::COULD_NOT_RUN,
+                format!("failed to write `{}`: {e}", path.display()),
+            )
+        })?;
+        println!("baseline written to {}", path.display());
+        return Ok(exit_code::ALL_CONFORM);
     }
     Ok(if report.holds {
         exit_code::ALL_CONFORM
