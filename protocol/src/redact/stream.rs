@@ -28,7 +28,7 @@ impl LineRedactor {
     }
 
     /// Adds a chunk; returns the redacted pieces now complete: each whole line (with
-    /// its newline) and, of a line longer than [`LINE_HOLD_CAP`], a head that no match
+    /// its newline) and, of a line longer than `LINE_HOLD_CAP`, a head that no match
     /// crosses.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
         self.pending.extend_from_slice(chunk);
