@@ -21,6 +21,10 @@ pub enum Behaviour {
     /// A denied command's tool step goes ACTIVE → DONE without error (before: ERROR
     /// with a tool error, as a denied MCP call still does).
     DeniedCommandDone,
+    /// Image generation is delegated to the built-in `image-generator` subagent: a
+    /// `subagent` step, a delegation message, a `system_message`, and the image in the
+    /// child conversation's brain dir (before: a direct `generate_image` call).
+    ImageSubagent,
     /// `init.tools` has 60 names (adds list_plugin_accounts, run_workflow,
     /// search_marketplace).
     SixtyTools,
@@ -81,6 +85,11 @@ pub const TABLE: &[Row] = &[
         behaviour: Behaviour::SixtyTools,
         since: v(1, 2, 16),
         source: "cp-1.2.16-image-subagent (60 tools); pl-1.2.13 (57)",
+    },
+    Row {
+        behaviour: Behaviour::ImageSubagent,
+        since: v(1, 2, 16),
+        source: "cp-1.2.16-image-subagent, cp-1.2.16-image-subagent-429; changelog 1.2.16; tf-1.2.6-* (direct)",
     },
     Row {
         behaviour: Behaviour::Claude55Models,
