@@ -152,7 +152,10 @@ fn from_1_2_16_the_image_generator_subagent_writes_the_image_into_its_own_brain_
         .assert()
         .success();
     let lines = json_lines(&out.get_output().stdout);
-    let parent = lines[0]["conversation_id"].as_str().expect("id").to_string();
+    let parent = lines[0]["conversation_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
     let kinds: Vec<String> = lines
         .iter()
         .filter_map(|l| l["step_update"]["step_type"].as_str())
@@ -172,7 +175,10 @@ fn from_1_2_16_the_image_generator_subagent_writes_the_image_into_its_own_brain_
     assert!(info["log_uri"]
         .as_str()
         .is_some_and(|u| u.starts_with("file://") && u.contains(child)));
-    assert!(sb.brain_files(&parent).is_empty(), "parent dir holds no image");
+    assert!(
+        sb.brain_files(&parent).is_empty(),
+        "parent dir holds no image"
+    );
     let files = sb.brain_files(child);
     assert_eq!(files.len(), 1, "{files:?}");
     assert_eq!(jpeg_size(&files[0]), (1024, 1024));
