@@ -33,6 +33,9 @@ pub enum Behaviour {
     /// The denial stderr line adds the allow-rule and `--dangerously-skip-permissions`
     /// advice.
     DenialAdvice,
+    /// A tier-less model id (`gemini-3.8-flash`) is accepted without `--effort` (before:
+    /// "requires --effort").
+    TierlessModelAlone,
     /// The signed-out stderr line names `agy` (before: `antigravity`).
     SignInNamesAgy,
 }
@@ -100,6 +103,11 @@ pub const TABLE: &[Row] = &[
         behaviour: Behaviour::DenialAdvice,
         since: v(1, 3, 1),
         source: "ut-1.3.1-tools-denied (littlebearapps/untether)",
+    },
+    Row {
+        behaviour: Behaviour::TierlessModelAlone,
+        since: v(1, 3, 2),
+        source: "ut-1.3.2-slash-prompt-literal; PB judge-module comment (requires --effort)",
     },
     Row {
         behaviour: Behaviour::SignInNamesAgy,
