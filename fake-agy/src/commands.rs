@@ -1,5 +1,5 @@
 //! Subcommands and read-only slash commands: `--version`, `models`, `-p /usage` and
-//! its alias `/quota` (docs/agy-reference.md §1.6).
+//! its alias `/quota`, `-p /model`, `-p /effort` (docs/agy-reference.md §1.6).
 
 use crate::cli::OutputFormat;
 use crate::models::catalogue;
@@ -34,7 +34,13 @@ pub fn models(s: &mut Session) {
                 .iter()
                 .map(|m| json!({ "id": m.id, "label": m.label }))
                 .collect();
+            // The response is the text listing (gb-1.1.18-models-stream-json).
+            let response: String = models
+                .iter()
+                .map(|m| format!("{}\t{}\n", m.id, m.label))
+                .collect();
             let env = Envelope {
+                response,
                 command: Some(json!({ "name": "models", "data": { "models": data } })),
                 ..Envelope::empty("", Status::Success)
             };
@@ -95,11 +101,63 @@ pub fn usage(s: &mut Session) {
     write_command(s, env);
 }
 
-fn write_command(s: &mut Session, env: Envelope) {
-    let line = if s.is_stream() {
-        StreamEvent::Result(env).to_line()
+/// `-p /model` or `-p /effort`: the selected model (`{id, label, effort, is_default}`,
+/// response `id<TAB>label`) or its effort (`{adjustable, current, available}`, response
+/// the current tier), recorded on 1.1.18 (`gb-1.1.18-model-slash`), 1.2.7
+/// (`jd-1.2.7-model-command-result`) and 1.3.1 (`ut-1.3.1-model-stream-json`,
+/// `ut-1.3.1-effort-stream-json`). Which model an account has selected is its
+/// settings'; the fake reports `--model` when given, else the first of its catalogue
+/// (`is_default` was `false` in every record).
+pub fn setting(s: &mut Session, name: &str) {
+    let models = catalogue(s.version);
+    let chosen = s
+        .args
+        .model
+        .as_deref()
+        .and_then(|m| models.iter().find(|x| x.id == m || x.label == m))
+        .or(models.first());
+    let Some(m) = chosen else { return };
+    let tier = ["high", "medium", "low"]
+        .into_iter()
+        .find(|t| m.id.ends_with(&format!("-{t}")))
+        .unwrap_or("high");
+    let (response, data) = if name == "effort" {
+        (
+            format!("{tier}\n"),
+            json!({ "adjustable": true, "current": tier, "available": ["low", "medium", "high"] }),
+        )
     } else {
-        env.to_line()
+        (
+            format!("{}\t{}\n", m.id, m.label),
+            json!({ "id": m.id, "label": m.label, "effort": tier, "is_default": false }),
+        )
     };
-    s.out.stdout(line.as_bytes());
+    let env = Envelope {
+        response,
+        command: Some(json!({ "name": name, "data": data })),
+        ..Envelope::empty("", Status::Success)
+    };
+    write_command(s, env);
+}
+
+/// A command's envelope: the JSON envelope, or in stream-json a `command_result` event
+/// with the same `command` and then the `result` (`gb-1.1.18-models-stream-json`,
+/// `ut-1.3.1-usage-stream-json`).
+fn write_command(s: &mut Session, env: Envelope) {
+    if !s.is_stream() {
+        s.out.stdout(env.to_line().as_bytes());
+        return;
+    }
+    if let Some(command) = &env.command {
+        let event = StreamEvent::Other(
+            [
+                ("event".to_string(), json!("command_result")),
+                ("command".to_string(), command.clone()),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        s.out.stdout(event.to_line().as_bytes());
+    }
+    s.out.stdout(StreamEvent::Result(env).to_line().as_bytes());
 }

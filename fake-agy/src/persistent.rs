@@ -11,6 +11,7 @@ use crate::session::{Session, UsageUpdate};
 use crate::situations::answer_question;
 use crate::stdin_reader::StdinEvent;
 use crate::turn::default_turn;
+use crate::version_model::{has, Behaviour};
 use agy_protocol::script::{DefaultSpec, TurnRule};
 use agy_protocol::stream::{parse_input_line, InputLineError};
 use agy_protocol::{Envelope, Status};
@@ -73,6 +74,9 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
             }
             None => {
                 s.recorder.stdin_line_rule(index, "default".into());
+                if let Some(cmd) = cli_slash_command(s, &prompt) {
+                    slash_line_fatal(s, &cmd)?;
+                }
                 Vec::new()
             }
         };
@@ -85,6 +89,34 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
             exit_with(&s.recorder, code);
         }
     }
+}
+
+/// The slash command the CLI answers itself (`/model`, `/effort`, `/usage`, `/quota`)
+/// that a stdin line starts with, when the modelled agy refuses it in persistent mode.
+fn cli_slash_command(s: &Session, prompt: &str) -> Option<String> {
+    if s.args.disable_slash_commands || !has(s.version, Behaviour::StreamSlashFatal) {
+        return None;
+    }
+    let cmd = prompt.split_whitespace().next()?;
+    ["/model", "/effort", "/usage", "/quota"]
+        .contains(&cmd)
+        .then(|| cmd.to_string())
+}
+
+/// agy 1.3.1 (`ut-1.3.1-stream-slash-fatal`): a CLI slash command on a persistent stdin
+/// line ends the session: an ERROR result naming it (after `init`), the same text on
+/// stderr after `error: `, exit 2.
+fn slash_line_fatal(s: &mut Session, cmd: &str) -> Result<(), FakeError> {
+    let text = format!("{cmd} is answered by the CLI itself and is unavailable with --input-format stream-json; run it as its own --print {cmd} invocation");
+    s.out.stderr_line(&format!("error: {text}"));
+    let id = s.conversation_id()?;
+    let env = Envelope {
+        error: text,
+        num_turns: s.turns_after_this(false),
+        ..Envelope::empty(id, Status::Error)
+    };
+    s.emit_result(env, UsageUpdate::AddSpent)?;
+    exit_with(&s.recorder, exit_code::USAGE)
 }
 
 /// A malformed line agy does not run. The missing-`event` case is recorded (PB

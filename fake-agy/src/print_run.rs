@@ -23,6 +23,8 @@ pub enum Request {
     Models,
     /// `-p /usage` or `-p /quota`.
     Usage,
+    /// `-p /model` (the selected model) or `-p /effort` (its reasoning effort).
+    Setting(String),
     /// `update`, `changelog`, `agents`, `plugin`, `mcp`, `help` (answered briefly).
     Subcommand(String),
     /// A print-mode turn.
@@ -104,6 +106,7 @@ pub fn classify(s: &Session) -> Request {
         let cmd = prompt.split_whitespace().next().unwrap_or("");
         return match cmd {
             "/usage" | "/quota" => Request::Usage,
+            "/model" | "/effort" => Request::Setting(cmd.trim_start_matches('/').to_string()),
             _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
         };
     }
@@ -132,6 +135,7 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
         Request::Version => commands::version(s),
         Request::Models => commands::models(s),
         Request::Usage => commands::usage(s),
+        Request::Setting(name) => commands::setting(s, &name),
         Request::Subcommand(name) => {
             let rest = s.args.rest.get(1..).unwrap_or_default().to_vec();
             subcommands::answer(s, &name, &rest);

@@ -33,6 +33,9 @@ pub enum Behaviour {
     /// The denial stderr line adds the allow-rule and `--dangerously-skip-permissions`
     /// advice.
     DenialAdvice,
+    /// A CLI slash command (`/model`, …) on a persistent stdin line ends the session
+    /// with an ERROR result and exit 2 (before: unrecorded; the fake sends it as text).
+    StreamSlashFatal,
     /// A tier-less model id (`gemini-3.8-flash`) is accepted without `--effort` (before:
     /// "requires --effort").
     TierlessModelAlone,
@@ -103,6 +106,11 @@ pub const TABLE: &[Row] = &[
         behaviour: Behaviour::DenialAdvice,
         since: v(1, 3, 1),
         source: "ut-1.3.1-tools-denied (littlebearapps/untether)",
+    },
+    Row {
+        behaviour: Behaviour::StreamSlashFatal,
+        since: v(1, 3, 1),
+        source: "ut-1.3.1-stream-slash-fatal",
     },
     Row {
         behaviour: Behaviour::TierlessModelAlone,

@@ -90,7 +90,22 @@ fn equals_and_single_dash_forms_are_accepted() {
 
 #[test]
 fn interactive_ui_is_not_simulated() {
+    // With a terminal agy would start its UI, which the fake does not simulate; without
+    // one it fails as agy does (print_mode::no_prompt_and_no_terminal_…). The child
+    // shares this process's controlling terminal, if any.
+    let has_terminal = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .is_ok();
     let sb = Sandbox::new();
-    let out = sb.cmd().assert().code(fake_agy::exit_code::BROKEN);
-    assert!(String::from_utf8_lossy(&out.get_output().stderr).starts_with("fake-agy: "));
+    let out = sb.cmd().output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if has_terminal {
+        assert_eq!(out.status.code(), Some(fake_agy::exit_code::BROKEN));
+        assert!(stderr.starts_with("fake-agy: "), "{stderr}");
+    } else {
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stderr.starts_with("CLI error: bubbletea"), "{stderr}");
+    }
 }

@@ -15,6 +15,7 @@ mod quirks;
 mod scripts;
 mod session_driver;
 mod signals;
+mod slash_commands;
 mod structured_output;
 mod traces;
 mod versions;
