@@ -31,6 +31,9 @@ pub struct Conversation {
     /// The last `result` line written.
     #[serde(default)]
     pub last_result_line: Option<String>,
+    /// When the conversation began (ms since the epoch; 0 when not recorded).
+    #[serde(default)]
+    pub started_unix_ms: u64,
 }
 
 impl Conversation {
@@ -45,6 +48,10 @@ impl Conversation {
             last_turn_max_step: None,
             last_turn_lines: Vec::new(),
             last_result_line: None,
+            started_unix_ms: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as u64)
+                .unwrap_or(0),
         }
     }
 

@@ -119,6 +119,9 @@ pub struct Session {
     pub last_result_line: Option<String>,
     /// The compiled `--json-schema`, loaded by the pre-turn checks.
     pub schema: Option<Schema>,
+    /// This process resumed a conversation with earlier turns and has not yet shown
+    /// the `system_message` agy puts at the head of the first resumed turn.
+    pub resume_message_due: bool,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
@@ -195,6 +198,7 @@ impl Session {
             pending_question: None,
             last_result_line: None,
             schema: None,
+            resume_message_due: false,
             conversation: None,
             last_step_index: None,
             last_step: None,
@@ -233,6 +237,7 @@ impl Session {
                 }
             });
             conv.save(&self.app)?;
+            self.resume_message_due = conv.num_turns > 0;
             self.conversation = Some(conv);
         }
         self.conversation
@@ -265,6 +270,21 @@ impl Session {
             }
         }
         Ok(Conversation::new(new_id(), self.workspace.clone()))
+    }
+
+    /// A resumed conversation's `duration_seconds`: the time since the conversation began
+    /// (698 s on `kp-1.2.0-live-join-resumed`, 155 s on `jd-1.1.9-resume`), else `turn`.
+    pub fn result_duration(&self, turn: f64) -> f64 {
+        match &self.conversation {
+            Some(c) if c.num_turns > 0 && c.started_unix_ms > 0 => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_millis() as u64)
+                    .unwrap_or(0);
+                (now.saturating_sub(c.started_unix_ms) as f64 / 1000.0).max(turn)
+            }
+            _ => turn,
+        }
     }
 
     /// The conversation id (creating the conversation).

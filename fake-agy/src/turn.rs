@@ -131,6 +131,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         StepState::Done,
         StepType::UserInput,
     ));
+    resume_message(s, &id)?;
     let timeout = s.args.print_timeout().0;
     if timeout < duration {
         s.clock.sleep(timeout);
@@ -223,7 +224,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         // agy joins every text-bearing agent message of the turn (cp-1.2.16-image-subagent).
         response: lead + &response,
         error: spec.error.clone().unwrap_or_default(),
-        duration_seconds: duration.as_secs_f64() + 0.04,
+        duration_seconds: s.result_duration(duration.as_secs_f64() + 0.04),
         num_turns: s.turns_after_this(advance),
         usage: s.cumulative_usage(&spent),
         json_schema: structured_output
@@ -234,6 +235,24 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         ..Envelope::empty(id, spec.status.clone().unwrap_or(Status::Success))
     };
     s.emit_result(env, UsageUpdate::AddSpent)
+}
+
+/// The first turn a process runs in a conversation with earlier turns has a
+/// `system_message` step after `user_input` (every resume capture from 1.1.9 to 1.3.1:
+/// `jd-1.1.9-resume`, `am-1.1.11-resume-turn`, `kp-1.2.0-live-join-resumed`,
+/// `pl-1.2.13-resume-turn`, `ut-1.3.1-resume-after-interrupt`); later turns of the same
+/// process have none (`kp-1.2.0-live-join-stream`).
+fn resume_message(s: &mut Session, id: &str) -> Result<(), FakeError> {
+    if !std::mem::take(&mut s.resume_message_due) {
+        return Ok(());
+    }
+    let i = s.next_step_index()?;
+    let mut step = StepUpdate::new(id, i, StepState::Done, StepType::SystemMessage);
+    // pl-1.2.13-resume-turn: 0.000265 s (1.1.9 wrote none: jd-1.1.9-resume, a
+    // version the fake does not model).
+    step.duration_seconds = Some(0.000265);
+    s.emit_step(step);
+    Ok(())
 }
 
 /// With `--json-schema`, the answer becomes the minimal conforming value (or the

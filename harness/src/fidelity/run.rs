@@ -38,9 +38,14 @@ pub async fn run_default(
         env.push((fake_env::VERSION.into(), v.to_string()));
     }
     give_host(&sandbox, capture, &mut env)?;
+    let mut argv = argv.to_vec();
+    if capture.host.as_ref().is_some_and(|h| h.resumes) {
+        let earlier = earlier_turn(&sandbox, &env).await?;
+        argv = with_conversation(&argv, &earlier);
+    }
     let log = sandbox.root().join("agy.log");
     let mut cmd = tokio::process::Command::new(sandbox.bin().join("agy"));
-    cmd.args(sandboxed_args(argv, &log))
+    cmd.args(sandboxed_args(&argv, &log))
         .current_dir(sandbox.work())
         .env_clear()
         .envs(env)
@@ -133,6 +138,51 @@ fn give_host(
     Ok(())
 }
 
+/// Runs one earlier print turn in the sandbox's workspace, so the capture's run has a
+/// conversation to resume (`host.resumes`); returns its id.
+async fn earlier_turn(sandbox: &Sandbox, env: &[(String, String)]) -> Result<String, String> {
+    let out = tokio::process::Command::new(sandbox.bin().join("agy"))
+        .args(["-p", "an earlier turn", "--output-format", "json"])
+        .current_dir(sandbox.work())
+        .env_clear()
+        .envs(env.iter().cloned())
+        .stdin(Stdio::null())
+        .output();
+    let out = tokio::time::timeout(RUN_LIMIT, out)
+        .await
+        .map_err(|_| "the earlier turn did not finish".to_string())?
+        .map_err(|e| format!("failed to start fake-agy for the earlier turn: {e}"))?;
+    let envelope: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("the earlier turn printed no envelope: {e}"))?;
+    envelope
+        .get("conversation_id")
+        .and_then(|v| v.as_str())
+        .filter(|id| !id.is_empty())
+        .map(String::from)
+        .ok_or_else(|| "the earlier turn has no conversation id".into())
+}
+
+/// The capture's `--conversation <id>` pointed at `id` (ids are placeholders in the
+/// comparison; the sandbox's conversation has its own).
+fn with_conversation(argv: &[String], id: &str) -> Vec<String> {
+    let mut out = Vec::with_capacity(argv.len());
+    let mut next_is_id = false;
+    for a in argv {
+        if next_is_id {
+            out.push(id.to_string());
+            next_is_id = false;
+        } else if a == "--conversation" {
+            out.push(a.clone());
+            next_is_id = true;
+        } else if a.starts_with("--conversation=") {
+            out.push(format!("--conversation={id}"));
+        } else {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
 /// The capture's arguments (without the program name) with `--log-file` pointed inside
 /// the sandbox, so nothing is written where the capture's author wrote.
 fn sandboxed_args(argv: &[String], log: &Path) -> Vec<String> {
@@ -157,6 +207,31 @@ fn sandboxed_args(argv: &[String], log: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_resumed_run_names_the_sandbox_conversation() {
+        let argv: Vec<String> = [
+            "agy",
+            "--conversation",
+            "b767",
+            "-p",
+            "x",
+            "--conversation=c1",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            with_conversation(&argv, "new"),
+            [
+                "agy",
+                "--conversation",
+                "new",
+                "-p",
+                "x",
+                "--conversation=new"
+            ]
+        );
+    }
 
     #[test]
     fn log_file_paths_move_into_the_sandbox() {

@@ -31,6 +31,9 @@ const EMPTINESS: &[&str] = &["conversation_id", "response", "error"];
 /// Objects whose inside is model-chosen (tool arguments).
 const OPAQUE: &[&str] = &["parameters"];
 
+/// The label of one streamed text chunk of an answer.
+const TEXT_CHUNK: &str = "step_update agent_response ACTIVE";
+
 /// How stdout lines that are not JSON are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextLines {
@@ -75,7 +78,11 @@ pub fn stdout_shape(bytes: &[u8], text: TextLines) -> StdoutShape {
         match serde_json::from_str::<Value>(line) {
             Ok(Value::Object(obj)) => {
                 let label = line_label(&obj);
-                shape.sequence.push(label);
+                // How many text chunks one answer arrives in is how the model's tokens
+                // streamed, not agy's choice: a run of ACTIVE chunks is one label.
+                if !(label == TEXT_CHUNK && shape.sequence.last() == Some(&label)) {
+                    shape.sequence.push(label);
+                }
                 let kind = match obj.get("event") {
                     Some(Value::String(name)) => format!("event({name})"),
                     Some(_) => "event(?)".into(),
@@ -237,6 +244,32 @@ mod tests {
         r#"{"event":"result","result":{"conversation_id":"e1","status":"SUCCESS","response":"PONG\n","duration_seconds":2.6,"num_turns":1,"usage":{"input_tokens":1,"output_tokens":2,"thinking_tokens":0,"cache_read_tokens":0,"total_tokens":3}}}"#,
         "\n",
     );
+
+    #[test]
+    fn a_run_of_text_chunks_is_one_label_and_other_repeats_stay() {
+        let chunk = |i: u32, state: &str| {
+            format!(
+                r#"{{"event":"step_update","step_update":{{"conversation_id":"c","step_index":{i},"state":"{state}","step_type":"agent_response","text_delta":"x"}}}}"#
+            )
+        };
+        let text = [
+            chunk(1, "ACTIVE"),
+            chunk(1, "ACTIVE"),
+            chunk(1, "ACTIVE"),
+            chunk(1, "DONE"),
+            chunk(2, "DONE"),
+        ]
+        .join("\n");
+        let s = stdout_shape(text.as_bytes(), TextLines::Model);
+        assert_eq!(
+            s.sequence,
+            [
+                "step_update agent_response ACTIVE",
+                "step_update agent_response DONE",
+                "step_update agent_response DONE"
+            ]
+        );
+    }
 
     #[test]
     fn stream_lines_become_labels_kinds_and_vocabulary() {

@@ -62,6 +62,10 @@ pub struct CaptureHost {
     /// agy had no credentials.
     #[serde(default)]
     pub signed_out: bool,
+    /// The run continues a conversation that already had turns (`--conversation`,
+    /// `--continue`).
+    #[serde(default)]
+    pub resumes: bool,
     /// Where the record says so.
     pub from: String,
 }
