@@ -155,7 +155,7 @@ async fn run_once(
     let timeout = if target.live {
         timeout
     } else {
-        timeout.mul_f64(target.time_scale.max(0.001)) + Duration::from_secs(10)
+        target.time_scale.scale(timeout) + Duration::from_secs(10)
     };
 
     obs.started = clock.elapsed().as_secs_f64();
