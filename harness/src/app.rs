@@ -138,7 +138,7 @@ pub(crate) fn fake_agy_acp(
             "the fake-agy-acp binary `{}` does not exist",
             p.display()
         )),
-        None => locate_binary(FAKE_AGY_ACP_BIN, ENV_FAKE_AGY_ACP, "fake-agy"),
+        None => locate_binary(FAKE_AGY_ACP_BIN, ENV_FAKE_AGY_ACP, "fake-agy-acp"),
     };
     match found {
         Ok(p) => Ok(Some(p)),
