@@ -2,7 +2,8 @@
 //! acts out a script or the default behaviour of a plausible agy 1.2.x, and journals
 //! what it saw; it never judges. See docs/fake-agy.md and docs/script-format.md.
 //! The [`acp`] module is the fake Antigravity ACP agent (`fake-agy-acp`,
-//! docs/acp-fake-agent.md).
+//! docs/acp-fake-agent.md). The [`mock`] module is fake-agy as a library for an
+//! adapter's own tests (docs/fake-agy-mock.md).
 
 pub mod acp;
 mod actor;
@@ -18,6 +19,7 @@ mod error;
 pub mod exit_code;
 mod image;
 mod knobs;
+pub mod mock;
 mod models;
 mod output;
 mod persistent;

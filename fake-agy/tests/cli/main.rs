@@ -8,6 +8,7 @@ mod conversations;
 mod images;
 mod journal;
 mod library;
+mod mock_agy;
 mod persistent;
 mod print_mode;
 mod probes;
