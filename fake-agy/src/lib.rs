@@ -1,11 +1,10 @@
 //! fake-agy: a scriptable stand-in for the `agy` CLI. It accepts agy's command line,
 //! acts out a script or the default behaviour of a plausible agy 1.2.x, and journals
 //! what it saw; it never judges. See docs/fake-agy.md and docs/script-format.md.
-//! The [`acp`] module is the fake Antigravity ACP agent (`fake-agy-acp`,
-//! docs/acp-fake-agent.md). The [`mock`] module is fake-agy as a library for an
-//! adapter's own tests (docs/fake-agy-mock.md).
+//! The fake Antigravity ACP agent is the crate `fake-agy-acp` (docs/acp-fake-agent.md).
+//! The [`mock`] module is fake-agy as a library for an adapter's own tests
+//! (docs/fake-agy-mock.md).
 
-pub mod acp;
 mod actor;
 mod app;
 mod artifact;
@@ -44,3 +43,4 @@ mod version_model;
 pub use app::main_with;
 pub use cli::usage;
 pub use image::encode as encode_image;
+pub use prompt::{read_prompt, GatedTool, PromptReading};

@@ -47,6 +47,7 @@ pub fn execute(cli: Cli) -> i32 {
             Command::Fidelity(args) => crate::fidelity::fidelity_command(args).await,
             Command::Convert(args) => crate::capture::convert_command(args),
             Command::Matrix(args) => crate::matrix::matrix_command(args, choice).await,
+            Command::Repro(args) => crate::repro::repro_command(args).await,
         }
     })
 }
@@ -138,7 +139,7 @@ pub(crate) fn fake_agy_acp(
             "the fake-agy-acp binary `{}` does not exist",
             p.display()
         )),
-        None => locate_binary(FAKE_AGY_ACP_BIN, ENV_FAKE_AGY_ACP, "fake-agy"),
+        None => locate_binary(FAKE_AGY_ACP_BIN, ENV_FAKE_AGY_ACP, "fake-agy-acp"),
     };
     match found {
         Ok(p) => Ok(Some(p)),

@@ -56,6 +56,9 @@ pub enum Command {
     /// Run scenarios against an adapter under each agy version fake-agy models and print
     /// the adapter × version table.
     Matrix(MatrixArgs),
+    /// Turn a pasted bug report (agy's output, stderr, `$ agy …` lines) or a recorded run
+    /// into a scenario, run it against the adapter and minimise it while it still fails.
+    Repro(crate::repro::ReproArgs),
 }
 
 /// Which adapter a command runs.

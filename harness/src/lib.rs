@@ -11,6 +11,7 @@
 //! - [`fidelity`]: fake-agy's default behaviour measured against the capture corpus;
 //!   [`capture`]: a capture as an agy script.
 //! - [`matrix`]: the adapter × agy version table.
+//! - [`repro`]: a pasted bug report as a minimal failing scenario.
 
 pub mod adapter_config;
 mod app;
@@ -32,6 +33,7 @@ pub mod matrix;
 pub mod observation;
 pub mod process_group;
 pub mod report;
+pub mod repro;
 pub mod runner;
 pub mod sandbox;
 pub mod scenario;

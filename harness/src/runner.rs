@@ -353,7 +353,7 @@ pub async fn run_scenario(
                 .install_acp_agent(fake, s.fake_acp_script().as_deref(), &mut env)
                 .map_err(|e| format!("failed to install fake-agy-acp in the sandbox: {e}")),
             None => Err(format!(
-                "no fake-agy-acp binary: build it with `cargo build -p fake-agy`, or set `{}`",
+                "no fake-agy-acp binary: build it with `cargo build -p fake-agy-acp`, or set `{}`",
                 crate::locate::ENV_FAKE_AGY_ACP
             )),
         };

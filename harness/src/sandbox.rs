@@ -24,6 +24,8 @@ pub mod fake_env {
     pub const VERSION: &str = "FAKE_AGY_VERSION";
     /// fake-agy's state (invocation counter, conversations).
     pub const STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
+    /// agy has no credentials (`1`).
+    pub const SIGNED_OUT: &str = "FAKE_AGY_SIGNED_OUT";
     /// The time scale (fake-agy-acp reads it too).
     pub const TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
     /// fake-agy-acp's journal of ACP traffic (docs/acp-fake-agent.md §3).

@@ -19,5 +19,3 @@ mod signals;
 mod structured_output;
 mod traces;
 mod versions;
-
-mod acp;

@@ -116,7 +116,7 @@ fn text_step(line: Vec<u8>, stdout: bool) -> Step {
 
 /// A stdout line: a typed step when it is a stream-json event or an envelope that the
 /// script format renders back byte for byte, plain output otherwise (model text).
-fn stdout_step(line: &[u8]) -> Result<Step, ConvertError> {
+pub(crate) fn stdout_step(line: &[u8]) -> Result<Step, ConvertError> {
     let text = match std::str::from_utf8(line) {
         Ok(t) => t,
         Err(_) => return Ok(text_step(line.to_vec(), true)),

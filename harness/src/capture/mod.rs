@@ -5,4 +5,5 @@ mod command;
 mod convert;
 
 pub use command::{convert_command, ConvertArgs};
+pub(crate) use convert::stdout_step;
 pub use convert::{capture_to_script, ConvertError};

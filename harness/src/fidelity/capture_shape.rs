@@ -1,7 +1,7 @@
 //! The shape a capture records, and the shape of fake-agy's run of it.
 
 use super::run::RunOutput;
-use super::shape::{stderr_patterns, stdout_shape, Shape, TextLines};
+use super::shape::{stderr_patterns, stdout_shape, Shape, StdoutShape, TextLines};
 use agy_protocol::capture::{read_capture_file, Capture, CaptureKind};
 use std::path::Path;
 
@@ -23,9 +23,13 @@ pub fn expected_shape(dir: &Path, capture: &Capture) -> Result<Shape, String> {
             .transpose()
     };
     let kind = text_lines(capture.kind);
+    let elided = |mut shape: StdoutShape| {
+        shape.elided = capture.elided.iter().cloned().collect();
+        shape
+    };
     Ok(Shape {
         exit: capture.exit.get().copied(),
-        stdout: read(&capture.files.stdout)?.map(|b| stdout_shape(&b, kind)),
+        stdout: read(&capture.files.stdout)?.map(|b| elided(stdout_shape(&b, kind))),
         stderr: read(&capture.files.stderr)?.map(|b| stderr_patterns(&b)),
     })
 }

@@ -37,6 +37,7 @@ pub async fn run_default(
     if let Some(v) = capture.version() {
         env.push((fake_env::VERSION.into(), v.to_string()));
     }
+    give_host(&sandbox, capture, &mut env)?;
     let log = sandbox.root().join("agy.log");
     let mut cmd = tokio::process::Command::new(sandbox.bin().join("agy"));
     cmd.args(sandboxed_args(argv, &log))
@@ -106,6 +107,30 @@ pub async fn run_default(
             ))
         }
     }
+}
+
+/// Gives fake-agy what the capture's host had and agy's output does not show: its
+/// `settings.json` (in the sandbox's agy data directory) and a missing sign-in.
+fn give_host(
+    sandbox: &Sandbox,
+    capture: &Capture,
+    env: &mut Vec<(String, String)>,
+) -> Result<(), String> {
+    let Some(host) = &capture.host else {
+        return Ok(());
+    };
+    if host.signed_out {
+        env.push((fake_env::SIGNED_OUT.into(), "1".into()));
+    }
+    if let Some(settings) = &host.settings {
+        let dir = sandbox.home().join(".gemini").join("antigravity-cli");
+        let text = serde_json::to_string_pretty(settings)
+            .map_err(|e| format!("failed to render the settings of `{}`: {e}", capture.id))?;
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(dir.join("settings.json"), text))
+            .map_err(|e| format!("failed to write settings.json in the sandbox: {e}"))?;
+    }
+    Ok(())
 }
 
 /// The capture's arguments (without the program name) with `--log-file` pointed inside

@@ -49,6 +49,9 @@ pub struct StdoutShape {
     pub keys: BTreeMap<String, Vec<String>>,
     /// `kind.key` → vocabulary values, `empty`/`text`, or the tool names of `init.tools`.
     pub values: BTreeMap<String, BTreeSet<String>>,
+    /// `kind.key`s whose values the publisher trimmed (corpus `elided`): only what is
+    /// still listed is compared, and must be among the values observed.
+    pub elided: BTreeSet<String>,
 }
 
 /// The shape of one run; `None` parts were not recorded and are not compared.

@@ -17,5 +17,7 @@ pub use lines::{check_stdout_line, LineCheck};
 pub use load::{
     load_corpus, read_capture_file, CORPUS_FILE, MAX_CAPTURE_FILE_BYTES, MAX_CORPUS_BYTES,
 };
-pub use model::{Capture, CaptureFiles, CaptureKind, CaptureSource, Confidence, Corpus};
-pub use parse::parse_corpus;
+pub use model::{
+    Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus,
+};
+pub use parse::{parse_corpus, ELIDABLE};

@@ -44,6 +44,26 @@ pub struct Capture {
     pub redacted: String,
     /// Anything else worth knowing.
     pub note: Option<String>,
+    /// What the run's host had that agy's output does not show (its `settings.json`,
+    /// no sign-in), with the evidence; a fidelity run gives fake-agy the same.
+    pub host: Option<CaptureHost>,
+    /// Values the publisher trimmed (`init.tools`): a fidelity run compares only what the
+    /// capture still lists.
+    pub elided: Vec<String>,
+}
+
+/// The host a capture ran on, as far as the record shows it (corpus.toml `host`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureHost {
+    /// The `settings.json` agy read (its data directory), as a JSON object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<serde_json::Map<String, serde_json::Value>>,
+    /// agy had no credentials.
+    #[serde(default)]
+    pub signed_out: bool,
+    /// Where the record says so.
+    pub from: String,
 }
 
 /// The kind of run a capture records.

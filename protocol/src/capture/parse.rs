@@ -2,7 +2,9 @@
 
 use super::known::Known;
 use super::load::check_capture_file;
-use super::model::{Capture, CaptureFiles, CaptureKind, CaptureSource, Confidence, Corpus};
+use super::model::{
+    Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus,
+};
 use crate::diag::{parse_whole_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
 use crate::version::AgyVersion;
 use std::collections::BTreeMap;
@@ -27,7 +29,12 @@ const CAPTURE_KEYS: &[&str] = &[
     "shows",
     "redacted",
     "note",
+    "host",
+    "elided",
 ];
+
+/// The values `elided` may name.
+pub const ELIDABLE: &[&str] = &["init.tools"];
 
 /// Parses a corpus table (the whole document). File existence is checked by
 /// [`super::load_corpus`], which knows the folder.
@@ -211,6 +218,26 @@ fn parse_capture(
         diags,
     );
     let note = w.get("note", diags);
+    let host: Option<CaptureHost> = w.get("host", diags);
+    if let Some(h) = &host {
+        check_with(
+            src,
+            &mut w,
+            "host",
+            !h.from.trim().is_empty(),
+            "say where the record shows the host: `host = { settings = { toolPermission = \"strict\" }, from = \"…\" }`",
+            diags,
+        );
+    }
+    let elided: Vec<String> = w.get("elided", diags).unwrap_or_default();
+    check_with(
+        src,
+        &mut w,
+        "elided",
+        elided.iter().all(|e| ELIDABLE.contains(&e.as_str())),
+        "`elided` lists values the publisher trimmed; known: `init.tools`",
+        diags,
+    );
     w.finish(CAPTURE_KEYS, diags);
     if diags.len() > before {
         return None;
@@ -231,6 +258,8 @@ fn parse_capture(
         shows: shows?,
         redacted: redacted?,
         note,
+        host,
+        elided,
     })
 }
 
@@ -385,6 +414,26 @@ redacted     = "none"
                 .contains("did you mean `redacted`")),
             "{err}"
         );
+    }
+
+    #[test]
+    fn the_host_and_trimmed_values_are_read_and_checked() {
+        let text = format!(
+            "{GOOD}host = {{ settings = {{ toolPermission = \"strict\" }}, signed_out = true, from = \"the page\" }}\nelided = [\"init.tools\"]\n"
+        );
+        let c = &parse(&text).expect("parses").captures[0];
+        let host = c.host.as_ref().expect("host");
+        assert!(host.signed_out);
+        assert_eq!(
+            host.settings.as_ref().and_then(|s| s.get("toolPermission")),
+            Some(&serde_json::json!("strict"))
+        );
+        assert_eq!(c.elided, vec!["init.tools".to_string()]);
+        let bad =
+            format!("{GOOD}host = {{ signed_out = true, from = \" \" }}\nelided = [\"usage\"]\n");
+        let err = parse(&bad).expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![17, 18], "{err}");
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub fn fake_acp_bin() -> PathBuf {
         if !bin.exists() {
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let status = std::process::Command::new(cargo)
-                .args(["build", "-p", "fake-agy", "--bin", "fake-agy-acp"])
+                .args(["build", "-p", "fake-agy-acp", "--bin", "fake-agy-acp"])
                 .current_dir(env!("CARGO_MANIFEST_DIR"))
                 .status()
                 .expect("run cargo build for fake-agy-acp");

@@ -1,7 +1,7 @@
 //! Authentication: the `-32000` gate, `authenticate`, tokens that survive a restart
 //! (docs/agy-acp-reference.md §2.4).
 
-use super::support::Sandbox;
+use crate::support::Sandbox;
 use serde_json::json;
 
 const AUTH_REQUIRED: &str = "[agent]\nauth = \"required\"\n";

@@ -2,8 +2,8 @@
 //! without, late notifications and permission requests after the restore response
 //! (docs/agy-acp-reference.md §2.9, §6.5, §6.6; seed 003).
 
-use super::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
 use crate::assert_transcript_snapshot;
+use crate::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
 use agy_protocol::acp::{AcpDirection, AcpKind};
 use serde_json::{json, Value};
 

@@ -1,7 +1,7 @@
 //! Arbitrary bytes on stdin never crash the agent: each bad line gets an error
 //! response and the agent still answers the next request.
 
-use super::support::Sandbox;
+use crate::support::Sandbox;
 use proptest::prelude::*;
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! Permission requests and cancellation (docs/agy-acp-reference.md §1.7, §1.9, §2.7, §2.8, §6.3, §6.4).
 
-use super::support::{open_session, transcript_text, update_kinds, Sandbox};
 use crate::assert_transcript_snapshot;
+use crate::support::{open_session, transcript_text, update_kinds, Sandbox};
 use agy_protocol::acp::AcpDirection;
 use serde_json::json;
 
@@ -125,7 +125,7 @@ async fn cancel_then_allow(sb: &Sandbox) -> (serde_json::Value, String) {
     agent.finish().await;
     (
         resp["result"]["stopReason"].clone(),
-        super::support::agent_text(&after),
+        crate::support::agent_text(&after),
     )
 }
 

@@ -1,8 +1,8 @@
 //! Prompt turns: streamed deltas, `usage_update` by version, stop reasons, late
 //! notifications after the response.
 
-use super::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
 use crate::assert_transcript_snapshot;
+use crate::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
 use serde_json::json;
 
 #[tokio::test]

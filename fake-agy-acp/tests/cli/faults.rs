@@ -1,6 +1,6 @@
 //! Process-level faults: hanging or slow start, SIGTERM ignored, a broken script.
 
-use super::support::{Sandbox, WAIT};
+use crate::support::{Sandbox, WAIT};
 use agy_protocol::acp::{AcpDirection, AcpKind};
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! `initialize`: the recorded capabilities and agent info (docs/agy-acp-reference.md §2.3), stderr noise.
 
-use super::support::Sandbox;
+use crate::support::Sandbox;
 use serde_json::json;
 
 #[tokio::test]
@@ -79,7 +79,7 @@ async fn stderr_noise_never_reaches_stdout() {
         .await
         .expect("write");
     drop(stdin);
-    let out = tokio::time::timeout(super::support::WAIT, child.wait_with_output())
+    let out = tokio::time::timeout(crate::support::WAIT, child.wait_with_output())
         .await
         .expect("exits in time")
         .expect("output");
@@ -121,7 +121,7 @@ async fn cancel_sent_as_a_request_is_method_not_found() {
 /// Runs `fake-agy-acp ARG` with stdin left open (a terminal user's view): its stdout
 /// and exit status, or a failure when it has not exited within 20 s.
 fn info_flag(arg: &str) -> (String, Option<i32>) {
-    let mut child = std::process::Command::new(super::support::agent_bin())
+    let mut child = std::process::Command::new(crate::support::agent_bin())
         .arg(arg)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

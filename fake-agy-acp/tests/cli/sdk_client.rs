@@ -2,7 +2,7 @@
 //! typed client can initialize, create a session, prompt, answer a permission and
 //! receive every update, the fake speaks valid ACP.
 
-use super::support::{Sandbox, WAIT};
+use crate::support::{Sandbox, WAIT};
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
     ContentBlock, InitializeRequest, NewSessionRequest, PermissionOptionKind, PromptRequest,

@@ -309,12 +309,12 @@ pub fn transcript_text(agent: &Agent, temp: &Path) -> String {
         .join("\n")
 }
 
-/// Binds the snapshot folder once: `snapshots/fake-agy/acp/`.
+/// Binds the snapshot folder once: `snapshots/fake-agy-acp/`.
 #[macro_export]
 macro_rules! assert_transcript_snapshot {
     ($name:expr, $text:expr) => {{
         let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path("../../../../snapshots/fake-agy/acp");
+        settings.set_snapshot_path("../../../snapshots/fake-agy-acp");
         settings.set_prepend_module_to_snapshot(false);
         settings.bind(|| insta::assert_snapshot!($name, $text));
     }};

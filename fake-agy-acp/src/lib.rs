@@ -1,6 +1,6 @@
-//! The fake Antigravity ACP agent: what Google's separate `agy_acp_server` does when an
-//! ACP client drives it (docs/agy-acp-reference.md §2), plus scriptable faults. The binary is
-//! `fake-agy-acp`; a sandbox installs it as `agy_acp_server`. See
+//! fake-agy-acp: the fake Antigravity ACP agent, what Google's separate `agy_acp_server`
+//! does when an ACP client drives it (docs/agy-acp-reference.md §2), plus scriptable
+//! faults. The binary is `fake-agy-acp`; a sandbox installs it as `agy_acp_server`. See
 //! `docs/acp-fake-agent.md`.
 
 mod agent;

@@ -4,10 +4,10 @@
 
 fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    if let Some(code) = fake_agy::acp::answer_info_flag(&args) {
+    if let Some(code) = fake_agy_acp::answer_info_flag(&args) {
         std::process::exit(code);
     }
-    match fake_agy::acp::run_acp_agent() {
+    match fake_agy_acp::run_acp_agent() {
         Ok(code) => std::process::exit(code),
         Err(e) => {
             eprintln!("fake-agy-acp: {e}");

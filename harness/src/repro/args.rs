@@ -1,0 +1,50 @@
+//! `agy-harness repro`'s command line.
+
+use crate::cli::{AdapterArgs, ProfileArg};
+use clap::Args;
+use std::path::PathBuf;
+
+/// `agy-harness repro`.
+#[derive(Debug, Clone, Args)]
+pub struct ReproArgs {
+    /// The bug report: a file with the pasted output, `-` for stdin, or a folder (traces
+    /// recorded with `--record`, or a kept sandbox with its `journal.jsonl`).
+    #[arg(value_name = "CAPTURE")]
+    pub capture: PathBuf,
+    /// The adapter's profile, when the report does not show it.
+    #[arg(long, value_enum)]
+    pub profile: Option<ProfileArg>,
+    /// The agy version, when the report does not say.
+    #[arg(long, value_name = "V")]
+    pub agy_version: Option<agy_protocol::AgyVersion>,
+    /// agy's command line, when the report does not give it (`"agy -p … --output-format json"`).
+    #[arg(long, value_name = "COMMAND", allow_hyphen_values = true)]
+    pub argv: Option<String>,
+    /// The adapter under test.
+    #[command(flatten)]
+    pub target: AdapterArgs,
+    /// Where the scenario goes: `<DIR>/<profile>/<behaviour>.toml`.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Write and run the scenario, but do not minimise it.
+    #[arg(long)]
+    pub no_minimise: bool,
+    /// Most runs the minimiser spends.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub max_runs: usize,
+    /// Stop minimising after this long (a Go duration: `30s`, `5m`).
+    #[arg(long, value_name = "DUR")]
+    pub time_budget: Option<String>,
+    /// Runs at once while minimising (default: the number of CPUs).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Multiply every scripted delay and adapter timeout by this factor.
+    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
+    pub time_scale: f64,
+    /// The fake-agy binary (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
+    pub fake_agy: Option<PathBuf>,
+    /// The reference adapter binary (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_REFERENCE_ADAPTER")]
+    pub reference_adapter: Option<PathBuf>,
+}

@@ -1,0 +1,396 @@
+//! The `repro` command: read the report, write the scenario, run it, minimise it, and
+//! say what happened. Exit 0: the bug reproduced (the adapter fails the scenario); 1:
+//! not reproduced (the adapter passes it); 2: the report or an option is bad; 3: the
+//! harness could not run.
+
+use super::args::ReproArgs;
+use super::case::{build_case, Built, CaseOptions, ReproCase};
+use super::evidence::Evidence;
+use super::judge::{signature, Judge, Verdict};
+use super::minimise::{minimise, step_count, Budget, Shrunk};
+use super::oracle::plan;
+use super::paste::{read_paste, MAX_PASTE_BYTES};
+use super::record::read_folder;
+use super::render::{render, Provenance};
+use crate::adapter_config::AdapterConfig;
+use crate::app::{adapter_config, check_time_scale, fake_agy, reference_adapter, Fatal};
+use crate::check::Failure;
+use crate::cli::CommonArgs;
+use crate::exit_code;
+use crate::runner::RunSettings;
+use crate::scenario::{parse_scenario_file, Profile};
+use agy_protocol::diag::{Diagnostics, SourceFile};
+use agy_protocol::GoDuration;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Runs `agy-harness repro`; returns the exit code.
+pub async fn repro_command(args: ReproArgs) -> i32 {
+    match repro(args).await {
+        Ok(code) => code,
+        Err(f) => f.report(),
+    }
+}
+
+fn bad(message: impl Into<String>) -> Fatal {
+    Fatal(exit_code::BAD_INPUT, message.into())
+}
+
+fn cannot(message: impl Into<String>) -> Fatal {
+    Fatal(exit_code::COULD_NOT_RUN, message.into())
+}
+
+fn located(d: Diagnostics, what: &str) -> Fatal {
+    eprint!("{d}");
+    bad(format!(
+        "{} problem(s) in {what}; nothing was written",
+        d.len()
+    ))
+}
+
+/// The report as evidence: a folder, stdin (`-`), or a file.
+fn read_report(capture: &Path) -> Result<Evidence, Fatal> {
+    if capture.is_dir() {
+        return read_folder(capture).map_err(|d| located(d, "the recorded run"));
+    }
+    let (name, text) = if capture == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .take(MAX_PASTE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| cannot(format!("failed to read the report from stdin: {e}")))?;
+        if bytes.len() as u64 > MAX_PASTE_BYTES {
+            return Err(bad(format!(
+                "the report on stdin is larger than {MAX_PASTE_BYTES} bytes"
+            )));
+        }
+        (
+            "<stdin>".to_string(),
+            String::from_utf8_lossy(&bytes).into_owned(),
+        )
+    } else {
+        let text =
+            agy_protocol::lines::read_file_bounded(capture, MAX_PASTE_BYTES).map_err(|e| {
+                bad(format!(
+                    "failed to read the report `{}`: {e}",
+                    capture.display()
+                ))
+            })?;
+        (capture.display().to_string(), text)
+    };
+    read_paste(&SourceFile::new(name, text)).map_err(|d| located(d, "the report"))
+}
+
+fn common(args: &ReproArgs) -> CommonArgs {
+    CommonArgs {
+        paths: Vec::new(),
+        scenarios: None,
+        jobs: args.jobs,
+        time_scale: args.time_scale,
+        fake_agy: args.fake_agy.clone(),
+        fake_agy_acp: None,
+        reference_adapter: args.reference_adapter.clone(),
+        name: Vec::new(),
+        tag: Vec::new(),
+        profile: Vec::new(),
+        partition: None,
+    }
+}
+
+fn run_settings(config: AdapterConfig, fake: &Path, scale: f64) -> Arc<RunSettings> {
+    Arc::new(RunSettings {
+        config,
+        fake_agy: fake.to_path_buf(),
+        fake_agy_acp: None,
+        time_scale: scale,
+        keep_sandboxes: false,
+        live: None,
+        agy_version: None,
+    })
+}
+
+/// The adapter under test, and the correct reference adapter when it is another one.
+fn adapters(
+    args: &ReproArgs,
+    profile: Profile,
+) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), Fatal> {
+    check_time_scale(args.time_scale)?;
+    let common = common(args);
+    let fake = fake_agy(&common)?;
+    let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, &common)?;
+    if !config.adapter.profiles.contains(&profile) {
+        return Err(bad(format!(
+            "the adapter `{}` does not implement the `{profile}` profile the report shows",
+            config.adapter.name
+        )));
+    }
+    let is_correct_reference = args.target.adapter.is_none() && args.target.fault.is_empty();
+    let reference = if is_correct_reference {
+        None
+    } else {
+        reference_adapter(&common)
+            .ok()
+            .map(|bin| run_settings(AdapterConfig::reference(&bin, &[]), &fake, args.time_scale))
+    };
+    Ok((run_settings(config, &fake, args.time_scale), reference))
+}
+
+fn options(args: &ReproArgs) -> Result<CaseOptions, Fatal> {
+    let argv = match &args.argv {
+        Some(cmd) => {
+            let mut argv = shlex::split(cmd).filter(|a| !a.is_empty()).ok_or_else(|| {
+                bad(format!(
+                    "--argv `{cmd}` does not split into words (an unclosed quote?)"
+                ))
+            })?;
+            if argv[0] != "agy" && !argv[0].ends_with("/agy") {
+                argv.insert(0, "agy".into());
+            }
+            argv[0] = "agy".into();
+            Some(argv)
+        }
+        None => None,
+    };
+    Ok(CaseOptions {
+        profile: args.profile.map(Into::into),
+        version: args.agy_version,
+        argv,
+    })
+}
+
+/// Writes a scenario and checks that it reads back as the catalogue reads it.
+fn write_scenario(path: &Path, text: &str) -> Result<(), Fatal> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| cannot(format!("failed to create `{}`: {e}", dir.display())))?;
+    }
+    std::fs::write(path, text)
+        .map_err(|e| cannot(format!("failed to write `{}`: {e}", path.display())))?;
+    parse_scenario_file(path).map(|_| ()).map_err(|d| {
+        eprint!("{d}");
+        cannot(format!(
+            "the written scenario `{}` does not read back (a repro bug)",
+            path.display()
+        ))
+    })
+}
+
+fn source_name(args: &ReproArgs) -> String {
+    if args.capture == Path::new("-") {
+        return "a report pasted on stdin".into();
+    }
+    args.capture.file_name().map_or_else(
+        || args.capture.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+fn summary(e: &Evidence, built: &Built) {
+    let (mut i, mut o, mut r) = (0, 0, 0);
+    for inv in &e.invocations {
+        let c = inv.counts();
+        (i, o, r) = (i + c.0, o + c.1, r + c.2);
+    }
+    println!(
+        "read {}: {} invocation(s), {i} stdin line(s), {o} stdout line(s), {r} stderr line(s){}",
+        e.source,
+        e.invocations.len(),
+        e.version
+            .as_ref()
+            .map(|(v, at)| format!(", agy {v} ({at})"))
+            .unwrap_or_default()
+    );
+    println!("profile {}: {}", built.case.profile, built.profile_reason);
+    for n in &built.notes {
+        println!("  note: {n}");
+    }
+}
+
+/// What the report lacks that could trigger the bug, when the adapter passes.
+fn missing_evidence(e: &Evidence, case: &ReproCase) -> Vec<String> {
+    let mut out = Vec::new();
+    if e.version.is_none() && case.version.is_none() {
+        out.push("the agy version (`agy 1.2.6` in the report, or --agy-version)".into());
+    }
+    if e.invocations.iter().all(|i| i.argv.is_none()) {
+        out.push("agy's command line (a `$ agy …` line, or --argv)".into());
+    }
+    if e.invocations.iter().all(|i| i.exit.is_none()) {
+        out.push("agy's exit status (`exit status N`)".into());
+    }
+    match case.profile {
+        Profile::Oneshot if e.invocations.iter().all(|i| i.images.is_none()) => {
+            out.push("what was in the brain folder (`no image in the brain folder`, `brain/<id>/x.jpg`)".into())
+        }
+        Profile::Session if case.processes.iter().map(|p| p.turns.len()).sum::<usize>() < 2 => out.push(
+            "a second turn: replays, late steps and process reuse show only from the second stdin line on".into(),
+        ),
+        Profile::Session if e.invocations.iter().all(|i| i.counts().0 == 0) => {
+            out.push("the stdin lines the adapter sent (turns were split at each result)".into())
+        }
+        _ => {}
+    }
+    out
+}
+
+fn show_failure(f: &Failure) {
+    println!(
+        "  {}: expected {}, observed {}",
+        f.headline(),
+        f.expected,
+        f.observed
+    );
+}
+
+async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
+    let evidence = read_report(&args.capture)?;
+    let built = build_case(&evidence, &options(&args)?).map_err(bad)?;
+    summary(&evidence, &built);
+    let case = built.case.clone();
+    let the_plan = plan(&case);
+    let slug = format!("repro-{}", the_plan.slug);
+    let dir = args.out.join(case.profile.as_str());
+    let path = dir.join(format!("{slug}.toml"));
+    let mut prov = Provenance {
+        source: source_name(&args),
+        profile_reason: built.profile_reason.clone(),
+        notes: built.notes.clone(),
+        header: Vec::new(),
+    };
+    write_scenario(&path, &render(&case, &the_plan, &slug, &prov))?;
+    println!("wrote {}", path.display());
+    let (target, reference) = adapters(&args, case.profile)?;
+    let jobs = crate::app::jobs(&common(&args));
+    let work = tempfile::tempdir().map_err(|e| cannot(format!("no temporary folder: {e}")))?;
+    let mut judge = Judge::new(target, reference, jobs, work.path());
+    let verdict = judge.judge(std::slice::from_ref(&case)).await.remove(0);
+    let failures = match verdict {
+        Verdict::Unjudged(why) => {
+            return Err(cannot(format!("the scenario could not be run: {why}")))
+        }
+        Verdict::Passed => {
+            println!(
+                "not reproduced: `{}` passes the scenario",
+                judge.settings.config.adapter.name
+            );
+            let missing = missing_evidence(&evidence, &case);
+            if missing.is_empty() {
+                println!("  the adapter handles this behaviour correctly, or the bug needs more than the report shows");
+            } else {
+                println!("  the adapter is correct for what the report shows, or the report lacks what triggers the bug:");
+                missing.iter().for_each(|m| println!("  - {m}"));
+            }
+            return Ok(exit_code::SCENARIO_FAILED);
+        }
+        Verdict::Failed(fs) => fs,
+    };
+    let reference_failures = match judge.reference_verdict(&case).await {
+        Some(Verdict::Failed(fs)) => fs.iter().map(signature).collect(),
+        _ => Vec::new(),
+    };
+    let Some(chosen) = failures
+        .iter()
+        .find(|f| !reference_failures.contains(&signature(f)))
+    else {
+        println!("the correct reference adapter fails the scenario too: the report shows no bug of the adapter's");
+        failures.iter().for_each(show_failure);
+        return Ok(exit_code::SCENARIO_FAILED);
+    };
+    println!(
+        "reproduced: `{}` fails the scenario",
+        judge.settings.config.adapter.name
+    );
+    failures.iter().for_each(show_failure);
+    if args.no_minimise {
+        return Ok(exit_code::ALL_CONFORM);
+    }
+    let sig = signature(chosen);
+    let budget = Budget {
+        runs: args.max_runs,
+        deadline: match &args.time_budget {
+            Some(t) => Some(
+                Instant::now()
+                    + GoDuration::parse(t)
+                        .map_err(|_| {
+                            bad(format!(
+                                "--time-budget `{t}` is not a Go duration (e.g. `30s`)"
+                            ))
+                        })?
+                        .0,
+            ),
+            None => None,
+        },
+    };
+    let started = Instant::now();
+    let shrunk = minimise(&case, &sig, &mut judge, budget).await;
+    write_minimal(
+        &args, &case, &shrunk, &slug, &path, &mut prov, &sig, started,
+    )?;
+    Ok(exit_code::ALL_CONFORM)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_minimal(
+    args: &ReproArgs,
+    original: &ReproCase,
+    shrunk: &Shrunk,
+    slug: &str,
+    path: &Path,
+    prov: &mut Provenance,
+    sig: &str,
+    started: Instant,
+) -> Result<(), Fatal> {
+    let Some(min) = &shrunk.case else {
+        return Ok(());
+    };
+    let original_stem = format!("{slug}-original");
+    let original_path: PathBuf = path.with_file_name(format!("{original_stem}.toml"));
+    write_scenario(
+        &original_path,
+        &render(original, &plan(original), &original_stem, prov),
+    )?;
+    let (before, after) = (step_count(original), step_count(min));
+    prov.header = vec![
+        format!(
+            "Minimised from {original_stem}.toml in {} run(s): it still fails `{sig}`; {before} script step(s) → {after}.",
+            shrunk.runs
+        ),
+        format!("Removed: {}", removed_summary(&shrunk.removed)),
+    ];
+    write_scenario(path, &render(min, &plan(min), slug, prov))?;
+    println!(
+        "minimised in {} run(s), {:.1}s{}: {before} script step(s) → {after}; it still fails `{sig}`",
+        shrunk.runs,
+        started.elapsed().as_secs_f64(),
+        if shrunk.cut_short { " (budget spent: the result is smaller, not minimal)" } else { "" }
+    );
+    println!("  removed {}", removed_summary(&shrunk.removed));
+    for r in &shrunk.removed {
+        println!("  - {r}");
+    }
+    println!(
+        "wrote {} (minimal) and {} (original)",
+        path.display(),
+        original_path.display()
+    );
+    println!(
+        "next: agy-harness check {}  then commit it beside your scenarios",
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// `2 turn(s), 5 step(s), 1 delay(s), 7 field(s)`.
+fn removed_summary(removed: &[String]) -> String {
+    let count = |prefix: &str| removed.iter().filter(|r| r.starts_with(prefix)).count();
+    format!(
+        "{} invocation(s), {} turn(s), {} step(s), {} delay(s), {} field(s)",
+        count("invocation:"),
+        count("turn:"),
+        count("step:"),
+        count("delay:"),
+        count("field:")
+    )
+}

@@ -1,0 +1,166 @@
+//! Runs reproductions with the ordinary runner and says what each came to: passed,
+//! failed (which expectations), or could not be judged. A failure is named by its
+//! expectation, its expected value and its place without op numbers, so it is still
+//! "the same failure" after the minimiser removed earlier ops.
+
+use super::case::ReproCase;
+use super::oracle::plan;
+use super::render::{render, Provenance};
+use crate::check::Failure;
+use crate::report::{ScenarioResult, Status};
+use crate::runner::{run_all, RunSettings};
+use crate::scenario::{parse_scenario, Scenario};
+use agy_protocol::diag::SourceFile;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What a run of one reproduction came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Every expectation held.
+    Passed,
+    /// These expectations broke (contract ones; seed-choice advice left out).
+    Failed(Vec<Failure>),
+    /// The run did not reach a verdict (the driver did not start, the scenario is
+    /// invalid): the reason.
+    Unjudged(String),
+}
+
+/// A failure's identity across shrinking: `op generate: outcome = timeout`,
+/// `journal: invocations = 1` (the same check with the same expected value).
+pub fn signature(f: &Failure) -> String {
+    let place: String = f
+        .place
+        .split_whitespace()
+        .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("{place}: {} = {}", f.expectation, f.expected)
+}
+
+impl Verdict {
+    /// True when a failure has this signature.
+    pub fn fails_with(&self, sig: &str) -> bool {
+        matches!(self, Verdict::Failed(fs) if fs.iter().any(|f| signature(f) == sig))
+    }
+}
+
+fn verdict(r: &ScenarioResult) -> Verdict {
+    match r.status {
+        Status::Passed | Status::ExpectedFailure => Verdict::Passed,
+        Status::Failed | Status::UnexpectedPass | Status::TimedOut => {
+            let mut fs: Vec<Failure> = r
+                .failures
+                .iter()
+                .filter(|f| f.seed_choice.is_none())
+                .cloned()
+                .collect();
+            if fs.is_empty() && r.status == Status::TimedOut {
+                fs.push(Failure::new(
+                    "scenario",
+                    "timeout",
+                    "the scenario ends in time",
+                    "it timed out",
+                ));
+            }
+            if fs.is_empty() {
+                Verdict::Passed
+            } else {
+                Verdict::Failed(fs)
+            }
+        }
+        _ => Verdict::Unjudged(
+            r.note
+                .clone()
+                .unwrap_or_else(|| r.status.word().to_string()),
+        ),
+    }
+}
+
+/// Runs reproductions: writes each candidate into a work folder, parses it as the
+/// catalogue does, runs the batch on the runner.
+pub struct Judge {
+    /// The adapter under test.
+    pub settings: Arc<RunSettings>,
+    /// The correct reference adapter, to confirm an expectation is the contract's.
+    pub reference: Option<Arc<RunSettings>>,
+    /// Candidates run at once.
+    pub jobs: usize,
+    /// Where candidates are written.
+    pub dir: PathBuf,
+    /// Runs so far (each candidate × adapter is one).
+    pub runs: usize,
+    counter: usize,
+}
+
+impl Judge {
+    /// A judge writing under `dir`.
+    pub fn new(
+        settings: Arc<RunSettings>,
+        reference: Option<Arc<RunSettings>>,
+        jobs: usize,
+        dir: &Path,
+    ) -> Judge {
+        Judge {
+            settings,
+            reference,
+            jobs: jobs.max(1),
+            dir: dir.to_path_buf(),
+            runs: 0,
+            counter: 0,
+        }
+    }
+
+    /// The scenario of `case`, parsed; `None` when it does not parse (a candidate the
+    /// script format cannot say).
+    pub fn scenario(&mut self, case: &ReproCase) -> Option<Scenario> {
+        self.counter += 1;
+        let stem = format!("candidate-{}", self.counter);
+        let text = render(case, &plan(case), &stem, &Provenance::default());
+        let path = self.dir.join(format!("{stem}.toml"));
+        std::fs::write(&path, &text).ok()?;
+        parse_scenario(&SourceFile::new(path.display().to_string(), text), &path).ok()
+    }
+
+    /// Runs `scenarios` against `settings`.
+    pub async fn run(
+        &mut self,
+        scenarios: Vec<Scenario>,
+        settings: &Arc<RunSettings>,
+    ) -> Vec<Verdict> {
+        self.runs += scenarios.len();
+        let n = scenarios.len();
+        let (_stop, cancel) = tokio::sync::watch::channel(false);
+        let (results, _) =
+            run_all(scenarios, settings.clone(), self.jobs, cancel, |_, _, _| {}).await;
+        let mut verdicts: Vec<Verdict> = results.iter().map(verdict).collect();
+        verdicts.resize(n, Verdict::Unjudged("the run was interrupted".into()));
+        verdicts
+    }
+
+    /// The adapter under test on each case (an unparsable case is unjudged).
+    pub async fn judge(&mut self, cases: &[ReproCase]) -> Vec<Verdict> {
+        let parsed: Vec<Option<Scenario>> = cases.iter().map(|c| self.scenario(c)).collect();
+        let runnable: Vec<Scenario> = parsed.iter().flatten().cloned().collect();
+        let settings = self.settings.clone();
+        let mut ran = self.run(runnable, &settings).await.into_iter();
+        parsed
+            .iter()
+            .map(|p| match p {
+                Some(_) => ran.next().unwrap_or(Verdict::Unjudged("not run".into())),
+                None => Verdict::Unjudged("the candidate is not a valid scenario".into()),
+            })
+            .collect()
+    }
+
+    /// The correct reference adapter on `case`: `None` when there is none to ask.
+    pub async fn reference_verdict(&mut self, case: &ReproCase) -> Option<Verdict> {
+        let settings = self.reference.clone()?;
+        let Some(s) = self.scenario(case) else {
+            return Some(Verdict::Unjudged(
+                "the candidate is not a valid scenario".into(),
+            ));
+        };
+        self.run(vec![s], &settings).await.into_iter().next()
+    }
+}

@@ -1,0 +1,285 @@
+//! Delta debugging (ddmin, by complements) over a reproduction: first its turns
+//! (oneshot: invocations; session: turns, i.e. stdin lines), then its script steps
+//! (output lines, stderr lines, delays), then the fields of each typed step, each level
+//! shrunk while the adapter keeps failing the same expectation and, when the correct
+//! reference adapter is at hand, that adapter keeps passing (so the expectation is the
+//! contract's, not an artefact of the cut). Candidates are run in batches of `jobs`.
+
+use super::case::ReproCase;
+use super::judge::{Judge, Verdict};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// One removable part.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Unit {
+    /// A turn (oneshot: its invocation): process, turn.
+    Turn(usize, usize),
+    /// A script step: process, turn, step.
+    Step(usize, usize, usize),
+    /// A field of a typed step: process, turn, step, key.
+    Field(usize, usize, usize, String),
+}
+
+/// What minimising did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Shrunk {
+    /// The smallest case found.
+    pub case: Option<ReproCase>,
+    /// What was removed, one line each.
+    pub removed: Vec<String>,
+    /// Runs spent (adapter under test and reference adapter).
+    pub runs: usize,
+    /// The budget ran out before the search finished.
+    pub cut_short: bool,
+}
+
+/// Limits of the search.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// Most runs.
+    pub runs: usize,
+    /// Stop starting runs at this instant.
+    pub deadline: Option<Instant>,
+}
+
+struct Search<'a> {
+    judge: &'a mut Judge,
+    signature: String,
+    budget: Budget,
+    cache: HashMap<String, bool>,
+    cut_short: bool,
+}
+
+/// Shrinks `case` while it fails with `signature`.
+pub async fn minimise(
+    case: &ReproCase,
+    signature: &str,
+    judge: &mut Judge,
+    budget: Budget,
+) -> Shrunk {
+    let start_runs = judge.runs;
+    let mut s = Search {
+        judge,
+        signature: signature.to_string(),
+        budget,
+        cache: HashMap::new(),
+        cut_short: false,
+    };
+    let mut best = case.clone();
+    let mut removed = Vec::new();
+    for level in [turn_units, step_units, field_units] {
+        let units = level(&best);
+        let kept = s.ddmin(&best, units.clone()).await;
+        let gone: Vec<Unit> = units.into_iter().filter(|u| !kept.contains(u)).collect();
+        removed.extend(gone.iter().map(|u| describe(&best, u)));
+        best = without(&best, &gone);
+    }
+    Shrunk {
+        case: Some(best),
+        removed,
+        runs: s.judge.runs - start_runs,
+        cut_short: s.cut_short,
+    }
+}
+
+impl Search<'_> {
+    fn out_of_budget(&mut self) -> bool {
+        let over = self.judge.runs >= self.budget.runs
+            || self.budget.deadline.is_some_and(|d| Instant::now() >= d);
+        self.cut_short |= over;
+        over
+    }
+
+    async fn ddmin(&mut self, base: &ReproCase, units: Vec<Unit>) -> Vec<Unit> {
+        let mut kept = units.clone();
+        let mut n = 2usize;
+        while !kept.is_empty() && !self.out_of_budget() {
+            let size = kept.len().div_ceil(n.min(kept.len()));
+            let candidates: Vec<Vec<Unit>> = kept
+                .chunks(size)
+                .map(|chunk| {
+                    kept.iter()
+                        .filter(|u| !chunk.contains(u))
+                        .cloned()
+                        .collect()
+                })
+                .collect();
+            match self.first_interesting(base, &units, &candidates).await {
+                Some(i) => {
+                    kept.clone_from(&candidates[i]);
+                    n = (n - 1).max(2);
+                }
+                None if n >= kept.len() => break,
+                None => n = (n * 2).min(kept.len()),
+            }
+        }
+        kept
+    }
+
+    /// The first candidate (units kept) that still fails the same way.
+    async fn first_interesting(
+        &mut self,
+        base: &ReproCase,
+        units: &[Unit],
+        candidates: &[Vec<Unit>],
+    ) -> Option<usize> {
+        for (start, batch) in candidates.chunks(self.judge.jobs).enumerate() {
+            if self.out_of_budget() {
+                return None;
+            }
+            let cases: Vec<(String, ReproCase)> = batch
+                .iter()
+                .map(|kept| {
+                    let gone: Vec<Unit> = units
+                        .iter()
+                        .filter(|u| !kept.contains(u))
+                        .cloned()
+                        .collect();
+                    (key(&gone), without(base, &gone))
+                })
+                .collect();
+            let fresh: Vec<ReproCase> = cases
+                .iter()
+                .filter(|(k, _)| !self.cache.contains_key(k))
+                .map(|(_, c)| c.clone())
+                .collect();
+            let mut verdicts = self.judge.judge(&fresh).await.into_iter();
+            for (i, (k, c)) in cases.iter().enumerate() {
+                let fails = match self.cache.get(k) {
+                    Some(known) => *known,
+                    None => {
+                        let v = verdicts.next().unwrap_or(Verdict::Passed);
+                        let ok = v.fails_with(&self.signature) && self.reference_agrees(c).await;
+                        self.cache.insert(k.clone(), ok);
+                        ok
+                    }
+                };
+                if fails {
+                    return Some(start * self.judge.jobs + i);
+                }
+            }
+        }
+        None
+    }
+
+    async fn reference_agrees(&mut self, case: &ReproCase) -> bool {
+        match self.judge.reference_verdict(case).await {
+            None | Some(Verdict::Passed) => true,
+            Some(_) => false,
+        }
+    }
+}
+
+fn key(gone: &[Unit]) -> String {
+    format!("{gone:?}")
+}
+
+fn turn_units(case: &ReproCase) -> Vec<Unit> {
+    case.processes
+        .iter()
+        .enumerate()
+        .flat_map(|(p, proc)| (0..proc.turns.len()).map(move |t| Unit::Turn(p, t)))
+        .collect()
+}
+
+fn step_units(case: &ReproCase) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for (p, proc) in case.processes.iter().enumerate() {
+        for (t, turn) in proc.turns.iter().enumerate() {
+            out.extend((0..turn.steps.len()).map(|s| Unit::Step(p, t, s)));
+        }
+    }
+    out
+}
+
+fn field_units(case: &ReproCase) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for (p, proc) in case.processes.iter().enumerate() {
+        for (t, turn) in proc.turns.iter().enumerate() {
+            for (s, step) in turn.steps.iter().enumerate() {
+                if let Some(toml::Value::Table(fields)) = step.body() {
+                    out.extend(fields.keys().map(|k| Unit::Field(p, t, s, k.clone())));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `case` without the `gone` units (indices refer to `case`).
+fn without(case: &ReproCase, gone: &[Unit]) -> ReproCase {
+    let mut out = case.clone();
+    for u in gone {
+        if let Unit::Field(p, t, s, k) = u {
+            if let Some(toml::Value::Table(fields)) =
+                out.processes[*p].turns[*t].steps[*s].body_mut()
+            {
+                fields.remove(k);
+            }
+        }
+    }
+    for (p, proc) in out.processes.iter_mut().enumerate() {
+        for (t, turn) in proc.turns.iter_mut().enumerate() {
+            let mut s = 0;
+            turn.steps.retain(|_| {
+                s += 1;
+                !gone.contains(&Unit::Step(p, t, s - 1))
+            });
+        }
+        let mut t = 0;
+        proc.turns.retain(|_| {
+            t += 1;
+            !gone.contains(&Unit::Turn(p, t - 1))
+        });
+    }
+    out.processes.retain(|p| !p.turns.is_empty());
+    out
+}
+
+/// One line on a removed unit.
+fn describe(case: &ReproCase, u: &Unit) -> String {
+    let at = |line: usize| {
+        if line > 0 {
+            format!(" (report line {line})")
+        } else {
+            String::new()
+        }
+    };
+    match u {
+        Unit::Turn(p, t) => {
+            let proc = &case.processes[*p];
+            match case.profile {
+                crate::scenario::Profile::Oneshot => format!("invocation: {}", proc.origin),
+                _ => format!(
+                    "turn: {} turn {} ({:?})",
+                    proc.origin,
+                    t + 1,
+                    proc.turns[*t].text
+                ),
+            }
+        }
+        Unit::Step(p, t, s) => {
+            let step = &case.processes[*p].turns[*t].steps[*s];
+            let kind = if step.key() == "sleep" {
+                "delay"
+            } else {
+                "step"
+            };
+            format!("{kind}: `{}`{}", step.key(), at(step.line))
+        }
+        Unit::Field(p, t, s, k) => {
+            let step = &case.processes[*p].turns[*t].steps[*s];
+            format!("field: `{k}` of `{}`{}", step.key(), at(step.line))
+        }
+    }
+}
+
+/// Script steps in `case` (the size the minimiser is judged by).
+pub fn step_count(case: &ReproCase) -> usize {
+    case.processes
+        .iter()
+        .flat_map(|p| &p.turns)
+        .map(|t| t.steps.len())
+        .sum()
+}

@@ -1,0 +1,26 @@
+//! `agy-harness repro`: a pasted bug report (or a recorded run) becomes a scenario whose
+//! expectations come from the oracle, is run against the adapter, and is minimised while
+//! it keeps failing the same expectation (docs/reproduce-a-bug.md).
+//!
+//! [`paste`] and [`record`] read the report into [`evidence`] ([`hint`] reads prose);
+//! [`case`] and [`convert`] turn it into script steps per turn; [`seen`], [`oracle`] and
+//! [`session_oracle`] judge it; [`render`] writes the scenario; [`judge`] runs it;
+//! [`minimise`] shrinks it; [`command`] ties them together.
+
+mod args;
+pub mod case;
+mod command;
+mod convert;
+pub mod evidence;
+pub mod hint;
+pub mod judge;
+pub mod minimise;
+pub mod oracle;
+pub mod paste;
+pub mod record;
+pub mod render;
+pub mod seen;
+mod session_oracle;
+
+pub use args::ReproArgs;
+pub use command::repro_command;
