@@ -26,6 +26,7 @@ pub mod exit_code;
 pub mod faults;
 pub mod fidelity;
 pub mod fuzz;
+pub mod init;
 mod interrupt;
 pub mod live;
 pub mod locate;
