@@ -34,6 +34,7 @@ mod situations;
 mod state;
 mod stdin_reader;
 mod structured;
+mod subagent;
 mod subcommands;
 mod tools;
 mod trace_replay;
