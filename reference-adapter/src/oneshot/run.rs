@@ -11,8 +11,8 @@ use super::settings::OneshotSettings;
 use crate::environment::Environment;
 use crate::failure::{tail, Failure, PROVIDER_PERMANENT};
 use crate::faults::{Fault, FaultSet};
-use crate::process_group::{isolate, kill_and_reap, wait_for, GroupGuard};
 use agy_protocol::driver::Outcome;
+use agy_protocol::process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -112,7 +112,7 @@ pub async fn generate(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    isolate(&mut cmd, true);
+    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(false);
     let mut child = match cmd.spawn() {
         Ok(child) => child,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -136,7 +136,7 @@ pub async fn generate(
         match wait_for(&mut child, env.scaled(timeout_s + KILL_GRACE_S)).await {
             Some(status) => Some(status),
             None => {
-                kill_and_reap(&mut child, &guard).await;
+                guard.kill_and_reap(&mut child).await;
                 // A helper that left the group could hold the pipe open: bounded wait.
                 let stderr = tokio::time::timeout(env.scaled(PIPE_DRAIN_S), stderr_task)
                     .await
