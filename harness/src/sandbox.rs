@@ -26,6 +26,10 @@ pub mod fake_env {
     pub const STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
     /// agy has no credentials (`1`).
     pub const SIGNED_OUT: &str = "FAKE_AGY_SIGNED_OUT";
+    /// How long a default text turn takes (a Go duration).
+    pub const TURN_DURATION: &str = "FAKE_AGY_TURN_DURATION";
+    /// How long a default image turn takes (a Go duration).
+    pub const IMAGE_DURATION: &str = "FAKE_AGY_IMAGE_DURATION";
     /// The time scale (fake-agy-acp reads it too).
     pub const TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
     /// fake-agy-acp's journal of ACP traffic (docs/acp-fake-agent.md §3).

@@ -127,6 +127,11 @@ fn give_host(
     if host.signed_out {
         env.push((fake_env::SIGNED_OUT.into(), "1".into()));
     }
+    if let Some(secs) = host.model_seconds {
+        let d = format!("{secs}s");
+        env.push((fake_env::TURN_DURATION.into(), d.clone()));
+        env.push((fake_env::IMAGE_DURATION.into(), d));
+    }
     if let Some(settings) = &host.settings {
         let dir = sandbox.home().join(".gemini").join("antigravity-cli");
         let text = serde_json::to_string_pretty(settings)

@@ -66,6 +66,10 @@ pub struct CaptureHost {
     /// `--continue`).
     #[serde(default)]
     pub resumes: bool,
+    /// How long the model took over its answer, in seconds, when the record shows it
+    /// outlasted the run's `--print-timeout` (the model's pace, not agy's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_seconds: Option<u64>,
     /// Where the record says so.
     pub from: String,
 }

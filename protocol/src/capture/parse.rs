@@ -419,11 +419,12 @@ redacted     = "none"
     #[test]
     fn the_host_and_trimmed_values_are_read_and_checked() {
         let text = format!(
-            "{GOOD}host = {{ settings = {{ toolPermission = \"strict\" }}, signed_out = true, from = \"the page\" }}\nelided = [\"init.tools\"]\n"
+            "{GOOD}host = {{ settings = {{ toolPermission = \"strict\" }}, signed_out = true, resumes = true, model_seconds = 60, from = \"the page\" }}\nelided = [\"init.tools\"]\n"
         );
         let c = &parse(&text).expect("parses").captures[0];
         let host = c.host.as_ref().expect("host");
-        assert!(host.signed_out);
+        assert!(host.signed_out && host.resumes);
+        assert_eq!(host.model_seconds, Some(60));
         assert_eq!(
             host.settings.as_ref().and_then(|s| s.get("toolPermission")),
             Some(&serde_json::json!("strict"))
