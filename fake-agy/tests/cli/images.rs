@@ -140,18 +140,23 @@ fn image_quota_in_prose_leaves_only_empty_subfolders() {
     assert!(sb.app_dir().join("brain").join(id).join("scratch").is_dir());
 }
 
+/// An image prompt under `version`, its stdout lines.
+fn bicycle_run(sb: &Sandbox, version: &str, format: &str) -> Vec<serde_json::Value> {
+    let out = sb
+        .cmd()
+        .env("FAKE_AGY_VERSION", version)
+        .args(["-p", "draw a red bicycle", "--output-format", format])
+        .assert()
+        .success();
+    json_lines(&out.get_output().stdout)
+}
+
 #[test]
 fn from_1_2_16_the_image_generator_subagent_writes_the_image_into_its_own_brain_dir() {
     // cp-1.2.16-image-subagent: subagent step, delegation message, system_message; the
     // image belongs to the child conversation.
     let sb = Sandbox::new();
-    let out = sb
-        .cmd()
-        .env("FAKE_AGY_VERSION", "1.2.16")
-        .args(["-p", "draw a red bicycle", "--output-format", "stream-json"])
-        .assert()
-        .success();
-    let lines = json_lines(&out.get_output().stdout);
+    let lines = bicycle_run(&sb, "1.2.16", "stream-json");
     let parent = lines[0]["conversation_id"]
         .as_str()
         .expect("id")
@@ -194,13 +199,7 @@ fn from_1_2_16_the_image_generator_subagent_writes_the_image_into_its_own_brain_
 #[test]
 fn before_1_2_16_the_run_calls_generate_image_itself() {
     let sb = Sandbox::new();
-    let out = sb
-        .cmd()
-        .env("FAKE_AGY_VERSION", "1.2.13")
-        .args(["-p", "draw a red bicycle", "--output-format", "json"])
-        .assert()
-        .success();
-    let id = json_lines(&out.get_output().stdout)[0]["conversation_id"]
+    let id = bicycle_run(&sb, "1.2.13", "json")[0]["conversation_id"]
         .as_str()
         .expect("id")
         .to_string();

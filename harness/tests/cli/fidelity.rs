@@ -43,14 +43,14 @@ fn the_committed_corpus_holds_against_the_committed_baseline() {
 
 #[test]
 fn an_unlisted_difference_fails_and_names_expected_and_observed() {
-    // The print-timeout capture's stderr says the 8s timeout fired (its raw .stderr);
-    // fake-agy's default turn ends well within 8s.
+    // ga-1.3.2-print-signed-out: agy 1.3.2 started an interactive sign-in (a URL on
+    // stderr); signed-out fake-agy fails at once with the persistent-mode lines.
     let t = TestDir::new();
     let empty = t.write("empty.toml", "");
     let out = fidelity(
         &t,
         &[
-            "pb-1.2.17-print-timeout",
+            "ga-1.3.2-print-signed-out",
             "--baseline",
             &empty.display().to_string(),
         ],
@@ -58,15 +58,19 @@ fn an_unlisted_difference_fails_and_names_expected_and_observed() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("differs  pb-1.2.17-print-timeout"),
+        stdout.contains("differs  ga-1.3.2-print-signed-out"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("    stderr [NEW]\n      expected: [agy] print timeout after <n>s with turn in progress; returning partial output\n      observed: (nothing)\n"),
+        stdout.contains("    stderr [NEW]\n      expected: Authentication required. Please visit the URL to log in: ⏎ "),
         "{stdout}"
     );
     assert!(
-        stdout.contains("new divergence (not in the baseline): pb-1.2.17-print-timeout: stderr"),
+        stdout.contains("      observed: Error: authentication required. Run 'agy' to log in, then retry. ⏎ error: authentication failed or timed out\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("new divergence (not in the baseline): ga-1.3.2-print-signed-out: stderr"),
         "{stdout}"
     );
 }
