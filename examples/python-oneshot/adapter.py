@@ -39,6 +39,14 @@ class ProviderPermanentError(ProviderError):
 QUOTA_WORDS = ("429", "RESOURCE_EXHAUSTED")
 
 
+BRAIN = os.path.join(os.path.expanduser("~"), ".gemini", "antigravity-cli", "brain")
+
+
+def images_in(folder):
+    return sorted(p for ext in ("jpg", "jpeg", "png")
+                  for p in glob.glob(os.path.join(folder, f"*.{ext}")))
+
+
 def looks_like_jpeg(path):
     """A cheap stand-in for Pillow: SOI at the start, EOI at the end, a frame header."""
     with open(path, "rb") as f:
@@ -76,6 +84,7 @@ class AntigravityProvider:
             argv += ["--model", model]
         if effort:
             argv += ["--effort", effort]
+        before = set(os.listdir(BRAIN)) if os.path.isdir(BRAIN) else set()
         try:
             proc = subprocess.Popen(argv, cwd=self.workdir, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
@@ -89,9 +98,9 @@ class AntigravityProvider:
             proc.kill()
             proc.communicate()
             raise ProviderTimeoutError(f"agy ran past {timeout_s}s + 30s and was killed")
-        return self._classify(proc.returncode, out, err)
+        return self._classify(proc.returncode, out, err, before)
 
-    def _classify(self, code, out, err):
+    def _classify(self, code, out, err, before=frozenset()):
         try:
             env = json.loads(out.decode("utf-8", "replace").strip().splitlines()[-1])
         except (ValueError, IndexError):
@@ -99,10 +108,14 @@ class AntigravityProvider:
         status = env.get("status")
         response = env.get("response") or ""
         total = (env.get("usage") or {}).get("total_tokens", 0)
-        brain = os.path.join(os.path.expanduser("~"), ".gemini", "antigravity-cli", "brain",
-                             env.get("conversation_id") or "-")
-        images = sorted(p for ext in ("jpg", "jpeg", "png")
-                        for p in glob.glob(os.path.join(brain, f"*.{ext}")))
+        brain = os.path.join(BRAIN, env.get("conversation_id") or "-")
+        images = images_in(brain)
+        if status == "SUCCESS" and not images and os.path.isdir(BRAIN):
+            # agy >= 1.2.16: the image-generator subagent saves the image in its own
+            # conversation's folder, which the envelope does not name.
+            for d in sorted(set(os.listdir(BRAIN)) - set(before)):
+                if os.path.join(BRAIN, d) != brain:
+                    images += images_in(os.path.join(BRAIN, d))
         if code == 0 and status == "SUCCESS" and len(images) == 1 and looks_like_jpeg(images[0]):
             os.makedirs(self.store, exist_ok=True)
             dest = os.path.join(self.store, os.path.basename(images[0]))
