@@ -34,13 +34,14 @@ mod situations;
 mod state;
 mod stdin_reader;
 mod structured;
+mod subagent;
 mod subcommands;
 mod tools;
 mod trace_replay;
 mod turn;
 mod version_model;
 
-pub use app::main_with;
+pub use app::{main_with, main_with_os};
 pub use cli::usage;
 pub use image::encode as encode_image;
 pub use prompt::{read_prompt, GatedTool, PromptReading};

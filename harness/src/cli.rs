@@ -2,6 +2,7 @@
 
 use crate::report::{parse_report_target, ReportTarget};
 use crate::scenario::Profile;
+use agy_protocol::TimeScale;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -103,8 +104,8 @@ pub struct CommonArgs {
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Multiply every scripted delay and adapter timeout by this factor.
-    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
-    pub time_scale: f64,
+    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
+    pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
     pub fake_agy: Option<PathBuf>,
@@ -207,8 +208,8 @@ pub struct FuzzArgs {
     #[arg(long = "report-json", value_name = "PATH")]
     pub report_json: Option<PathBuf>,
     /// Multiply every scripted delay and adapter timeout by this factor.
-    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
-    pub time_scale: f64,
+    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
+    pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
     pub fake_agy: Option<PathBuf>,

@@ -9,6 +9,7 @@ mod images;
 mod journal;
 mod library;
 mod mock_agy;
+mod no_panic;
 mod persistent;
 mod print_mode;
 mod probes;
