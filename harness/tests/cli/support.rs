@@ -143,6 +143,24 @@ pub fn run(mut cmd: std::process::Command, within: Duration) -> std::process::Ou
     wait_exit(child, within)
 }
 
+/// Runs a worked example from the workspace root: `agy-harness run --adapter CONFIG
+/// SCENARIOS`; fails unless it exits 0, and returns its stdout.
+pub fn run_example(config: &str, scenarios: &str) -> String {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.current_dir(root)
+        .args(["--color", "never", "run", "--adapter", config, scenarios]);
+    let out = run(cmd, Duration::from_secs(300));
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{config} on {scenarios}:\nstdout:\n{stdout}\nstderr:\n{}",
+        text(&out.stderr)
+    );
+    stdout
+}
+
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
