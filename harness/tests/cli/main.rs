@@ -13,6 +13,7 @@ mod live;
 mod probes;
 mod python_example;
 mod reliability;
+mod repro;
 mod spikes;
 mod strict;
 mod support;
