@@ -235,6 +235,9 @@ fn missing_evidence(e: &Evidence, case: &ReproCase) -> Vec<String> {
     out
 }
 
+/// Broken expectations printed in full; the rest are counted.
+const SHOWN: usize = 8;
+
 fn show_failure(f: &Failure) {
     println!(
         "  {}: expected {}, observed {}",
@@ -304,7 +307,10 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
         "reproduced: `{}` fails the scenario",
         judge.settings.config.adapter.name
     );
-    failures.iter().for_each(show_failure);
+    failures.iter().take(SHOWN).for_each(show_failure);
+    if failures.len() > SHOWN {
+        println!("  … and {} more", failures.len() - SHOWN);
+    }
     if args.no_minimise {
         return Ok(exit_code::ALL_CONFORM);
     }
