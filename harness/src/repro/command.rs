@@ -84,19 +84,12 @@ fn read_report(capture: &Path) -> Result<Evidence, Fatal> {
 }
 
 fn common(args: &ReproArgs) -> CommonArgs {
-    CommonArgs {
-        paths: Vec::new(),
-        scenarios: None,
-        jobs: args.jobs,
-        time_scale: args.time_scale,
-        fake_agy: args.fake_agy.clone(),
-        fake_agy_acp: None,
-        reference_adapter: args.reference_adapter.clone(),
-        name: Vec::new(),
-        tag: Vec::new(),
-        profile: Vec::new(),
-        partition: None,
-    }
+    CommonArgs::for_generated(
+        args.jobs,
+        args.time_scale,
+        args.fake_agy.clone(),
+        args.reference_adapter.clone(),
+    )
 }
 
 fn run_settings(config: AdapterConfig, fake: &Path, scale: f64) -> Arc<RunSettings> {
