@@ -13,7 +13,7 @@ use super::paste::{read_paste, MAX_PASTE_BYTES};
 use super::record::read_folder;
 use super::render::{render, Provenance};
 use crate::adapter_config::AdapterConfig;
-use crate::app::{adapter_config, check_time_scale, fake_agy, reference_adapter, Fatal};
+use crate::app::{adapter_config, fake_agy, reference_adapter, Fatal};
 use crate::check::Failure;
 use crate::cli::CommonArgs;
 use crate::exit_code;
@@ -92,7 +92,11 @@ fn common(args: &ReproArgs) -> CommonArgs {
     )
 }
 
-fn run_settings(config: AdapterConfig, fake: &Path, scale: f64) -> Arc<RunSettings> {
+fn run_settings(
+    config: AdapterConfig,
+    fake: &Path,
+    scale: agy_protocol::TimeScale,
+) -> Arc<RunSettings> {
     Arc::new(RunSettings {
         config,
         fake_agy: fake.to_path_buf(),
@@ -109,7 +113,6 @@ fn adapters(
     args: &ReproArgs,
     profile: Profile,
 ) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), Fatal> {
-    check_time_scale(args.time_scale)?;
     let common = common(args);
     let fake = fake_agy(&common)?;
     let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, &common)?;
