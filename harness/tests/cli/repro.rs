@@ -118,7 +118,7 @@ fn reproduces(report: &str, fault: &str) -> (usize, usize) {
     (sizes[0], sizes[1])
 }
 
-/// Session examples must shrink to at most a third of their script steps (issue 11).
+/// Session examples must shrink to at most a third of their script steps.
 fn reproduces_a_third(report: &str, fault: &str) {
     let (original, minimal) = reproduces(report, fault);
     assert!(
