@@ -129,6 +129,31 @@ pub struct CommonArgs {
     pub partition: Option<(usize, usize)>,
 }
 
+impl CommonArgs {
+    /// The settings of a command that writes and runs its own scenarios (`fuzz`,
+    /// `repro`): no selection, no catalogue, no ACP agent.
+    pub fn for_generated(
+        jobs: Option<usize>,
+        time_scale: TimeScale,
+        fake_agy: Option<PathBuf>,
+        reference_adapter: Option<PathBuf>,
+    ) -> CommonArgs {
+        CommonArgs {
+            paths: Vec::new(),
+            scenarios: None,
+            jobs,
+            time_scale,
+            fake_agy,
+            fake_agy_acp: None,
+            reference_adapter,
+            name: Vec::new(),
+            tag: Vec::new(),
+            profile: Vec::new(),
+            partition: None,
+        }
+    }
+}
+
 /// `agy-harness run`.
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {

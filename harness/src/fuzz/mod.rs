@@ -75,19 +75,12 @@ fn strategy(profile: ProfileArg) -> Result<BoxedStrategy<Case>, Fatal> {
 }
 
 fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
-    let common = CommonArgs {
-        paths: Vec::new(),
-        jobs: args.jobs,
-        time_scale: args.time_scale,
-        fake_agy: args.fake_agy.clone(),
-        fake_agy_acp: None,
-        reference_adapter: args.reference_adapter.clone(),
-        name: Vec::new(),
-        tag: Vec::new(),
-        profile: Vec::new(),
-        partition: None,
-        scenarios: None,
-    };
+    let common = CommonArgs::for_generated(
+        args.jobs,
+        args.time_scale,
+        args.fake_agy.clone(),
+        args.reference_adapter.clone(),
+    );
     let fake = fake_agy(&common)?;
     let config = match &args.adapter {
         Some(path) => load_adapter_config(path).map_err(|d| {
@@ -245,19 +238,12 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
             format!("the adapter does not implement the `{profile}` profile"),
         ));
     }
-    let jobs = crate::app::jobs(&CommonArgs {
-        paths: Vec::new(),
-        jobs: args.jobs,
-        time_scale: args.time_scale,
-        fake_agy: None,
-        fake_agy_acp: None,
-        reference_adapter: None,
-        name: Vec::new(),
-        tag: Vec::new(),
-        profile: Vec::new(),
-        partition: None,
-        scenarios: None,
-    });
+    let jobs = crate::app::jobs(&CommonArgs::for_generated(
+        args.jobs,
+        args.time_scale,
+        None,
+        None,
+    ));
     let work = tempfile::tempdir().map_err(|e| {
         Fatal(
             exit_code::COULD_NOT_RUN,

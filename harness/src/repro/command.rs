@@ -84,19 +84,12 @@ fn read_report(capture: &Path) -> Result<Evidence, Fatal> {
 }
 
 fn common(args: &ReproArgs) -> CommonArgs {
-    CommonArgs {
-        paths: Vec::new(),
-        scenarios: None,
-        jobs: args.jobs,
-        time_scale: args.time_scale,
-        fake_agy: args.fake_agy.clone(),
-        fake_agy_acp: None,
-        reference_adapter: args.reference_adapter.clone(),
-        name: Vec::new(),
-        tag: Vec::new(),
-        profile: Vec::new(),
-        partition: None,
-    }
+    CommonArgs::for_generated(
+        args.jobs,
+        args.time_scale,
+        args.fake_agy.clone(),
+        args.reference_adapter.clone(),
+    )
 }
 
 fn run_settings(
@@ -238,6 +231,9 @@ fn missing_evidence(e: &Evidence, case: &ReproCase) -> Vec<String> {
     out
 }
 
+/// Broken expectations printed in full; the rest are counted.
+const SHOWN: usize = 8;
+
 fn show_failure(f: &Failure) {
     println!(
         "  {}: expected {}, observed {}",
@@ -307,7 +303,10 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
         "reproduced: `{}` fails the scenario",
         judge.settings.config.adapter.name
     );
-    failures.iter().for_each(show_failure);
+    failures.iter().take(SHOWN).for_each(show_failure);
+    if failures.len() > SHOWN {
+        println!("  … and {} more", failures.len() - SHOWN);
+    }
     if args.no_minimise {
         return Ok(exit_code::ALL_CONFORM);
     }

@@ -1,6 +1,7 @@
-//! Delta debugging (ddmin, by complements) over a reproduction: first its turns
-//! (oneshot: invocations; session: turns, i.e. stdin lines), then its script steps
-//! (output lines, stderr lines, delays), then the fields of each typed step, each level
+//! Delta debugging over a reproduction: first its turns (oneshot: invocations; session:
+//! turns, i.e. stdin lines) and then its script steps (output lines, stderr lines,
+//! delays) by ddmin (complements of halves, quarters, …), then the fields of each typed
+//! step one at a time, each level
 //! shrunk while the adapter keeps failing the same expectation and, when the correct
 //! reference adapter is at hand, that adapter keeps passing (so the expectation is the
 //! contract's, not an artefact of the cut). Candidates are run in batches of `jobs`.
@@ -72,9 +73,26 @@ pub async fn minimise(
     };
     let mut best = case.clone();
     let mut removed = Vec::new();
-    for level in [turn_units, step_units, field_units] {
+    for (level, by_halves) in [
+        (turn_units as fn(&ReproCase) -> Vec<Unit>, true),
+        (step_units, true),
+        (field_units, false),
+    ] {
         let units = level(&best);
-        let kept = s.ddmin(&best, units.clone()).await;
+        let before = s.judge.runs;
+        let kept = if by_halves {
+            s.ddmin(&best, units.clone()).await
+        } else {
+            s.one_by_one(&best, units.clone()).await
+        };
+        if std::env::var_os("REPRO_DEBUG").is_some() {
+            eprintln!(
+                "level: {} units, {} kept, {} runs",
+                units.len(),
+                kept.len(),
+                s.judge.runs - before
+            );
+        }
         let gone: Vec<Unit> = units.into_iter().filter(|u| !kept.contains(u)).collect();
         removed.extend(gone.iter().map(|u| describe(&best, u)));
         best = without(&best, &gone);
@@ -116,6 +134,40 @@ impl Search<'_> {
                 }
                 None if n >= kept.len() => break,
                 None => n = (n * 2).min(kept.len()),
+            }
+        }
+        kept
+    }
+
+    /// Removes units one at a time (a batch of single removals per run of the
+    /// adapter): fields mostly all matter or none does, where halving only adds runs.
+    async fn one_by_one(&mut self, base: &ReproCase, units: Vec<Unit>) -> Vec<Unit> {
+        // All of them at once first: one run when none matters.
+        if !units.is_empty()
+            && self
+                .first_interesting(base, &units, &[Vec::new()])
+                .await
+                .is_some()
+        {
+            return Vec::new();
+        }
+        let mut kept = units.clone();
+        let mut i = 0;
+        while i < kept.len() && !self.out_of_budget() {
+            let end = (i + self.judge.jobs * 2).min(kept.len());
+            let candidates: Vec<Vec<Unit>> = (i..end)
+                .map(|j| {
+                    let mut k = kept.clone();
+                    k.remove(j);
+                    k
+                })
+                .collect();
+            match self.first_interesting(base, &units, &candidates).await {
+                Some(b) => {
+                    kept.remove(i + b);
+                    i += b;
+                }
+                None => i = end,
             }
         }
         kept

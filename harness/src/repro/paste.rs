@@ -91,7 +91,8 @@ fn label(line: &str) -> (Label, usize) {
         ("stdout:", Label::Stdout),
         ("stderr:", Label::Stderr),
     ] {
-        if rest.len() >= word.len() && rest[..word.len()].eq_ignore_ascii_case(word) {
+        let head = rest.get(..word.len());
+        if head.is_some_and(|h| h.eq_ignore_ascii_case(word)) {
             let body = &rest[word.len()..];
             let skipped = body.len() - body.trim_start().len();
             return (l, at + word.len() + skipped);
@@ -416,6 +417,50 @@ mod tests {
                 .expect("reads");
         assert_eq!(e.invocations.len(), 2);
         assert_eq!(e.invocations[1].flag("--model"), Some("b"));
+    }
+
+    /// Lines a report is made of, mixed freely: fragments of agy output, cut JSON,
+    /// prose hints, labels.
+    fn fragment() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just("{\"event\":\"user\",\"message\":{\"content\":\"hi\"}}".to_string()),
+            Just("{\"event\":\"result\",\"result\":{\"conversation_id\":\"c\",\"status\":\"SUCCESS\",\"response\":\"\",\"duration_seconds\":0,\"num_turns\":1,\"usage\":{\"input_tokens\":0,\"output_tokens\":0,\"thinking_tokens\":0,\"cache_read_tokens\":0,\"total_tokens\":0}}}".to_string()),
+            Just("{\"event\":\"step_update\",\"step_update\":{\"conversation_id\":\"c\",\"step_index\":2,\"state\":\"DONE\",\"step_type\":\"agent_response\",\"text_delta\":\"x\"}}".to_string()),
+            Just("{\"status\":\"ERROR\",\"response\":\"\",\"error\":\"authentication required\"}".to_string()),
+            Just("{\n  \"status\": \"SUCCESS\",".to_string()),
+            Just("}".to_string()),
+            Just("$ agy -p 'a b' --output-format json".to_string()),
+            Just("$ agy --input-format stream-json --output-format stream-json --model m".to_string()),
+            Just("$ agy -p \"unclosed".to_string()),
+            Just("[agy] print timeout after 1s".to_string()),
+            Just("exit status 1".to_string()),
+            Just("two images in brain/c/a.jpg brain/c/b.jpg".to_string()),
+            Just("agy hangs and ignores SIGTERM".to_string()),
+            Just("agy 1.2.6".to_string()),
+            Just("stdin: hello".to_string()),
+            Just("```".to_string()),
+            "\\PC{0,40}",
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever is pasted, reading it and turning it into a scenario never panics.
+        #[test]
+        fn arbitrary_pastes_never_panic_the_reader_or_converter(
+            lines in proptest::collection::vec(fragment(), 0..24),
+            raw in "\\PC{0,200}",
+        ) {
+            for text in [lines.join("\n"), raw] {
+                if let Ok(e) = read(&text) {
+                    if let Ok(built) = crate::repro::case::build_case(&e, &crate::repro::case::CaseOptions::default()) {
+                        let plan = crate::repro::oracle::plan(&built.case);
+                        let out = crate::repro::render::render(&built.case, &plan, "x", &crate::repro::render::Provenance::default());
+                        proptest::prop_assert!(out.contains("[scenario]"));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod node_example;
 mod probes;
 mod python_example;
 mod reliability;
+mod repro;
 mod spikes;
 mod strict;
 mod support;

@@ -1,0 +1,243 @@
+//! `agy-harness repro` on the bug reports in `harness/tests/data/repro/`: one per
+//! oneshot and session fault switch of the reference adapter, each showing the agy
+//! behaviour the fault mishandles. The scenario repro writes must fail the faulty
+//! adapter and pass the correct one, before and after minimising; the session examples
+//! must shrink to at most a third of their script steps. Malformed reports are
+//! rejected with every problem located.
+
+use crate::support::*;
+use agy_harness::scenario::{parse_scenario_file, Scenario};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn workspace() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn data(name: &str) -> PathBuf {
+    workspace().join("harness/tests/data/repro").join(name)
+}
+
+fn harness() -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.current_dir(workspace()).args(["--color", "never"]);
+    cmd
+}
+
+/// Runs `repro` on `report` with `fault`; returns the minimal scenario and the
+/// original written beside it.
+fn repro(t: &TestDir, report: &str, fault: &str) -> (PathBuf, PathBuf) {
+    let out_dir = t.path().join("out");
+    let mut cmd = harness();
+    cmd.arg("repro")
+        .arg(data(report))
+        .args(["--fault", fault, "--jobs", "2"])
+        .arg("--out")
+        .arg(&out_dir);
+    let out = run(cmd, Duration::from_secs(600));
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "repro did not reproduce `{fault}`\nstdout:\n{stdout}\nstderr:\n{}",
+        text(&out.stderr)
+    );
+    assert!(stdout.contains("reproduced:"), "{stdout}");
+    assert!(stdout.contains("minimised in"), "{stdout}");
+    let files: Vec<PathBuf> = walk(&out_dir);
+    let original = files
+        .iter()
+        .find(|p| p.to_string_lossy().ends_with("-original.toml"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no original scenario in {files:?}\n{stdout}"));
+    let minimal = files
+        .iter()
+        .find(|p| *p != &original)
+        .cloned()
+        .unwrap_or_else(|| panic!("no minimal scenario in {files:?}\n{stdout}"));
+    (minimal, original)
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `agy-harness run SCENARIO [--fault F]`: its exit code and output.
+fn run_scenario(scenario: &Path, fault: Option<&str>) -> (Option<i32>, String) {
+    let mut cmd = harness();
+    cmd.arg("run").arg(scenario);
+    if let Some(f) = fault {
+        cmd.args(["--fault", f]);
+    }
+    let out = run(cmd, Duration::from_secs(120));
+    (out.status.code(), text(&out.stdout) + &text(&out.stderr))
+}
+
+fn steps(s: &Scenario) -> usize {
+    s.script.as_ref().map_or(0, |sc| {
+        sc.invocations.iter().map(|r| r.steps.len()).sum::<usize>()
+            + sc.turns.iter().map(|r| r.steps.len()).sum::<usize>()
+    })
+}
+
+/// The whole check for one fault: reproduced, both scenarios valid, each failing the
+/// faulty adapter and passing the correct one. Returns (original, minimal) steps.
+fn reproduces(report: &str, fault: &str) -> (usize, usize) {
+    let t = TestDir::new();
+    let (minimal, original) = repro(&t, report, fault);
+    let mut sizes = Vec::new();
+    for scenario in [&original, &minimal] {
+        let parsed = parse_scenario_file(scenario)
+            .unwrap_or_else(|d| panic!("`{}` does not check:\n{d}", scenario.display()));
+        sizes.push(steps(&parsed));
+        let (code, out) = run_scenario(scenario, Some(fault));
+        assert_eq!(
+            code,
+            Some(1),
+            "`{fault}` passes {}:\n{out}",
+            scenario.display()
+        );
+        let (code, out) = run_scenario(scenario, None);
+        assert_eq!(
+            code,
+            Some(0),
+            "the correct adapter fails {}:\n{out}",
+            scenario.display()
+        );
+    }
+    (sizes[0], sizes[1])
+}
+
+/// Session examples must shrink to at most a third of their script steps.
+fn reproduces_a_third(report: &str, fault: &str) {
+    let (original, minimal) = reproduces(report, fault);
+    assert!(
+        minimal * 3 <= original,
+        "`{fault}`: {original} steps shrank only to {minimal}"
+    );
+}
+
+#[test]
+fn trusts_success_is_reproduced_from_a_print_timeout_report() {
+    reproduces("oneshot-print-timeout.txt", "trusts-success");
+}
+
+#[test]
+fn missing_output_before_timeout_is_reproduced_from_a_print_timeout_report() {
+    reproduces("oneshot-print-timeout.txt", "missing-output-before-timeout");
+}
+
+#[test]
+fn no_quota_detection_is_reproduced_from_quota_prose() {
+    reproduces("oneshot-quota-in-prose.txt", "no-quota-detection");
+}
+
+#[test]
+fn skip_permissions_by_default_is_reproduced_from_its_argv() {
+    reproduces(
+        "oneshot-skip-permissions.txt",
+        "skip-permissions-by-default",
+    );
+}
+
+#[test]
+fn first_of_many_images_is_reproduced_from_two_brain_files() {
+    reproduces("oneshot-two-images.txt", "first-of-many-images");
+}
+
+#[test]
+fn never_kills_hung_agy_is_reproduced_from_a_hang_report() {
+    reproduces("oneshot-hung-agy.txt", "never-kills-hung-agy");
+}
+
+#[test]
+fn process_per_turn_is_reproduced_and_shrinks_to_a_third() {
+    reproduces_a_third("session-four-turns.txt", "process-per-turn");
+}
+
+#[test]
+fn no_replay_filter_is_reproduced_and_shrinks_to_a_third() {
+    reproduces_a_third("session-replay.txt", "no-replay-filter");
+}
+
+#[test]
+fn keeps_process_after_failure_is_reproduced_and_shrinks_to_a_third() {
+    reproduces_a_third("session-failed-turn.txt", "keeps-process-after-failure");
+}
+
+#[test]
+fn keeps_process_after_model_change_is_reproduced_and_shrinks_to_a_third() {
+    reproduces_a_third(
+        "session-model-change.txt",
+        "keeps-process-after-model-change",
+    );
+}
+
+#[test]
+fn sigterm_without_sigkill_is_reproduced_and_shrinks_to_a_third() {
+    reproduces_a_third("session-sigterm-ignored.txt", "sigterm-without-sigkill");
+}
+
+#[test]
+fn late_step_to_current_turn_is_reproduced_and_shrinks_to_a_third() {
+    reproduces_a_third("session-late-step.txt", "late-step-to-current-turn");
+}
+
+#[test]
+fn late_usage_to_current_turn_is_reproduced_and_shrinks_to_a_third() {
+    reproduces_a_third("session-late-step.txt", "late-usage-to-current-turn");
+}
+
+#[test]
+fn the_correct_adapter_does_not_reproduce_a_report() {
+    let t = TestDir::new();
+    let mut cmd = harness();
+    cmd.arg("repro")
+        .arg(data("oneshot-print-timeout.txt"))
+        .arg("--out")
+        .arg(t.path().join("out"));
+    let out = run(cmd, Duration::from_secs(120));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("not reproduced"), "{stdout}");
+    assert!(
+        !walk(&t.path().join("out")).is_empty(),
+        "the scenario is written"
+    );
+}
+
+#[test]
+fn a_malformed_report_gives_every_problem_located() {
+    let t = TestDir::new();
+    let report = t.write(
+        "report.txt",
+        "$ agy -p 'hexagon' --output-format json\n{\"status\":\"SUCC\n{\"no\":\"agy\"}\n$ agy -p 'oops\n",
+    );
+    let mut cmd = harness();
+    cmd.arg("repro")
+        .arg(&report)
+        .arg("--out")
+        .arg(t.path().join("out"));
+    let out = run(cmd, Duration::from_secs(60));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let shown = report.display().to_string();
+    for at in [":2:16", ":3:1", ":4:3"] {
+        assert!(
+            stderr.contains(&format!("{shown}{at}")),
+            "no {at} in:\n{stderr}"
+        );
+    }
+    assert!(stderr.contains("3 problem(s)"), "{stderr}");
+    assert!(!t.path().join("out").exists(), "nothing is written");
+}
