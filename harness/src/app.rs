@@ -41,6 +41,7 @@ pub fn execute(cli: Cli) -> i32 {
             Command::Run(args) => run_command(args, choice).await,
             Command::Faults(args) => crate::faults::faults_command(args, choice).await,
             Command::Check(args) => check_command(args),
+            Command::Init(args) => crate::init::init_command(args),
             Command::Bench(args) => crate::bench::bench_command(args).await,
             Command::Fuzz(args) => crate::fuzz::fuzz_command(args).await,
             Command::Spikes(args) => crate::spike::spikes_command(args, choice).await,
@@ -452,11 +453,28 @@ fn check_command(args: CheckArgs) -> i32 {
         profile: vec![],
         partition: None,
     };
-    match select_scenarios(&common) {
-        Ok(s) => {
-            println!("{} scenario(s) are valid", s.len());
+    let (selected, names) = match load_and_select(&common) {
+        Ok(loaded) => loaded,
+        Err(f) => return f.report(),
+    };
+    println!("{} scenario(s) are valid", selected.len());
+    let Some(path) = args.adapter else {
+        return exit_code::ALL_CONFORM;
+    };
+    let checked = load_adapter_config(&path)
+        .and_then(|c| check_expected_failures(&c, names.iter().map(String::as_str)));
+    match checked {
+        Ok(()) => {
+            println!("adapter config `{}` is valid", path.display());
             exit_code::ALL_CONFORM
         }
-        Err(f) => f.report(),
+        Err(d) => {
+            eprint!("{d}");
+            Fatal(
+                exit_code::BAD_INPUT,
+                format!("{} problem(s) in `{}`", d.len(), path.display()),
+            )
+            .report()
+        }
     }
 }

@@ -37,8 +37,10 @@ pub enum Command {
     /// Run the catalogue against every fault variant of the reference adapter and print
     /// the bug-detection score.
     Faults(FaultsArgs),
-    /// Check scenario files without running anything.
+    /// Check scenario files (and an adapter config) without running anything.
     Check(CheckArgs),
+    /// Write a starter adapter config and a driver skeleton into a repository.
+    Init(crate::init::InitArgs),
     /// Measure catalogue wall time and the harness's overhead per scenario.
     Bench(BenchArgs),
     /// Generate agy behaviours and op sequences of a profile, judge each run by the
@@ -226,6 +228,9 @@ pub struct CheckArgs {
     /// built into agy-harness).
     #[arg(long, value_name = "DIR", env = "AGY_HARNESS_SCENARIOS")]
     pub scenarios: Option<PathBuf>,
+    /// Also check this adapter config (and that its expected failures name scenarios).
+    #[arg(long, value_name = "FILE")]
+    pub adapter: Option<PathBuf>,
 }
 
 /// `agy-harness bench`.

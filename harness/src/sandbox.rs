@@ -6,8 +6,8 @@
 //!
 //! Reusable by anything that runs agy or an adapter (scenario runs, spikes).
 
-use crate::process_group::{marked_processes, sweep_marked, MARKER_ENV};
 use agy_protocol::driver::{ENV_AGY_BIN, ENV_STATE_DIR, ENV_TIME_SCALE, ENV_WORK_DIR};
+use agy_protocol::process::{marked_processes, sweep_marked, MARKER_ENV};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -11,6 +11,8 @@
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
 //! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
+//! - [`process`]: the one process layer (groups, parent death, sweeps, the reaper).
+//! - [`image`]: the one image check (format by magic, decoded by a real decoder).
 //! - [`redact`]: the one redactor for every artefact that can carry live output.
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
@@ -22,9 +24,11 @@ pub mod driver;
 pub mod duration;
 pub mod envelope;
 pub mod gojson;
+pub mod image;
 pub mod journal;
 pub mod layout;
 pub mod lines;
+pub mod process;
 pub mod redact;
 pub mod script;
 pub mod status;

@@ -261,6 +261,7 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
         profile_reason: built.profile_reason.clone(),
         notes: built.notes.clone(),
         header: Vec::new(),
+        timeout: None,
     };
     write_scenario(&path, &render(&case, &the_plan, &slug, &prov))?;
     println!("wrote {}", path.display());
@@ -269,6 +270,7 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
     let work = tempfile::tempdir().map_err(|e| cannot(format!("no temporary folder: {e}")))?;
     let mut judge = Judge::new(target, reference, jobs, work.path());
     let verdict = judge.judge(std::slice::from_ref(&case)).await.remove(0);
+    let original_took = judge.slowest;
     let failures = match verdict {
         Verdict::Unjudged(why) => {
             return Err(cannot(format!("the scenario could not be run: {why}")))
@@ -310,6 +312,8 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
         return Ok(exit_code::ALL_CONFORM);
     }
     let sig = signature(chosen);
+    // Six times the original's run, at least 1 s: room for a loaded machine.
+    judge.candidate_timeout = Some((original_took * 6).max(std::time::Duration::from_secs(1)));
     let budget = Budget {
         runs: args.max_runs,
         deadline: match &args.time_budget {

@@ -1,9 +1,9 @@
 //! No process outlives its probe run: not agy, not what agy started in a session of its
 //! own.
 
-use agy_harness::process_group::is_running;
 use agy_harness::spike::{parse_spike, run_probe, Target};
 use agy_protocol::diag::SourceFile;
+use agy_protocol::process::is_running;
 use std::os::unix::fs::PermissionsExt;
 
 #[tokio::test(flavor = "multi_thread")]
