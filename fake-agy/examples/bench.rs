@@ -3,7 +3,8 @@
 //! process start to exit of `/bin/true` vs fake-agy printing a canned envelope (and a
 //! default json run), 1376×768 image generation (in process and end to end), peak RSS
 //! of the fake-agy processes, and persistent-mode turn latency over 10,000 turns in one
-//! process with its RSS at the start and the end.
+//! process with its RSS at the start and the end. With `--journal-lines N`
+//! (`scripts/bench-journal`): one journalled persistent session of N stdin lines.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -64,6 +65,14 @@ fn main() {
         .nth(1)
         .map(PathBuf::from)
         .expect("usage: bench <path to release fake-agy>");
+    if std::env::args().nth(2).as_deref() == Some("--journal-lines") {
+        let lines: usize = std::env::args()
+            .nth(3)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(100_000);
+        journal_session(&bin, lines);
+        return;
+    }
     if std::env::args().nth(2).as_deref() == Some("--probe-rss") {
         let home = PathBuf::from(std::env::args().nth(3).expect("home"));
         let script = PathBuf::from(std::env::args().nth(4).expect("script"));
@@ -201,6 +210,44 @@ fn main() {
     println!(
         "  the same with a journal, {journal_turns} turns, median {:.3} ms",
         ms(jlat_median)
+    );
+}
+
+/// One journalled persistent session of `lines` stdin lines, each a default turn
+/// (turn duration 0): time per line from writing it to reading its `result`, and the
+/// journal's size at the end (`scripts/bench-journal`).
+fn journal_session(bin: &Path, lines: usize) {
+    let dir = tempfile::tempdir().expect("temp");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let journal = dir.path().join("journal.jsonl");
+    let started = Instant::now();
+    let (median, p99, rss_early, rss_late) = persistent(bin, &home, lines, Some(&journal));
+    let total = started.elapsed();
+    let size = std::fs::metadata(&journal).map(|m| m.len()).unwrap_or(0);
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!("journalled persistent session, {lines} stdin lines in one fake-agy process");
+    println!(
+        "  total                             {:8.1} s",
+        total.as_secs_f64()
+    );
+    println!(
+        "  per line, mean                    {:8.3} ms  (target ≤ 1 ms)",
+        ms(total) / lines as f64
+    );
+    println!(
+        "  per line, median / p99            {:8.3} ms / {:.3} ms",
+        ms(median),
+        ms(p99)
+    );
+    println!(
+        "  RSS after 100 lines / at the end  {:8.1} MB / {:.1} MB",
+        rss_early as f64 / 1024.0,
+        rss_late as f64 / 1024.0
+    );
+    println!(
+        "  journal at the end                {:8.1} MB",
+        size as f64 / 1e6
     );
 }
 
