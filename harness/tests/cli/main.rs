@@ -10,6 +10,7 @@ mod end_to_end;
 mod fidelity;
 mod fuzz;
 mod live;
+mod live_guard;
 mod probes;
 mod python_example;
 mod reliability;
