@@ -3,6 +3,7 @@
 use super::error::AcpFakeError;
 use agy_protocol::acp::script::{parse_acp_script_file, AcpScript};
 use agy_protocol::acp::AcpServerVersion;
+use agy_protocol::TimeScale;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ pub(crate) struct Settings {
     pub(crate) script: AcpScript,
     pub(crate) journal: Option<PathBuf>,
     pub(crate) version: AcpServerVersion,
-    pub(crate) time_scale: f64,
+    pub(crate) time_scale: TimeScale,
     /// `$GEMINI_HOME`, else `$HOME/.gemini` (docs/agy-acp-reference.md §2.2).
     pub(crate) state_root: PathBuf,
 }
@@ -51,16 +52,15 @@ impl Settings {
             }
             _ => AcpServerVersion::default_modelled(),
         };
-        let time_scale = match std::env::var(ENV_TIME_SCALE) {
-            Ok(text) if !text.is_empty() => text
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .ok_or_else(|| AcpFakeError::Knob {
+        let time_scale = match std::env::var_os(ENV_TIME_SCALE) {
+            Some(text) if !text.is_empty() => {
+                let text = text.to_string_lossy();
+                TimeScale::parse(&text).map_err(|e| AcpFakeError::Knob {
                     name: ENV_TIME_SCALE,
-                    message: format!("`{text}` is not a non-negative number"),
-                })?,
-            _ => 1.0,
+                    message: format!("{e}; {}", e.hint()),
+                })?
+            }
+            _ => TimeScale::ONE,
         };
         let state_root = match (std::env::var_os("GEMINI_HOME"), std::env::var_os("HOME")) {
             (Some(g), _) if !g.is_empty() => PathBuf::from(g),
@@ -85,6 +85,6 @@ impl Settings {
 
     /// A scripted delay after the time scale.
     pub(crate) fn scaled(&self, d: Duration) -> Duration {
-        d.mul_f64(self.time_scale)
+        self.time_scale.scale(d)
     }
 }

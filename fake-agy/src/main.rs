@@ -8,5 +8,5 @@ fn main() {
         println!("{line}");
         return;
     }
-    fake_agy::main_with(std::env::args().collect())
+    fake_agy::main_with_os(std::env::args_os().collect())
 }

@@ -27,6 +27,7 @@ pub mod fake_identity;
 pub mod faults;
 pub mod fidelity;
 pub mod fuzz;
+pub mod init;
 mod interrupt;
 pub mod live;
 pub mod locate;

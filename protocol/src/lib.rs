@@ -4,6 +4,7 @@
 //! - [`stream`]: stream-json events and persistent-mode stdin lines.
 //! - [`gojson`], [`layout`]: byte-exact Go JSON rendering, agy's key order kept.
 //! - [`duration`], [`version`]: Go durations and agy versions.
+//! - [`timing`]: time scales and seconds, range-checked where they are read.
 //! - [`script`]: the agy script fake-agy acts out.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
@@ -34,6 +35,7 @@ pub mod redact;
 pub mod script;
 pub mod status;
 pub mod stream;
+pub mod timing;
 pub mod trace;
 pub mod usage;
 pub mod version;
@@ -41,5 +43,6 @@ pub mod version;
 pub use duration::GoDuration;
 pub use envelope::{DeniedAction, Envelope};
 pub use status::Status;
+pub use timing::{Seconds, TimeScale};
 pub use usage::Usage;
 pub use version::{AgyVersion, VersionRange, MODELLED_VERSIONS};

@@ -29,11 +29,11 @@ pub async fn run_default(
     fake: &Path,
     capture: &Capture,
     argv: &[String],
-    time_scale: f64,
+    time_scale: agy_protocol::TimeScale,
 ) -> Result<RunOutput, String> {
     let sandbox =
         Sandbox::create(Some(fake)).map_err(|e| format!("failed to make a sandbox: {e}"))?;
-    let mut env = sandbox.env(None, time_scale);
+    let mut env = sandbox.env(None, time_scale.get());
     if let Some(v) = capture.version() {
         env.push((fake_env::VERSION.into(), v.to_string()));
     }

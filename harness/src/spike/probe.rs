@@ -211,7 +211,7 @@ fn run_timeout(probe: &Probe, target: &Target) -> Duration {
     if target.live {
         timeout
     } else {
-        timeout.mul_f64(target.time_scale.max(0.001)) + Duration::from_secs(10)
+        target.time_scale.scale(timeout) + Duration::from_secs(10)
     }
 }
 
@@ -523,6 +523,28 @@ mod tests {
             Some("stream-json")
         );
         assert_eq!(output_format(&argv(&["-p", "x"])), None);
+    }
+
+    /// Runs that could not start never ran: they cost no live budget (issue 13).
+    #[tokio::test]
+    async fn runs_that_could_not_start_are_not_charged_to_the_budget() {
+        let mut target = Target::fake(
+            PathBuf::from("/nonexistent/agy"),
+            agy_protocol::TimeScale::default(),
+        );
+        target.live = true;
+        target.budget = Some(super::super::target::Budget::new(3));
+        let probe: Probe = toml::from_str(
+            "name = \"p\"\nargv = [\"-p\", \"{prompt}\"]\nprompt = \"x\"\nrepeat = 2",
+        )
+        .expect("probe");
+        let observations = run_probe("S0", &probe, &target, None).await;
+        assert_eq!(observations.len(), 2);
+        for o in &observations {
+            let why = o.not_run.as_deref().unwrap_or_default();
+            assert!(why.starts_with("failed to start"), "{why}");
+        }
+        assert_eq!(target.budget.as_ref().map(|b| b.left()), Some(3));
     }
 
     #[test]

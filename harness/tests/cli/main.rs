@@ -2,6 +2,7 @@
 
 mod acp;
 mod catalogue;
+mod ci_doc;
 mod citations;
 mod commands;
 mod convert;
@@ -9,8 +10,11 @@ mod documentation;
 mod end_to_end;
 mod fidelity;
 mod fuzz;
+mod init;
 mod live;
 mod live_guard;
+mod no_panic;
+mod node_example;
 mod probes;
 mod python_example;
 mod reliability;

@@ -2,7 +2,7 @@
 //! directory, classify, and copy the image into the asset store.
 
 use super::argv::{build_argv, reference_dirs};
-use super::brain::{list_images, usable_conversation_id};
+use super::brain::{conversation_dirs, list_images, subagent_images, usable_conversation_id};
 use super::classify::{
     binary_missing_failure, classify, killed_failure, parse_envelope, Observation, Verdict,
 };
@@ -104,6 +104,8 @@ pub async fn generate(
     );
 
     let _ = std::fs::create_dir_all(&env.work_dir);
+    let brain_root = env.app_data_dir.join("brain");
+    let conversations_before = conversation_dirs(&brain_root);
     let mut cmd = Command::new(&env.agy_bin);
     cmd.args(&argv)
         .current_dir(&env.work_dir)
@@ -169,10 +171,19 @@ pub async fn generate(
         .map(|e| e.conversation_id.as_str())
         .filter(|id| usable_conversation_id(id))
         .map(|id| env.brain_dir(id));
-    let images = match (&envelope, &brain_dir) {
+    let mut images = match (&envelope, &brain_dir) {
         (Ok(e), Some(dir)) if e.status == agy_protocol::Status::Success => list_images(dir),
         _ => Vec::new(),
     };
+    if let (true, Ok(e), false) = (
+        images.is_empty() && brain_dir.is_some(),
+        &envelope,
+        faults.has(Fault::ImageInParentBrainOnly),
+    ) {
+        if e.status == agy_protocol::Status::Success {
+            images = subagent_images(&brain_root, &conversations_before, &e.conversation_id);
+        }
+    }
     let obs = Observation {
         exit_code,
         envelope,

@@ -139,26 +139,6 @@ fn spikes_help_is_stable() {
     settings.bind(|| insta::assert_snapshot!("spikes-help", String::from_utf8_lossy(&out.stdout)));
 }
 
-/// Runs whose sandbox cannot be created never ran: they cost no budget (issue 13).
-#[test]
-fn runs_that_could_not_start_are_not_charged_to_the_budget() {
-    let out = spikes()
-        .args(["--only", "S3", "--live", "--budget", "5"])
-        .arg("--agy")
-        .arg(fake_agy())
-        .env("CI", "true")
-        .env("AGY_HARNESS_ALLOW_LIVE", "1")
-        .env("TMPDIR", "/nonexistent/agy-harness-tmp")
-        .assert()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8_lossy(&out);
-    assert!(text.contains("failed to create a sandbox"), "{text}");
-    // Only the `--version` check ran.
-    assert!(text.contains("live agy invocations used: 1"), "{text}");
-}
-
 /// Spike runs get the sandbox's environment only, as scenario runs do: a user's
 /// `FAKE_AGY_*` (here a script that does not exist) never reaches fake-agy.
 #[test]
