@@ -3,6 +3,13 @@
 //! real `agy` has no ACP mode (docs/agy-acp-reference.md §2.1).
 
 fn main() {
+    // The harness's live guard asks first (agy_protocol::identity).
+    if let Some(line) =
+        agy_protocol::identity::answer_identity(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"))
+    {
+        println!("{line}");
+        return;
+    }
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if let Some(code) = fake_agy_acp::answer_info_flag(&args) {
         std::process::exit(code);

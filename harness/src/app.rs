@@ -113,8 +113,10 @@ fn load_and_select(common: &CommonArgs) -> Result<(Vec<Scenario>, Vec<String>), 
     Ok((selected, names))
 }
 
+/// fake-agy: `--fake-agy`, `$AGY_HARNESS_FAKE_AGY`, or next to agy-harness, verified
+/// by the identity handshake before it runs any scenario.
 pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
-    match &common.fake_agy {
+    let found = match &common.fake_agy {
         Some(p) if p.is_file() => Ok(p.clone()),
         Some(p) => Err(format!(
             "the fake-agy binary `{}` does not exist",
@@ -122,7 +124,15 @@ pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
         )),
         None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy"),
     }
-    .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
+    .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
+    verified(found, FAKE_AGY_BIN)
+}
+
+/// `path` once it has answered the identity handshake as `name`; bad input otherwise.
+pub(crate) fn verified(path: PathBuf, name: &str) -> Result<PathBuf, Fatal> {
+    crate::fake_identity::verify_fake(&path, name)
+        .map(|_| path)
+        .map_err(|e| Fatal(exit_code::BAD_INPUT, e.to_string()))
 }
 
 /// The fake ACP agent: `--fake-agy-acp`, `$AGY_HARNESS_FAKE_AGY_ACP`, or next to
@@ -142,10 +152,11 @@ pub(crate) fn fake_agy_acp(
         )),
         None => locate_binary(FAKE_AGY_ACP_BIN, ENV_FAKE_AGY_ACP, "fake-agy-acp"),
     };
+    // Verified only when it will run; one that will not is not handed on.
     match found {
-        Ok(p) => Ok(Some(p)),
+        Ok(p) if needed => verified(p, FAKE_AGY_ACP_BIN).map(Some),
         Err(e) if needed => Err(Fatal(exit_code::COULD_NOT_RUN, e)),
-        Err(_) => Ok(None),
+        Ok(_) | Err(_) => Ok(None),
     }
 }
 

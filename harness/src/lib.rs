@@ -23,6 +23,7 @@ pub mod cli;
 pub mod driver_client;
 pub mod embedded;
 pub mod exit_code;
+pub mod fake_identity;
 pub mod faults;
 pub mod fidelity;
 pub mod fuzz;

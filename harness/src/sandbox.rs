@@ -121,15 +121,10 @@ impl Sandbox {
         &self.marker
     }
 
-    /// The environment of a process started in the sandbox: `HOME`, `PATH` (with
-    /// `bin/` first), `TMPDIR`, the marker, fake-agy's knobs (with `script` =
-    /// `(file, table)` when the scenario has one), the driver's state and work dirs,
-    /// and the time scale for both sides.
-    pub fn env(
-        &self,
-        script: Option<(&Path, Option<&str>)>,
-        time_scale: f64,
-    ) -> Vec<(String, String)> {
+    /// The environment every process started in the sandbox gets, agy and adapters
+    /// alike, and nothing of the user's but [`PASSED_THROUGH`]: `HOME` (and the XDG
+    /// folders) inside the sandbox, `PATH` with `bin/` first, `TMPDIR`, the marker.
+    pub fn base_env(&self) -> Vec<(String, String)> {
         let mut env: Vec<(String, String)> = PASSED_THROUGH
             .iter()
             .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
@@ -139,7 +134,6 @@ impl Sandbox {
             _ => format!("{}:/usr/bin:/bin", self.bin().display()),
         };
         let home = self.home().display().to_string();
-        let scale = format!("{time_scale}");
         env.extend([
             ("PATH".to_string(), path),
             ("HOME".to_string(), home.clone()),
@@ -152,13 +146,33 @@ impl Sandbox {
                 self.root.join("tmp").display().to_string(),
             ),
             (MARKER_ENV.to_string(), self.marker.clone()),
+        ]);
+        env
+    }
+
+    /// fake-agy's state folder.
+    pub fn fake_state(&self) -> PathBuf {
+        self.root.join("fake-state")
+    }
+
+    /// The environment of a scenario's driver: [`Sandbox::base_env`], fake-agy's knobs
+    /// (with `script` = `(file, table)` when the scenario has one), the driver's state
+    /// and work dirs, and the time scale for both sides.
+    pub fn env(
+        &self,
+        script: Option<(&Path, Option<&str>)>,
+        time_scale: f64,
+    ) -> Vec<(String, String)> {
+        let mut env = self.base_env();
+        let scale = format!("{time_scale}");
+        env.extend([
             (
                 fake_env::JOURNAL.to_string(),
                 self.journal().display().to_string(),
             ),
             (
                 fake_env::STATE_DIR.to_string(),
-                self.root.join("fake-state").display().to_string(),
+                self.fake_state().display().to_string(),
             ),
             (fake_env::TIME_SCALE.to_string(), scale.clone()),
             (

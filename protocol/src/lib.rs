@@ -13,6 +13,7 @@
 //! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
 //! - [`process`]: the one process layer (groups, parent death, sweeps, the reaper).
 //! - [`image`]: the one image check (format by magic, decoded by a real decoder).
+//! - [`identity`]: the handshake by which the harness knows a fake from a real agy.
 //! - [`redact`]: the one redactor for every artefact that can carry live output.
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
@@ -24,6 +25,7 @@ pub mod driver;
 pub mod duration;
 pub mod envelope;
 pub mod gojson;
+pub mod identity;
 pub mod image;
 pub mod journal;
 pub mod layout;

@@ -107,6 +107,7 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
         None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy")
             .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?,
     };
+    let fake = crate::app::verified(fake, FAKE_AGY_BIN)?;
     let mut results = Vec::new();
     let mut found: BTreeMap<String, Vec<Difference>> = BTreeMap::new();
     for c in selected {

@@ -282,6 +282,8 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
             format!("error: fake-agy not found at `{}`\nhelp: build it with `cargo build -p fake-agy`, or set AGY_HARNESS_FAKE_AGY", bin.display()),
         ));
     }
+    crate::fake_identity::verify_fake(&bin, FAKE_AGY_BIN)
+        .map_err(|e| bad(format!("error: {e}")))?;
     let mut target = Target::fake(bin, args.time_scale);
     for kv in &args.fake_env {
         let (k, v) = kv

@@ -1,12 +1,14 @@
-//! Running a probe: each run in a sandbox of its own, its output, files and timing
-//! observed from outside.
+//! Running a probe: each run in a sandbox of its own (the one sandbox of scenario runs,
+//! [`crate::sandbox::Sandbox`], with the environment cleared the same way), its output,
+//! files and timing observed from outside.
 
 use super::model::{Fixture, Probe};
 use super::observation::{ImageInfo, Observation};
 use super::record::{CapturedChunk, Recorder, RunCapture};
 use super::target::Target;
 use crate::check::{has_image_extension, inspect_image};
-use agy_protocol::process::{in_own_group, stop_group, sweep_marked, ParentDeath, MARKER_ENV};
+use crate::sandbox::{fake_env, Sandbox};
+use agy_protocol::process::{in_own_group, stop_group, sweep_marked, ParentDeath};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -32,7 +34,7 @@ pub async fn run_probe(
         let batch_end = (next + probe.concurrency - 1).min(probe.repeat);
         let mut tasks = Vec::new();
         for run in next..=batch_end {
-            if !target.take_invocation() {
+            if target.budget_spent() {
                 out.push(Observation {
                     run,
                     not_run: Some("skipped for budget".into()),
@@ -78,6 +80,8 @@ async fn futures_join<F: std::future::Future<Output = Observation>>(
     results.into_iter().flatten().collect()
 }
 
+/// One run: its sandbox prepared, the budget charged only once it is about to start,
+/// run, observed from outside, recorded.
 async fn run_once(
     spike: &str,
     probe: &Probe,
@@ -90,54 +94,93 @@ async fn run_once(
         run,
         ..Default::default()
     };
-    let sandbox = match tempfile::Builder::new().prefix("agy-spike-").tempdir() {
-        Ok(d) => d,
+    let setup = match prepare(probe, target) {
+        Ok(s) => s,
         Err(e) => {
-            obs.not_run = Some(format!("failed to create a sandbox: {e}"));
+            obs.not_run = Some(e);
             return obs;
         }
     };
-    let root = sandbox.path();
-    let workdir = root.join("work");
-    let fixtures = root.join("fixtures");
-    let sandbox_home = root.join("home");
-    for d in [&workdir, &fixtures, &sandbox_home] {
-        if let Err(e) = std::fs::create_dir_all(d) {
-            obs.not_run = Some(format!("failed to create `{}`: {e}", d.display()));
-            return obs;
-        }
-    }
-    if let Err(e) = write_fixtures(&fixtures, &probe.fixtures) {
-        obs.not_run = Some(format!("failed to write fixtures: {e}"));
+    if !target.take_invocation() {
+        obs.not_run = Some("skipped for budget".into());
         return obs;
     }
-    let home = if target.live && !probe.isolated_profile {
-        target.credentials.home_for(&sandbox_home)
-    } else {
-        sandbox_home.clone()
+    obs.started = clock.elapsed().as_secs_f64();
+    let output = match execute(&setup, target).await {
+        Ok(o) => o,
+        Err(e) => {
+            // It never ran: the invocation is not spent.
+            target.give_back_invocation();
+            obs.not_run = Some(e);
+            return obs;
+        }
     };
-    let app_data = home.join(".gemini").join("antigravity-cli");
+    observe(&mut obs, &setup, &output);
+    if let Some(rec) = recorder {
+        record(rec, spike, probe, run, &setup, &obs, &output);
+    }
+    obs
+}
+
+/// A run's sandbox and what the probe asks of it.
+struct RunSetup {
+    sandbox: Sandbox,
+    /// The folder agy runs in.
+    workdir: PathBuf,
+    /// The `HOME` agy sees (the user's own only with `--credentials home`).
+    home: PathBuf,
+    /// agy's profile folder under that `HOME`.
+    app_data: PathBuf,
+    argv: Vec<String>,
+    /// The whole environment: the sandbox's, as scenario runs get it, nothing else of
+    /// the user's.
+    env: Vec<(String, String)>,
+    timeout: Duration,
+}
+
+/// What a run left: its output, exit status and duration.
+struct RunOutput {
+    stdout: Vec<CapturedChunk>,
+    stderr: Vec<CapturedChunk>,
+    status: Option<std::process::ExitStatus>,
+    timed_out: bool,
+    /// Seconds from start to end.
+    elapsed: f64,
+}
+
+/// Creates the run's sandbox, writes the fixtures, and fills in argv and environment.
+fn prepare(probe: &Probe, target: &Target) -> Result<RunSetup, String> {
+    let sandbox = Sandbox::create(None).map_err(|e| format!("failed to create a sandbox: {e}"))?;
+    let fixtures = sandbox.root().join("fixtures");
+    std::fs::create_dir_all(&fixtures)
+        .map_err(|e| format!("failed to create `{}`: {e}", fixtures.display()))?;
+    write_fixtures(&fixtures, &probe.fixtures)
+        .map_err(|e| format!("failed to write fixtures: {e}"))?;
+    let workdir = sandbox.work();
+    let home = if target.live && !probe.isolated_profile {
+        target.credentials.home_for(&sandbox.home())
+    } else {
+        sandbox.home()
+    };
     let sub = |s: &str| {
         s.replace("{prompt}", &probe.prompt)
             .replace("{workdir}", &workdir.display().to_string())
             .replace("{fixtures}", &fixtures.display().to_string())
     };
-    let argv: Vec<String> = probe.argv.iter().map(|a| sub(a)).collect();
-    let mut cmd = Command::new(&target.bin);
-    cmd.args(&argv)
-        .current_dir(&workdir)
-        .env("HOME", &home)
-        .env_remove("ANTIGRAVITY_APP_DATA_DIR")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Every process the run starts carries the run's sandbox as a marker, so the
-        // sweep below finds the ones that left the group too.
-        .env(MARKER_ENV, root);
-    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
+    let argv = probe.argv.iter().map(|a| sub(a)).collect();
+    let mut env = sandbox.base_env();
+    let mut set = |k: &str, v: String| {
+        env.retain(|(key, _)| key != k);
+        env.push((k.to_string(), v));
+    };
+    set("HOME", home.display().to_string());
+    set("USERPROFILE", home.display().to_string());
     if !target.live {
-        cmd.env("FAKE_AGY_TIME_SCALE", target.time_scale.to_string())
-            .env("FAKE_AGY_STATE_DIR", root.join("fake-state"));
+        set(fake_env::TIME_SCALE, target.time_scale.to_string());
+        set(
+            fake_env::STATE_DIR,
+            sandbox.fake_state().display().to_string(),
+        );
     }
     for (k, v) in target
         .env
@@ -145,28 +188,49 @@ async fn run_once(
         .map(|(k, v)| (k, v))
         .chain(probe.env.iter())
     {
-        cmd.env(k, sub(v));
+        set(k, sub(v));
     }
+    Ok(RunSetup {
+        app_data: home.join(".gemini").join("antigravity-cli"),
+        timeout: run_timeout(probe, target),
+        sandbox,
+        workdir,
+        home,
+        argv,
+        env,
+    })
+}
+
+/// The probe's timeout, or the default; fake runs scale it and add a margin.
+fn run_timeout(probe: &Probe, target: &Target) -> Duration {
     let timeout = probe.timeout.map(|d| d.0).unwrap_or(if target.live {
         LIVE_TIMEOUT
     } else {
         FAKE_TIMEOUT
     });
-    let timeout = if target.live {
+    if target.live {
         timeout
     } else {
         target.time_scale.scale(timeout) + Duration::from_secs(10)
-    };
+    }
+}
 
-    obs.started = clock.elapsed().as_secs_f64();
+/// Runs the binary with exactly the setup's environment, in its own process group,
+/// until it exits or the timeout; then ends everything the run started.
+async fn execute(setup: &RunSetup, target: &Target) -> Result<RunOutput, String> {
+    let mut cmd = Command::new(&target.bin);
+    cmd.args(&setup.argv)
+        .current_dir(&setup.workdir)
+        .env_clear()
+        .envs(setup.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
     let start = Instant::now();
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            obs.not_run = Some(format!("failed to start `{}`: {e}", target.bin.display()));
-            return obs;
-        }
-    };
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("failed to start `{}`: {e}", target.bin.display()))?;
     let pid = child.id();
     let out_task = child
         .stdout
@@ -176,10 +240,11 @@ async fn run_once(
         .stderr
         .take()
         .map(|s| tokio::spawn(read_chunks(s, start)));
-    let status = match tokio::time::timeout(timeout, child.wait()).await {
+    let mut timed_out = false;
+    let status = match tokio::time::timeout(setup.timeout, child.wait()).await {
         Ok(s) => s.ok(),
         Err(_) => {
-            obs.timed_out = true;
+            timed_out = true;
             stop_group(&mut child, pid, Duration::from_secs(2), false).await;
             child.try_wait().ok().flatten()
         }
@@ -189,46 +254,65 @@ async fn run_once(
     if let Some(pid) = pid {
         agy_protocol::process::signal_group(pid, nix::sys::signal::Signal::SIGKILL);
     }
-    let marker = root.display().to_string();
+    let marker = setup.sandbox.marker().to_string();
     tokio::task::spawn_blocking(move || sweep_marked(&marker, Duration::from_secs(5)))
         .await
         .ok();
-    let ended = start.elapsed().as_secs_f64();
-    obs.ended = obs.started + ended;
-    let stdout = join_chunks(out_task).await;
-    let stderr = join_chunks(err_task).await;
-    if let Some(status) = status {
+    let elapsed = start.elapsed().as_secs_f64();
+    Ok(RunOutput {
+        stdout: join_chunks(out_task).await,
+        stderr: join_chunks(err_task).await,
+        status,
+        timed_out,
+        elapsed,
+    })
+}
+
+/// Fills the observation from the run's output and the files it left.
+fn observe(obs: &mut Observation, setup: &RunSetup, output: &RunOutput) {
+    obs.ended = obs.started + output.elapsed;
+    obs.timed_out = output.timed_out;
+    if let Some(status) = output.status {
         use std::os::unix::process::ExitStatusExt;
         obs.exit_code = status.code();
         obs.signal = status.signal().map(signal_name);
     }
-    obs.stdout = String::from_utf8_lossy(&concat(&stdout)).into_owned();
-    obs.stderr = String::from_utf8_lossy(&concat(&stderr)).into_owned();
-    parse_output(&mut obs, &argv);
-    observe_files(&mut obs, &app_data, &workdir);
-    if let Some(rec) = recorder {
-        let capture = RunCapture {
-            spike,
-            probe: &probe.name,
-            run,
-            argv: &argv,
-            cwd: &workdir,
-            home: &home,
-            stdout: &stdout,
-            stderr: &stderr,
-            exit: obs.exit_code,
-            signal: obs.signal.clone(),
-            ended,
-            images: &obs.images,
-        };
-        if let Err(e) = rec.record(&capture) {
-            eprintln!(
-                "warning: failed to record a trace of {spike} {} run {run}: {e}",
-                probe.name
-            );
-        }
+    obs.stdout = String::from_utf8_lossy(&concat(&output.stdout)).into_owned();
+    obs.stderr = String::from_utf8_lossy(&concat(&output.stderr)).into_owned();
+    parse_output(obs, &setup.argv);
+    observe_files(obs, &setup.app_data, &setup.workdir);
+}
+
+/// Records the run as a trace; a failure is a warning, not the run's failure.
+fn record(
+    rec: &Recorder,
+    spike: &str,
+    probe: &Probe,
+    run: u32,
+    setup: &RunSetup,
+    obs: &Observation,
+    output: &RunOutput,
+) {
+    let capture = RunCapture {
+        spike,
+        probe: &probe.name,
+        run,
+        argv: &setup.argv,
+        cwd: &setup.workdir,
+        home: &setup.home,
+        stdout: &output.stdout,
+        stderr: &output.stderr,
+        exit: obs.exit_code,
+        signal: obs.signal.clone(),
+        ended: output.elapsed,
+        images: &obs.images,
+    };
+    if let Err(e) = rec.record(&capture) {
+        eprintln!(
+            "warning: failed to record a trace of {spike} {} run {run}: {e}",
+            probe.name
+        );
     }
-    obs
 }
 
 async fn read_chunks<R: AsyncRead + Unpin>(r: R, start: Instant) -> Vec<CapturedChunk> {
@@ -439,6 +523,28 @@ mod tests {
             Some("stream-json")
         );
         assert_eq!(output_format(&argv(&["-p", "x"])), None);
+    }
+
+    /// Runs that could not start never ran: they cost no live budget (issue 13).
+    #[tokio::test]
+    async fn runs_that_could_not_start_are_not_charged_to_the_budget() {
+        let mut target = Target::fake(
+            PathBuf::from("/nonexistent/agy"),
+            agy_protocol::TimeScale::default(),
+        );
+        target.live = true;
+        target.budget = Some(super::super::target::Budget::new(3));
+        let probe: Probe = toml::from_str(
+            "name = \"p\"\nargv = [\"-p\", \"{prompt}\"]\nprompt = \"x\"\nrepeat = 2",
+        )
+        .expect("probe");
+        let observations = run_probe("S0", &probe, &target, None).await;
+        assert_eq!(observations.len(), 2);
+        for o in &observations {
+            let why = o.not_run.as_deref().unwrap_or_default();
+            assert!(why.starts_with("failed to start"), "{why}");
+        }
+        assert_eq!(target.budget.as_ref().map(|b| b.left()), Some(3));
     }
 
     #[test]

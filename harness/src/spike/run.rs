@@ -78,18 +78,23 @@ pub async fn detect_version(target: &Target) -> Option<String> {
 /// Runs `<bin> --version` (one live invocation): the version it names, or what it did
 /// instead, in words.
 pub async fn probe_version(target: &Target) -> Result<String, String> {
+    // Sandboxed like every probe run: the user's environment and real `HOME` stay out.
+    let sandbox = crate::sandbox::Sandbox::create(None)
+        .map_err(|e| format!("failed to create a sandbox: {e}"))?;
     if !target.take_invocation() {
         return Err("the budget allows no `--version` run".into());
     }
     let mut cmd = tokio::process::Command::new(&target.bin);
     cmd.arg("--version")
+        .current_dir(sandbox.work())
+        .env_clear()
+        .envs(sandbox.base_env())
+        .envs(target.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    agy_protocol::process::in_own_group(&mut cmd, agy_protocol::process::ParentDeath::Kill)
         .kill_on_drop(true);
-    for (k, v) in &target.env {
-        cmd.env(k, v);
-    }
     let out = match tokio::time::timeout(Duration::from_secs(10), cmd.output()).await {
         Err(_) => return Err("it did not answer within 10 s".into()),
         Ok(Err(e)) => return Err(format!("it could not be started: {e}")),

@@ -41,6 +41,11 @@ impl Budget {
             .is_ok()
     }
 
+    /// Returns an invocation that was taken but never ran.
+    pub fn give_back(&self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+
     /// Invocations left.
     pub fn left(&self) -> u32 {
         self.0.load(Ordering::SeqCst)
@@ -64,6 +69,18 @@ impl Target {
             credentials: Credentials::None,
             budget: None,
             budget_start: 0,
+        }
+    }
+
+    /// True when a live budget has no invocation left (never on fake runs).
+    pub fn budget_spent(&self) -> bool {
+        self.live && self.budget.as_ref().is_some_and(|b| b.left() == 0)
+    }
+
+    /// Gives back an invocation taken for a run that could not start.
+    pub fn give_back_invocation(&self) {
+        if let (true, Some(b)) = (self.live, &self.budget) {
+            b.give_back();
         }
     }
 

@@ -12,6 +12,7 @@ mod fidelity;
 mod fuzz;
 mod init;
 mod live;
+mod live_guard;
 mod no_panic;
 mod node_example;
 mod probes;

@@ -63,15 +63,16 @@ impl TestDir {
         )
     }
 
-    /// The harness command, with `--color never`, `HOME` in the test dir, and a
-    /// placeholder fake-agy (stand-in drivers never run agy).
+    /// The harness command, with `--color never`, `HOME` in the test dir, and the real
+    /// fake-agy (stand-in drivers never run agy, but the live guard verifies the fake
+    /// before any scenario).
     pub fn harness(&self) -> std::process::Command {
         let home = self.path().join("real-home");
         std::fs::create_dir_all(&home).expect("home");
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
         cmd.env("HOME", &home)
             .env_remove("NO_COLOR")
-            .env("AGY_HARNESS_FAKE_AGY", "/bin/true")
+            .env("AGY_HARNESS_FAKE_AGY", crate::spikes::fake_agy())
             .current_dir(self.path());
         cmd
     }

@@ -21,6 +21,16 @@ pub enum ParentDeath {
 /// Makes `cmd` start as the leader of a new process group (pgid = its pid) that gets
 /// the signal of `death` when its parent dies. `kill_on_drop` stays the caller's choice.
 pub fn in_own_group(cmd: &mut Command, death: ParentDeath) -> &mut Command {
+    in_own_group_std(cmd.as_std_mut(), death);
+    cmd
+}
+
+/// [`in_own_group`] for a blocking `std` command.
+pub fn in_own_group_std(
+    cmd: &mut std::process::Command,
+    death: ParentDeath,
+) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
     cmd.process_group(0);
     let signal = match death {
         ParentDeath::Kill => Signal::SIGKILL,

@@ -19,7 +19,8 @@ pub mod reaper;
 pub mod sweep;
 
 pub use group::{
-    in_own_group, signal_group, stop_group, wait_for, GroupGuard, ParentDeath, Stopped,
+    in_own_group, in_own_group_std, signal_group, stop_group, wait_for, GroupGuard, ParentDeath,
+    Stopped,
 };
 pub use liveness::{is_running, marked_processes, MARKER_ENV};
 pub use reaper::{reaper_main_if_requested, under_reaper, REAPER_ARG};

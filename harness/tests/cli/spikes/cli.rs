@@ -138,3 +138,16 @@ fn spikes_help_is_stable() {
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| insta::assert_snapshot!("spikes-help", String::from_utf8_lossy(&out.stdout)));
 }
+
+/// Spike runs get the sandbox's environment only, as scenario runs do: a user's
+/// `FAKE_AGY_*` (here a script that does not exist) never reaches fake-agy.
+#[test]
+fn the_users_fake_agy_variables_do_not_reach_spike_runs() {
+    spikes()
+        .args(["--only", "S1"])
+        .env("FAKE_AGY_SCRIPT", "/nonexistent/script.toml")
+        .env("FAKE_AGY_VERSION", "0.0.1")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("no such file").not());
+}

@@ -2,6 +2,7 @@
 //! notify, live guards.
 
 mod support;
+pub use support::fake_agy;
 
 mod cli;
 mod drift;

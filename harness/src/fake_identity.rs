@@ -1,0 +1,144 @@
+//! The live guard: a binary given as "the fake" (`--fake-agy`, `AGY_HARNESS_FAKE_AGY`,
+//! `--fake-agy-acp`, `AGY_HARNESS_FAKE_AGY_ACP`) runs scenarios only once it has
+//! answered the identity handshake ([`agy_protocol::identity`]) as fake-agy or
+//! fake-agy-acp. Anything else — a real agy, a wrapper, a script — is refused before
+//! any scenario, so a real agy runs only through `--agy … --live`.
+//!
+//! The handshake is one run with `--version`, stdin closed, an empty environment but
+//! `PATH`, a `HOME` of its own (the user's real `~/.gemini` stays untouched), in a
+//! process group that dies with the harness and is swept after.
+
+use agy_protocol::identity::{read_identity, ENV_IDENTIFY, IDENTIFY_ARG};
+use agy_protocol::process::{in_own_group_std, sweep_marked, wait_gone, ParentDeath, MARKER_ENV};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How long a binary may take to answer.
+const ANSWER_LIMIT: Duration = Duration::from_secs(10);
+/// The most of its stdout the handshake reads.
+const ANSWER_CAP: u64 = 64 * 1024;
+
+/// Why a binary was refused as the fake.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{}` is not {name}: {why}\nhelp: the fake must be {name} (build it with `cargo build -p {name}`); to run a real agy, pass `--agy {} --live`", path.display(), path.display())]
+pub struct NotTheFake {
+    /// The binary.
+    pub path: PathBuf,
+    /// The fake it was given as (`fake-agy`, `fake-agy-acp`).
+    pub name: String,
+    /// What the handshake saw.
+    pub why: String,
+}
+
+/// Verifies once per process that `path` is the fake `name`; returns its version.
+pub fn verify_fake(path: &Path, name: &str) -> Result<String, NotTheFake> {
+    static VERIFIED: Mutex<Vec<(PathBuf, String, String)>> = Mutex::new(Vec::new());
+    let known = |v: &Vec<(PathBuf, String, String)>| {
+        v.iter()
+            .find(|(p, n, _)| p == path && n == name)
+            .map(|(_, _, version)| version.clone())
+    };
+    if let Some(version) = VERIFIED.lock().ok().as_deref().and_then(known) {
+        return Ok(version);
+    }
+    let refuse = |why: String| NotTheFake {
+        path: path.to_path_buf(),
+        name: name.to_string(),
+        why,
+    };
+    let version = handshake(path, name).map_err(refuse)?;
+    if let Ok(mut v) = VERIFIED.lock() {
+        v.push((path.to_path_buf(), name.to_string(), version.clone()));
+    }
+    Ok(version)
+}
+
+/// Runs the handshake; the version, or what was wrong.
+fn handshake(path: &Path, name: &str) -> Result<String, String> {
+    let home = tempfile::Builder::new()
+        .prefix("agy-harness-identify-")
+        .tempdir()
+        .map_err(|e| format!("failed to create a folder for the handshake: {e}"))?;
+    let marker = home.path().display().to_string();
+    let nonce = nonce();
+    let mut cmd = std::process::Command::new(path);
+    cmd.arg(IDENTIFY_ARG)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", home.path())
+        .env(MARKER_ENV, &marker)
+        .env(ENV_IDENTIFY, &nonce)
+        .current_dir(home.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    in_own_group_std(&mut cmd, ParentDeath::Kill);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("it could not be started ({e})"))?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    if let Some(stdout) = child.stdout.take() {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = stdout.take(ANSWER_CAP).read_to_end(&mut out);
+            let _ = tx.send(out);
+        });
+    }
+    let answered = wait_gone(&[child.id()], ANSWER_LIMIT).is_empty();
+    agy_protocol::process::signal_group(child.id(), nix::sys::signal::Signal::SIGKILL);
+    let _ = child.kill();
+    let status = child.wait().ok();
+    sweep_marked(&marker, Duration::from_secs(2));
+    let out = rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default();
+    if !answered {
+        return Err(format!(
+            "it did not answer the identity handshake within {} s",
+            ANSWER_LIMIT.as_secs()
+        ));
+    }
+    read_identity(&String::from_utf8_lossy(&out), name, &nonce).ok_or_else(|| {
+        let exit = status
+            .and_then(|s| s.code())
+            .map_or("no exit code".into(), |c| format!("exit {c}"));
+        format!(
+            "it did not answer the identity handshake (`{ENV_IDENTIFY}`) with its version ({exit})"
+        )
+    })
+}
+
+/// A value no binary can know in advance.
+fn nonce() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!("{:x}-{nanos:x}", std::process::id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_binary_that_does_not_answer_is_refused_with_the_live_hint() {
+        let err = verify_fake(Path::new("/bin/true"), "fake-agy").expect_err("refused");
+        let text = err.to_string();
+        assert!(text.contains("is not fake-agy"), "{text}");
+        assert!(text.contains("--agy /bin/true --live"), "{text}");
+        assert!(text.contains("exit 0"), "{text}");
+    }
+
+    #[test]
+    fn a_script_echoing_a_version_banner_is_refused() {
+        let dir = tempfile::tempdir().expect("dir");
+        let script = dir.path().join("agy");
+        std::fs::write(&script, "#!/bin/sh\necho \"fake-agy 0.1.0\"\n").expect("write");
+        let mut perms = std::fs::metadata(&script).expect("meta").permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&script, perms).expect("chmod");
+        assert!(verify_fake(&script, "fake-agy").is_err());
+    }
+}
