@@ -5,6 +5,9 @@
 //! of the fake-agy processes, and persistent-mode turn latency over 10,000 turns in one
 //! process with its RSS at the start and the end.
 
+use agy_protocol::env::{
+    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_TURN_DURATION,
+};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -39,8 +42,8 @@ fn fake(bin: &Path, home: &Path) -> Command {
     let mut c = Command::new(bin);
     c.env_clear()
         .env("HOME", home)
-        .env("FAKE_AGY_IMAGE_DURATION", "0s")
-        .env("FAKE_AGY_TURN_DURATION", "0s");
+        .env(FAKE_AGY_IMAGE_DURATION, "0s")
+        .env(FAKE_AGY_TURN_DURATION, "0s");
     c
 }
 
@@ -67,7 +70,7 @@ fn main() {
     if std::env::args().nth(2).as_deref() == Some("--probe-rss") {
         let home = PathBuf::from(std::env::args().nth(3).expect("home"));
         let script = PathBuf::from(std::env::args().nth(4).expect("script"));
-        run(fake(&bin, &home).env("FAKE_AGY_SCRIPT", &script).args([
+        run(fake(&bin, &home).env(FAKE_AGY_SCRIPT, &script).args([
             "-p",
             "reply PONG",
             "--output-format",
@@ -101,7 +104,7 @@ fn main() {
 
     let t_true = time_runs(n, || run(&mut Command::new("/bin/true")));
     let t_canned = time_runs(n, || {
-        run(fake(&bin, &home).env("FAKE_AGY_SCRIPT", &script).args([
+        run(fake(&bin, &home).env(FAKE_AGY_SCRIPT, &script).args([
             "-p",
             "reply PONG",
             "--output-format",
@@ -125,8 +128,8 @@ fn main() {
     });
     let t_journal = time_runs(n, || {
         run(fake(&bin, &home)
-            .env("FAKE_AGY_SCRIPT", &script)
-            .env("FAKE_AGY_JOURNAL", dir.path().join("journal.jsonl"))
+            .env(FAKE_AGY_SCRIPT, &script)
+            .env(FAKE_AGY_JOURNAL, dir.path().join("journal.jsonl"))
             .args(["-p", "reply PONG", "--output-format", "json"]))
     });
     // Peak RSS from a fresh child process: RUSAGE_CHILDREN of this process would also
@@ -214,7 +217,7 @@ fn persistent(
 ) -> (Duration, Duration, u64, u64) {
     let mut cmd = fake(bin, home);
     if let Some(j) = journal {
-        cmd.env("FAKE_AGY_JOURNAL", j);
+        cmd.env(FAKE_AGY_JOURNAL, j);
     }
     let mut child = cmd
         .args([

@@ -17,6 +17,7 @@ use crate::session::{Session, SessionParts};
 use crate::signals::{SignalControl, INT, TERM};
 use crate::state::claim_invocation;
 use agy_protocol::command_line::InvocationKind;
+use agy_protocol::env::FAKE_AGY_JOURNAL;
 use agy_protocol::script::{
     parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Step, Times,
 };
@@ -27,7 +28,7 @@ use std::sync::Arc;
 pub fn main_with(argv: Vec<String>) -> ! {
     let env = |k: &str| std::env::var(k).ok();
     let recorder = Arc::new(Recorder::start(
-        env("FAKE_AGY_JOURNAL")
+        env(FAKE_AGY_JOURNAL)
             .filter(|v| !v.is_empty())
             .map(Into::into),
         argv.clone(),

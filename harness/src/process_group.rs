@@ -13,7 +13,7 @@ use tokio::process::{Child, Command};
 
 /// The environment variable every process of a sandbox inherits; its value is the
 /// sandbox path, so [`sweep_marked`] can find strays of exactly that sandbox.
-pub const MARKER_ENV: &str = "AGY_HARNESS_SANDBOX";
+pub use agy_protocol::env::AGY_HARNESS_SANDBOX as MARKER_ENV;
 
 /// Makes `cmd` start as the leader of a new process group (pgid = its pid) and be
 /// killed if its handle is dropped.

@@ -7,6 +7,9 @@
 //! - [`script`]: the agy script fake-agy acts out.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
+//! - [`profile`], [`fault`]: the profiles an adapter implements, and a fault switch's
+//!   entry in the reference adapter's `--list-faults`.
+//! - [`env`]: every environment variable the binaries pass one another, spelled once.
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
 //! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
@@ -19,11 +22,14 @@ pub mod command_line;
 pub mod diag;
 pub mod driver;
 pub mod duration;
+pub mod env;
 pub mod envelope;
+pub mod fault;
 pub mod gojson;
 pub mod journal;
 pub mod layout;
 pub mod lines;
+pub mod profile;
 pub mod redact;
 pub mod script;
 pub mod status;
@@ -34,6 +40,8 @@ pub mod version;
 
 pub use duration::GoDuration;
 pub use envelope::{DeniedAction, Envelope};
+pub use fault::FaultInfo;
+pub use profile::Profile;
 pub use status::Status;
 pub use usage::Usage;
 pub use version::{AgyVersion, VersionRange, MODELLED_VERSIONS};

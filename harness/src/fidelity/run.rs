@@ -2,8 +2,9 @@
 //! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`.
 
 use crate::process_group::{in_own_group, stop_group};
-use crate::sandbox::{fake_env, Sandbox};
+use crate::sandbox::Sandbox;
 use agy_protocol::capture::Capture;
+use agy_protocol::env::{FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -35,7 +36,7 @@ pub async fn run_default(
         Sandbox::create(Some(fake)).map_err(|e| format!("failed to make a sandbox: {e}"))?;
     let mut env = sandbox.env(None, time_scale);
     if let Some(v) = capture.version() {
-        env.push((fake_env::VERSION.into(), v.to_string()));
+        env.push((FAKE_AGY_VERSION.into(), v.to_string()));
     }
     give_host(&sandbox, capture, &mut env)?;
     let log = sandbox.root().join("agy.log");
@@ -120,7 +121,7 @@ fn give_host(
         return Ok(());
     };
     if host.signed_out {
-        env.push((fake_env::SIGNED_OUT.into(), "1".into()));
+        env.push((FAKE_AGY_SIGNED_OUT.into(), "1".into()));
     }
     if let Some(settings) = &host.settings {
         let dir = sandbox.home().join(".gemini").join("antigravity-cli");

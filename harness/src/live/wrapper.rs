@@ -5,6 +5,10 @@
 //! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
+use agy_protocol::env::{
+    AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
+    AGY_HARNESS_LIVE_PREFIX, FAKE_AGY_JOURNAL, FAKE_AGY_PREFIX, FAKE_AGY_STATE_DIR,
+};
 use agy_protocol::journal::{
     append_final, now_us, write_live, ExitRecord, JournalRecord, SignalRecord, StdinLine,
     JOURNALED_ENV, JOURNAL_VERSION,
@@ -19,19 +23,12 @@ use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::signal::unix::{signal, SignalKind};
 
-/// The real agy binary.
-pub const ENV_LIVE_AGY: &str = "AGY_HARNESS_LIVE_AGY";
-/// The run's budget of agy invocations.
-pub const ENV_LIVE_BUDGET: &str = "AGY_HARNESS_LIVE_BUDGET";
-/// The file counting invocations.
-pub const ENV_LIVE_BUDGET_FILE: &str = "AGY_HARNESS_LIVE_BUDGET_FILE";
-
 /// True when this process was started as the live wrapper (`argv[0]` is `agy` and the
 /// wrapper's environment is set).
 pub fn is_wrapper_invocation() -> bool {
     let argv0 = std::env::args_os().next().unwrap_or_default();
     Path::new(&argv0).file_name().and_then(|n| n.to_str()) == Some("agy")
-        && std::env::var_os(ENV_LIVE_AGY).is_some()
+        && std::env::var_os(AGY_HARNESS_LIVE_AGY).is_some()
 }
 
 /// Reads the number of invocations spent (0 when the file is missing or unreadable).
@@ -68,9 +65,9 @@ fn take_invocation(file: &Path, budget: u32) -> std::io::Result<bool> {
 pub fn wrap_agy() -> i32 {
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     let (Some(agy), Some(budget), Some(file)) = (
-        env(ENV_LIVE_AGY),
-        env(ENV_LIVE_BUDGET),
-        env(ENV_LIVE_BUDGET_FILE),
+        env(AGY_HARNESS_LIVE_AGY),
+        env(AGY_HARNESS_LIVE_BUDGET),
+        env(AGY_HARNESS_LIVE_BUDGET_FILE),
     ) else {
         eprintln!("agy-harness: this `agy` is the live wrapper; run it through `agy-harness run --agy PATH --live`");
         return 2;
@@ -89,7 +86,7 @@ pub fn wrap_agy() -> i32 {
     }
     // The invocation's index within its scenario, as fake-agy counts it (1-based, in the
     // scenario's state dir).
-    let invocation = std::env::var_os("FAKE_AGY_STATE_DIR")
+    let invocation = std::env::var_os(FAKE_AGY_STATE_DIR)
         .map(|d| PathBuf::from(d).join("live-invocations"))
         .and_then(|f| take_invocation(&f, u32::MAX).ok().map(|_| read_used(&f)))
         .unwrap_or(0);
@@ -108,7 +105,7 @@ pub fn wrap_agy() -> i32 {
 
 async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
     let argv: Vec<String> = std::env::args().collect();
-    let journal = std::env::var_os("FAKE_AGY_JOURNAL").map(PathBuf::from);
+    let journal = std::env::var_os(FAKE_AGY_JOURNAL).map(PathBuf::from);
     let record = Arc::new(Mutex::new(JournalRecord {
         v: JOURNAL_VERSION,
         complete: false,
@@ -152,7 +149,7 @@ async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
     // journal is the wrapper's to keep.
     for (k, _) in std::env::vars_os() {
         let k = k.to_string_lossy();
-        if k.starts_with("FAKE_AGY_") || k.starts_with("AGY_HARNESS_LIVE_") {
+        if k.starts_with(FAKE_AGY_PREFIX) || k.starts_with(AGY_HARNESS_LIVE_PREFIX) {
             cmd.env_remove(k.as_ref());
         }
     }

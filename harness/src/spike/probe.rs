@@ -7,6 +7,7 @@ use super::record::{CapturedChunk, Recorder, RunCapture};
 use super::target::Target;
 use crate::check::{has_image_extension, inspect_image};
 use crate::process_group::{in_own_group, stop_group, sweep_marked, MARKER_ENV};
+use agy_protocol::env::{FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -136,8 +137,8 @@ async fn run_once(
         .env(MARKER_ENV, root);
     in_own_group(&mut cmd);
     if !target.live {
-        cmd.env("FAKE_AGY_TIME_SCALE", target.time_scale.to_string())
-            .env("FAKE_AGY_STATE_DIR", root.join("fake-state"));
+        cmd.env(FAKE_AGY_TIME_SCALE, target.time_scale.to_string())
+            .env(FAKE_AGY_STATE_DIR, root.join("fake-state"));
     }
     for (k, v) in target
         .env
