@@ -65,7 +65,10 @@ impl Agent {
     /// Starts reading stdin and returns the agent.
     pub(crate) fn start(settings: Settings) -> Agent {
         let wire = Arc::new(Wire::new(settings.journal.clone()));
-        let argv: Vec<String> = std::env::args().collect();
+        // Any bytes: the journal keeps them as text (a client may pass anything).
+        let argv: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
         wire.event(AcpDirection::Event, AcpKind::Start, &argv.join(" "));
         super::signals::watch(
             wire.clone(),

@@ -7,6 +7,7 @@ use agy_protocol::env::{
     FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE, FAKE_AGY_ACP_VERSION,
     FAKE_AGY_TIME_SCALE,
 };
+use agy_protocol::TimeScale;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -16,7 +17,7 @@ pub(crate) struct Settings {
     pub(crate) script: AcpScript,
     pub(crate) journal: Option<PathBuf>,
     pub(crate) version: AcpServerVersion,
-    pub(crate) time_scale: f64,
+    pub(crate) time_scale: TimeScale,
     /// `$GEMINI_HOME`, else `$HOME/.gemini` (docs/agy-acp-reference.md §2.2).
     pub(crate) state_root: PathBuf,
 }
@@ -44,16 +45,15 @@ impl Settings {
             }
             _ => AcpServerVersion::default_modelled(),
         };
-        let time_scale = match std::env::var(FAKE_AGY_TIME_SCALE) {
-            Ok(text) if !text.is_empty() => text
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .ok_or_else(|| AcpFakeError::Knob {
+        let time_scale = match std::env::var_os(FAKE_AGY_TIME_SCALE) {
+            Some(text) if !text.is_empty() => {
+                let text = text.to_string_lossy();
+                TimeScale::parse(&text).map_err(|e| AcpFakeError::Knob {
                     name: FAKE_AGY_TIME_SCALE,
-                    message: format!("`{text}` is not a non-negative number"),
-                })?,
-            _ => 1.0,
+                    message: format!("{e}; {}", e.hint()),
+                })?
+            }
+            _ => TimeScale::ONE,
         };
         let state_root = match (std::env::var_os("GEMINI_HOME"), std::env::var_os("HOME")) {
             (Some(g), _) if !g.is_empty() => PathBuf::from(g),
@@ -78,6 +78,6 @@ impl Settings {
 
     /// A scripted delay after the time scale.
     pub(crate) fn scaled(&self, d: Duration) -> Duration {
-        d.mul_f64(self.time_scale)
+        self.time_scale.scale(d)
     }
 }

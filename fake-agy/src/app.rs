@@ -21,11 +21,39 @@ use agy_protocol::env::FAKE_AGY_JOURNAL;
 use agy_protocol::script::{
     parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Step, Times,
 };
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 use std::sync::Arc;
 
 /// Runs fake-agy with `argv` (`argv[0]` first) and the process environment; never
 /// returns.
 pub fn main_with(argv: Vec<String>) -> ! {
+    main_checked(argv, None)
+}
+
+/// [`main_with`] for the process's own argv, which may hold any bytes: an argument
+/// that is not UTF-8 is reported (position and bytes, exit 70) and journalled lossily,
+/// since fake-agy acts on text only.
+pub fn main_with_os(argv: Vec<OsString>) -> ! {
+    let bad = argv.iter().position(|a| a.to_str().is_none()).map(|i| {
+        let hex: Vec<String> = argv[i]
+            .as_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        FakeError::Unsupported(format!(
+            "argument {i} is not valid UTF-8 (bytes {}); fake-agy acts on text arguments only",
+            hex.join(" ")
+        ))
+    });
+    let text = argv
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    main_checked(text, bad)
+}
+
+fn main_checked(argv: Vec<String>, bad: Option<FakeError>) -> ! {
     let env = |k: &str| std::env::var(k).ok();
     let recorder = Arc::new(Recorder::start(
         env(FAKE_AGY_JOURNAL)
@@ -34,7 +62,11 @@ pub fn main_with(argv: Vec<String>) -> ! {
         argv.clone(),
         env,
     ));
-    let code = match run(&argv, recorder.clone()) {
+    let outcome = match bad {
+        Some(e) => Err(e),
+        None => run(&argv, recorder.clone()),
+    };
+    let code = match outcome {
         Ok(code) => code,
         Err(e) => {
             let mut text = e.to_string();

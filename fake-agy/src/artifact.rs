@@ -17,6 +17,17 @@ pub fn write_images(
     s: &mut Session,
     spec: &ImageSpec,
 ) -> Result<Vec<std::path::PathBuf>, FakeError> {
+    let id = s.conversation_id()?;
+    write_images_in(s, spec, &id)
+}
+
+/// Writes the images into `brain/<conversation>/` (the run's own conversation, or a
+/// subagent's); tool steps, when asked for, are the run's.
+pub fn write_images_in(
+    s: &mut Session,
+    spec: &ImageSpec,
+    conversation: &str,
+) -> Result<Vec<std::path::PathBuf>, FakeError> {
     let reading = read_prompt(&s.prompt);
     let (w, h) = (
         spec.width.unwrap_or(reading.image_size.0),
@@ -24,7 +35,7 @@ pub fn write_images(
     );
     let name = spec.name.clone().unwrap_or(reading.image_name);
     let id = s.conversation_id()?;
-    let dir = s.app.create_brain(&id)?;
+    let dir = s.app.create_brain(conversation)?;
     let mut written = Vec::new();
     let mut last_ms = 0u128;
     for n in 0..spec.count {

@@ -1,21 +1,19 @@
 //! Delays, multiplied by `FAKE_AGY_TIME_SCALE`.
 
+use agy_protocol::TimeScale;
 use std::time::Duration;
 
 /// Scales and waits out every delay of the fake.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Clock {
     /// The multiplier (1 = real time, 0 = no waiting).
-    pub scale: f64,
+    pub scale: TimeScale,
 }
 
 impl Clock {
-    /// `d` scaled.
+    /// `d` scaled (bounded, so a deadline made from it never overflows).
     pub fn scaled(&self, d: Duration) -> Duration {
-        if self.scale == 1.0 {
-            return d;
-        }
-        Duration::try_from_secs_f64(d.as_secs_f64() * self.scale).unwrap_or(Duration::MAX)
+        self.scale.scale(d)
     }
 
     /// Sleeps for `d` scaled.
@@ -33,11 +31,13 @@ mod tests {
 
     #[test]
     fn scale_multiplies_delays() {
-        let c = Clock { scale: 0.5 };
-        assert_eq!(c.scaled(Duration::from_secs(2)), Duration::from_secs(1));
+        let at = |scale: f64| Clock {
+            scale: TimeScale::new(scale).expect("in range"),
+        };
         assert_eq!(
-            Clock { scale: 0.0 }.scaled(Duration::from_secs(9)),
-            Duration::ZERO
+            at(0.5).scaled(Duration::from_secs(2)),
+            Duration::from_secs(1)
         );
+        assert_eq!(at(0.0).scaled(Duration::from_secs(9)), Duration::ZERO);
     }
 }

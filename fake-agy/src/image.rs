@@ -6,6 +6,8 @@ use agy_protocol::script::ImageFormat;
 /// Encodes a `width`×`height` picture (a colour gradient, seeded so images differ).
 pub fn encode(width: u32, height: u32, format: ImageFormat, seed: u32) -> Result<Vec<u8>, String> {
     let (w, h) = (width.max(1), height.max(1));
+    // Before the pixel buffer exists: 60000×60000 would be 10.8 GB (issue 13).
+    agy_protocol::script::limits::check_image_size(w, h).map_err(|e| e.message)?;
     // A gradient built row by row from precomputed columns (cheap: this runs for
     // every generated image).
     let s = (seed % 256) as u8;
@@ -64,5 +66,18 @@ pub fn extension(format: ImageFormat) -> &'static str {
     match format {
         ImageFormat::Jpeg => "jpg",
         ImageFormat::Png => "png",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_image_over_the_pixel_cap_is_refused_before_its_buffer_exists() {
+        // Issue 13: 60000×60000 allocated 10.8 GB before the JPEG limit was checked.
+        let e = encode(60000, 60000, ImageFormat::Jpeg, 0).expect_err("refused");
+        assert!(e.contains("60000×60000"), "{e}");
+        assert!(encode(8, 8, ImageFormat::Png, 0).is_ok());
     }
 }

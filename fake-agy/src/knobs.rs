@@ -6,7 +6,7 @@ use agy_protocol::env::{
     FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE, FAKE_AGY_TURN_DURATION,
     FAKE_AGY_VERSION,
 };
-use agy_protocol::{AgyVersion, GoDuration};
+use agy_protocol::{AgyVersion, GoDuration, TimeScale};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,7 +31,7 @@ pub struct Knobs {
     /// `FAKE_AGY_VERSION`: the modelled agy version.
     pub version: AgyVersion,
     /// `FAKE_AGY_TIME_SCALE`: multiplies every delay.
-    pub time_scale: f64,
+    pub time_scale: TimeScale,
     /// `FAKE_AGY_TURN_DURATION`: default text turn length.
     pub turn_duration: Duration,
     /// `FAKE_AGY_IMAGE_DURATION`: default image turn length.
@@ -57,17 +57,12 @@ impl Knobs {
             })?,
         };
         let time_scale = match non_empty(FAKE_AGY_TIME_SCALE) {
-            None => 1.0,
-            Some(v) => match v.parse::<f64>() {
-                Ok(f) if f.is_finite() && f >= 0.0 => f,
-                _ => {
-                    return Err(FakeError::Knob {
-                        name: FAKE_AGY_TIME_SCALE,
-                        value: v,
-                        hint: "write a non-negative number such as `0.01` or `1`".into(),
-                    })
-                }
-            },
+            None => TimeScale::ONE,
+            Some(v) => TimeScale::parse(&v).map_err(|e| FakeError::Knob {
+                name: FAKE_AGY_TIME_SCALE,
+                value: v.clone(),
+                hint: e.hint(),
+            })?,
         };
         let duration = |name: &'static str, default: Duration| match non_empty(name) {
             None => Ok(default),
@@ -152,7 +147,7 @@ mod tests {
     fn defaults_model_the_spike_version() {
         let k = knobs(&[("HOME", "/h")]).expect("reads");
         assert_eq!(k.version, AgyVersion::DEFAULT);
-        assert_eq!(k.time_scale, 1.0);
+        assert_eq!(k.time_scale, TimeScale::ONE);
         assert_eq!(
             k.app_dir().expect("dir"),
             PathBuf::from("/h/.gemini/antigravity-cli")
@@ -182,6 +177,11 @@ mod tests {
     fn bad_knobs_name_the_variable() {
         let e = knobs(&[(FAKE_AGY_TIME_SCALE, "-1")]).expect_err("rejects");
         assert!(e.to_string().contains(FAKE_AGY_TIME_SCALE), "{e}");
+        // Issue 13: finite but absurd scales made every delay overflow.
+        for v in ["1e300", "1e19", "inf", "nan", "-0.5"] {
+            let e = knobs(&[(FAKE_AGY_TIME_SCALE, v)]).expect_err("rejects");
+            assert!(e.to_string().contains("from 0 to 1000"), "{v}: {e}");
+        }
         let e = knobs(&[(FAKE_AGY_VERSION, "one")]).expect_err("rejects");
         assert!(e.to_string().contains(FAKE_AGY_VERSION), "{e}");
         let e = knobs(&[(FAKE_AGY_TURN_DURATION, "soon")]).expect_err("rejects");

@@ -2,6 +2,8 @@
 //! acts out a script or the default behaviour of a plausible agy 1.2.x, and journals
 //! what it saw; it never judges. See docs/fake-agy.md and docs/script-format.md.
 //! The fake Antigravity ACP agent is the crate `fake-agy-acp` (docs/acp-fake-agent.md).
+//! The [`mock`] module is fake-agy as a library for an adapter's own tests
+//! (docs/fake-agy-mock.md).
 
 mod actor;
 mod app;
@@ -16,6 +18,7 @@ mod error;
 pub mod exit_code;
 mod image;
 mod knobs;
+pub mod mock;
 mod models;
 mod output;
 mod persistent;
@@ -31,13 +34,14 @@ mod situations;
 mod state;
 mod stdin_reader;
 mod structured;
+mod subagent;
 mod subcommands;
 mod tools;
 mod trace_replay;
 mod turn;
 mod version_model;
 
-pub use app::main_with;
+pub use app::{main_with, main_with_os};
 pub use cli::usage;
 pub use image::encode as encode_image;
 pub use prompt::{read_prompt, GatedTool, PromptReading};

@@ -1,5 +1,5 @@
 //! The `fake-agy` binary (install it on a sandbox `PATH` as `agy`).
 
 fn main() {
-    fake_agy::main_with(std::env::args().collect())
+    fake_agy::main_with_os(std::env::args_os().collect())
 }

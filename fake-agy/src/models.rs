@@ -97,6 +97,8 @@ pub fn validate(
         .collect();
     if !tiers.is_empty() {
         return match effort {
+            // 1.3.2 accepts a tier-less id on its own (ut-1.3.2-slash-prompt-literal).
+            None if has(version, Behaviour::TierlessModelAlone) => Ok(()),
             None => Err(prefix(
                 m,
                 e,
@@ -174,6 +176,15 @@ mod tests {
         );
         let err17 = validate(AgyVersion::new(1, 2, 17), Some("x"), None).expect_err("unknown");
         assert_eq!(err17.lines().filter(|l| l.starts_with("  ")).count(), 18);
+    }
+
+    #[test]
+    fn from_1_3_2_a_tierless_id_alone_is_accepted() {
+        assert_eq!(
+            validate(AgyVersion::new(1, 3, 2), Some("gemini-3.8-flash"), None),
+            Ok(())
+        );
+        assert!(validate(AgyVersion::new(1, 3, 1), Some("gemini-3.8-flash"), None).is_err());
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub enum Request {
     Persistent,
     /// A usage error already described (exit 2).
     UsageError(String),
+    /// No prompt and no terminal for the interactive UI.
+    NoTerminal,
     /// Something fake-agy does not simulate.
     Unsupported(String),
 }
@@ -90,6 +92,9 @@ pub fn classify(s: &Session) -> Request {
             return Request::Persistent;
         }
     }
+    if a.prompt.is_none() && !has_terminal() {
+        return Request::NoTerminal;
+    }
     if a.prompt.is_none() {
         return Request::Unsupported(
             "the interactive UI is not simulated; pass -p <prompt> or --input-format stream-json --output-format stream-json".into(),
@@ -105,6 +110,21 @@ pub fn classify(s: &Session) -> Request {
     Request::Turn
 }
 
+/// True when the process can open its controlling terminal, as agy's interactive UI
+/// (bubbletea) does first.
+fn has_terminal() -> bool {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .is_ok()
+}
+
+/// agy 1.3.2 started without a prompt and without a terminal
+/// (capture `ga-1.3.2-no-tty`); the exit code is not recorded (the fake's 1 is
+/// unverified).
+const NO_TERMINAL: &str = "CLI error: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: no such device or address";
+
 /// Acts out the default print-mode run with `spec`'s overrides; leaves the exit code
 /// in `s.exit_code`.
 pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
@@ -119,6 +139,10 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
         Request::UsageError(msg) => {
             s.out.stderr(format!("{msg}\n{}", usage()).as_bytes());
             s.exit_code = exit_code::USAGE;
+        }
+        Request::NoTerminal => {
+            s.out.stderr_line(NO_TERMINAL);
+            s.exit_code = exit_code::TURN_FAILED;
         }
         Request::Unsupported(msg) => return Err(FakeError::Unsupported(msg)),
         Request::Persistent => {

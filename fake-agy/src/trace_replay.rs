@@ -8,16 +8,21 @@ use crate::error::FakeError;
 use crate::image::encode;
 use crate::session::Session;
 use crate::stdin_reader::StdinEvent;
+use agy_protocol::diag::{Diagnostic, Diagnostics};
+use agy_protocol::lines::{read_file_located, FILE_CAP};
 use agy_protocol::script::ImageFormat;
 use agy_protocol::trace::{Trace, TraceEvent, TracedInvocation};
-use std::path::{Component, Path, PathBuf};
-use std::time::{Duration, Instant};
+use agy_protocol::Seconds;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// Loads `spec` (`path` or `path#N` for the N-th invocation, 1-based), relative to the
-/// script's folder.
+/// script's folder. Every problem is a diagnostic located in the trace file.
 pub fn load(script_dir: Option<&Path>, spec: &str) -> Result<TracedInvocation, FakeError> {
     let (path, nth) = match spec.rsplit_once('#') {
-        Some((p, n)) if n.parse::<usize>().is_ok() => (p, n.parse::<usize>().unwrap_or(1)),
+        Some((p, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            (p, n.parse::<usize>().unwrap_or(usize::MAX))
+        }
         _ => (spec, 1),
     };
     let full: PathBuf = match script_dir {
@@ -25,26 +30,46 @@ pub fn load(script_dir: Option<&Path>, spec: &str) -> Result<TracedInvocation, F
         _ => PathBuf::from(path),
     };
     let display = full.display().to_string();
-    let text = agy_protocol::lines::read_file_bounded(&full, agy_protocol::lines::FILE_CAP)
-        .map_err(|e| FakeError::io("read trace", &full, e))?;
+    let located = |d: Diagnostic| FakeError::Trace(Diagnostics(vec![d]));
+    let text = read_file_located(&full, FILE_CAP)
+        .map_err(|e| located(e.diagnostic(&display, "read trace")))?;
     let trace = Trace::parse(&display, &text).map_err(FakeError::Trace)?;
     let count = trace.invocations.len();
-    trace
-        .invocations
-        .into_iter()
-        .nth(nth.saturating_sub(1))
-        .ok_or_else(|| {
-            FakeError::Step(format!(
-                "trace `{display}` has {count} invocation(s); `#{nth}` names none of them"
-            ))
-        })
+    match nth
+        .checked_sub(1)
+        .and_then(|i| trace.invocations.into_iter().nth(i))
+    {
+        Some(inv) => Ok(inv),
+        None => Err(located(
+            Diagnostic::at_line(
+                &display,
+                invocation_line(&text, count),
+                1,
+                format!("`#{nth}` names no invocation: the trace has {count}"),
+            )
+            .with_hint(format!(
+                "write `#1` to `#{count}`, counting `{{\"invocation\":…}}` lines from 1"
+            )),
+        )),
+    }
+}
+
+/// The line of the `count`-th (last) invocation, where the reader would look for more.
+fn invocation_line(text: &str, count: usize) -> usize {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("{\"invocation\""))
+        .nth(count.saturating_sub(1))
+        .map_or(1, |(i, _)| i + 1)
 }
 
 /// Replays one recorded invocation.
 pub fn replay(s: &mut Session, inv: &TracedInvocation) -> Result<(), FakeError> {
     let mut start = Instant::now();
     for ev in &inv.events {
-        let due = start + s.clock.scaled(Duration::from_secs_f64(ev.t.max(0.0)));
+        // A parsed trace's times are in range; a hand-built one saturates to the cap.
+        let t = Seconds::new(ev.t).unwrap_or(Seconds::MAX).duration();
+        let due = start + s.clock.scaled(t);
         let now = Instant::now();
         if due > now {
             std::thread::sleep(due - now);
@@ -61,15 +86,9 @@ pub fn replay(s: &mut Session, inv: &TracedInvocation) -> Result<(), FakeError> 
             TraceEvent::Stderr(text) => s.out.stderr(text.as_bytes()),
             TraceEvent::StderrHex(b) => s.out.stderr(&b.0),
             TraceEvent::File(f) => {
-                let rel = Path::new(&f.path);
-                if rel.is_absolute() || rel.components().any(|c| !matches!(c, Component::Normal(_)))
-                {
-                    return Err(FakeError::Step(format!(
-                        "trace file path `{}` must be relative to the app data dir",
-                        f.path
-                    )));
-                }
-                let path = s.app.root.join(rel);
+                // Trace::parse refused paths leaving the app data dir and sizes over
+                // the caps, with their lines.
+                let path = s.app.root.join(&f.path);
                 let bytes = match (f.width, f.height) {
                     (Some(w), Some(h)) => {
                         encode(w, h, ImageFormat::Jpeg, 0).map_err(FakeError::Step)?

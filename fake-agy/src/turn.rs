@@ -7,6 +7,8 @@ use crate::error::FakeError;
 use crate::prompt::{read_prompt, GatedTool};
 use crate::session::{Session, UsageUpdate};
 use crate::situations::{deny, print_timeout};
+use crate::subagent::delegate_image;
+use crate::version_model::{has, Behaviour};
 use agy_protocol::script::{DefaultSpec, ImageSpec, UsageName, UsageSpec};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
@@ -77,6 +79,12 @@ pub fn canned_response(prompt: &str) -> String {
     "Done.\n".to_string()
 }
 
+/// The answer after the image-generator subagent reported back (the recorded one is the
+/// model's own word, "done"; the fake names the image as it does for a direct call).
+fn delegated_answer(image_name: &str) -> String {
+    format!("The image-generator subagent created the image `{image_name}`; it is saved in the subagent's conversation artifacts.\n")
+}
+
 /// The usage a default turn for `prompt` reports.
 pub fn default_turn_usage(prompt: &str) -> Usage {
     if read_prompt(prompt).wants_image {
@@ -95,10 +103,15 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     } else {
         s.turn_duration
     });
-    let answer = spec
-        .response
-        .clone()
-        .unwrap_or_else(|| canned_response(&s.prompt));
+    // 1.2.16 on: the image-generator subagent makes the image (docs/agy-versions.md).
+    let delegates = image && has(s.version, Behaviour::ImageSubagent);
+    let answer = spec.response.clone().unwrap_or_else(|| {
+        if delegates {
+            delegated_answer(&reading.image_name)
+        } else {
+            canned_response(&s.prompt)
+        }
+    });
     let default_usage = if image {
         IMAGE_USAGE_PLAN.add(&IMAGE_USAGE_ANSWER)
     } else {
@@ -149,6 +162,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         Ok(pair) => pair,
         Err(why) => return fail_schema(s, why),
     };
+    let mut lead = String::new();
     let answer_usage = if image {
         let split = if spec.usage.is_some() {
             usage
@@ -167,14 +181,16 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         s.emit_step(plan);
         view_references(s, &id, &reading.references)?;
         let size = spec.image_size;
-        write_images(
-            s,
-            &ImageSpec {
-                width: size.map(|[w, _]| w),
-                height: size.map(|[_, h]| h),
-                ..ImageSpec::default()
-            },
-        )?;
+        let images = ImageSpec {
+            width: size.map(|[w, _]| w),
+            height: size.map(|[_, h]| h),
+            ..ImageSpec::default()
+        };
+        if delegates {
+            lead = delegate_image(s, &id, &images)?;
+        } else {
+            write_images(s, &images)?;
+        }
         if spec.usage.is_some() {
             usage
         } else {
@@ -204,7 +220,8 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     let advance = spec.advance_turns.unwrap_or(true);
     let spent = s.turn.spent;
     let env = Envelope {
-        response,
+        // agy joins every text-bearing agent message of the turn (cp-1.2.16-image-subagent).
+        response: lead + &response,
         error: spec.error.clone().unwrap_or_default(),
         duration_seconds: duration.as_secs_f64() + 0.04,
         num_turns: s.turns_after_this(advance),

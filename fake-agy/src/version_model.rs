@@ -21,6 +21,10 @@ pub enum Behaviour {
     /// A denied command's tool step goes ACTIVE → DONE without error (before: ERROR
     /// with a tool error, as a denied MCP call still does).
     DeniedCommandDone,
+    /// Image generation is delegated to the built-in `image-generator` subagent: a
+    /// `subagent` step, a delegation message, a `system_message`, and the image in the
+    /// child conversation's brain dir (before: a direct `generate_image` call).
+    ImageSubagent,
     /// `init.tools` has 60 names (adds list_plugin_accounts, run_workflow,
     /// search_marketplace).
     SixtyTools,
@@ -29,6 +33,9 @@ pub enum Behaviour {
     /// The denial stderr line adds the allow-rule and `--dangerously-skip-permissions`
     /// advice.
     DenialAdvice,
+    /// A tier-less model id (`gemini-3.8-flash`) is accepted without `--effort` (before:
+    /// "requires --effort").
+    TierlessModelAlone,
     /// The signed-out stderr line names `agy` (before: `antigravity`).
     SignInNamesAgy,
 }
@@ -83,6 +90,11 @@ pub const TABLE: &[Row] = &[
         source: "cp-1.2.16-image-subagent (60 tools); pl-1.2.13 (57)",
     },
     Row {
+        behaviour: Behaviour::ImageSubagent,
+        since: v(1, 2, 16),
+        source: "cp-1.2.16-image-subagent, cp-1.2.16-image-subagent-429; changelog 1.2.16; tf-1.2.6-* (direct)",
+    },
+    Row {
         behaviour: Behaviour::Claude55Models,
         since: v(1, 2, 17),
         source: "pb-1.2.17-error-model-rejected, pb-1.3.1-error-model-rejected",
@@ -91,6 +103,11 @@ pub const TABLE: &[Row] = &[
         behaviour: Behaviour::DenialAdvice,
         since: v(1, 3, 1),
         source: "ut-1.3.1-tools-denied (littlebearapps/untether)",
+    },
+    Row {
+        behaviour: Behaviour::TierlessModelAlone,
+        since: v(1, 3, 2),
+        source: "ut-1.3.2-slash-prompt-literal; PB judge-module comment (requires --effort)",
     },
     Row {
         behaviour: Behaviour::SignInNamesAgy,

@@ -8,7 +8,7 @@ use agy_protocol::diag::{
     TableWalker,
 };
 use agy_protocol::driver::Outcome;
-use agy_protocol::GoDuration;
+use agy_protocol::{GoDuration, Seconds};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,7 +64,7 @@ pub struct Timeouts {
     /// Seconds the adapter waits beyond an op's `timeout_s` before it kills agy, a
     /// constant it cannot scale (e.g. a fixed kill grace of 30). Added, unscaled, to the
     /// reply bound of every op that carries `timeout_s`, and to the scenario's limit.
-    pub kill_grace_s: f64,
+    pub kill_grace_s: Seconds,
     /// `false`: the adapter applies `timeout_s` as given, without the time scale; the
     /// reply bound of an op with `timeout_s` then grows by `timeout_s` itself.
     pub scales_timeout_s: bool,
@@ -78,7 +78,7 @@ impl Default for Timeouts {
             startup: Duration::from_secs(10).into(),
             grace: Duration::from_millis(500).into(),
             slack: Duration::from_secs(3).into(),
-            kill_grace_s: 0.0,
+            kill_grace_s: Seconds::default(),
             scales_timeout_s: true,
         }
     }
@@ -340,7 +340,7 @@ reason = "bug 12"
         );
         let c = parse_adapter_config(&src, Path::new("/")).expect("parses");
         assert!(c.adapter.strict);
-        assert_eq!(c.timeouts.kill_grace_s, 30.0);
+        assert_eq!(c.timeouts.kill_grace_s.get(), 30.0);
         assert!(!c.timeouts.scales_timeout_s);
         let plain = SourceFile::new(
             "b.toml",
@@ -348,8 +348,23 @@ reason = "bug 12"
         );
         let c = parse_adapter_config(&plain, Path::new("/")).expect("parses");
         assert!(!c.adapter.strict);
-        assert_eq!(c.timeouts.kill_grace_s, 0.0);
+        assert_eq!(c.timeouts.kill_grace_s.get(), 0.0);
         assert!(c.timeouts.scales_timeout_s);
+    }
+
+    #[test]
+    fn an_out_of_range_kill_grace_is_located() {
+        // Issue 13: `1e300` and `nan` were accepted silently.
+        for value in ["1e300", "nan", "-1"] {
+            let src = SourceFile::new(
+                "a.toml",
+                format!("[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\n[timeouts]\nkill_grace_s = {value}\n"),
+            );
+            let err = parse_adapter_config(&src, Path::new("/")).expect_err(value);
+            let text = err.to_string();
+            assert!(text.contains("out of range"), "{value}: {text}");
+            assert!(text.contains("a.toml:6:"), "{value}: {text}");
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::scenario::{load_catalogue, Scenario, Selection};
 use agy_protocol::env::{
     AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
 };
+use agy_protocol::TimeScale;
 use anstream::{AutoStream, ColorChoice};
 use std::io::Write;
 use std::path::PathBuf;
@@ -42,6 +43,7 @@ pub fn execute(cli: Cli) -> i32 {
             Command::Run(args) => run_command(args, choice).await,
             Command::Faults(args) => crate::faults::faults_command(args, choice).await,
             Command::Check(args) => check_command(args),
+            Command::Init(args) => crate::init::init_command(args),
             Command::Bench(args) => crate::bench::bench_command(args).await,
             Command::Fuzz(args) => crate::fuzz::fuzz_command(args).await,
             Command::Spikes(args) => crate::spike::spikes_command(args, choice).await,
@@ -165,17 +167,6 @@ pub(crate) fn reference_adapter(common: &CommonArgs) -> Result<PathBuf, Fatal> {
     .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
 }
 
-pub(crate) fn check_time_scale(scale: f64) -> Result<(), Fatal> {
-    if scale.is_finite() && scale > 0.0 {
-        Ok(())
-    } else {
-        Err(Fatal(
-            exit_code::BAD_INPUT,
-            format!("time scale {scale} is not a positive number"),
-        ))
-    }
-}
-
 pub(crate) fn jobs(common: &CommonArgs) -> usize {
     common
         .jobs
@@ -268,7 +259,7 @@ pub(crate) async fn run_catalogue(
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default();
     let adapter = settings.config.adapter.name.clone();
-    let time_scale = settings.time_scale;
+    let time_scale = settings.time_scale.get();
     let (results, not_run) = run_all(
         scenarios,
         Arc::new(settings),
@@ -328,7 +319,6 @@ async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
 }
 
 async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
-    check_time_scale(args.common.time_scale)?;
     let config = adapter_config(
         args.target.adapter.as_deref(),
         &args.target.fault,
@@ -364,7 +354,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
         },
         time_scale: match &live {
             // A real agy takes real time: adapter timeouts are not shortened.
-            Some(_) => 1.0,
+            Some(_) => TimeScale::ONE,
             None => args.common.time_scale,
         },
         fake_agy_acp: fake_agy_acp(&args.common, &scenarios)?,
@@ -450,7 +440,7 @@ fn check_command(args: CheckArgs) -> i32 {
     let common = CommonArgs {
         paths: args.paths,
         jobs: None,
-        time_scale: 1.0,
+        time_scale: TimeScale::ONE,
         fake_agy: None,
         fake_agy_acp: None,
         reference_adapter: None,
@@ -460,11 +450,28 @@ fn check_command(args: CheckArgs) -> i32 {
         profile: vec![],
         partition: None,
     };
-    match select_scenarios(&common) {
-        Ok(s) => {
-            println!("{} scenario(s) are valid", s.len());
+    let (selected, names) = match load_and_select(&common) {
+        Ok(loaded) => loaded,
+        Err(f) => return f.report(),
+    };
+    println!("{} scenario(s) are valid", selected.len());
+    let Some(path) = args.adapter else {
+        return exit_code::ALL_CONFORM;
+    };
+    let checked = load_adapter_config(&path)
+        .and_then(|c| check_expected_failures(&c, names.iter().map(String::as_str)));
+    match checked {
+        Ok(()) => {
+            println!("adapter config `{}` is valid", path.display());
             exit_code::ALL_CONFORM
         }
-        Err(f) => f.report(),
+        Err(d) => {
+            eprint!("{d}");
+            Fatal(
+                exit_code::BAD_INPUT,
+                format!("{} problem(s) in `{}`", d.len(), path.display()),
+            )
+            .report()
+        }
     }
 }

@@ -4,8 +4,7 @@
 
 use crate::adapter_config::AdapterConfig;
 use crate::app::{
-    check_time_scale, fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue,
-    select_scenarios, Fatal,
+    fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue, select_scenarios, Fatal,
 };
 use crate::cli::BenchArgs;
 use crate::driver_client::DriverClient;
@@ -32,7 +31,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 /// Runs `s`'s requests against the driver with nothing else around it.
 async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, String> {
     let sandbox = Sandbox::create(Some(&settings.fake_agy)).map_err(|e| e.to_string())?;
-    let scale = s.meta.time_scale.unwrap_or(settings.time_scale);
+    let scale = s.meta.time_scale.unwrap_or(settings.time_scale).get();
     let fake = s.fake_script();
     let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
     if let (crate::scenario::Profile::Acp, Some(acp)) = (s.meta.profile, &settings.fake_agy_acp) {
@@ -77,7 +76,6 @@ async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, 
 }
 
 async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
-    check_time_scale(args.common.time_scale)?;
     let bin = reference_adapter(&args.common)?;
     let scenarios = select_scenarios(&args.common)?;
     let settings = RunSettings {

@@ -6,6 +6,7 @@ use agy_protocol::env::{
     AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
     AGY_HARNESS_SCENARIOS,
 };
+use agy_protocol::TimeScale;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -40,8 +41,10 @@ pub enum Command {
     /// Run the catalogue against every fault variant of the reference adapter and print
     /// the bug-detection score.
     Faults(FaultsArgs),
-    /// Check scenario files without running anything.
+    /// Check scenario files (and an adapter config) without running anything.
     Check(CheckArgs),
+    /// Write a starter adapter config and a driver skeleton into a repository.
+    Init(crate::init::InitArgs),
     /// Measure catalogue wall time and the harness's overhead per scenario.
     Bench(BenchArgs),
     /// Generate agy behaviours and op sequences of a profile, judge each run by the
@@ -105,8 +108,8 @@ pub struct CommonArgs {
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Multiply every scripted delay and adapter timeout by this factor.
-    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
-    pub time_scale: f64,
+    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
+    pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,
@@ -209,8 +212,8 @@ pub struct FuzzArgs {
     #[arg(long = "report-json", value_name = "PATH")]
     pub report_json: Option<PathBuf>,
     /// Multiply every scripted delay and adapter timeout by this factor.
-    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
-    pub time_scale: f64,
+    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
+    pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,
@@ -229,6 +232,9 @@ pub struct CheckArgs {
     /// built into agy-harness).
     #[arg(long, value_name = "DIR", env = AGY_HARNESS_SCENARIOS)]
     pub scenarios: Option<PathBuf>,
+    /// Also check this adapter config (and that its expected failures name scenarios).
+    #[arg(long, value_name = "FILE")]
+    pub adapter: Option<PathBuf>,
 }
 
 /// `agy-harness bench`.

@@ -1,11 +1,12 @@
-//! The harness side of driver protocol v1: start the driver in its own process group,
-//! send requests, collect replies by id (in any order), stop it.
+//! The harness side of driver protocol v1: start the driver in its own process group
+//! under the reaper (so nothing it starts outlives it, even when the harness is
+//! SIGKILLed), send requests, collect replies by id (in any order), stop it.
 
-use crate::process_group::{in_own_group, stop_group, Stopped};
 use agy_protocol::driver::{
     parse_driver_line, DriverLine, Reply, Request, RequestOp, DRIVER_PROTOCOL_VERSION,
 };
 use agy_protocol::lines::{AsyncBoundedLines, LineItem, DEFAULT_LINE_CAP};
+use agy_protocol::process::{in_own_group, reaper, stop_group, under_reaper, ParentDeath, Stopped};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Stdio;
@@ -69,6 +70,7 @@ enum Incoming {
 pub struct DriverClient {
     child: Child,
     pgid: Option<u32>,
+    reaped: bool,
     stdin: Option<ChildStdin>,
     rx: mpsc::UnboundedReceiver<Incoming>,
     replies: HashMap<u64, Reply>,
@@ -82,13 +84,15 @@ pub struct DriverClient {
 
 impl DriverClient {
     /// Starts `command` with exactly `env`, in `cwd`, as the leader of a new process
-    /// group; stderr goes to `stderr_path`.
+    /// group, under the reaper when its host is found (agy-harness, see
+    /// [`crate::locate::reaper_host`]); stderr goes to `stderr_path`.
     pub fn start(
         command: &[String],
         env: &[(String, String)],
         cwd: &Path,
         stderr_path: &Path,
     ) -> Result<DriverClient, DriverError> {
+        let reaper_host = crate::locate::reaper_host();
         let program = command.first().cloned().unwrap_or_default();
         let spawn_err = |message: String| DriverError::Spawn {
             command: program.clone(),
@@ -101,15 +105,28 @@ impl DriverClient {
             .map_err(|e| spawn_err(format!("cannot open `{}`: {e}", stderr_path.display())))?;
         // Resolved with the harness's own PATH: the driver's PATH may hold only the
         // sandbox's `bin/`.
-        let mut cmd = Command::new(resolve_program(&program));
-        cmd.args(&command[1.min(command.len())..])
-            .env_clear()
+        let resolved = resolve_program(&program);
+        let args = &command[1.min(command.len())..];
+        let mut cmd = match reaper_host.as_deref() {
+            Some(host) => {
+                // The reaper reports a program it cannot start only by its exit; a
+                // missing program stays a start failure.
+                std::fs::metadata(&resolved).map_err(|e| spawn_err(e.to_string()))?;
+                under_reaper(host, &resolved, args)
+            }
+            None => {
+                let mut cmd = Command::new(&resolved);
+                cmd.args(args);
+                in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
+                cmd
+            }
+        };
+        cmd.env_clear()
             .envs(env.iter().map(|(k, v)| (k, v)))
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(stderr));
-        in_own_group(&mut cmd);
         let mut child = cmd.spawn().map_err(|e| spawn_err(e.to_string()))?;
         let pgid = child.id();
         let stdin = child.stdin.take();
@@ -139,6 +156,7 @@ impl DriverClient {
         Ok(DriverClient {
             child,
             pgid,
+            reaped: reaper_host.is_some(),
             stdin,
             rx,
             replies: HashMap::new(),
@@ -239,17 +257,36 @@ impl DriverClient {
         if tokio::time::timeout(grace, self.child.wait()).await.is_ok() {
             // The leader is gone; its group may still have members.
             if let Some(pgid) = self.pgid {
-                crate::process_group::signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
+                agy_protocol::process::signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
             }
             return Stopped::OnTerm;
         }
-        stop_group(&mut self.child, self.pgid, grace).await
+        stop_group(&mut self.child, self.pgid, grace, self.reaped).await
     }
 
     /// Kills the group at once (interrupts, scenario timeouts).
     pub async fn kill(&mut self) {
         self.stdin = None;
-        stop_group(&mut self.child, self.pgid, Duration::ZERO).await;
+        stop_group(&mut self.child, self.pgid, Duration::ZERO, self.reaped).await;
+    }
+}
+
+impl Drop for DriverClient {
+    /// A driver dropped while running (a cancelled run) ends with its whole tree: the
+    /// reaper is asked to kill it, a driver without one gets SIGKILL by group.
+    fn drop(&mut self) {
+        if !matches!(self.child.try_wait(), Ok(None)) {
+            return;
+        }
+        let Some(pid) = self.pgid.and_then(|p| i32::try_from(p).ok()) else {
+            return;
+        };
+        let pid = nix::unistd::Pid::from_raw(pid);
+        if self.reaped {
+            let _ = nix::sys::signal::kill(pid, reaper::KILL_TREE);
+        } else {
+            let _ = nix::sys::signal::killpg(pid, nix::sys::signal::Signal::SIGKILL);
+        }
     }
 }
 

@@ -4,8 +4,7 @@
 
 use crate::adapter_config::AdapterConfig;
 use crate::app::{
-    check_time_scale, fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue,
-    select_scenarios, Fatal,
+    fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue, select_scenarios, Fatal,
 };
 use crate::cli::FaultsArgs;
 use crate::exit_code;
@@ -67,7 +66,6 @@ pub async fn faults_command(args: FaultsArgs, choice: ColorChoice) -> i32 {
 }
 
 async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fatal> {
-    check_time_scale(args.common.time_scale)?;
     let bin = reference_adapter(&args.common)?;
     let fake = fake_agy(&args.common)?;
     let mut faults = list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;

@@ -3,7 +3,8 @@
 //!
 //! - [`scenario`]: the scenario model, parser and catalogue.
 //! - [`adapter_config`]: how to start a driver and read its errors.
-//! - [`sandbox`], [`process_group`]: temp `HOME`, fake-agy as `agy`, no orphans.
+//! - [`sandbox`]: temp `HOME`, fake-agy as `agy`, no orphans (with
+//!   [`agy_protocol::process`]).
 //! - [`driver_client`]: the harness side of driver protocol v1.
 //! - [`runner`], [`observation`], [`check`]: running a scenario and judging it.
 //! - [`report`]: terminal, JSON, JUnit and Markdown reports; [`exit_code`].
@@ -25,12 +26,12 @@ pub mod exit_code;
 pub mod faults;
 pub mod fidelity;
 pub mod fuzz;
+pub mod init;
 mod interrupt;
 pub mod live;
 pub mod locate;
 pub mod matrix;
 pub mod observation;
-pub mod process_group;
 pub mod report;
 pub mod repro;
 pub mod runner;

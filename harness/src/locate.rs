@@ -10,6 +10,8 @@ pub const FAKE_AGY_BIN: &str = "fake-agy";
 pub const FAKE_AGY_ACP_BIN: &str = "fake-agy-acp";
 /// The name ACP clients look for on `PATH`: Antigravity's ACP server (docs/agy-acp-reference.md §2.2).
 pub const AGY_ACP_SERVER: &str = "agy_acp_server";
+/// agy-harness's own binary name.
+pub const HARNESS_BIN: &str = "agy-harness";
 /// The reference adapter binary's name.
 pub const REFERENCE_ADAPTER_BIN: &str = "agy-reference-adapter";
 
@@ -39,6 +41,26 @@ pub fn locate_binary(name: &str, env_var: &str, package: &str) -> Result<PathBuf
         "cannot find `{name}` next to `{}`; build it with `cargo build -p {package}` (same profile), or set `{env_var}`",
         exe.display()
     ))
+}
+
+/// The binary hosting the [reaper](agy_protocol::process::reaper) drivers run under:
+/// this executable when it is agy-harness, else (the harness used as a library, as in
+/// its tests) the agy-harness beside it or one folder up; `None` when there is none,
+/// and drivers then run without a reaper (group kill and marker sweep only).
+pub fn reaper_host() -> Option<PathBuf> {
+    static HOST: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let exe = std::env::current_exe().ok()?;
+        if exe.file_name().and_then(|n| n.to_str()) == Some(HARNESS_BIN) {
+            return Some(exe);
+        }
+        exe.ancestors()
+            .skip(1)
+            .take(2)
+            .map(|d| d.join(HARNESS_BIN))
+            .find(|p| p.is_file())
+    })
+    .clone()
 }
 
 /// The catalogue folder: `--scenarios` / `$AGY_HARNESS_SCENARIOS` (`given`), else

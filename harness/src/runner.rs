@@ -30,7 +30,7 @@ pub struct RunSettings {
     /// The fake Antigravity ACP agent installed as `agy_acp_server` (acp scenarios).
     pub fake_agy_acp: Option<PathBuf>,
     /// Every scripted delay and adapter timeout is multiplied by this.
-    pub time_scale: f64,
+    pub time_scale: agy_protocol::TimeScale,
     /// Keep sandbox folders for inspection.
     pub keep_sandboxes: bool,
     /// Set for a live run: the real agy stands behind the live wrapper.
@@ -68,7 +68,7 @@ impl Ctx<'_> {
         else {
             return Duration::ZERO;
         };
-        let mut extra = t.kill_grace_s.max(0.0);
+        let mut extra = t.kill_grace_s.get();
         if !t.scales_timeout_s {
             extra += timeout_s.max(0.0) * (1.0 - self.scale).max(0.0);
         }
@@ -361,7 +361,7 @@ fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), 
     };
     let sandbox = Sandbox::create(Some(&installed))
         .map_err(|e| format!("failed to create the sandbox: {e}"))?;
-    let scale = s.meta.time_scale.unwrap_or(settings.time_scale);
+    let scale = s.meta.time_scale.unwrap_or(settings.time_scale).get();
     let fake = s.fake_script();
     let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
     env.extend(

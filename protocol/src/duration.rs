@@ -73,6 +73,11 @@ impl GoDuration {
             }
             total = total.checked_add(nanos).ok_or_else(err)?;
         }
+        // Go's durations are i64 nanoseconds (about 292 years); longer ones are
+        // invalid there too, and every scaled delay stays representable.
+        if total > i64::MAX as u128 {
+            return Err(err());
+        }
         let secs = u64::try_from(total / 1_000_000_000).map_err(|_| err())?;
         Ok(GoDuration(Duration::new(
             secs,
@@ -174,6 +179,10 @@ mod tests {
         assert!(GoDuration::parse("5").is_err());
         assert!(GoDuration::parse("5x").is_err());
         assert!(GoDuration::parse("").is_err());
+        // Go's limit: i64 nanoseconds.
+        assert!(GoDuration::parse("2562047h").is_ok());
+        assert!(GoDuration::parse("2562048h").is_err());
+        assert!(GoDuration::parse("18446744073709551615s").is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! - [`stream`]: stream-json events and persistent-mode stdin lines.
 //! - [`gojson`], [`layout`]: byte-exact Go JSON rendering, agy's key order kept.
 //! - [`duration`], [`version`]: Go durations and agy versions.
+//! - [`timing`]: time scales and seconds, range-checked where they are read.
 //! - [`script`]: the agy script fake-agy acts out.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
@@ -13,6 +14,8 @@
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
 //! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
+//! - [`process`]: the one process layer (groups, parent death, sweeps, the reaper).
+//! - [`image`]: the one image check (format by magic, decoded by a real decoder).
 //! - [`redact`]: the one redactor for every artefact that can carry live output.
 //! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
 
@@ -26,14 +29,17 @@ pub mod env;
 pub mod envelope;
 pub mod fault;
 pub mod gojson;
+pub mod image;
 pub mod journal;
 pub mod layout;
 pub mod lines;
+pub mod process;
 pub mod profile;
 pub mod redact;
 pub mod script;
 pub mod status;
 pub mod stream;
+pub mod timing;
 pub mod trace;
 pub mod usage;
 pub mod version;
@@ -43,5 +49,6 @@ pub use envelope::{DeniedAction, Envelope};
 pub use fault::FaultInfo;
 pub use profile::Profile;
 pub use status::Status;
+pub use timing::{Seconds, TimeScale};
 pub use usage::Usage;
 pub use version::{AgyVersion, VersionRange, MODELLED_VERSIONS};

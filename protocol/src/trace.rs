@@ -16,6 +16,7 @@
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::journal::ExitRecord;
+use crate::timing::Seconds;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -260,7 +261,12 @@ impl Trace {
                         );
                         continue;
                     };
-                    if !(ev.t.is_finite() && ev.t >= 0.0) || ev.t < last_t {
+                    if let Err(e) = Seconds::new(ev.t) {
+                        diags.push(
+                            Diagnostic::at_line(path, n, 1, e.to_string())
+                                .with_hint(format!("`t` is seconds since the invocation started: {}", e.hint())),
+                        );
+                    } else if ev.t < last_t {
                         diags.push(
                             Diagnostic::at_line(path, n, 1, format!("time {} goes backwards (previous {last_t})", ev.t))
                                 .with_hint("`t` is seconds since the invocation started and never decreases"),
@@ -271,6 +277,9 @@ impl Trace {
                             Diagnostic::at_line(path, n, 1, "event after the invocation's exit")
                                 .with_hint("`exit` must be the last event of an invocation"),
                         );
+                    }
+                    if let Err((message, hint)) = check_event(&ev.event) {
+                        diags.push(Diagnostic::at_line(path, n, 1, message).with_hint(hint));
                     }
                     if matches!(ev.event, TraceEvent::Exit(_)) {
                         ended = true;
@@ -347,6 +356,39 @@ impl Trace {
     }
 }
 
+/// What a replay would do with an event that it must refuse: write outside the app
+/// data dir, allocate more than the caps, exit with a code no process has.
+fn check_event(event: &TraceEvent) -> Result<(), (String, String)> {
+    use crate::script::limits::{check_file_bytes, check_image_size};
+    let limit = |e: crate::script::limits::LimitError| (e.message, e.hint);
+    match event {
+        TraceEvent::File(f) => {
+            let rel = std::path::Path::new(&f.path);
+            let inside = rel
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if rel.as_os_str().is_empty() || !inside {
+                return Err((
+                    format!("file path `{}` leaves the app data dir", f.path),
+                    "write a path relative to the app data dir without `..`, such as `brain/<id>/x_1.jpg`".into(),
+                ));
+            }
+            check_file_bytes(f.bytes).map_err(limit)?;
+            match (f.width, f.height) {
+                (Some(w), Some(h)) => check_image_size(w, h).map_err(limit),
+                _ => Ok(()),
+            }
+        }
+        TraceEvent::Exit(ExitRecord {
+            code: Some(code), ..
+        }) if !(0..=255).contains(code) => Err((
+            format!("exit code {code} is outside 0–255"),
+            "a process exits with 0 to 255; record the code agy exited with".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn first_line(text: &str) -> usize {
     text.lines()
         .position(|l| !l.trim().is_empty())
@@ -412,6 +454,43 @@ mod tests {
         assert_eq!(lines, vec![3, 4], "{err}");
     }
 
+    #[test]
+    fn out_of_range_times_are_located() {
+        // Issue 13: `1e300` and `1e19` were accepted and made the replay panic.
+        let text = format!(
+            "{}\n{{\"invocation\":{{\"argv\":[\"agy\"]}}}}\n{{\"t\":1e300,\"stdout\":\"x\"}}\n{{\"t\":1e19,\"stdout\":\"y\"}}\n",
+            serde_json::to_string(&header()).expect("header")
+        );
+        let err = Trace::parse("t.jsonl", &text).expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![3, 4], "{err}");
+        assert!(err.0[0].message.contains("out of range"), "{err}");
+    }
+
+    #[test]
+    fn file_events_that_leave_the_data_dir_or_exceed_the_caps_are_located() {
+        // Issue 13: a `file.bytes` of 1e12 aborted the replay; `../x` was caught only
+        // while replaying, without a location.
+        let text = format!(
+            "{}\n{{\"invocation\":{{\"argv\":[\"agy\"]}}}}\n{}\n{}\n{}\n{}\n{{\"t\":0,\"exit\":{{\"code\":256}}}}\n",
+            serde_json::to_string(&header()).expect("header"),
+            r#"{"t":0,"file":{"path":"../escape","bytes":1}}"#,
+            r#"{"t":0,"file":{"path":"/etc/x","bytes":1}}"#,
+            r#"{"t":0,"file":{"path":"brain/x.bin","bytes":1000000000000}}"#,
+            r#"{"t":0,"file":{"path":"brain/x.jpg","bytes":1,"width":60000,"height":60000}}"#,
+        );
+        let err = Trace::parse("t.jsonl", &text).expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![3, 4, 5, 6, 7], "{err}");
+        assert!(
+            err.0[0].message.contains("leaves the app data dir"),
+            "{err}"
+        );
+        assert!(err.0[2].message.contains("cap of"), "{err}");
+        assert!(err.0[3].message.contains("60000×60000"), "{err}");
+        assert!(err.0[4].message.contains("outside 0–255"), "{err}");
+    }
+
     proptest! {
         #[test]
         fn arbitrary_text_never_panics(s in "\\PC*") {
@@ -421,7 +500,7 @@ mod tests {
         #[test]
         fn arbitrary_captures_round_trip(stdout in proptest::collection::vec(any::<u8>(), 0..200),
                                          stderr in proptest::collection::vec(any::<u8>(), 0..50),
-                                         code in any::<i32>()) {
+                                         code in 0i32..=255) {
             let trace = Trace::from_capture(header(), InvocationStart::default(), &[], &stdout, &stderr, Some(code));
             let back = Trace::parse("t", &trace.render()).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(back.invocations[0].stdout(), stdout);

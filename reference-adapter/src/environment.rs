@@ -4,6 +4,8 @@
 use agy_protocol::env::{
     AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_TIME_SCALE,
 };
+use agy_protocol::timing::MAX_SCALED;
+use agy_protocol::TimeScale;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -20,7 +22,7 @@ pub struct Environment {
     /// Where delivered images are copied (the asset store).
     pub state_dir: PathBuf,
     /// Every timeout and grace period is multiplied by this.
-    pub time_scale: f64,
+    pub time_scale: TimeScale,
     /// agy's data directory: `$ANTIGRAVITY_APP_DATA_DIR`, else `$HOME/.gemini/antigravity-cli`.
     pub app_data_dir: PathBuf,
 }
@@ -36,10 +38,10 @@ impl Environment {
         let state_dir = nonempty(AGY_DRIVER_STATE_DIR)
             .map(PathBuf::from)
             .unwrap_or_else(|| work_dir.join(".agy-reference-adapter"));
+        // The harness checked the scale it passes; anything else runs in real time.
         let time_scale = nonempty(AGY_HARNESS_TIME_SCALE)
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .unwrap_or(1.0);
+            .and_then(|v| TimeScale::parse_positive(&v).ok())
+            .unwrap_or(TimeScale::ONE);
         let app_data_dir = match nonempty(ENV_APP_DATA_DIR) {
             Some(dir) => PathBuf::from(dir),
             None => Path::new(&nonempty("HOME").unwrap_or_else(|| ".".to_string()))
@@ -62,7 +64,10 @@ impl Environment {
 
     /// `seconds` of adapter time, scaled.
     pub fn scaled(&self, seconds: f64) -> Duration {
-        Duration::try_from_secs_f64(seconds * self.time_scale).unwrap_or(Duration::MAX)
+        // A request's `timeout_s` can be any number: an absurd one waits the longest
+        // bounded time rather than overflowing a deadline.
+        let d = Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(MAX_SCALED);
+        self.time_scale.scale(d)
     }
 
     /// `brain/<conversation_id>/`, where agy puts generated images (docs/spike-records.md S2).
@@ -107,7 +112,15 @@ mod tests {
             env_of(&[(AGY_HARNESS_TIME_SCALE, "0.1")]).scaled(30.0),
             Duration::from_secs(3)
         );
-        assert_eq!(env_of(&[(AGY_HARNESS_TIME_SCALE, "x")]).time_scale, 1.0);
-        assert_eq!(env_of(&[(AGY_HARNESS_TIME_SCALE, "-2")]).time_scale, 1.0);
+        for bad in ["x", "-2", "1e300", "inf", "nan"] {
+            assert_eq!(
+                env_of(&[(AGY_HARNESS_TIME_SCALE, bad)]).time_scale,
+                TimeScale::ONE
+            );
+        }
+        // Issue 13: an absurd `timeout_s` made a deadline that overflowed.
+        let far = env_of(&[]).scaled(1e300);
+        let _ = std::time::Instant::now() + far;
+        assert_eq!(env_of(&[]).scaled(f64::NAN), Duration::ZERO);
     }
 }

@@ -20,6 +20,9 @@ pub enum Fault {
     SkipPermissionsByDefault,
     /// oneshot: with several images in the brain directory, the first one is delivered.
     FirstOfManyImages,
+    /// oneshot: the image is looked for only in the run's own brain directory, never in
+    /// the image-generator subagent's (agy 1.2.16 on).
+    ImageInParentBrainOnly,
     /// oneshot: a hung agy is waited for forever instead of killed after timeout + 30 s.
     NeverKillsHungAgy,
     /// session: a new agy process per turn, stdin closed after every turn.
@@ -49,12 +52,13 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 17] = [
+    pub const ALL: [Fault; 18] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
         Fault::SkipPermissionsByDefault,
         Fault::FirstOfManyImages,
+        Fault::ImageInParentBrainOnly,
         Fault::NeverKillsHungAgy,
         Fault::ProcessPerTurn,
         Fault::NoReplayFilter,
@@ -110,6 +114,11 @@ impl Fault {
                 "first-of-many-images",
                 Profile::Oneshot,
                 "delivers the first of several images in brain/<conversation_id>/ instead of requiring exactly one (ADR 0013 decision 3)",
+            ),
+            Fault::ImageInParentBrainOnly => (
+                "image-in-parent-brain-only",
+                Profile::Oneshot,
+                "looks for the image only in brain/<conversation_id>/ of the run, so from agy 1.2.16, where the image-generator subagent saves it in its own conversation's brain directory, every delivered image is reported as missing output (docs/agy-versions.md, ImageSubagent; cp-1.2.16-image-subagent)",
             ),
             Fault::NeverKillsHungAgy => (
                 "never-kills-hung-agy",
@@ -231,6 +240,7 @@ mod tests {
                 "no-quota-detection",
                 "skip-permissions-by-default",
                 "first-of-many-images",
+                "image-in-parent-brain-only",
                 "never-kills-hung-agy",
                 "process-per-turn",
                 "no-replay-filter",

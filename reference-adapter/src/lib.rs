@@ -17,7 +17,6 @@ pub mod failure;
 pub mod faults;
 pub mod oneshot;
 mod outbox;
-mod process_group;
 pub mod session;
 mod stderr_tail;
 

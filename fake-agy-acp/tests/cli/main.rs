@@ -4,6 +4,7 @@ mod auth;
 mod faults;
 mod framing;
 mod handshake;
+mod no_panic;
 mod permission;
 mod prompt;
 mod restore;

@@ -139,3 +139,70 @@ fn image_quota_in_prose_leaves_only_empty_subfolders() {
     assert!(sb.brain_files(id).is_empty());
     assert!(sb.app_dir().join("brain").join(id).join("scratch").is_dir());
 }
+
+#[test]
+fn from_1_2_16_the_image_generator_subagent_writes_the_image_into_its_own_brain_dir() {
+    // cp-1.2.16-image-subagent: subagent step, delegation message, system_message; the
+    // image belongs to the child conversation.
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .env("FAKE_AGY_VERSION", "1.2.16")
+        .args(["-p", "draw a red bicycle", "--output-format", "stream-json"])
+        .assert()
+        .success();
+    let lines = json_lines(&out.get_output().stdout);
+    let parent = lines[0]["conversation_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let kinds: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l["step_update"]["step_type"].as_str())
+        .map(String::from)
+        .collect();
+    assert!(!kinds.contains(&"tool".to_string()), "{kinds:?}");
+    let done = lines
+        .iter()
+        .find(|l| {
+            l["step_update"]["step_type"] == "subagent" && l["step_update"]["state"] == "DONE"
+        })
+        .expect("a subagent DONE step");
+    let info = &done["step_update"]["subagent_info"]["subagents"][0];
+    assert_eq!(info["type_name"], "image-generator");
+    let child = info["conversation_id"].as_str().expect("child id");
+    assert_ne!(child, parent);
+    assert!(info["log_uri"]
+        .as_str()
+        .is_some_and(|u| u.starts_with("file://") && u.contains(child)));
+    assert!(
+        sb.brain_files(&parent).is_empty(),
+        "parent dir holds no image"
+    );
+    let files = sb.brain_files(child);
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(jpeg_size(&files[0]), (1024, 1024));
+    let system = kinds.iter().position(|k| k == "system_message");
+    let subagent = kinds.iter().position(|k| k == "subagent");
+    assert!(subagent < system && system.is_some(), "{kinds:?}");
+    let result = lines.last().expect("result");
+    assert!(result["result"]["response"]
+        .as_str()
+        .is_some_and(|r| r.starts_with("I have delegated")));
+}
+
+#[test]
+fn before_1_2_16_the_run_calls_generate_image_itself() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .env("FAKE_AGY_VERSION", "1.2.13")
+        .args(["-p", "draw a red bicycle", "--output-format", "json"])
+        .assert()
+        .success();
+    let id = json_lines(&out.get_output().stdout)[0]["conversation_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    assert_eq!(sb.brain_files(&id).len(), 1);
+}

@@ -8,6 +8,8 @@ mod conversations;
 mod images;
 mod journal;
 mod library;
+mod mock_agy;
+mod no_panic;
 mod persistent;
 mod print_mode;
 mod probes;

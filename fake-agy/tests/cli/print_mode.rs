@@ -408,3 +408,28 @@ fn json_envelope_snapshot() {
         );
     });
 }
+
+#[test]
+fn no_prompt_and_no_terminal_fails_as_agy_1_3_2_does() {
+    // ga-1.3.2-no-tty: the interactive UI cannot open /dev/tty. `setsid` (util-linux)
+    // starts fake-agy in a new session without a controlling terminal, whatever
+    // terminal the test runner has.
+    let sb = Sandbox::new();
+    let cmd = sb.std_cmd();
+    let bin = cmd.get_program().to_owned();
+    let mut detached = std::process::Command::new("setsid");
+    detached
+        .arg("--wait")
+        .arg(bin)
+        .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+        .env_remove("FAKE_AGY_SCRIPT")
+        .current_dir(sb.path())
+        .stdin(std::process::Stdio::null());
+    let out = detached.output().expect("setsid runs (util-linux)");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "CLI error: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: no such device or address\n"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -11,6 +11,7 @@ use crate::locate::{locate_binary, FAKE_AGY_BIN};
 use crate::report::{ReportFormat, ReportTarget};
 use agy_protocol::capture::{load_corpus, Capture, CaptureKind, Corpus};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
+use agy_protocol::TimeScale;
 use clap::Args;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -45,8 +46,8 @@ pub struct FidelityArgs {
     #[arg(long, value_name = "TEXT", requires = "write_baseline")]
     pub reason: Option<String>,
     /// Multiply fake-agy's delays by this factor (shapes do not depend on it).
-    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
-    pub time_scale: f64,
+    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
+    pub time_scale: TimeScale,
 }
 
 /// The corpus folder: `--traces`, else `./traces`, else the source tree's.
@@ -83,7 +84,6 @@ pub async fn fidelity_command(args: FidelityArgs) -> i32 {
 }
 
 async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
-    crate::app::check_time_scale(args.time_scale)?;
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
         return Err(Fatal(
             exit_code::BAD_INPUT,
@@ -166,7 +166,12 @@ enum Measured {
 }
 
 /// Compares one capture with fake-agy's default run of its argv and stdin.
-async fn measure(dir: &Path, fake: &Path, c: &Capture, time_scale: f64) -> Result<Measured, Fatal> {
+async fn measure(
+    dir: &Path,
+    fake: &Path,
+    c: &Capture,
+    time_scale: TimeScale,
+) -> Result<Measured, Fatal> {
     if c.kind == CaptureKind::Acp {
         return Ok(Measured::Skipped(
             "an ACP transcript: fake-agy-acp is not measured here".into(),

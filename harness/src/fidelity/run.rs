@@ -1,10 +1,10 @@
 //! Running fake-agy's default behaviour (no script) the way a capture ran agy: same
 //! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`.
 
-use crate::process_group::{in_own_group, stop_group};
 use crate::sandbox::Sandbox;
 use agy_protocol::capture::Capture;
 use agy_protocol::env::{FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
+use agy_protocol::process::{in_own_group, stop_group, ParentDeath};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -30,11 +30,11 @@ pub async fn run_default(
     fake: &Path,
     capture: &Capture,
     argv: &[String],
-    time_scale: f64,
+    time_scale: agy_protocol::TimeScale,
 ) -> Result<RunOutput, String> {
     let sandbox =
         Sandbox::create(Some(fake)).map_err(|e| format!("failed to make a sandbox: {e}"))?;
-    let mut env = sandbox.env(None, time_scale);
+    let mut env = sandbox.env(None, time_scale.get());
     if let Some(v) = capture.version() {
         env.push((FAKE_AGY_VERSION.into(), v.to_string()));
     }
@@ -48,7 +48,7 @@ pub async fn run_default(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    in_own_group(&mut cmd);
+    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("failed to start fake-agy: {e}"))?;
@@ -101,7 +101,7 @@ pub async fn run_default(
             exit: status.ok().and_then(|s| s.code()),
         }),
         Err(_) => {
-            stop_group(&mut child, pgid, Duration::from_secs(1)).await;
+            stop_group(&mut child, pgid, Duration::from_secs(1), false).await;
             Err(format!(
                 "fake-agy did not finish within {}s",
                 RUN_LIMIT.as_secs()

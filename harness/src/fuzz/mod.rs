@@ -7,7 +7,7 @@ pub mod oracle;
 pub mod render;
 
 use crate::adapter_config::{load_adapter_config, AdapterConfig};
-use crate::app::{check_time_scale, fake_agy, reference_adapter, Fatal};
+use crate::app::{fake_agy, reference_adapter, Fatal};
 use crate::cli::{CommonArgs, FuzzArgs};
 use crate::exit_code;
 use crate::report::{ScenarioResult, Status};
@@ -76,7 +76,6 @@ fn strategy(profile: Profile) -> Result<BoxedStrategy<Case>, Fatal> {
 }
 
 fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
-    check_time_scale(args.time_scale)?;
     let common = CommonArgs {
         paths: Vec::new(),
         jobs: args.jobs,

@@ -15,6 +15,7 @@ use agy_protocol::journal::{
 };
 use agy_protocol::redact::{Identity, Redactor};
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::fs::OpenOptions;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -61,35 +62,33 @@ fn take_invocation(file: &Path, budget: u32) -> std::io::Result<bool> {
     Ok(granted)
 }
 
-/// Runs the wrapper; returns the exit code.
+/// Runs the wrapper; returns the exit code. Everything that can fail before agy runs
+/// is checked before an invocation is taken from the budget.
 pub fn wrap_agy() -> i32 {
-    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
     let (Some(agy), Some(budget), Some(file)) = (
-        env(AGY_HARNESS_LIVE_AGY),
+        env(AGY_HARNESS_LIVE_AGY).map(PathBuf::from),
         env(AGY_HARNESS_LIVE_BUDGET),
-        env(AGY_HARNESS_LIVE_BUDGET_FILE),
+        env(AGY_HARNESS_LIVE_BUDGET_FILE).map(PathBuf::from),
     ) else {
         eprintln!("agy-harness: this `agy` is the live wrapper; run it through `agy-harness run --agy PATH --live`");
         return 2;
     };
-    let budget: u32 = budget.parse().unwrap_or(0);
-    match take_invocation(Path::new(&file), budget) {
-        Ok(true) => {}
-        Ok(false) => {
-            eprintln!("agy-harness: the live budget of {budget} agy invocations is spent; this run of agy was refused");
-            return 2;
-        }
-        Err(e) => {
-            eprintln!("agy-harness: failed to count a live agy invocation in `{file}`: {e}");
-            return 2;
-        }
+    let Some(budget) = budget.to_str().and_then(|b| b.parse::<u32>().ok()) else {
+        eprintln!(
+            "agy-harness: `{AGY_HARNESS_LIVE_BUDGET}` is {budget:?}, not a number of invocations; this run of agy was refused"
+        );
+        return 2;
+    };
+    if !agy.is_file() {
+        eprintln!(
+            "agy-harness: the real agy `{}` is not a file; this run of agy was refused",
+            agy.display()
+        );
+        return 2;
     }
-    // The invocation's index within its scenario, as fake-agy counts it (1-based, in the
-    // scenario's state dir).
-    let invocation = std::env::var_os(FAKE_AGY_STATE_DIR)
-        .map(|d| PathBuf::from(d).join("live-invocations"))
-        .and_then(|f| take_invocation(&f, u32::MAX).ok().map(|_| read_used(&f)))
-        .unwrap_or(0);
+    // Arguments pass to the real agy as bytes; only the journal's copy is text.
+    let argv: Vec<OsString> = std::env::args_os().collect();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -100,11 +99,34 @@ pub fn wrap_agy() -> i32 {
             return 2;
         }
     };
-    runtime.block_on(run_real(PathBuf::from(agy), invocation))
+    match take_invocation(&file, budget) {
+        Ok(true) => {}
+        Ok(false) => {
+            eprintln!("agy-harness: the live budget of {budget} agy invocations is spent; this run of agy was refused");
+            return 2;
+        }
+        Err(e) => {
+            eprintln!(
+                "agy-harness: failed to count a live agy invocation in `{}`: {e}",
+                file.display()
+            );
+            return 2;
+        }
+    }
+    // The invocation's index within its scenario, as fake-agy counts it (1-based, in the
+    // scenario's state dir).
+    let invocation = std::env::var_os(FAKE_AGY_STATE_DIR)
+        .map(|d| PathBuf::from(d).join("live-invocations"))
+        .and_then(|f| take_invocation(&f, u32::MAX).ok().map(|_| read_used(&f)))
+        .unwrap_or(0);
+    runtime.block_on(run_real(agy, invocation, argv))
 }
 
-async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
-    let argv: Vec<String> = std::env::args().collect();
+async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 {
+    let argv: Vec<String> = argv_os
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let journal = std::env::var_os(FAKE_AGY_JOURNAL).map(PathBuf::from);
     let record = Arc::new(Mutex::new(JournalRecord {
         v: JOURNAL_VERSION,
@@ -144,7 +166,8 @@ async fn run_real(agy: PathBuf, invocation: u32) -> i32 {
     };
     save(&record);
     let mut cmd = tokio::process::Command::new(&agy);
-    cmd.args(&argv[1..]).stdin(Stdio::piped());
+    cmd.args(argv_os.get(1..).unwrap_or_default())
+        .stdin(Stdio::piped());
     // The real agy sees neither the fake's knobs nor the wrapper's own settings: the
     // journal is the wrapper's to keep.
     for (k, _) in std::env::vars_os() {

@@ -3,8 +3,7 @@
 
 use super::table::Matrix;
 use crate::app::{
-    adapter_config, check_time_scale, fake_agy, fake_agy_acp, jobs, run_catalogue,
-    select_scenarios, Fatal,
+    adapter_config, fake_agy, fake_agy_acp, jobs, run_catalogue, select_scenarios, Fatal,
 };
 use crate::cli::MatrixArgs;
 use crate::exit_code;
@@ -24,7 +23,6 @@ pub async fn matrix_command(args: MatrixArgs, choice: ColorChoice) -> i32 {
 }
 
 async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Fatal> {
-    check_time_scale(args.common.time_scale)?;
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
         return Err(Fatal(
             exit_code::BAD_INPUT,

@@ -3,6 +3,7 @@
 use crate::cli::AdapterArgs;
 use crate::scenario::Profile;
 use agy_protocol::env::{AGY_HARNESS_FAKE_AGY, AGY_HARNESS_REFERENCE_ADAPTER};
+use agy_protocol::TimeScale;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -41,8 +42,8 @@ pub struct ReproArgs {
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Multiply every scripted delay and adapter timeout by this factor.
-    #[arg(long, value_name = "FACTOR", default_value_t = 0.05)]
-    pub time_scale: f64,
+    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
+    pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,

@@ -13,7 +13,7 @@ use super::paste::{read_paste, MAX_PASTE_BYTES};
 use super::record::read_folder;
 use super::render::{render, Provenance};
 use crate::adapter_config::AdapterConfig;
-use crate::app::{adapter_config, check_time_scale, fake_agy, reference_adapter, Fatal};
+use crate::app::{adapter_config, fake_agy, reference_adapter, Fatal};
 use crate::check::Failure;
 use crate::cli::CommonArgs;
 use crate::exit_code;
@@ -99,7 +99,11 @@ fn common(args: &ReproArgs) -> CommonArgs {
     }
 }
 
-fn run_settings(config: AdapterConfig, fake: &Path, scale: f64) -> Arc<RunSettings> {
+fn run_settings(
+    config: AdapterConfig,
+    fake: &Path,
+    scale: agy_protocol::TimeScale,
+) -> Arc<RunSettings> {
     Arc::new(RunSettings {
         config,
         fake_agy: fake.to_path_buf(),
@@ -116,7 +120,6 @@ fn adapters(
     args: &ReproArgs,
     profile: Profile,
 ) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), Fatal> {
-    check_time_scale(args.time_scale)?;
     let common = common(args);
     let fake = fake_agy(&common)?;
     let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, &common)?;
@@ -258,6 +261,7 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
         profile_reason: built.profile_reason.clone(),
         notes: built.notes.clone(),
         header: Vec::new(),
+        timeout: None,
     };
     write_scenario(&path, &render(&case, &the_plan, &slug, &prov))?;
     println!("wrote {}", path.display());
@@ -266,6 +270,7 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
     let work = tempfile::tempdir().map_err(|e| cannot(format!("no temporary folder: {e}")))?;
     let mut judge = Judge::new(target, reference, jobs, work.path());
     let verdict = judge.judge(std::slice::from_ref(&case)).await.remove(0);
+    let original_took = judge.slowest;
     let failures = match verdict {
         Verdict::Unjudged(why) => {
             return Err(cannot(format!("the scenario could not be run: {why}")))
@@ -307,6 +312,8 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
         return Ok(exit_code::ALL_CONFORM);
     }
     let sig = signature(chosen);
+    // Six times the original's run, at least 1 s: room for a loaded machine.
+    judge.candidate_timeout = Some((original_took * 6).max(std::time::Duration::from_secs(1)));
     let budget = Budget {
         runs: args.max_runs,
         deadline: match &args.time_budget {

@@ -90,9 +90,8 @@ pub fn read_hints(line: &str) -> Result<Vec<Hint>, HintError> {
     }
     let lower = line.to_ascii_lowercase();
     if lower.contains("brain") || lower.contains("image") {
-        if let Some(files) = brain_files(line) {
-            hints.extend(files);
-        } else if let Some(n) = captures(&IMAGES, line).and_then(|c| count_word(&c[1])) {
+        hints.extend(brain_files(line).unwrap_or_default());
+        if let Some(n) = captures(&IMAGES, line).and_then(|c| count_word(&c[1])) {
             hints.push(Hint::Images(n));
         }
     }

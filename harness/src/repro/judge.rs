@@ -48,21 +48,13 @@ impl Verdict {
 fn verdict(r: &ScenarioResult) -> Verdict {
     match r.status {
         Status::Passed | Status::ExpectedFailure => Verdict::Passed,
-        Status::Failed | Status::UnexpectedPass | Status::TimedOut => {
-            let mut fs: Vec<Failure> = r
+        Status::Failed | Status::UnexpectedPass => {
+            let fs: Vec<Failure> = r
                 .failures
                 .iter()
                 .filter(|f| f.seed_choice.is_none())
                 .cloned()
                 .collect();
-            if fs.is_empty() && r.status == Status::TimedOut {
-                fs.push(Failure::new(
-                    "scenario",
-                    "timeout",
-                    "the scenario ends in time",
-                    "it timed out",
-                ));
-            }
             if fs.is_empty() {
                 Verdict::Passed
             } else {
@@ -90,6 +82,12 @@ pub struct Judge {
     pub dir: PathBuf,
     /// Runs so far (each candidate × adapter is one).
     pub runs: usize,
+    /// The wall-clock limit written into candidates: a cut that leaves the adapter
+    /// waiting (a turn without its result) ends there instead of at the adapter's own
+    /// timeout, and counts as not failing the same way.
+    pub candidate_timeout: Option<std::time::Duration>,
+    /// The longest run of the last batch.
+    pub slowest: std::time::Duration,
     counter: usize,
 }
 
@@ -107,6 +105,8 @@ impl Judge {
             jobs: jobs.max(1),
             dir: dir.to_path_buf(),
             runs: 0,
+            candidate_timeout: None,
+            slowest: std::time::Duration::ZERO,
             counter: 0,
         }
     }
@@ -116,7 +116,11 @@ impl Judge {
     pub fn scenario(&mut self, case: &ReproCase) -> Option<Scenario> {
         self.counter += 1;
         let stem = format!("candidate-{}", self.counter);
-        let text = render(case, &plan(case), &stem, &Provenance::default());
+        let prov = Provenance {
+            timeout: self.candidate_timeout,
+            ..Provenance::default()
+        };
+        let text = render(case, &plan(case), &stem, &prov);
         let path = self.dir.join(format!("{stem}.toml"));
         std::fs::write(&path, &text).ok()?;
         parse_scenario(&SourceFile::new(path.display().to_string(), text), &path).ok()
@@ -131,8 +135,21 @@ impl Judge {
         self.runs += scenarios.len();
         let n = scenarios.len();
         let (_stop, cancel) = tokio::sync::watch::channel(false);
+        let t0 = std::time::Instant::now();
         let (results, _) =
             run_all(scenarios, settings.clone(), self.jobs, cancel, |_, _, _| {}).await;
+        self.slowest = results
+            .iter()
+            .map(|r| std::time::Duration::from_millis(r.duration_ms))
+            .max()
+            .unwrap_or_default();
+        if std::env::var_os("REPRO_DEBUG").is_some() {
+            eprintln!(
+                "batch {n}: wall {:?}, each {:?}",
+                t0.elapsed(),
+                results.iter().map(|r| r.duration_ms).collect::<Vec<_>>()
+            );
+        }
         let mut verdicts: Vec<Verdict> = results.iter().map(verdict).collect();
         verdicts.resize(n, Verdict::Unjudged("the run was interrupted".into()));
         verdicts

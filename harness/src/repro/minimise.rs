@@ -45,6 +45,9 @@ pub struct Budget {
 
 struct Search<'a> {
     judge: &'a mut Judge,
+    /// Turns of the original left without a result: a cut that leaves more would only
+    /// make the adapter wait for its timeout.
+    unanswered: usize,
     signature: String,
     budget: Budget,
     cache: HashMap<String, bool>,
@@ -61,6 +64,7 @@ pub async fn minimise(
     let start_runs = judge.runs;
     let mut s = Search {
         judge,
+        unanswered: super::oracle::plan(case).unanswered,
         signature: signature.to_string(),
         budget,
         cache: HashMap::new(),
@@ -124,7 +128,9 @@ impl Search<'_> {
         units: &[Unit],
         candidates: &[Vec<Unit>],
     ) -> Option<usize> {
-        for (start, batch) in candidates.chunks(self.judge.jobs).enumerate() {
+        // Twice the jobs per batch: a candidate that ends at its timeout overlaps others.
+        let per_batch = self.judge.jobs * 2;
+        for (start, batch) in candidates.chunks(per_batch).enumerate() {
             if self.out_of_budget() {
                 return None;
             }
@@ -136,27 +142,37 @@ impl Search<'_> {
                         .filter(|u| !kept.contains(u))
                         .cloned()
                         .collect();
-                    (key(&gone), without(base, &gone))
+                    let c = without(base, &gone);
+                    (format!("{c:?}"), c)
                 })
                 .collect();
-            let fresh: Vec<ReproCase> = cases
-                .iter()
-                .filter(|(k, _)| !self.cache.contains_key(k))
-                .map(|(_, c)| c.clone())
-                .collect();
-            let mut verdicts = self.judge.judge(&fresh).await.into_iter();
+            let mut fresh: Vec<(String, ReproCase)> = Vec::new();
+            for (k, c) in &cases {
+                if self.cache.contains_key(k) || fresh.iter().any(|(f, _)| f == k) {
+                    continue;
+                }
+                if super::oracle::plan(c).unanswered > self.unanswered {
+                    self.cache.insert(k.clone(), false);
+                } else {
+                    fresh.push((k.clone(), c.clone()));
+                }
+            }
+            let runnable: Vec<ReproCase> = fresh.iter().map(|(_, c)| c.clone()).collect();
+            let verdicts = self.judge.judge(&runnable).await;
+            let mut by_key: HashMap<String, Verdict> =
+                fresh.into_iter().map(|(k, _)| k).zip(verdicts).collect();
             for (i, (k, c)) in cases.iter().enumerate() {
                 let fails = match self.cache.get(k) {
                     Some(known) => *known,
                     None => {
-                        let v = verdicts.next().unwrap_or(Verdict::Passed);
+                        let v = by_key.remove(k).unwrap_or(Verdict::Passed);
                         let ok = v.fails_with(&self.signature) && self.reference_agrees(c).await;
                         self.cache.insert(k.clone(), ok);
                         ok
                     }
                 };
                 if fails {
-                    return Some(start * self.judge.jobs + i);
+                    return Some(start * per_batch + i);
                 }
             }
         }
@@ -169,10 +185,6 @@ impl Search<'_> {
             Some(_) => false,
         }
     }
-}
-
-fn key(gone: &[Unit]) -> String {
-    format!("{gone:?}")
 }
 
 fn turn_units(case: &ReproCase) -> Vec<Unit> {

@@ -40,6 +40,8 @@ pub struct Plan {
     pub slug: String,
     /// One sentence on the behaviour (the description).
     pub summary: String,
+    /// Turns that end without a result (the adapter waits for one until its timeout).
+    pub unanswered: usize,
 }
 
 /// The plan of `case`.
@@ -268,5 +270,6 @@ fn oneshot_plan(case: &ReproCase) -> Plan {
         history: None,
         slug,
         summary,
+        unanswered: 0,
     }
 }

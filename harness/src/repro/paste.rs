@@ -277,14 +277,18 @@ impl Reader<'_> {
                 Hint::Version(v) => self.evidence.version = Some((v, format!("line {n}"))),
                 Hint::Exit(code) => self.current.exit = Some(code),
                 Hint::Images(count) => {
-                    self.current.images = Some(ImageEvidence { count, size: None })
+                    self.current.images = Some(ImageEvidence {
+                        count: count.max(self.brain_files.len()),
+                        size: None,
+                    })
                 }
                 Hint::BrainFile(f) => {
                     if !self.brain_files.contains(&f) {
                         self.brain_files.push(f);
                     }
+                    let said = self.current.images.map_or(0, |i| i.count);
                     self.current.images = Some(ImageEvidence {
-                        count: self.brain_files.len(),
+                        count: said.max(self.brain_files.len()),
                         size: None,
                     });
                 }

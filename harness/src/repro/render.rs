@@ -18,6 +18,8 @@ pub struct Provenance {
     pub notes: Vec<String>,
     /// Extra header lines (what the minimiser removed).
     pub header: Vec<String>,
+    /// `[scenario] timeout`, for minimiser candidates.
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// The scenario text of `case`, named `<profile>/<stem>`.
@@ -28,7 +30,7 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
     for n in p.notes.iter().chain(&p.header) {
         let _ = writeln!(out, "# {n}");
     }
-    meta(&mut out, case, plan, stem, &p.source);
+    meta(&mut out, case, plan, stem, p);
     match case.profile {
         Profile::Oneshot => {
             for proc in &case.processes {
@@ -58,7 +60,7 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
     out
 }
 
-fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, source: &str) {
+fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) {
     let _ = writeln!(
         out,
         "\n[scenario]\nname        = {}\nprofile     = \"{}\"",
@@ -72,13 +74,16 @@ fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, source: &st
     let _ = writeln!(
         out,
         "covers      = [{}, {}]",
-        quote(&format!("bug report: {source}")),
+        quote(&format!("bug report: {}", p.source)),
         quote(contract)
     );
     if let Some(v) = &case.version {
         let _ = writeln!(out, "agy         = \"{v}\"");
     }
     let _ = writeln!(out, "tags        = [\"repro\"]");
+    if let Some(t) = p.timeout {
+        let _ = writeln!(out, "timeout     = \"{}ms\"", t.as_millis());
+    }
     let _ = writeln!(out, "description = {}\n", quote(&plan.summary));
 }
 

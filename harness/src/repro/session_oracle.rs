@@ -23,6 +23,7 @@ struct TurnVerdict {
     why: Vec<String>,
     failed: bool,
     text: Option<String>,
+    unanswered: bool,
 }
 
 /// Features of the reproduction, for its name.
@@ -56,6 +57,7 @@ pub fn session_plan(case: &ReproCase) -> Plan {
     let mut late_texts: Vec<String> = Vec::new();
     let total_turns: usize = case.processes.iter().map(|p| p.turns.len()).sum();
     let mut done = 0;
+    let mut unanswered = 0;
     for p in &case.processes {
         if p.model.is_some() && p.model != model {
             model.clone_from(&p.model);
@@ -87,6 +89,7 @@ pub fn session_plan(case: &ReproCase) -> Plan {
                 &mut f,
             );
             done += 1;
+            unanswered += usize::from(v.unanswered);
             let mut expect = v.expect;
             if v.failed {
                 any_failure = true;
@@ -130,6 +133,7 @@ pub fn session_plan(case: &ReproCase) -> Plan {
         }),
         slug: slug.into(),
         summary: summary.into(),
+        unanswered,
     }
 }
 
@@ -226,13 +230,19 @@ fn judge_turn(
             }
             Seen::Exit(_) | Seen::Crash | Seen::Hang => {
                 why.push("agy ends or stalls before a result: the turn fails and its process is released".into());
-                return failed(&["timeout", "permanent", "transient"], None, why);
+                return TurnVerdict {
+                    unanswered: true,
+                    ..failed(&["timeout", "permanent", "transient"], None, why)
+                };
             }
             _ => {}
         }
     }
     why.push("the turn shows no result: agy ends the turn's output without one, so the turn cannot succeed".into());
-    failed(&["timeout", "permanent", "transient"], None, why)
+    TurnVerdict {
+        unanswered: true,
+        ..failed(&["timeout", "permanent", "transient"], None, why)
+    }
 }
 
 fn note_late(
@@ -263,6 +273,7 @@ fn failed(classes: &[&str], retryable: Option<bool>, why: Vec<String>) -> TurnVe
         why,
         failed: true,
         text: None,
+        unanswered: false,
     }
 }
 
@@ -349,6 +360,7 @@ fn success(
         why,
         failed: false,
         text,
+        unanswered: false,
     }
 }
 

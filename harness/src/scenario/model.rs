@@ -111,7 +111,7 @@ pub struct ScenarioMeta {
     pub catches: Vec<String>,
     /// Time scale for this scenario instead of the run's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time_scale: Option<f64>,
+    pub time_scale: Option<agy_protocol::TimeScale>,
     /// Wall-clock limit for the whole scenario instead of the adapter config's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<GoDuration>,

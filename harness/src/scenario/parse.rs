@@ -349,18 +349,6 @@ fn check_meta(
             .with_hint("use `profile/behaviour-in-kebab-case`, without spaces"),
         );
     }
-    if let Some(scale) = meta.time_scale {
-        if !(scale.is_finite() && scale > 0.0) {
-            diags.push(
-                Diagnostic::at(
-                    src,
-                    at("time_scale"),
-                    format!("time scale {scale} is not a positive number"),
-                )
-                .with_hint("write a factor such as `0.05` (every delay and timeout × 0.05)"),
-            );
-        }
-    }
     // Ops that are written but broken are reported on their own; this is for none at all.
     if ops.is_empty() && doc.get_ref().get("op").is_none() {
         diags.push(
@@ -641,6 +629,21 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
             Some(1)
         );
         assert_eq!(s.script.as_ref().map(|x| x.invocations.len()), Some(1));
+    }
+
+    #[test]
+    fn out_of_range_time_scales_are_located() {
+        // Issue 13: `1e300` was accepted and overflowed every scaled timeout.
+        for value in ["1e300", "nan", "inf", "-1.0", "0.0"] {
+            let text = format!(
+                "[scenario]\nname = \"oneshot/x\"\nprofile = \"oneshot\"\ntime_scale = {value}\n[[op]]\ngenerate = {{ prompt = \"p\" }}\n"
+            );
+            let err = parse(&text).expect_err(value);
+            let d = err.iter().find(|d| d.message.contains("out of range"));
+            let d = d.unwrap_or_else(|| panic!("{value}: {err}"));
+            assert_eq!(d.line, 4, "{value}: {err}");
+            assert!(d.to_string().contains("0.05"), "{value}: {err}");
+        }
     }
 
     #[test]

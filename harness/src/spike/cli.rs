@@ -10,7 +10,7 @@ use crate::live::{Credentials, CredentialsArg};
 use crate::locate::{default_spikes, locate_binary, FAKE_AGY_BIN};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use agy_protocol::redact::{Identity, Redactor};
-use agy_protocol::AgyVersion;
+use agy_protocol::{AgyVersion, TimeScale};
 use anstream::{AutoStream, ColorChoice};
 use clap::Args;
 use std::path::PathBuf;
@@ -52,8 +52,8 @@ pub struct SpikesArgs {
     #[arg(long = "fake-env", value_name = "KEY=VALUE")]
     pub fake_env: Vec<String>,
     /// Multiply fake-agy's delays (and the probes' timeouts) by this.
-    #[arg(long, value_name = "FACTOR", default_value_t = 0.01)]
-    pub time_scale: f64,
+    #[arg(long, value_name = "FACTOR", default_value = "0.01", value_parser = TimeScale::parse_positive)]
+    pub time_scale: TimeScale,
     /// Judge against the facts recorded on this agy version.
     #[arg(long, value_name = "VERSION", default_value_t = AgyVersion::DEFAULT.to_string())]
     pub baseline: String,
@@ -261,7 +261,7 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
             bin: agy.clone(),
             live: true,
             env: Vec::new(),
-            time_scale: 1.0,
+            time_scale: TimeScale::ONE,
             credentials,
             budget: Some(Budget::new(args.budget)),
             budget_start: args.budget,

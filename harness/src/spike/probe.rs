@@ -6,8 +6,8 @@ use super::observation::{ImageInfo, Observation};
 use super::record::{CapturedChunk, Recorder, RunCapture};
 use super::target::Target;
 use crate::check::{has_image_extension, inspect_image};
-use crate::process_group::{in_own_group, stop_group, sweep_marked, MARKER_ENV};
 use agy_protocol::env::{FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE};
+use agy_protocol::process::{in_own_group, stop_group, sweep_marked, ParentDeath, MARKER_ENV};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -135,7 +135,7 @@ async fn run_once(
         // Every process the run starts carries the run's sandbox as a marker, so the
         // sweep below finds the ones that left the group too.
         .env(MARKER_ENV, root);
-    in_own_group(&mut cmd);
+    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
     if !target.live {
         cmd.env(FAKE_AGY_TIME_SCALE, target.time_scale.to_string())
             .env(FAKE_AGY_STATE_DIR, root.join("fake-state"));
@@ -156,7 +156,7 @@ async fn run_once(
     let timeout = if target.live {
         timeout
     } else {
-        timeout.mul_f64(target.time_scale.max(0.001)) + Duration::from_secs(10)
+        target.time_scale.scale(timeout) + Duration::from_secs(10)
     };
 
     obs.started = clock.elapsed().as_secs_f64();
@@ -181,14 +181,14 @@ async fn run_once(
         Ok(s) => s.ok(),
         Err(_) => {
             obs.timed_out = true;
-            stop_group(&mut child, pid, Duration::from_secs(2)).await;
+            stop_group(&mut child, pid, Duration::from_secs(2), false).await;
             child.try_wait().ok().flatten()
         }
     };
     // No process outlives its run: whatever agy left behind in its group, or started
     // in a session of its own, goes now.
     if let Some(pid) = pid {
-        crate::process_group::signal_group(pid, nix::sys::signal::Signal::SIGKILL);
+        agy_protocol::process::signal_group(pid, nix::sys::signal::Signal::SIGKILL);
     }
     let marker = root.display().to_string();
     tokio::task::spawn_blocking(move || sweep_marked(&marker, Duration::from_secs(5)))

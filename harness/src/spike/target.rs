@@ -16,7 +16,7 @@ pub struct Target {
     /// Extra environment for every run (fake-agy knobs such as `FAKE_AGY_VERSION`).
     pub env: Vec<(String, String)>,
     /// fake-agy only: passed as `FAKE_AGY_TIME_SCALE`, and multiplies probe timeouts.
-    pub time_scale: f64,
+    pub time_scale: agy_protocol::TimeScale,
     /// Live only: how a run gets the user's credentials.
     pub credentials: Credentials,
     /// Live only: at most this many invocations; later runs are skipped for budget.
@@ -53,7 +53,7 @@ impl Target {
     /// `time_scale`), so a timing-dependent fact such as S6c's one-second print timeout
     /// shows as it does live: a trivial turn 2.7 s (docs/agy-reference.md §6, PONG on 1.2.17), an
     /// image turn 36 s (docs/spike-records.md S7: 32–40 s sequential).
-    pub fn fake(bin: PathBuf, time_scale: f64) -> Target {
+    pub fn fake(bin: PathBuf, time_scale: agy_protocol::TimeScale) -> Target {
         Target {
             bin,
             live: false,

@@ -123,3 +123,63 @@ fn a_real_binary_needs_live_and_in_ci_the_allow_variable() {
         text(&out.stderr)
     );
 }
+
+/// agy-harness started as the live wrapper (`argv[0]` = `agy`) in front of `real`.
+fn wrapper(t: &TestDir, real: &Path, budget: &str) -> std::process::Command {
+    let link = t.path().join("bin").join("agy");
+    std::fs::create_dir_all(t.path().join("bin")).expect("bin");
+    if !link.exists() {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_agy-harness"), &link).expect("link");
+    }
+    let mut cmd = std::process::Command::new(link);
+    cmd.env("AGY_HARNESS_LIVE_AGY", real)
+        .env("AGY_HARNESS_LIVE_BUDGET", budget)
+        .env("AGY_HARNESS_LIVE_BUDGET_FILE", t.path().join("used"))
+        .env_remove("FAKE_AGY_JOURNAL")
+        .env_remove("FAKE_AGY_STATE_DIR")
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
+// Issue 13: the wrapper panicked on an argument that is not UTF-8.
+#[test]
+fn the_live_wrapper_passes_argument_bytes_through_unchanged() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::PermissionsExt;
+    let t = TestDir::new();
+    let seen = t.path().join("seen");
+    let real = t.write(
+        "real-agy",
+        &format!("#!/bin/sh\nprintf '%s' \"$2\" > '{}'\n", seen.display()),
+    );
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let mut cmd = wrapper(&t, &real, "1");
+    cmd.arg("-p").arg(std::ffi::OsStr::from_bytes(b"a\xffb"));
+    let out = run(cmd, Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&seen).expect("seen"), b"a\xffb");
+}
+
+// Issue 13: the wrapper charged the budget before it knew it could run agy.
+#[test]
+fn the_live_wrapper_checks_its_settings_before_spending_the_budget() {
+    let t = TestDir::new();
+    let missing = t.path().join("no-such-agy");
+    for (real, budget) in [(missing.as_path(), "5"), (Path::new("/bin/true"), "many")] {
+        let mut cmd = wrapper(&t, real, budget);
+        cmd.args(["-p", "x"]);
+        let out = run(cmd, Duration::from_secs(30));
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("was refused"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(!t.path().join("used").exists(), "an invocation was charged");
+    }
+}

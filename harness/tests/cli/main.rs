@@ -2,6 +2,7 @@
 
 mod acp;
 mod catalogue;
+mod ci_doc;
 mod citations;
 mod commands;
 mod convert;
@@ -9,7 +10,10 @@ mod documentation;
 mod end_to_end;
 mod fidelity;
 mod fuzz;
+mod init;
 mod live;
+mod no_panic;
+mod node_example;
 mod probes;
 mod python_example;
 mod reliability;

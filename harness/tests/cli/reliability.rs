@@ -1,6 +1,6 @@
 //! No process outlives a run: drivers that hang, ignore SIGTERM or start
-//! grandchildren in new sessions are all ended; SIGINT mid-run still writes a partial
-//! report; the real `$HOME` is never touched.
+//! grandchildren in new sessions are all ended, even when agy-harness is SIGKILLed;
+//! SIGINT mid-run still writes a partial report; the real `$HOME` is never touched.
 
 use crate::support::*;
 use std::time::Duration;
@@ -53,6 +53,46 @@ fn driver_ignoring_sigterm_is_killed() {
 #[test]
 fn grandchildren_in_new_sessions_are_killed() {
     run_misbehaving("grandchildren", 1);
+}
+
+#[test]
+fn grandchildren_that_clear_the_marker_are_killed() {
+    run_misbehaving("escape", 1);
+}
+
+/// Every process below agy-harness dies with it even when it is SIGKILLed and cannot
+/// clean up: the driver's child, and a grandchild in a new session without the
+/// sandbox marker (the reaper, a child subreaper, ends them).
+#[test]
+fn sigkill_to_the_harness_leaves_no_process_of_its_tree() {
+    let t = TestDir::new();
+    let fifo = t.mkfifo("ready");
+    let config = t.standin_config("escape", Some(&fifo));
+    let scenario = t.scenario("standin/sigkilled", "success", "60s");
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&scenario)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = cmd.spawn().expect("spawn");
+    let harness_pid = child.id();
+    let standin = pids(&read_fifo_line(&fifo, Duration::from_secs(30)));
+    assert_eq!(standin.len(), 3, "driver, child, grandchild: {standin:?}");
+    let mut tree = agy_protocol::process::liveness::descendants(harness_pid);
+    for pid in &standin {
+        assert!(tree.contains(pid), "{pid} not below agy-harness: {tree:?}");
+    }
+    tree.sort_unstable();
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    // The kernel reports each exit on a pidfd; the bound only fails a broken build.
+    let left = agy_protocol::process::wait_gone(&tree, Duration::from_secs(20));
+    assert_eq!(
+        left,
+        Vec::<u32>::new(),
+        "outlived a SIGKILLed agy-harness (of {tree:?})"
+    );
 }
 
 #[test]

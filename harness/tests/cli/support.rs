@@ -157,7 +157,7 @@ pub fn pids(line: &str) -> Vec<u32> {
 pub fn still_running(pids: &[u32]) -> Vec<u32> {
     pids.iter()
         .copied()
-        .filter(|p| agy_harness::process_group::is_running(*p, None))
+        .filter(|p| agy_protocol::process::is_running(*p, None))
         .collect()
 }
 

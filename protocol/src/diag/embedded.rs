@@ -48,14 +48,15 @@ pub fn parse_embedded_file<T: Default>(
     parse: ValueParser<'_, T>,
 ) -> Result<T, Diagnostics> {
     let display = path.display().to_string();
-    let text = crate::lines::read_file_bounded(path, crate::lines::FILE_CAP).map_err(|e| {
-        Diagnostics(vec![Diagnostic::at_line(
-            display.clone(),
-            1,
-            1,
-            format!("failed to read {}: {e}", format.name),
-        )
-        .with_hint(format!("check the path in `{}`", format.path_env))])
+    let text = crate::lines::read_file_located(path, crate::lines::FILE_CAP).map_err(|e| {
+        let d = e.diagnostic(&display, &format!("read {}", format.name));
+        let d = match e {
+            crate::lines::FileError::Io(_) => {
+                d.with_hint(format!("check the path in `{}`", format.path_env))
+            }
+            _ => d,
+        };
+        Diagnostics(vec![d])
     })?;
     let src = SourceFile::new(display, text);
     let Some(key) = table else {

@@ -2,6 +2,7 @@
 //! larger than the cap, or a device that never ends (`/dev/zero`), is refused with an
 //! error naming the cap, before its content is held.
 
+use crate::diag::Diagnostic;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -10,24 +11,83 @@ pub const FILE_CAP: u64 = 64 * 1024 * 1024;
 
 /// Reads `path` as UTF-8, refusing more than `cap` bytes.
 pub fn read_file_bounded(path: &Path, cap: u64) -> io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(cap + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > cap {
-        return Err(io::Error::new(
+    read_file_located(path, cap).map_err(|e| match e {
+        FileError::Io(e) => e,
+        FileError::NotUtf8 { line, column } => io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("larger than the cap of {cap} bytes"),
-        ));
+            format!("not valid UTF-8 at line {line}, column {column}"),
+        ),
+        e => io::Error::new(io::ErrorKind::InvalidData, e.to_string()),
+    })
+}
+
+/// Why a whole file could not be read; [`FileError::location`] says where, for a
+/// diagnostic that prints it once.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// Opening or reading failed.
+    #[error("{0}")]
+    Io(io::Error),
+    /// The file is larger than its cap.
+    #[error("larger than the cap of {cap} bytes")]
+    TooLarge {
+        /// The cap.
+        cap: u64,
+    },
+    /// A byte sequence is not UTF-8.
+    #[error("not valid UTF-8")]
+    NotUtf8 {
+        /// 1-based line of the first bad byte.
+        line: usize,
+        /// 1-based column (in characters) of the first bad byte.
+        column: usize,
+    },
+}
+
+impl FileError {
+    /// Line and column of the problem (1:1 when it is the whole file's).
+    pub fn location(&self) -> (usize, usize) {
+        match self {
+            FileError::NotUtf8 { line, column } => (*line, *column),
+            _ => (1, 1),
+        }
+    }
+
+    /// A diagnostic at the problem's place in `path`, saying what failed (`read trace`).
+    pub fn diagnostic(&self, path: &str, action: &str) -> Diagnostic {
+        let (line, column) = self.location();
+        let hint = match self {
+            FileError::Io(_) => "check the path".to_string(),
+            FileError::TooLarge { cap } => format!("keep the file under {cap} bytes"),
+            FileError::NotUtf8 { .. } => {
+                "save the file as UTF-8; bytes that are not text go in hex (`stdout_hex`)"
+                    .to_string()
+            }
+        };
+        Diagnostic::at_line(path, line, column, format!("failed to {action}: {self}"))
+            .with_hint(hint)
+    }
+}
+
+/// Reads `path` as UTF-8, refusing more than `cap` bytes, with the problem located.
+pub fn read_file_located(path: &Path, cap: u64) -> Result<String, FileError> {
+    let file = std::fs::File::open(path).map_err(FileError::Io)?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(FileError::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(FileError::TooLarge { cap });
     }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let valid = &e.as_bytes()[..at];
-        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = valid.len() - valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("not valid UTF-8 at line {line}, column {column}"),
-        )
+        let start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        FileError::NotUtf8 {
+            line: valid.iter().filter(|&&b| b == b'\n').count() + 1,
+            // `valid` is UTF-8 up to `at`, so its last line counts in characters.
+            column: String::from_utf8_lossy(&valid[start..]).chars().count() + 1,
+        }
     })
 }
 
@@ -47,8 +107,10 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("dir");
         let p = dir.join("f");
         std::fs::write(&p, b"ok\nab\xffc\n").expect("write");
-        let err = read_file_bounded(&p, 1024).expect_err("refused");
-        assert!(err.to_string().contains("line 2, column 3"), "{err}");
+        let err = read_file_located(&p, 1024).expect_err("refused");
+        assert_eq!(err.location(), (2, 3), "{err}");
+        let d = err.diagnostic("f", "read trace").to_string();
+        assert!(d.contains("--> f:2:3"), "{d}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -15,6 +15,6 @@ mod splitter;
 mod sync;
 
 pub use asynchronous::AsyncBoundedLines;
-pub use file::{read_file_bounded, FILE_CAP};
+pub use file::{read_file_bounded, read_file_located, FileError, FILE_CAP};
 pub use splitter::{LineItem, LineSplitter, DEFAULT_LINE_CAP};
 pub use sync::BoundedLines;

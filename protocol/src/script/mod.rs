@@ -11,6 +11,7 @@ pub const FAKE_BROKEN_EXIT: i32 = 70;
 
 mod flag;
 mod json_object;
+pub mod limits;
 mod model;
 mod parse;
 mod step;

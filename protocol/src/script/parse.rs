@@ -206,13 +206,11 @@ fn parse_steps(
             );
             ended_by = None; // report once per run of dead steps
         }
-        if let Some(Step::Exit(code)) = &parsed {
-            if *code == super::FAKE_BROKEN_EXIT {
-                diags.push(
-                    Diagnostic::at(src, v.span().start, format!("{step_what} exits with {code}, the code fake-agy reserves for its own failures"))
-                        .with_hint("pick another exit code; 70 means the fake itself is broken"),
-                );
-            }
+        if let Some(Err(e)) = parsed.as_ref().map(super::limits::check_step) {
+            diags.push(
+                Diagnostic::at(src, v.span().start, format!("{step_what}: {}", e.message))
+                    .with_hint(e.hint),
+            );
         }
         if let Some(step) = parsed {
             if matches!(step, Step::Exit(_) | Step::Crash(_) | Step::Hang(_)) {
@@ -294,6 +292,17 @@ steps = [
     }
 
     #[test]
+    fn exit_codes_out_of_range_are_located() {
+        // Issue 13: `exit = 256` was accepted (and exited 0).
+        let err = parse("[[invocation]]\nsteps = [\n  { exit = 256 },\n]\n[[invocation]]\nsteps = [{ exit = -1 }]\n")
+            .expect_err("rejects");
+        let at: Vec<(usize, usize)> = err.iter().map(|d| (d.line, d.column)).collect();
+        assert_eq!(at, vec![(3, 3), (6, 10)], "{err}");
+        assert!(err.0[0].message.contains("outside 0–255"), "{err}");
+        assert!(err.0[0].hint.is_some(), "{err}");
+    }
+
+    #[test]
     fn rule_after_a_catch_all_is_reported() {
         let err = parse("[[invocation]]\ntimes = \"always\"\n[[invocation]]\nsteps = []\n")
             .expect_err("rejects");
@@ -323,7 +332,7 @@ steps = [
 
     fn arb_step() -> impl Strategy<Value = Step> {
         prop_oneof![
-            any::<i32>()
+            (0i32..=255)
                 .prop_filter("reserved", |c| *c != crate::script::FAKE_BROKEN_EXIT)
                 .prop_map(Step::Exit),
             "[a-z ]{0,12}".prop_map(Step::Stdout),

@@ -7,11 +7,11 @@
 //! which updates preceded which response.
 
 use crate::failure::tail;
-use crate::process_group::{isolate, kill_and_reap, wait_for, GroupGuard};
 use crate::stderr_tail::{keep_stderr_tail, StderrTail};
 use agent_client_protocol_schema::v1::{Error as RpcError, RequestId};
 use agy_protocol::acp::{parse_frame, render_frame, Frame};
 use agy_protocol::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
+use agy_protocol::process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
@@ -51,7 +51,7 @@ impl Connection {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        isolate(&mut cmd, true);
+        in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(false);
         let mut child = cmd.spawn()?;
         let guard = GroupGuard::of(&child);
         let (tx, inbound) = mpsc::unbounded_channel();
@@ -186,7 +186,7 @@ impl Connection {
     /// SIGKILLs the agent's process group and reaps it (restart the agent, give up).
     pub async fn kill(mut self) -> Option<ExitStatus> {
         self.stdin = None;
-        kill_and_reap(&mut self.child, &self.guard).await
+        self.guard.kill_and_reap(&mut self.child).await
     }
 
     /// Closes the agent's stdin (it exits on end of file, docs/agy-acp-reference.md §2.2 / the fake's
@@ -199,7 +199,7 @@ impl Connection {
                 self.guard.signal(nix::sys::signal::Signal::SIGKILL);
                 Some(status)
             }
-            None => kill_and_reap(&mut self.child, &self.guard).await,
+            None => self.guard.kill_and_reap(&mut self.child).await,
         }
     }
 }

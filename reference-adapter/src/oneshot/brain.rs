@@ -2,6 +2,7 @@
 //! `brain/<conversation_id>/<ImageName>_<epoch_ms>.jpg`, next to bookkeeping subfolders).
 
 use super::image::{decode_image, ImageInfo};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// An image file found in the brain directory, and whether it decodes.
@@ -49,6 +50,34 @@ pub fn list_images(dir: &Path) -> Vec<FoundImage> {
         .collect()
 }
 
+/// The conversation folders under `brain/` now (a missing folder has none).
+pub fn conversation_dirs(brain_root: &Path) -> BTreeSet<String> {
+    let Ok(entries) = std::fs::read_dir(brain_root) else {
+        return BTreeSet::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+        .filter_map(|e| e.file_name().to_str().map(String::from))
+        .collect()
+}
+
+/// The images of conversations that appeared during the run other than the run's own:
+/// from agy 1.2.16 the `image-generator` subagent makes the image in its own
+/// conversation, `brain/<child conversation_id>/` (docs/agy-versions.md,
+/// `ImageSubagent`), and the JSON envelope does not name the child.
+pub fn subagent_images(
+    brain_root: &Path,
+    before: &BTreeSet<String>,
+    parent: &str,
+) -> Vec<FoundImage> {
+    conversation_dirs(brain_root)
+        .into_iter()
+        .filter(|d| d != parent && !before.contains(d))
+        .flat_map(|d| list_images(&brain_root.join(d)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +108,22 @@ mod tests {
     #[test]
     fn a_missing_directory_holds_nothing() {
         assert!(list_images(Path::new("/nonexistent/brain/x")).is_empty());
+    }
+
+    #[test]
+    fn a_subagent_image_is_found_in_a_conversation_that_appeared_during_the_run() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let mkdir = |d: &str| std::fs::create_dir_all(root.path().join(d)).expect("mkdir");
+        mkdir("old");
+        std::fs::write(root.path().join("old/a.jpg"), b"x").expect("write");
+        let before = conversation_dirs(root.path());
+        mkdir("parent");
+        mkdir("child");
+        std::fs::write(root.path().join("child/b.jpg"), b"x").expect("write");
+        std::fs::write(root.path().join("parent/c.jpg"), b"x").expect("write");
+        let found = subagent_images(root.path(), &before, "parent");
+        let names: Vec<_> = found.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(names, vec![root.path().join("child/b.jpg")]);
     }
 
     #[test]

@@ -12,46 +12,15 @@ pub struct ImageInfo {
     pub height: usize,
 }
 
-const PNG_MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
-
-/// Fully decodes `bytes` (JPEG with zune-jpeg, PNG with png); the error says why not.
+/// Fully decodes `bytes` with the shared check ([`agy_protocol::image`]); the error
+/// says why not.
 pub fn decode_image(bytes: &[u8]) -> Result<ImageInfo, String> {
-    if bytes.starts_with(&[0xFF, 0xD8]) {
-        let mut decoder = zune_jpeg::JpegDecoder::new(bytes);
-        let pixels = decoder
-            .decode()
-            .map_err(|e| format!("not a decodable JPEG: {e:?}"))?;
-        let (width, height) = decoder
-            .dimensions()
-            .ok_or_else(|| "JPEG without dimensions".to_string())?;
-        if pixels.is_empty() || width == 0 || height == 0 {
-            return Err("JPEG decodes to no pixels".to_string());
-        }
-        Ok(ImageInfo {
-            format: "jpeg",
-            width,
-            height,
-        })
-    } else if bytes.starts_with(PNG_MAGIC) {
-        let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-        let mut reader = decoder
-            .read_info()
-            .map_err(|e| format!("not a decodable PNG: {e}"))?;
-        let size = reader
-            .output_buffer_size()
-            .ok_or_else(|| "PNG too large to decode".to_string())?;
-        let mut buf = vec![0; size];
-        let frame = reader
-            .next_frame(&mut buf)
-            .map_err(|e| format!("not a decodable PNG: {e}"))?;
-        Ok(ImageInfo {
-            format: "png",
-            width: frame.width as usize,
-            height: frame.height as usize,
-        })
-    } else {
-        Err("neither a JPEG nor a PNG".to_string())
-    }
+    let image = agy_protocol::image::decode_image(bytes).map_err(|e| e.reason)?;
+    Ok(ImageInfo {
+        format: image.format.name(),
+        width: image.width as usize,
+        height: image.height as usize,
+    })
 }
 
 #[cfg(test)]
@@ -96,6 +65,16 @@ mod tests {
             w.write_image_data(&[0u8; 18]).expect("data");
         }
         assert_eq!(decode_image(&out).map(|i| (i.width, i.height)), Ok((3, 2)));
+    }
+
+    /// `FF D8` without a marker after it: once a JPEG that failed to decode here and
+    /// no image in the harness; now no image in both.
+    #[test]
+    fn ff_d8_without_a_marker_is_no_image() {
+        assert_eq!(
+            decode_image(&[0xFF, 0xD8, 0x00, 0x10, b'J', b'F', b'I', b'F']),
+            Err("neither a JPEG nor a PNG".to_string())
+        );
     }
 
     #[test]

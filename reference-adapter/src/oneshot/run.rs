@@ -2,7 +2,7 @@
 //! directory, classify, and copy the image into the asset store.
 
 use super::argv::{build_argv, reference_dirs};
-use super::brain::{list_images, usable_conversation_id};
+use super::brain::{conversation_dirs, list_images, subagent_images, usable_conversation_id};
 use super::classify::{
     binary_missing_failure, classify, killed_failure, parse_envelope, Observation, Verdict,
 };
@@ -11,8 +11,8 @@ use super::settings::OneshotSettings;
 use crate::environment::Environment;
 use crate::failure::{tail, Failure, PROVIDER_PERMANENT};
 use crate::faults::{Fault, FaultSet};
-use crate::process_group::{isolate, kill_and_reap, wait_for, GroupGuard};
 use agy_protocol::driver::Outcome;
+use agy_protocol::process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -104,13 +104,15 @@ pub async fn generate(
     );
 
     let _ = std::fs::create_dir_all(&env.work_dir);
+    let brain_root = env.app_data_dir.join("brain");
+    let conversations_before = conversation_dirs(&brain_root);
     let mut cmd = Command::new(&env.agy_bin);
     cmd.args(&argv)
         .current_dir(&env.work_dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    isolate(&mut cmd, true);
+    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(false);
     let mut child = match cmd.spawn() {
         Ok(child) => child,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -134,7 +136,7 @@ pub async fn generate(
         match wait_for(&mut child, env.scaled(timeout_s + KILL_GRACE_S)).await {
             Some(status) => Some(status),
             None => {
-                kill_and_reap(&mut child, &guard).await;
+                guard.kill_and_reap(&mut child).await;
                 // A helper that left the group could hold the pipe open: bounded wait.
                 let stderr = tokio::time::timeout(env.scaled(PIPE_DRAIN_S), stderr_task)
                     .await
@@ -169,10 +171,19 @@ pub async fn generate(
         .map(|e| e.conversation_id.as_str())
         .filter(|id| usable_conversation_id(id))
         .map(|id| env.brain_dir(id));
-    let images = match (&envelope, &brain_dir) {
+    let mut images = match (&envelope, &brain_dir) {
         (Ok(e), Some(dir)) if e.status == agy_protocol::Status::Success => list_images(dir),
         _ => Vec::new(),
     };
+    if let (true, Ok(e), false) = (
+        images.is_empty() && brain_dir.is_some(),
+        &envelope,
+        faults.has(Fault::ImageInParentBrainOnly),
+    ) {
+        if e.status == agy_protocol::Status::Success {
+            images = subagent_images(&brain_root, &conversations_before, &e.conversation_id);
+        }
+    }
     let obs = Observation {
         exit_code,
         envelope,

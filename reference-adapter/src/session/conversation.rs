@@ -253,7 +253,7 @@ impl Conversation {
                 ))
             }
             Stop::Exited => {
-                let code = crate::process_group::wait_for(&mut p.child, self.env.scaled(1.0))
+                let code = agy_protocol::process::wait_for(&mut p.child, self.env.scaled(1.0))
                     .await
                     .and_then(|s| s.code());
                 let stderr = p.stderr_tail();

@@ -4,9 +4,9 @@ use super::filter::ProcessBaseline;
 use super::selection::Selection;
 use crate::environment::Environment;
 use crate::failure::tail;
-use crate::process_group::{isolate, GroupGuard};
 use crate::stderr_tail::{keep_stderr_tail, StderrTail};
 use agy_protocol::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
+use agy_protocol::process::{in_own_group, GroupGuard, ParentDeath};
 use agy_protocol::stream::{StreamEvent, UserLine};
 use std::process::Stdio;
 use tokio::io::AsyncWriteExt;
@@ -51,7 +51,12 @@ impl AgyProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        isolate(&mut cmd, die_with_driver);
+        let death = if die_with_driver {
+            ParentDeath::Kill
+        } else {
+            ParentDeath::Survive
+        };
+        in_own_group(&mut cmd, death).kill_on_drop(false);
         let mut child = cmd.spawn()?;
         let guard = GroupGuard::of(&child);
         let pid = child.id();

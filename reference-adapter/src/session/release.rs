@@ -5,7 +5,7 @@
 use super::process::AgyProcess;
 use crate::environment::Environment;
 use crate::faults::{Fault, FaultSet};
-use crate::process_group::{kill_and_reap, wait_for};
+use agy_protocol::process::wait_for;
 use nix::sys::signal::Signal;
 
 /// Seconds agy gets to exit on its own once stdin is closed.
@@ -85,7 +85,7 @@ pub(crate) async fn release(mut process: AgyProcess, env: &Environment, faults: 
         process.guard.disarm();
         return;
     }
-    kill_and_reap(&mut process.child, &process.guard).await;
+    process.guard.kill_and_reap(&mut process.child).await;
 }
 
 #[cfg(test)]

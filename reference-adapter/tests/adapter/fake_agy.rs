@@ -15,15 +15,20 @@ fn fake_agy() -> PathBuf {
         if let Some(bin) = std::env::var_os("FAKE_AGY_BIN") {
             return PathBuf::from(bin);
         }
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let status = std::process::Command::new(cargo)
-            .args(["build", "--quiet", "-p", "fake-agy", "--bin", "fake-agy"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("run cargo build");
-        assert!(status.success(), "building fake-agy failed");
-        let exe = assert_cmd::cargo::cargo_bin("agy-reference-adapter");
-        exe.with_file_name("fake-agy")
+        // A workspace test run has built it already; building it here anyway, with
+        // `-p fake-agy`'s own feature set, rebuilt its dependencies on a fresh clone and
+        // held every test of this binary for minutes.
+        let bin = assert_cmd::cargo::cargo_bin("agy-reference-adapter").with_file_name("fake-agy");
+        if !bin.exists() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+            let status = std::process::Command::new(cargo)
+                .args(["build", "--quiet", "-p", "fake-agy", "--bin", "fake-agy"])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .status()
+                .expect("run cargo build");
+            assert!(status.success(), "building fake-agy failed");
+        }
+        bin
     })
     .clone()
 }

@@ -5,6 +5,7 @@
 mod acp;
 mod cli;
 mod fake_agy;
+mod no_panic;
 mod oneshot;
 mod session;
 mod support;

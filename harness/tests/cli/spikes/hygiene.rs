@@ -1,9 +1,9 @@
 //! No process outlives its probe run: not agy, not what agy started in a session of its
 //! own.
 
-use agy_harness::process_group::is_running;
 use agy_harness::spike::{parse_spike, run_probe, Target};
 use agy_protocol::diag::SourceFile;
+use agy_protocol::process::is_running;
 use std::os::unix::fs::PermissionsExt;
 
 #[tokio::test(flavor = "multi_thread")]
@@ -27,7 +27,7 @@ async fn a_child_that_escaped_the_group_is_gone_when_the_run_ends() {
         "[spike]\nid = \"S9\"\ntitle = \"t\"\nquestion = \"q\"\n[[probe]]\nname = \"p\"\nargv = [\"-p\", \"x\", \"--output-format\", \"json\"]\n",
     ))
     .unwrap_or_else(|d| panic!("{d}"));
-    let target = Target::fake(agy, 1.0);
+    let target = Target::fake(agy, agy_protocol::TimeScale::ONE);
     let runs = run_probe("S9", &spike.probes[0], &target, None).await;
     assert_eq!(runs[0].exit_code, Some(0), "{:?}", runs[0]);
     let pid: u32 = std::fs::read_to_string(&pidfile)

@@ -49,7 +49,8 @@ pub fn run_fake(only: &[&str], env: &[(&str, &str)]) -> SpikeReport {
     if !only.is_empty() {
         spikes.retain(|s| only.contains(&s.id.as_str()));
     }
-    let mut target = Target::fake(fake_agy(), TIME_SCALE);
+    let scale = agy_protocol::TimeScale::positive(TIME_SCALE).expect("in range");
+    let mut target = Target::fake(fake_agy(), scale);
     target.env.extend(
         env.iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -6,6 +6,9 @@ misbehaves on request. Mode is argv[1]:
   hang           answer `hello`, then never answer again
   ignore-term    like `hang`, and ignore SIGTERM
   grandchildren  like `hang`, after starting two grandchildren in new sessions
+  escape         like `hang`, after starting a child in its own group and an orphaned
+                 grandchild in a new session with an empty environment (no sandbox
+                 marker)
   touch-home     write into $HOME/.gemini, then answer like `ok`
   count-starts   note each start in $AGY_DRIVER_STATE_DIR/starts; `generate` succeeds
                  only once the driver has been started twice (after a restart)
@@ -41,6 +44,14 @@ if mode == "grandchildren":
     for _ in range(2):
         p = subprocess.Popen(["sleep", "1000"], start_new_session=True)
         children.append(p.pid)
+if mode == "escape":
+    children.append(subprocess.Popen(["sleep", "1000"]).pid)
+    # The shell starts the grandchild and exits: the grandchild is an orphan in a
+    # session of its own, with none of the sandbox's environment.
+    shell = subprocess.run(
+        ["/bin/sh", "-c", "/bin/sleep 1000 </dev/null >/dev/null 2>&1 & echo $!"],
+        start_new_session=True, env={}, capture_output=True, text=True)
+    children.append(int(shell.stdout.strip()))
 if mode == "touch-home":
     home = os.environ["HOME"]
     os.makedirs(os.path.join(home, ".gemini", "antigravity-cli"), exist_ok=True)
@@ -61,7 +72,7 @@ for line in sys.stdin:
     if op == "hello":
         reply({"id": req["id"], "ok": True, "result": {"driver": "standin", "profiles": ["oneshot", "session"]}})
         continue
-    if mode in ("hang", "ignore-term", "grandchildren"):
+    if mode in ("hang", "ignore-term", "grandchildren", "escape"):
         ready()
         while True:
             signal.pause()

@@ -158,22 +158,38 @@ fn parse_steps(
         let Some(step) = parsed else { continue };
         match &step {
             AcpStep::Respond(_) if !in_turn => diags.push(
-                Diagnostic::at(src, v.span().start, format!("{step_what} is `respond`, but `late` steps run after the response"))
-                    .with_hint("remove it: `late` steps are already sent after the load or resume response"),
+                Diagnostic::at(
+                    src,
+                    v.span().start,
+                    format!("{step_what} is `respond`, but `late` steps run after the response"),
+                )
+                .with_hint(
+                    "remove it: `late` steps are already sent after the load or resume response",
+                ),
             ),
             AcpStep::Respond(_) => {
                 if let Some(first) = responded_at {
                     diags.push(
-                        Diagnostic::at(src, v.span().start, format!("{step_what} answers the prompt a second time"))
-                            .with_hint(format!("step {first} already answered it; a prompt gets one response")),
+                        Diagnostic::at(
+                            src,
+                            v.span().start,
+                            format!("{step_what} answers the prompt a second time"),
+                        )
+                        .with_hint(format!(
+                            "step {first} already answered it; a prompt gets one response"
+                        )),
                     );
                 }
                 responded_at.get_or_insert(i + 1);
             }
-            AcpStep::Exit(code) if *code == crate::script::FAKE_BROKEN_EXIT => diags.push(
-                Diagnostic::at(src, v.span().start, format!("{step_what} exits with {code}, the code fake-agy reserves for its own failures"))
-                    .with_hint("pick another exit code; 70 means the fake itself is broken"),
-            ),
+            AcpStep::Exit(code) => {
+                if let Err(e) = crate::script::limits::check_exit_code(*code) {
+                    diags.push(
+                        Diagnostic::at(src, v.span().start, format!("{step_what}: {}", e.message))
+                            .with_hint(e.hint),
+                    );
+                }
+            }
             _ => {}
         }
         if step.ends_process() {
@@ -270,6 +286,20 @@ steps = [{ text = "Done." }, { respond = "end_turn" }, { text = "late" }]
             "{err}"
         );
         assert!(err.0[3].message.contains("never reached"), "{err}");
+    }
+
+    #[test]
+    fn exit_codes_outside_a_byte_are_located() {
+        // Issue 13: `exit = 300` was accepted.
+        let err =
+            parse("[[prompt]]\nsteps = [{ exit = 300 }]\n[[prompt]]\nsteps = [{ exit = -2 }]\n")
+                .expect_err("rejects");
+        let at: Vec<(usize, usize)> = err
+            .iter()
+            .filter(|d| d.message.contains("outside 0–255"))
+            .map(|d| (d.line, d.column))
+            .collect();
+        assert_eq!(at, vec![(2, 10), (4, 10)], "{err}");
     }
 
     #[test]

@@ -1,0 +1,246 @@
+//! The files `agy-harness init` writes: an adapter config and a driver skeleton in one
+//! language, whose op functions are the ops of one profile (docs/driver-protocol.md).
+
+use crate::scenario::Profile;
+use clap::ValueEnum;
+use std::path::PathBuf;
+
+/// The config file's name, in the target folder.
+pub const CONFIG_FILE: &str = "agy-adapter.toml";
+/// The driver's folder, in the target folder.
+pub const DRIVER_DIR: &str = "agy-driver";
+
+/// The language of the driver skeleton.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Language {
+    /// Python 3 (`agy-driver/driver.py`).
+    Python,
+    /// Node 20, JavaScript with JSDoc types (`agy-driver/driver.mjs`).
+    Node,
+    /// Rust with serde_json (`agy-driver/`, a Cargo package).
+    Rust,
+}
+
+/// One file to write, relative to the target folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StarterFile {
+    /// Path under the target folder.
+    pub path: PathBuf,
+    /// Contents.
+    pub text: String,
+    /// Whether to mark it executable.
+    pub executable: bool,
+}
+
+/// The ops a profile's driver answers besides `hello` and `shutdown`, each with its
+/// arguments and result as docs/driver-protocol.md gives them.
+fn profile_ops(profile: Profile) -> &'static [(&'static str, &'static str)] {
+    match profile {
+        Profile::Oneshot => &[(
+            "generate",
+            "prompt, aspect?, timeout_s?, references?, settings? → result.image (the image's path), usage?",
+        )],
+        Profile::Session => &[
+            ("open", "session, model?, effort?, permission? → nothing"),
+            ("turn", "session, text → result.text, result.history, usage?"),
+            ("select", "session, model?, effort?, permission? → nothing"),
+            ("cancel", "session → nothing (the running turn replies with its own outcome)"),
+            ("close", "session → result.history?"),
+        ],
+        Profile::Acp => &[
+            ("acp_new", "session, model?, mode?, permission? → result.history, result.restore_state"),
+            ("acp_prompt", "session, text → result.text, result.history, result.restore_state"),
+            ("acp_cancel", "session → result.history, result.restore_state"),
+            ("acp_restore", "session → result.history, result.restore_state"),
+            ("acp_restart_agent", "session → result.history, result.restore_state"),
+            ("acp_status", "session → result.history, result.restore_state"),
+            ("acp_close", "session → result.history, result.restore_state"),
+        ],
+    }
+}
+
+struct Templates {
+    driver: &'static str,
+    stub: &'static str,
+    dispatch: &'static str,
+    driver_file: &'static str,
+}
+
+impl Language {
+    fn templates(self) -> Templates {
+        match self {
+            Language::Python => Templates {
+                driver: include_str!("../../templates/init/python/driver.py"),
+                stub: include_str!("../../templates/init/python/stub.py"),
+                dispatch: "    \"__OP__\": __FUNCTION__,\n",
+                driver_file: "driver.py",
+            },
+            Language::Node => Templates {
+                driver: include_str!("../../templates/init/node/driver.mjs"),
+                stub: include_str!("../../templates/init/node/stub.mjs"),
+                dispatch: "  __OP__: __FUNCTION__,\n",
+                driver_file: "driver.mjs",
+            },
+            Language::Rust => Templates {
+                driver: include_str!("../../templates/init/rust/main.rs"),
+                stub: include_str!("../../templates/init/rust/stub.rs"),
+                dispatch: "        \"__OP__\" => __FUNCTION__(req),\n",
+                driver_file: "src/main.rs",
+            },
+        }
+    }
+
+    /// The op's function name in this language (`op_acp_new`, `opAcpNew`).
+    fn function(self, op: &str) -> String {
+        match self {
+            Language::Python | Language::Rust => format!("op_{op}"),
+            Language::Node => std::iter::once("op".to_string())
+                .chain(op.split('_').map(|w| {
+                    let mut c = w.chars();
+                    c.next()
+                        .map(|f| f.to_uppercase().chain(c).collect())
+                        .unwrap_or_default()
+                }))
+                .collect(),
+        }
+    }
+
+    /// The config's `command` (TOML) and the comment line above `[adapter]`.
+    fn command(self) -> (String, String) {
+        match self {
+            Language::Python => (
+                format!("[\"python3\", \"{DRIVER_DIR}/driver.py\"]"),
+                String::new(),
+            ),
+            Language::Node => (
+                format!("[\"node\", \"{DRIVER_DIR}/driver.mjs\"]"),
+                String::new(),
+            ),
+            Language::Rust => (
+                format!("[\"./{DRIVER_DIR}/target/debug/agy-driver\"]"),
+                format!(
+                    "# Build the driver before a run: cargo build --manifest-path {DRIVER_DIR}/Cargo.toml\n"
+                ),
+            ),
+        }
+    }
+}
+
+/// The config and the driver skeleton for `profile` in `language`; `name` names the
+/// adapter in reports and in the driver's `hello`.
+pub fn render(profile: Profile, language: Language, name: &str) -> Vec<StarterFile> {
+    let t = language.templates();
+    let fill = |text: &str, op: &str, doc: &str| {
+        text.replace("__FUNCTION__", &language.function(op))
+            .replace("__OP__", op)
+            .replace("__DOC__", doc)
+    };
+    let ops = profile_ops(profile);
+    let stubs: String = ops.iter().map(|(op, doc)| fill(t.stub, op, doc)).collect();
+    let dispatch: String = ops
+        .iter()
+        .map(|(op, doc)| fill(t.dispatch, op, doc))
+        .collect();
+    // The name lands in TOML and code strings: keep it to characters none of them escape.
+    let name: String = name
+        .chars()
+        .filter(|c| c.is_alphanumeric() || " -_.".contains(*c))
+        .collect();
+    let common = |text: &str| {
+        text.replace("__PROFILE__", profile.as_str())
+            .replace("__NAME__", &name)
+            .replace("__CONFIG__", CONFIG_FILE)
+            .replace("__DRIVER_DIR__", DRIVER_DIR)
+    };
+    let driver = common(t.driver)
+        .replace("__STUBS__", &stubs)
+        .replace("__DISPATCH__", &dispatch);
+    let (command, build) = language.command();
+    let config = common(include_str!("../../templates/init/adapter.toml"))
+        .replace("__COMMAND__", &command)
+        .replace("__BUILD__", &build);
+    let mut files = vec![
+        StarterFile {
+            path: CONFIG_FILE.into(),
+            text: config,
+            executable: false,
+        },
+        StarterFile {
+            path: PathBuf::from(DRIVER_DIR).join(t.driver_file),
+            text: driver,
+            executable: language != Language::Rust,
+        },
+    ];
+    if language == Language::Rust {
+        files.push(StarterFile {
+            path: PathBuf::from(DRIVER_DIR).join("Cargo.toml"),
+            text: common(include_str!("../../templates/init/rust/Cargo.toml")),
+            executable: false,
+        });
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adapter_config::parse_adapter_config;
+    use agy_protocol::diag::SourceFile;
+    use std::path::Path;
+
+    const LANGUAGES: [Language; 3] = [Language::Python, Language::Node, Language::Rust];
+
+    #[test]
+    fn every_starter_config_parses_with_its_profile() {
+        for profile in Profile::ALL {
+            for language in LANGUAGES {
+                let files = render(profile, language, "my repo");
+                let src = SourceFile::new(CONFIG_FILE, files[0].text.clone());
+                let config = parse_adapter_config(&src, Path::new("/repo"))
+                    .unwrap_or_else(|d| panic!("{profile} {language:?}:\n{d}"));
+                assert_eq!(config.adapter.profiles, vec![profile]);
+                assert_eq!(config.adapter.name, "my repo");
+            }
+        }
+    }
+
+    #[test]
+    fn the_skeleton_has_one_function_per_op_of_its_profile_and_no_placeholder() {
+        let placeholder = regex::Regex::new("__[A-Z_]+__").expect("regex");
+        for profile in Profile::ALL {
+            for language in LANGUAGES {
+                for file in render(profile, language, "x") {
+                    assert!(
+                        !placeholder.is_match(&file.text),
+                        "{}: a placeholder is left",
+                        file.path.display()
+                    );
+                }
+                let driver = &render(profile, language, "x")[1].text;
+                for (op, _) in profile_ops(profile) {
+                    let function = language.function(op);
+                    assert!(driver.contains(&function), "{language:?} lacks {function}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn node_functions_are_camel_case() {
+        assert_eq!(
+            Language::Node.function("acp_restart_agent"),
+            "opAcpRestartAgent"
+        );
+        assert_eq!(Language::Python.function("acp_new"), "op_acp_new");
+    }
+
+    #[test]
+    fn a_name_cannot_break_out_of_its_strings() {
+        let files = render(Profile::Oneshot, Language::Python, "a\"b\\c\n");
+        assert!(
+            files[0].text.contains("name     = \"abc\""),
+            "{}",
+            files[0].text
+        );
+    }
+}

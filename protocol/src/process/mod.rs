@@ -1,0 +1,26 @@
+//! The one process layer every crate uses to start and end processes, so that no
+//! process outlives what started it:
+//!
+//! - [`group`]: a child as the leader of its own process group that dies with its
+//!   parent (`PR_SET_PDEATHSIG`), signalled and stopped by group.
+//! - [`liveness`]: whether a pid is a live process of a sandbox (its environment marker).
+//! - [`sweep`]: kill every process of a sandbox and wait for the kernel to report them
+//!   gone (pidfd), never spinning.
+//! - [`reaper`]: a child subreaper standing between the starter and a program, so a
+//!   descendant that left the group (`setsid`, a double fork, a cleared marker) still
+//!   dies with the program, even when the starter is SIGKILLed.
+//!
+//! Linux only for the marker, the pidfd waits and the subreaper; elsewhere the group
+//! kill applies.
+
+pub mod group;
+pub mod liveness;
+pub mod reaper;
+pub mod sweep;
+
+pub use group::{
+    in_own_group, signal_group, stop_group, wait_for, GroupGuard, ParentDeath, Stopped,
+};
+pub use liveness::{is_running, marked_processes, MARKER_ENV};
+pub use reaper::{reaper_main_if_requested, under_reaper, REAPER_ARG};
+pub use sweep::{sweep_marked, wait_gone};

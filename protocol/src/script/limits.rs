@@ -1,0 +1,130 @@
+//! Sizes and codes a script or trace may ask for, checked when the file is read, before
+//! anything is allocated or written: image dimensions, image counts, file sizes and
+//! exit codes.
+
+use super::step::{DefaultSpec, ImageSpec, Step};
+use super::FAKE_BROKEN_EXIT;
+
+/// The most pixels an image may have (4096×4096: a 48 MiB RGB buffer while encoding).
+pub const MAX_IMAGE_PIXELS: u64 = 4096 * 4096;
+
+/// The most image files one step may write.
+pub const MAX_IMAGE_COUNT: u32 = 64;
+
+/// The largest file a trace may have fake-agy write again (64 MiB).
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A value a script or trace may not use: what is wrong and what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitError {
+    /// What is wrong, as a lowercase fragment.
+    pub message: String,
+    /// What to write instead.
+    pub hint: String,
+}
+
+impl LimitError {
+    fn new(message: String, hint: impl Into<String>) -> LimitError {
+        LimitError {
+            message,
+            hint: hint.into(),
+        }
+    }
+}
+
+/// Checks an image size against [`MAX_IMAGE_PIXELS`] (without overflowing).
+pub fn check_image_size(width: u32, height: u32) -> Result<(), LimitError> {
+    if u64::from(width) * u64::from(height) <= MAX_IMAGE_PIXELS {
+        return Ok(());
+    }
+    Err(LimitError::new(
+        format!("an image of {width}×{height} is larger than {MAX_IMAGE_PIXELS} pixels"),
+        "agy's images are at most a few megapixels (1376×768 for 16:9); use at most 4096×4096",
+    ))
+}
+
+/// Checks the size of a file a trace has fake-agy write again.
+pub fn check_file_bytes(bytes: u64) -> Result<(), LimitError> {
+    if bytes <= MAX_FILE_BYTES {
+        return Ok(());
+    }
+    Err(LimitError::new(
+        format!("a file of {bytes} bytes is larger than the cap of {MAX_FILE_BYTES} bytes"),
+        format!("record files of at most {MAX_FILE_BYTES} bytes"),
+    ))
+}
+
+/// Checks an exit code: a process exits with `0..=255`, and 70 is fake-agy's own.
+pub fn check_exit_code(code: i32) -> Result<(), LimitError> {
+    if code == FAKE_BROKEN_EXIT {
+        return Err(LimitError::new(
+            format!("exit code {code} is the code fake-agy reserves for its own failures"),
+            "pick another exit code; 70 means the fake itself is broken",
+        ));
+    }
+    if !(0..=255).contains(&code) {
+        return Err(LimitError::new(
+            format!("exit code {code} is outside 0–255"),
+            "a process exits with 0 to 255 (a status of 256 reads as 0); pick a code in that range",
+        ));
+    }
+    Ok(())
+}
+
+/// The first limit a step breaks, if any.
+pub fn check_step(step: &Step) -> Result<(), LimitError> {
+    match step {
+        Step::Exit(code) => check_exit_code(*code),
+        Step::Image(spec) => check_image_spec(&spec.0),
+        Step::Default(spec) => check_default_spec(&spec.0),
+        _ => Ok(()),
+    }
+}
+
+fn check_image_spec(spec: &ImageSpec) -> Result<(), LimitError> {
+    if spec.count > MAX_IMAGE_COUNT {
+        return Err(LimitError::new(
+            format!("{} images are more than {MAX_IMAGE_COUNT}", spec.count),
+            format!("write at most {MAX_IMAGE_COUNT} images per step"),
+        ));
+    }
+    // An unset side takes the prompt's, at most 1376.
+    check_image_size(spec.width.unwrap_or(1376), spec.height.unwrap_or(1376))
+}
+
+fn check_default_spec(spec: &DefaultSpec) -> Result<(), LimitError> {
+    match spec.image_size {
+        Some([w, h]) => check_image_size(w, h),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::Flag;
+
+    #[test]
+    fn exit_codes_outside_a_byte_or_reserved_are_refused() {
+        for code in [-1, 256, 1000, i32::MIN, i32::MAX, FAKE_BROKEN_EXIT] {
+            assert!(check_exit_code(code).is_err(), "{code} accepted");
+        }
+        for code in [0, 1, 2, 69, 71, 255] {
+            assert_eq!(check_exit_code(code), Ok(()));
+        }
+    }
+
+    #[test]
+    fn huge_images_are_refused_before_any_pixel_exists() {
+        let spec = ImageSpec {
+            width: Some(60000),
+            height: Some(60000),
+            ..Default::default()
+        };
+        let e = check_step(&Step::Image(Flag(spec))).expect_err("refused");
+        assert!(e.message.contains("60000×60000"), "{e:?}");
+        assert!(check_image_size(u32::MAX, u32::MAX).is_err());
+        assert_eq!(check_image_size(1376, 768), Ok(()));
+        assert!(check_file_bytes(1_000_000_000_000).is_err());
+    }
+}
