@@ -17,7 +17,6 @@ mod usage;
 mod wire;
 
 pub use error::AcpFakeError;
-pub use settings::{ENV_JOURNAL, ENV_SCRIPT, ENV_SCRIPT_TABLE, ENV_TIME_SCALE, ENV_VERSION};
 pub use usage::answer_info_flag;
 
 /// Runs the agent on this process's stdio until stdin closes; returns the exit code.

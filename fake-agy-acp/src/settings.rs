@@ -3,20 +3,13 @@
 use super::error::AcpFakeError;
 use agy_protocol::acp::script::{parse_acp_script_file, AcpScript};
 use agy_protocol::acp::AcpServerVersion;
+use agy_protocol::env::{
+    FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE, FAKE_AGY_ACP_VERSION,
+    FAKE_AGY_TIME_SCALE,
+};
 use agy_protocol::TimeScale;
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// Path of the ACP script.
-pub const ENV_SCRIPT: &str = "FAKE_AGY_ACP_SCRIPT";
-/// Table of the script file that holds the ACP script (a scenario's `acp`).
-pub const ENV_SCRIPT_TABLE: &str = "FAKE_AGY_ACP_SCRIPT_TABLE";
-/// Path of the ACP journal (JSON lines).
-pub const ENV_JOURNAL: &str = "FAKE_AGY_ACP_JOURNAL";
-/// `agentInfo.version` to model, in any recorded format.
-pub const ENV_VERSION: &str = "FAKE_AGY_ACP_VERSION";
-/// Multiplier for every scripted delay (shared with fake-agy).
-pub const ENV_TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
 
 /// Everything the agent needs from its environment.
 #[derive(Debug, Clone)]
@@ -32,9 +25,9 @@ pub(crate) struct Settings {
 impl Settings {
     /// Reads the environment; a bad knob or script is the fake's own failure.
     pub(crate) fn from_env() -> Result<Settings, AcpFakeError> {
-        let script = match std::env::var_os(ENV_SCRIPT) {
+        let script = match std::env::var_os(FAKE_AGY_ACP_SCRIPT) {
             Some(path) if !path.is_empty() => {
-                let table = std::env::var(ENV_SCRIPT_TABLE)
+                let table = std::env::var(FAKE_AGY_ACP_SCRIPT_TABLE)
                     .ok()
                     .filter(|t| !t.is_empty());
                 parse_acp_script_file(&PathBuf::from(path), table.as_deref())
@@ -42,21 +35,21 @@ impl Settings {
             }
             _ => AcpScript::default(),
         };
-        let version = match (&script.agent.version, std::env::var(ENV_VERSION)) {
+        let version = match (&script.agent.version, std::env::var(FAKE_AGY_ACP_VERSION)) {
             (Some(v), _) => v.clone(),
             (None, Ok(text)) if !text.is_empty() => {
                 text.parse().map_err(|message| AcpFakeError::Knob {
-                    name: ENV_VERSION,
+                    name: FAKE_AGY_ACP_VERSION,
                     message,
                 })?
             }
             _ => AcpServerVersion::default_modelled(),
         };
-        let time_scale = match std::env::var_os(ENV_TIME_SCALE) {
+        let time_scale = match std::env::var_os(FAKE_AGY_TIME_SCALE) {
             Some(text) if !text.is_empty() => {
                 let text = text.to_string_lossy();
                 TimeScale::parse(&text).map_err(|e| AcpFakeError::Knob {
-                    name: ENV_TIME_SCALE,
+                    name: FAKE_AGY_TIME_SCALE,
                     message: format!("{e}; {}", e.hint()),
                 })?
             }
@@ -74,7 +67,7 @@ impl Settings {
         };
         Ok(Settings {
             script,
-            journal: std::env::var_os(ENV_JOURNAL)
+            journal: std::env::var_os(FAKE_AGY_ACP_JOURNAL)
                 .filter(|p| !p.is_empty())
                 .map(PathBuf::from),
             version,

@@ -1,7 +1,10 @@
 //! `fake-agy-acp --help` and `--version`: answered at once, without reading stdin, so a
 //! user trying the binary by hand does not meet a silent process waiting for JSON-RPC.
 
-use super::settings::{ENV_JOURNAL, ENV_SCRIPT, ENV_SCRIPT_TABLE, ENV_TIME_SCALE, ENV_VERSION};
+use agy_protocol::env::{
+    FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE, FAKE_AGY_ACP_VERSION,
+    FAKE_AGY_TIME_SCALE,
+};
 use std::ffi::OsString;
 
 /// The help text.
@@ -18,11 +21,11 @@ Usage: fake-agy-acp            (no arguments: serve ACP on stdio)
        fake-agy-acp --version
 
 Environment:
-  {ENV_SCRIPT}        the ACP script file (default: a well-behaved agent)
-  {ENV_SCRIPT_TABLE}  the table of that file holding the script (a scenario's `acp`)
-  {ENV_JOURNAL}       where to write the ACP journal (JSON lines)
-  {ENV_VERSION}       the agentInfo.version to model
-  {ENV_TIME_SCALE}        multiply every scripted delay
+  {FAKE_AGY_ACP_SCRIPT}        the ACP script file (default: a well-behaved agent)
+  {FAKE_AGY_ACP_SCRIPT_TABLE}  the table of that file holding the script (a scenario's `acp`)
+  {FAKE_AGY_ACP_JOURNAL}       where to write the ACP journal (JSON lines)
+  {FAKE_AGY_ACP_VERSION}       the agentInfo.version to model
+  {FAKE_AGY_TIME_SCALE}        multiply every scripted delay
   GEMINI_HOME, HOME          where session state lives (`$GEMINI_HOME`, else `$HOME/.gemini`)
 ",
         version = env!("CARGO_PKG_VERSION")

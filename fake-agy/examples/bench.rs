@@ -6,6 +6,9 @@
 //! process with its RSS at the start and the end. With `--journal-lines N`
 //! (`scripts/bench-journal`): one journalled persistent session of N stdin lines.
 
+use agy_protocol::env::{
+    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_TURN_DURATION,
+};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -40,8 +43,8 @@ fn fake(bin: &Path, home: &Path) -> Command {
     let mut c = Command::new(bin);
     c.env_clear()
         .env("HOME", home)
-        .env("FAKE_AGY_IMAGE_DURATION", "0s")
-        .env("FAKE_AGY_TURN_DURATION", "0s");
+        .env(FAKE_AGY_IMAGE_DURATION, "0s")
+        .env(FAKE_AGY_TURN_DURATION, "0s");
     c
 }
 
@@ -76,7 +79,7 @@ fn main() {
     if std::env::args().nth(2).as_deref() == Some("--probe-rss") {
         let home = PathBuf::from(std::env::args().nth(3).expect("home"));
         let script = PathBuf::from(std::env::args().nth(4).expect("script"));
-        run(fake(&bin, &home).env("FAKE_AGY_SCRIPT", &script).args([
+        run(fake(&bin, &home).env(FAKE_AGY_SCRIPT, &script).args([
             "-p",
             "reply PONG",
             "--output-format",
@@ -110,7 +113,7 @@ fn main() {
 
     let t_true = time_runs(n, || run(&mut Command::new("/bin/true")));
     let t_canned = time_runs(n, || {
-        run(fake(&bin, &home).env("FAKE_AGY_SCRIPT", &script).args([
+        run(fake(&bin, &home).env(FAKE_AGY_SCRIPT, &script).args([
             "-p",
             "reply PONG",
             "--output-format",
@@ -134,8 +137,8 @@ fn main() {
     });
     let t_journal = time_runs(n, || {
         run(fake(&bin, &home)
-            .env("FAKE_AGY_SCRIPT", &script)
-            .env("FAKE_AGY_JOURNAL", dir.path().join("journal.jsonl"))
+            .env(FAKE_AGY_SCRIPT, &script)
+            .env(FAKE_AGY_JOURNAL, dir.path().join("journal.jsonl"))
             .args(["-p", "reply PONG", "--output-format", "json"]))
     });
     // Peak RSS from a fresh child process: RUSAGE_CHILDREN of this process would also
@@ -261,7 +264,7 @@ fn persistent(
 ) -> (Duration, Duration, u64, u64) {
     let mut cmd = fake(bin, home);
     if let Some(j) = journal {
-        cmd.env("FAKE_AGY_JOURNAL", j);
+        cmd.env(FAKE_AGY_JOURNAL, j);
     }
     let mut child = cmd
         .args([

@@ -17,6 +17,7 @@ use crate::session::{Session, SessionParts};
 use crate::signals::{SignalControl, INT, TERM};
 use crate::state::claim_invocation;
 use agy_protocol::command_line::InvocationKind;
+use agy_protocol::env::FAKE_AGY_JOURNAL;
 use agy_protocol::script::{
     parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Step, Times,
 };
@@ -55,7 +56,7 @@ pub fn main_with_os(argv: Vec<OsString>) -> ! {
 fn main_checked(argv: Vec<String>, bad: Option<FakeError>) -> ! {
     let env = |k: &str| std::env::var(k).ok();
     let recorder = Arc::new(Recorder::start(
-        env("FAKE_AGY_JOURNAL")
+        env(FAKE_AGY_JOURNAL)
             .filter(|v| !v.is_empty())
             .map(Into::into),
         argv.clone(),

@@ -1,6 +1,11 @@
 //! Out-of-band control: the `FAKE_AGY_*` environment variables (docs/fake-agy.md).
 
 use crate::error::FakeError;
+use agy_protocol::env::{
+    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE,
+    FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE, FAKE_AGY_TURN_DURATION,
+    FAKE_AGY_VERSION,
+};
 use agy_protocol::{AgyVersion, GoDuration, TimeScale};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,18 +48,18 @@ impl Knobs {
     /// Reads the knobs through `get` (the process environment in the binary).
     pub fn read(get: impl Fn(&str) -> Option<String>) -> Result<Knobs, FakeError> {
         let non_empty = |name: &str| get(name).filter(|v| !v.is_empty());
-        let version = match non_empty("FAKE_AGY_VERSION") {
+        let version = match non_empty(FAKE_AGY_VERSION) {
             None => AgyVersion::DEFAULT,
             Some(v) => v.parse().map_err(|hint| FakeError::Knob {
-                name: "FAKE_AGY_VERSION",
+                name: FAKE_AGY_VERSION,
                 value: v.clone(),
                 hint,
             })?,
         };
-        let time_scale = match non_empty("FAKE_AGY_TIME_SCALE") {
+        let time_scale = match non_empty(FAKE_AGY_TIME_SCALE) {
             None => TimeScale::ONE,
             Some(v) => TimeScale::parse(&v).map_err(|e| FakeError::Knob {
-                name: "FAKE_AGY_TIME_SCALE",
+                name: FAKE_AGY_TIME_SCALE,
                 value: v.clone(),
                 hint: e.hint(),
             })?,
@@ -70,20 +75,20 @@ impl Knobs {
                 }),
         };
         Ok(Knobs {
-            script: non_empty("FAKE_AGY_SCRIPT").map(PathBuf::from),
-            script_table: non_empty("FAKE_AGY_SCRIPT_TABLE"),
-            journal: non_empty("FAKE_AGY_JOURNAL").map(PathBuf::from),
-            state_dir: non_empty("FAKE_AGY_STATE_DIR").map(PathBuf::from),
+            script: non_empty(FAKE_AGY_SCRIPT).map(PathBuf::from),
+            script_table: non_empty(FAKE_AGY_SCRIPT_TABLE),
+            journal: non_empty(FAKE_AGY_JOURNAL).map(PathBuf::from),
+            state_dir: non_empty(FAKE_AGY_STATE_DIR).map(PathBuf::from),
             version,
             time_scale,
-            turn_duration: duration("FAKE_AGY_TURN_DURATION", DEFAULT_TURN_DURATION)?,
-            image_duration: duration("FAKE_AGY_IMAGE_DURATION", DEFAULT_IMAGE_DURATION)?,
-            signed_out: match non_empty("FAKE_AGY_SIGNED_OUT").as_deref() {
+            turn_duration: duration(FAKE_AGY_TURN_DURATION, DEFAULT_TURN_DURATION)?,
+            image_duration: duration(FAKE_AGY_IMAGE_DURATION, DEFAULT_IMAGE_DURATION)?,
+            signed_out: match non_empty(FAKE_AGY_SIGNED_OUT).as_deref() {
                 None | Some("0" | "false") => false,
                 Some("1" | "true") => true,
                 Some(v) => {
                     return Err(FakeError::Knob {
-                        name: "FAKE_AGY_SIGNED_OUT",
+                        name: FAKE_AGY_SIGNED_OUT,
                         value: v.to_string(),
                         hint: "write `1` (signed out) or `0`".into(),
                     })
@@ -158,7 +163,7 @@ mod tests {
         let k = knobs(&[
             ("HOME", "/h"),
             ("ANTIGRAVITY_APP_DATA_DIR", "/data"),
-            ("FAKE_AGY_JOURNAL", "/j/journal.jsonl"),
+            (FAKE_AGY_JOURNAL, "/j/journal.jsonl"),
         ])
         .expect("reads");
         assert_eq!(k.app_dir().expect("dir"), PathBuf::from("/data"));
@@ -170,16 +175,16 @@ mod tests {
 
     #[test]
     fn bad_knobs_name_the_variable() {
-        let e = knobs(&[("FAKE_AGY_TIME_SCALE", "-1")]).expect_err("rejects");
-        assert!(e.to_string().contains("FAKE_AGY_TIME_SCALE"), "{e}");
+        let e = knobs(&[(FAKE_AGY_TIME_SCALE, "-1")]).expect_err("rejects");
+        assert!(e.to_string().contains(FAKE_AGY_TIME_SCALE), "{e}");
         // Issue 13: finite but absurd scales made every delay overflow.
         for v in ["1e300", "1e19", "inf", "nan", "-0.5"] {
-            let e = knobs(&[("FAKE_AGY_TIME_SCALE", v)]).expect_err("rejects");
+            let e = knobs(&[(FAKE_AGY_TIME_SCALE, v)]).expect_err("rejects");
             assert!(e.to_string().contains("from 0 to 1000"), "{v}: {e}");
         }
-        let e = knobs(&[("FAKE_AGY_VERSION", "one")]).expect_err("rejects");
-        assert!(e.to_string().contains("FAKE_AGY_VERSION"), "{e}");
-        let e = knobs(&[("FAKE_AGY_TURN_DURATION", "soon")]).expect_err("rejects");
-        assert!(e.to_string().contains("FAKE_AGY_TURN_DURATION"), "{e}");
+        let e = knobs(&[(FAKE_AGY_VERSION, "one")]).expect_err("rejects");
+        assert!(e.to_string().contains(FAKE_AGY_VERSION), "{e}");
+        let e = knobs(&[(FAKE_AGY_TURN_DURATION, "soon")]).expect_err("rejects");
+        assert!(e.to_string().contains(FAKE_AGY_TURN_DURATION), "{e}");
     }
 }

@@ -6,12 +6,14 @@ use crate::cli::{CheckArgs, Cli, ColorWhen, Command, CommonArgs, RunArgs};
 use crate::exit_code;
 use crate::interrupt::cancel_on_signals;
 use crate::locate::{
-    default_catalogue, locate_binary, ENV_FAKE_AGY, ENV_FAKE_AGY_ACP, ENV_REFERENCE_ADAPTER,
-    FAKE_AGY_ACP_BIN, FAKE_AGY_BIN, REFERENCE_ADAPTER_BIN,
+    default_catalogue, locate_binary, FAKE_AGY_ACP_BIN, FAKE_AGY_BIN, REFERENCE_ADAPTER_BIN,
 };
 use crate::report::{write_progress, write_report, write_summary, RunReport, Status};
 use crate::runner::{run_all, RunSettings};
-use crate::scenario::{load_catalogue, Profile, Scenario, Selection};
+use crate::scenario::{load_catalogue, Scenario, Selection};
+use agy_protocol::env::{
+    AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
+};
 use agy_protocol::TimeScale;
 use anstream::{AutoStream, ColorChoice};
 use std::io::Write;
@@ -90,7 +92,7 @@ fn load_and_select(common: &CommonArgs) -> Result<(Vec<Scenario>, Vec<String>), 
     let selection = Selection {
         names: common.name.clone(),
         tags: common.tag.clone(),
-        profiles: common.profile.iter().map(|p| (*p).into()).collect(),
+        profiles: common.profile.clone(),
         partition: common.partition,
     };
     let selected = selection.apply(&catalogue).into_iter().cloned().collect();
@@ -122,7 +124,7 @@ pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
             "the fake-agy binary `{}` does not exist",
             p.display()
         )),
-        None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy"),
+        None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy"),
     }
     .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
     verified(found, FAKE_AGY_BIN)
@@ -150,7 +152,7 @@ pub(crate) fn fake_agy_acp(
             "the fake-agy-acp binary `{}` does not exist",
             p.display()
         )),
-        None => locate_binary(FAKE_AGY_ACP_BIN, ENV_FAKE_AGY_ACP, "fake-agy-acp"),
+        None => locate_binary(FAKE_AGY_ACP_BIN, AGY_HARNESS_FAKE_AGY_ACP, "fake-agy-acp"),
     };
     // Verified only when it will run; one that will not is not handed on.
     match found {
@@ -169,7 +171,7 @@ pub(crate) fn reference_adapter(common: &CommonArgs) -> Result<PathBuf, Fatal> {
         )),
         None => locate_binary(
             REFERENCE_ADAPTER_BIN,
-            ENV_REFERENCE_ADAPTER,
+            AGY_HARNESS_REFERENCE_ADAPTER,
             "agy-reference-adapter",
         ),
     }
@@ -237,12 +239,7 @@ fn describe_selection(common: &CommonArgs) -> String {
     parts.extend(common.paths.iter().map(|p| format!("`{}`", p.display())));
     parts.extend(common.name.iter().map(|n| format!("--name {n}")));
     parts.extend(common.tag.iter().map(|t| format!("--tag {t}")));
-    parts.extend(
-        common
-            .profile
-            .iter()
-            .map(|p| format!("--profile {}", Profile::from(*p))),
-    );
+    parts.extend(common.profile.iter().map(|p| format!("--profile {p}")));
     if let Some((k, n)) = common.partition {
         parts.push(format!("--partition {k}/{n}"));
     }

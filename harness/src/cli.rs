@@ -2,6 +2,10 @@
 
 use crate::report::{parse_report_target, ReportTarget};
 use crate::scenario::Profile;
+use agy_protocol::env::{
+    AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
+    AGY_HARNESS_SCENARIOS,
+};
 use agy_protocol::TimeScale;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -98,7 +102,7 @@ pub struct CommonArgs {
     pub paths: Vec<PathBuf>,
     /// The catalogue folder (default: `./scenarios` when it exists, else the catalogue
     /// built into agy-harness).
-    #[arg(long, value_name = "DIR", env = "AGY_HARNESS_SCENARIOS")]
+    #[arg(long, value_name = "DIR", env = AGY_HARNESS_SCENARIOS)]
     pub scenarios: Option<PathBuf>,
     /// Scenarios run at once (default: the number of CPUs).
     #[arg(long, short = 'j', value_name = "N")]
@@ -107,13 +111,13 @@ pub struct CommonArgs {
     #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
     pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,
     /// The fake Antigravity ACP agent, for `acp` scenarios (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY_ACP")]
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY_ACP)]
     pub fake_agy_acp: Option<PathBuf>,
     /// The reference adapter binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_REFERENCE_ADAPTER")]
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_REFERENCE_ADAPTER)]
     pub reference_adapter: Option<PathBuf>,
     /// Only scenarios whose name contains this (repeatable).
     #[arg(long, value_name = "TEXT")]
@@ -123,7 +127,7 @@ pub struct CommonArgs {
     pub tag: Vec<String>,
     /// Only scenarios of this profile (repeatable).
     #[arg(long, value_enum, value_name = "PROFILE")]
-    pub profile: Vec<ProfileArg>,
+    pub profile: Vec<Profile>,
     /// Run the k-th of n partitions of the selection (`1/2`, `2/2`).
     #[arg(long, value_name = "K/N", value_parser = crate::scenario::parse_partition)]
     pub partition: Option<(usize, usize)>,
@@ -207,7 +211,7 @@ pub struct FaultsArgs {
 pub struct FuzzArgs {
     /// The profile whose agy behaviours and ops are generated.
     #[arg(long, value_enum)]
-    pub profile: ProfileArg,
+    pub profile: Profile,
     /// How many cases to run (at most).
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub cases: usize,
@@ -236,10 +240,10 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
     pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,
     /// The reference adapter binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_REFERENCE_ADAPTER")]
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_REFERENCE_ADAPTER)]
     pub reference_adapter: Option<PathBuf>,
 }
 
@@ -251,7 +255,7 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
     /// The catalogue folder (default: `./scenarios` when it exists, else the catalogue
     /// built into agy-harness).
-    #[arg(long, value_name = "DIR", env = "AGY_HARNESS_SCENARIOS")]
+    #[arg(long, value_name = "DIR", env = AGY_HARNESS_SCENARIOS)]
     pub scenarios: Option<PathBuf>,
     /// Also check this adapter config (and that its expected failures name scenarios).
     #[arg(long, value_name = "FILE")]
@@ -267,27 +271,6 @@ pub struct BenchArgs {
     /// How many times to run the catalogue.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub runs: usize,
-}
-
-/// `--profile`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProfileArg {
-    /// oneshot
-    Oneshot,
-    /// session
-    Session,
-    /// acp
-    Acp,
-}
-
-impl From<ProfileArg> for Profile {
-    fn from(p: ProfileArg) -> Profile {
-        match p {
-            ProfileArg::Oneshot => Profile::Oneshot,
-            ProfileArg::Session => Profile::Session,
-            ProfileArg::Acp => Profile::Acp,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -10,28 +10,16 @@ use crate::cli::FaultsArgs;
 use crate::exit_code;
 use crate::report::{RunReport, Status};
 use crate::runner::RunSettings;
-use crate::scenario::{Profile, Scenario};
+use crate::scenario::Scenario;
+use agy_protocol::fault::{parse_fault_list, FaultInfo};
 use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
-use serde::Deserialize;
 use std::io::Write;
 use std::path::Path;
 
 const GREEN: Style = AnsiColor::Green.on_default();
 const RED: Style = AnsiColor::Red.on_default();
 const YELLOW: Style = AnsiColor::Yellow.on_default();
-
-/// One fault switch, as `--list-faults` prints it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct FaultInfo {
-    /// The switch (`--fault NAME`).
-    pub name: String,
-    /// The profile it breaks.
-    pub profile: Profile,
-    /// The real bug it reproduces.
-    #[serde(default)]
-    pub bug: String,
-}
 
 /// Asks the reference adapter for its faults.
 pub fn list_faults(bin: &Path) -> Result<Vec<FaultInfo>, String> {
@@ -48,15 +36,7 @@ pub fn list_faults(bin: &Path) -> Result<Vec<FaultInfo>, String> {
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .map_err(|e| format!("line {} of `--list-faults` is not a fault: {e}", i + 1))
-        })
-        .collect()
+    parse_fault_list(&String::from_utf8_lossy(&out.stdout))
 }
 
 fn broken(report: &RunReport) -> Vec<String> {

@@ -1,18 +1,8 @@
 //! Where the binaries and the catalogue are: environment overrides first, then next to
 //! the `agy-harness` executable (how `cargo build` lays out `target/<profile>/`).
 
+use agy_protocol::env::AGY_HARNESS_SPIKES;
 use std::path::{Path, PathBuf};
-
-/// Overrides the fake-agy binary.
-pub const ENV_FAKE_AGY: &str = "AGY_HARNESS_FAKE_AGY";
-/// Overrides the fake Antigravity ACP agent binary.
-pub const ENV_FAKE_AGY_ACP: &str = "AGY_HARNESS_FAKE_AGY_ACP";
-/// Overrides the reference adapter binary.
-pub const ENV_REFERENCE_ADAPTER: &str = "AGY_HARNESS_REFERENCE_ADAPTER";
-/// Overrides the catalogue folder.
-pub const ENV_SCENARIOS: &str = "AGY_HARNESS_SCENARIOS";
-/// Overrides the spike folder.
-pub const ENV_SPIKES: &str = "AGY_HARNESS_SPIKES";
 
 /// The fake-agy binary's name.
 pub const FAKE_AGY_BIN: &str = "fake-agy";
@@ -89,7 +79,7 @@ pub fn default_catalogue(given: Option<&Path>) -> Result<PathBuf, String> {
 /// The spike folder: `$AGY_HARNESS_SPIKES`, else `./spikes`, else the spikes built into
 /// this binary.
 pub fn default_spikes() -> PathBuf {
-    if let Some(p) = std::env::var_os(ENV_SPIKES).filter(|v| !v.is_empty()) {
+    if let Some(p) = std::env::var_os(AGY_HARNESS_SPIKES).filter(|v| !v.is_empty()) {
         return PathBuf::from(p);
     }
     let here = PathBuf::from("spikes");

@@ -88,12 +88,12 @@ impl Ctx<'_> {
             .call(RequestOp::Hello {}, t.startup.0)
             .await
             .map_err(|e| format!("driver did not answer `hello`: {e}"))?;
-        let profile = self.s.meta.profile.as_str();
-        if !hello.result.profiles.is_empty() && !hello.result.profiles.iter().any(|p| p == profile)
-        {
+        let profile = self.s.meta.profile;
+        let offered = &hello.result.profiles;
+        if !offered.is_empty() && !offered.contains(&profile) {
+            let names: Vec<&str> = offered.iter().map(|p| p.as_str()).collect();
             return Err(format!(
-                "driver says it implements {:?}, not `{profile}`",
-                hello.result.profiles
+                "driver says it implements {names:?}, not `{profile}`"
             ));
         }
         Ok(d)
@@ -274,15 +274,53 @@ async fn run_ops(
     Ok(())
 }
 
-/// Runs one scenario to its verdict. Every process it started is gone when this
-/// returns.
-pub async fn run_scenario(
-    s: &Scenario,
-    settings: &RunSettings,
-    mut cancel: Cancel,
-) -> ScenarioResult {
+/// Runs one scenario to its verdict: prepare the sandbox, execute the ops, tear every
+/// process down, judge. Every process it started is gone when this returns.
+pub async fn run_scenario(s: &Scenario, settings: &RunSettings, cancel: Cancel) -> ScenarioResult {
     let started = std::time::Instant::now();
-    let mut result = ScenarioResult {
+    if let Some(note) = skip_reason(s, settings) {
+        return early_result(s, Status::Skipped, note);
+    }
+    let (mut sandbox, env, scale) = match prepare(s, settings) {
+        Ok(prepared) => prepared,
+        Err(note) => return early_result(s, Status::Error, note),
+    };
+    let ctx = Ctx {
+        s,
+        settings,
+        sandbox: &sandbox,
+        env,
+        scale,
+    };
+    let (mut obs, driver, ended) = execute(&ctx, cancel).await;
+    tear_down(&ctx, driver, &mut obs, ended.is_ok()).await;
+    let mut result = verdict(&ctx, &obs, ended);
+    drop(ctx);
+    if settings.keep_sandboxes {
+        result.sandbox = Some(sandbox.keep().display().to_string());
+    }
+    result.duration_ms = started.elapsed().as_millis() as u64;
+    result
+}
+
+/// How a run of the ops ended: `Ok`, or the status and note that cut it short.
+type Ended = Result<(), (Status, String)>;
+
+/// The environment the driver is started with.
+type Env = Vec<(String, String)>;
+
+/// The result of a scenario that never ran, with its status and why.
+fn early_result(s: &Scenario, status: Status, note: String) -> ScenarioResult {
+    ScenarioResult {
+        status,
+        note: Some(note),
+        ..passed_result(s)
+    }
+}
+
+/// A passing result for `s` with nothing observed yet.
+fn passed_result(s: &Scenario) -> ScenarioResult {
+    ScenarioResult {
         name: s.meta.name.clone(),
         path: crate::locate::shown_path(&s.path),
         profile: s.meta.profile.to_string(),
@@ -296,35 +334,33 @@ pub async fn run_scenario(
         ops: Vec::new(),
         sandbox: None,
         driver_stderr: None,
-    };
+    }
+}
+
+/// Why `s` is skipped in this run, if it is.
+fn skip_reason(s: &Scenario, settings: &RunSettings) -> Option<String> {
     if !settings.config.adapter.profiles.contains(&s.meta.profile) {
-        result.status = Status::Skipped;
-        result.note = Some(format!(
+        return Some(format!(
             "the adapter does not implement the `{}` profile",
             s.meta.profile
         ));
-        return result;
     }
     if settings.live.as_ref().is_some_and(|l| l.spent()) {
-        result.status = Status::Skipped;
-        result.note =
-            Some("skipped for budget: the live budget of agy invocations is spent".into());
-        return result;
+        return Some("skipped for budget: the live budget of agy invocations is spent".into());
     }
+    None
+}
+
+/// The sandbox, the driver's environment and the time scale of one run.
+fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), String> {
     // A live run installs agy-harness itself as `agy`: the wrapper in front of the
     // real binary (crate::live).
     let installed = match &settings.live {
         Some(_) => std::env::current_exe().unwrap_or_else(|_| settings.fake_agy.clone()),
         None => settings.fake_agy.clone(),
     };
-    let mut sandbox = match Sandbox::create(Some(&installed)) {
-        Ok(sb) => sb,
-        Err(e) => {
-            result.status = Status::Error;
-            result.note = Some(format!("failed to create the sandbox: {e}"));
-            return result;
-        }
-    };
+    let sandbox = Sandbox::create(Some(&installed))
+        .map_err(|e| format!("failed to create the sandbox: {e}"))?;
     let scale = s.meta.time_scale.unwrap_or(settings.time_scale).get();
     let fake = s.fake_script();
     let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
@@ -342,40 +378,40 @@ pub async fn run_scenario(
         env.extend(extra);
     }
     if let Some(v) = settings.agy_version {
-        env.push((crate::sandbox::fake_env::VERSION.to_string(), v.to_string()));
+        env.push((
+            agy_protocol::env::FAKE_AGY_VERSION.to_string(),
+            v.to_string(),
+        ));
     }
     if s.meta.agy_installed == Some(false) {
         sandbox.without_agy(&mut env);
     }
     if s.meta.profile == crate::scenario::Profile::Acp {
-        let installed = match &settings.fake_agy_acp {
+        match &settings.fake_agy_acp {
             Some(fake) => sandbox
                 .install_acp_agent(fake, s.fake_acp_script().as_deref(), &mut env)
-                .map_err(|e| format!("failed to install fake-agy-acp in the sandbox: {e}")),
-            None => Err(format!(
+                .map_err(|e| format!("failed to install fake-agy-acp in the sandbox: {e}"))?,
+            None => {
+                return Err(format!(
                 "no fake-agy-acp binary: build it with `cargo build -p fake-agy-acp`, or set `{}`",
-                crate::locate::ENV_FAKE_AGY_ACP
-            )),
-        };
-        if let Err(note) = installed {
-            result.status = Status::Error;
-            result.note = Some(note);
-            return result;
+                agy_protocol::env::AGY_HARNESS_FAKE_AGY_ACP
+            ))
+            }
         }
     }
-    let ctx = Ctx {
-        s,
-        settings,
-        sandbox: &sandbox,
-        env,
-        scale,
-    };
+    Ok((sandbox, env, scale))
+}
+
+/// Sends the ops within the scenario's time limit, or until `cancel`; returns what was
+/// observed, the driver if one was started, and how the run ended.
+async fn execute(ctx: &Ctx<'_>, mut cancel: Cancel) -> (Observation, Option<DriverClient>, Ended) {
+    let s = ctx.s;
     let limit = s
         .meta
         .timeout
         .as_ref()
         .map(|t| t.0)
-        .unwrap_or(settings.config.timeouts.scenario.0)
+        .unwrap_or(ctx.settings.config.timeouts.scenario.0)
         + s.ops
             .iter()
             .filter_map(|op| match &op.action {
@@ -385,22 +421,34 @@ pub async fn run_scenario(
             .sum::<Duration>();
     let mut obs = Observation::default();
     let mut driver: Option<DriverClient> = None;
-    let mut ended: Result<(), (Status, String)> = Ok(());
+    let mut ended: Ended = Ok(());
     tokio::select! {
-        r = tokio::time::timeout(limit, run_ops(&ctx, &mut driver, &mut obs)) => match r {
+        r = tokio::time::timeout(limit, run_ops(ctx, &mut driver, &mut obs)) => match r {
             Ok(Ok(())) => {}
             Ok(Err(msg)) => ended = Err((Status::Error, msg)),
             Err(_) => ended = Err((Status::TimedOut, format!("the scenario did not finish within {limit:?}"))),
         },
         _ = cancel.wait_for(|c| *c) => ended = Err((Status::Interrupted, "interrupted".into())),
     }
+    (obs, driver, ended)
+}
+
+/// Records what still runs, stops the driver (gracefully after a clean run), kills
+/// every process of the sandbox and reads what only a finished run can show.
+async fn tear_down(
+    ctx: &Ctx<'_>,
+    driver: Option<DriverClient>,
+    obs: &mut Observation,
+    clean: bool,
+) {
+    let (s, sandbox) = (ctx.s, ctx.sandbox);
     obs.running_at_end = obs.probe(&sandbox.journal(), sandbox.marker());
     if s.meta.profile == crate::scenario::Profile::Acp {
         obs.probe_acp(&sandbox.acp_journal(), sandbox.marker());
     }
-    if let Some(mut d) = driver.take() {
-        if ended.is_ok() {
-            d.stop(settings.config.timeouts.grace.0).await;
+    if let Some(mut d) = driver {
+        if clean {
+            d.stop(ctx.settings.config.timeouts.grace.0).await;
         } else {
             d.kill().await;
         }
@@ -411,12 +459,17 @@ pub async fn run_scenario(
         obs.read_acp(&sandbox.acp_journal());
     }
     obs.driver_stderr_tail = tail(&sandbox.driver_stderr(), 2000);
+}
+
+/// The scenario's result from what was observed and how the run ended.
+fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> ScenarioResult {
+    let (s, settings) = (ctx.s, ctx.settings);
+    let mut result = passed_result(s);
     // A driver that never got going leaves nothing worth judging beyond that.
     let mut failures = match &ended {
         Err((Status::Error, _)) if obs.ops.is_empty() => Vec::new(),
-        _ => judge(&ctx, &obs),
+        _ => judge(ctx, obs),
     };
-    drop(ctx);
     if !settings.config.adapter.strict {
         let (advice, contract): (Vec<Failure>, Vec<Failure>) =
             failures.into_iter().partition(|f| f.seed_choice.is_some());
@@ -430,18 +483,7 @@ pub async fn run_scenario(
             result.note = Some(msg);
         }
         Err((status, msg)) => {
-            let place = obs.ops.len() + 1;
-            let f = Failure::new(
-                format!("op {place}").as_str(),
-                if status == Status::TimedOut {
-                    "scenario timeout"
-                } else {
-                    "driver"
-                },
-                "the scenario runs to its end",
-                msg.clone(),
-            );
-            failures.insert(0, f);
+            failures.insert(0, run_cut_short(obs, status, &msg));
             result.status = status;
             result.note = Some(msg);
         }
@@ -449,49 +491,73 @@ pub async fn run_scenario(
     if result.status == Status::Passed && !failures.is_empty() {
         result.status = Status::Failed;
     }
-    if let Some(xf) = settings.config.expects_failure(&s.meta.name) {
-        match result.status {
-            Status::Failed | Status::TimedOut | Status::Error => {
-                result.status = Status::ExpectedFailure;
-                result.note = Some(xf.reason.clone());
-            }
-            Status::Passed => {
-                result.status = Status::UnexpectedPass;
-                failures.push(Failure::new(
-                    "adapter config",
-                    "expected_failure",
-                    format!("`{}` fails ({})", s.meta.name, xf.reason),
-                    "it passes now: remove it from the expected-failure list",
-                ));
-            }
-            _ => {}
-        }
-    }
+    apply_expected_failure(s, settings, &mut result, &mut failures);
     if result.status != Status::Passed && !obs.driver_stderr_tail.is_empty() {
         result.driver_stderr = Some(obs.driver_stderr_tail.clone());
     }
     result.failures = failures;
-    result.ops = obs
-        .ops
-        .iter()
-        .map(|o| OpRecord {
-            index: o.index,
-            op: o.name.to_string(),
-            outcome: o.outcome.map(|c| c.to_string()),
-            error: o
-                .reply
-                .as_ref()
-                .ok()
-                .and_then(|r| r.error.as_ref().map(|e| e.name.clone())),
-            no_reply: o.reply.as_ref().err().map(|e| e.to_string()),
-            duration_ms: o.replied_us.saturating_sub(o.sent_us) / 1000,
-        })
-        .collect();
-    if settings.keep_sandboxes {
-        result.sandbox = Some(sandbox.keep().display().to_string());
-    }
-    result.duration_ms = started.elapsed().as_millis() as u64;
+    result.ops = obs.ops.iter().map(op_record).collect();
     result
+}
+
+/// The failure that says the run did not reach its end, placed at the next op.
+fn run_cut_short(obs: &Observation, status: Status, msg: &str) -> Failure {
+    let place = obs.ops.len() + 1;
+    Failure::new(
+        format!("op {place}").as_str(),
+        if status == Status::TimedOut {
+            "scenario timeout"
+        } else {
+            "driver"
+        },
+        "the scenario runs to its end",
+        msg.to_string(),
+    )
+}
+
+/// Turns a failure the adapter config expects into an expected failure, and a pass of
+/// such a scenario into an unexpected pass.
+fn apply_expected_failure(
+    s: &Scenario,
+    settings: &RunSettings,
+    result: &mut ScenarioResult,
+    failures: &mut Vec<Failure>,
+) {
+    let Some(xf) = settings.config.expects_failure(&s.meta.name) else {
+        return;
+    };
+    match result.status {
+        Status::Failed | Status::TimedOut | Status::Error => {
+            result.status = Status::ExpectedFailure;
+            result.note = Some(xf.reason.clone());
+        }
+        Status::Passed => {
+            result.status = Status::UnexpectedPass;
+            failures.push(Failure::new(
+                "adapter config",
+                "expected_failure",
+                format!("`{}` fails ({})", s.meta.name, xf.reason),
+                "it passes now: remove it from the expected-failure list",
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// One op as the report lists it.
+fn op_record(o: &OpObservation) -> OpRecord {
+    OpRecord {
+        index: o.index,
+        op: o.name.to_string(),
+        outcome: o.outcome.map(|c| c.to_string()),
+        error: o
+            .reply
+            .as_ref()
+            .ok()
+            .and_then(|r| r.error.as_ref().map(|e| e.name.clone())),
+        no_reply: o.reply.as_ref().err().map(|e| e.to_string()),
+        duration_ms: o.replied_us.saturating_sub(o.sent_us) / 1000,
+    }
 }
 
 fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {

@@ -6,42 +6,15 @@
 //!
 //! Reusable by anything that runs agy or an adapter (scenario runs, spikes).
 
-use agy_protocol::driver::{ENV_AGY_BIN, ENV_STATE_DIR, ENV_TIME_SCALE, ENV_WORK_DIR};
+use agy_protocol::env::{
+    AGY_ACP_BIN, AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_TIME_SCALE,
+    FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE, FAKE_AGY_JOURNAL,
+    FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE,
+};
 use agy_protocol::process::{marked_processes, sweep_marked, MARKER_ENV};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// fake-agy's environment knobs (see docs/script-format.md).
-pub mod fake_env {
-    /// Path of the script (here: the scenario file).
-    pub const SCRIPT: &str = "FAKE_AGY_SCRIPT";
-    /// The table of the script file holding the script (`agy`).
-    pub const SCRIPT_TABLE: &str = "FAKE_AGY_SCRIPT_TABLE";
-    /// The journal file.
-    pub const JOURNAL: &str = "FAKE_AGY_JOURNAL";
-    /// The agy version fake-agy models.
-    pub const VERSION: &str = "FAKE_AGY_VERSION";
-    /// fake-agy's state (invocation counter, conversations).
-    pub const STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
-    /// agy has no credentials (`1`).
-    pub const SIGNED_OUT: &str = "FAKE_AGY_SIGNED_OUT";
-    /// How long a default text turn takes (a Go duration).
-    pub const TURN_DURATION: &str = "FAKE_AGY_TURN_DURATION";
-    /// How long a default image turn takes (a Go duration).
-    pub const IMAGE_DURATION: &str = "FAKE_AGY_IMAGE_DURATION";
-    /// The time scale (fake-agy-acp reads it too).
-    pub const TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
-    /// fake-agy-acp's journal of ACP traffic (docs/acp-fake-agent.md §3).
-    pub const ACP_JOURNAL: &str = "FAKE_AGY_ACP_JOURNAL";
-    /// fake-agy-acp's script (here: the scenario file).
-    pub const ACP_SCRIPT: &str = "FAKE_AGY_ACP_SCRIPT";
-    /// The table of that file holding the ACP script (`acp`).
-    pub const ACP_SCRIPT_TABLE: &str = "FAKE_AGY_ACP_SCRIPT_TABLE";
-    /// Where an ACP client finds the agent binary (the reference adapter reads it;
-    /// `agy_acp_server` on `PATH` is the other way).
-    pub const ACP_BIN: &str = "AGY_ACP_BIN";
-}
 
 /// Variables passed through from the harness's own environment; everything else is
 /// dropped so the user's settings cannot leak into a run.
@@ -167,29 +140,32 @@ impl Sandbox {
         let scale = format!("{time_scale}");
         env.extend([
             (
-                fake_env::JOURNAL.to_string(),
+                FAKE_AGY_JOURNAL.to_string(),
                 self.journal().display().to_string(),
             ),
             (
-                fake_env::STATE_DIR.to_string(),
+                FAKE_AGY_STATE_DIR.to_string(),
                 self.fake_state().display().to_string(),
             ),
-            (fake_env::TIME_SCALE.to_string(), scale.clone()),
+            (FAKE_AGY_TIME_SCALE.to_string(), scale.clone()),
             (
-                fake_env::ACP_JOURNAL.to_string(),
+                FAKE_AGY_ACP_JOURNAL.to_string(),
                 self.acp_journal().display().to_string(),
             ),
-            (ENV_TIME_SCALE.to_string(), scale),
+            (AGY_HARNESS_TIME_SCALE.to_string(), scale),
             (
-                ENV_STATE_DIR.to_string(),
+                AGY_DRIVER_STATE_DIR.to_string(),
                 self.driver_state().display().to_string(),
             ),
-            (ENV_WORK_DIR.to_string(), self.work().display().to_string()),
+            (
+                AGY_DRIVER_WORK_DIR.to_string(),
+                self.work().display().to_string(),
+            ),
         ]);
         if let Some((file, table)) = script {
-            env.push((fake_env::SCRIPT.to_string(), file.display().to_string()));
+            env.push((FAKE_AGY_SCRIPT.to_string(), file.display().to_string()));
             if let Some(table) = table {
-                env.push((fake_env::SCRIPT_TABLE.to_string(), table.to_string()));
+                env.push((FAKE_AGY_SCRIPT_TABLE.to_string(), table.to_string()));
             }
         }
         env
@@ -207,10 +183,10 @@ impl Sandbox {
         let fake = std::fs::canonicalize(fake_agy_acp)?;
         let link = self.bin().join(crate::locate::AGY_ACP_SERVER);
         std::os::unix::fs::symlink(&fake, &link)?;
-        env.push((fake_env::ACP_BIN.into(), link.display().to_string()));
+        env.push((AGY_ACP_BIN.into(), link.display().to_string()));
         if let Some(file) = script {
-            env.push((fake_env::ACP_SCRIPT.into(), file.display().to_string()));
-            env.push((fake_env::ACP_SCRIPT_TABLE.into(), "acp".into()));
+            env.push((FAKE_AGY_ACP_SCRIPT.into(), file.display().to_string()));
+            env.push((FAKE_AGY_ACP_SCRIPT_TABLE.into(), "acp".into()));
         }
         Ok(())
     }
@@ -231,12 +207,9 @@ impl Sandbox {
         let path = std::env::join_paths(kept)
             .map(|p| p.to_string_lossy().into_owned())
             .unwrap_or_else(|_| self.bin().display().to_string());
-        env.retain(|(k, _)| k != "PATH" && k != ENV_AGY_BIN);
+        env.retain(|(k, _)| k != "PATH" && k != AGY_BIN);
         env.push(("PATH".into(), path));
-        env.push((
-            ENV_AGY_BIN.into(),
-            self.bin().join("agy").display().to_string(),
-        ));
+        env.push((AGY_BIN.into(), self.bin().join("agy").display().to_string()));
     }
 
     /// Live processes of this sandbox.
@@ -277,11 +250,11 @@ mod tests {
         assert!(get("PATH")
             .unwrap_or_default()
             .starts_with(&sb.bin().display().to_string()));
-        assert_eq!(get(fake_env::SCRIPT_TABLE).as_deref(), Some("agy"));
-        assert_eq!(get(ENV_TIME_SCALE).as_deref(), Some("0.5"));
-        assert_eq!(get(fake_env::TIME_SCALE).as_deref(), Some("0.5"));
+        assert_eq!(get(FAKE_AGY_SCRIPT_TABLE).as_deref(), Some("agy"));
+        assert_eq!(get(AGY_HARNESS_TIME_SCALE).as_deref(), Some("0.5"));
+        assert_eq!(get(FAKE_AGY_TIME_SCALE).as_deref(), Some("0.5"));
         assert_eq!(
-            get(fake_env::ACP_JOURNAL),
+            get(FAKE_AGY_ACP_JOURNAL),
             Some(sb.acp_journal().display().to_string())
         );
         let root = sb.root().to_path_buf();
@@ -303,8 +276,8 @@ mod tests {
             std::fs::canonicalize(&fake).ok()
         );
         let get = |k: &str| env.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
-        assert_eq!(get(fake_env::ACP_BIN), Some(link.display().to_string()));
-        assert_eq!(get(fake_env::ACP_SCRIPT).as_deref(), Some("/s.toml"));
-        assert_eq!(get(fake_env::ACP_SCRIPT_TABLE).as_deref(), Some("acp"));
+        assert_eq!(get(AGY_ACP_BIN), Some(link.display().to_string()));
+        assert_eq!(get(FAKE_AGY_ACP_SCRIPT).as_deref(), Some("/s.toml"));
+        assert_eq!(get(FAKE_AGY_ACP_SCRIPT_TABLE).as_deref(), Some("acp"));
     }
 }

@@ -12,50 +12,57 @@ use std::time::Duration;
 /// The program name Go's `flag` package prints in usage.
 const PROGRAM: &str = "agy";
 
-/// What a flag holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Bool,
-    String,
-    Duration,
+/// What a flag holds, and where its value goes in [`Args`]. The setter sits in the
+/// flag's own table row, so a flag cannot be accepted and then dropped.
+#[derive(Clone, Copy)]
+enum Setter {
+    Bool(fn(&mut Args, bool)),
+    String(fn(&mut Args, String)),
+    Duration(fn(&mut Args, GoDuration)),
     /// Repeatable string (`flag.Value`), printed as `value` in usage.
-    List,
+    List(fn(&mut Args, String)),
 }
 
-/// One flag definition: name, kind, usage text, default shown in usage.
+/// One flag definition: name, setter, usage text, default shown in usage.
 struct FlagDef {
     name: &'static str,
-    kind: Kind,
+    set: Setter,
     usage: &'static str,
     default: &'static str,
+}
+
+impl FlagDef {
+    fn is_bool(&self) -> bool {
+        matches!(self.set, Setter::Bool(_))
+    }
 }
 
 /// Every flag agy 1.2.x accepts (docs/agy-reference.md §1.2), sorted by name as Go prints them.
 #[rustfmt::skip]
 const FLAGS: &[FlagDef] = &[
-    FlagDef { name: "add-dir", kind: Kind::List, usage: "add a workspace directory (repeatable)", default: "" },
-    FlagDef { name: "agent", kind: Kind::String, usage: "custom agent to use", default: "" },
-    FlagDef { name: "c", kind: Kind::Bool, usage: "continue the most recent conversation (shorthand)", default: "" },
-    FlagDef { name: "continue", kind: Kind::Bool, usage: "continue the most recent conversation", default: "" },
-    FlagDef { name: "conversation", kind: Kind::String, usage: "resume the conversation with this `id`", default: "" },
-    FlagDef { name: "dangerously-skip-permissions", kind: Kind::Bool, usage: "auto-approve every tool call", default: "" },
-    FlagDef { name: "disable-slash-commands", kind: Kind::Bool, usage: "do not run a prompt that starts with / as a slash command", default: "" },
-    FlagDef { name: "effort", kind: Kind::String, usage: "reasoning effort: low, medium, high", default: "" },
-    FlagDef { name: "i", kind: Kind::String, usage: "start the interactive UI with this prompt (shorthand)", default: "" },
-    FlagDef { name: "input-format", kind: Kind::String, usage: "input format: stream-json", default: "" },
-    FlagDef { name: "json-schema", kind: Kind::String, usage: "JSON schema (inline or a file path) the final answer must follow", default: "" },
-    FlagDef { name: "log-file", kind: Kind::String, usage: "write the internal log to this `path`", default: "" },
-    FlagDef { name: "mode", kind: Kind::String, usage: "agent mode: plan, accept-edits", default: "" },
-    FlagDef { name: "model", kind: Kind::String, usage: "model id or display label", default: "" },
-    FlagDef { name: "output-format", kind: Kind::String, usage: "output format: text, json, stream-json", default: "text" },
-    FlagDef { name: "p", kind: Kind::String, usage: "run one prompt headlessly and print the result (shorthand)", default: "" },
-    FlagDef { name: "print", kind: Kind::String, usage: "run one prompt headlessly and print the result", default: "" },
-    FlagDef { name: "print-timeout", kind: Kind::Duration, usage: "give up on a headless turn after this long", default: "5m0s" },
-    FlagDef { name: "prompt", kind: Kind::String, usage: "run one prompt headlessly and print the result", default: "" },
-    FlagDef { name: "prompt-interactive", kind: Kind::String, usage: "start the interactive UI with this prompt", default: "" },
-    FlagDef { name: "remote-control", kind: Kind::Bool, usage: "enable the remote UI", default: "" },
-    FlagDef { name: "sandbox", kind: Kind::Bool, usage: "run terminal commands in an OS sandbox", default: "" },
-    FlagDef { name: "version", kind: Kind::Bool, usage: "print the version and exit", default: "" },
+    FlagDef { name: "add-dir", set: Setter::List(|a, v| a.add_dirs.push(v)), usage: "add a workspace directory (repeatable)", default: "" },
+    FlagDef { name: "agent", set: Setter::String(|a, v| a.agent = Some(v)), usage: "custom agent to use", default: "" },
+    FlagDef { name: "c", set: Setter::Bool(|a, b| a.continue_last = b), usage: "continue the most recent conversation (shorthand)", default: "" },
+    FlagDef { name: "continue", set: Setter::Bool(|a, b| a.continue_last = b), usage: "continue the most recent conversation", default: "" },
+    FlagDef { name: "conversation", set: Setter::String(|a, v| a.conversation = Some(v)), usage: "resume the conversation with this `id`", default: "" },
+    FlagDef { name: "dangerously-skip-permissions", set: Setter::Bool(|a, b| a.skip_permissions = b), usage: "auto-approve every tool call", default: "" },
+    FlagDef { name: "disable-slash-commands", set: Setter::Bool(|a, b| a.disable_slash_commands = b), usage: "do not run a prompt that starts with / as a slash command", default: "" },
+    FlagDef { name: "effort", set: Setter::String(|a, v| a.effort = Some(v)), usage: "reasoning effort: low, medium, high", default: "" },
+    FlagDef { name: "i", set: Setter::String(|a, v| a.prompt_interactive = Some(v)), usage: "start the interactive UI with this prompt (shorthand)", default: "" },
+    FlagDef { name: "input-format", set: Setter::String(|a, v| a.input_format = Some(v)), usage: "input format: stream-json", default: "" },
+    FlagDef { name: "json-schema", set: Setter::String(|a, v| a.json_schema = Some(v)), usage: "JSON schema (inline or a file path) the final answer must follow", default: "" },
+    FlagDef { name: "log-file", set: Setter::String(|a, v| a.log_file = Some(v)), usage: "write the internal log to this `path`", default: "" },
+    FlagDef { name: "mode", set: Setter::String(|a, v| a.mode = Some(v)), usage: "agent mode: plan, accept-edits", default: "" },
+    FlagDef { name: "model", set: Setter::String(|a, v| a.model = Some(v)), usage: "model id or display label", default: "" },
+    FlagDef { name: "output-format", set: Setter::String(|a, v| a.output_format_raw = Some(v)), usage: "output format: text, json, stream-json", default: "text" },
+    FlagDef { name: "p", set: Setter::String(|a, v| a.prompt = Some(v)), usage: "run one prompt headlessly and print the result (shorthand)", default: "" },
+    FlagDef { name: "print", set: Setter::String(|a, v| a.prompt = Some(v)), usage: "run one prompt headlessly and print the result", default: "" },
+    FlagDef { name: "print-timeout", set: Setter::Duration(|a, d| a.print_timeout = Some(d)), usage: "give up on a headless turn after this long", default: "5m0s" },
+    FlagDef { name: "prompt", set: Setter::String(|a, v| a.prompt = Some(v)), usage: "run one prompt headlessly and print the result", default: "" },
+    FlagDef { name: "prompt-interactive", set: Setter::String(|a, v| a.prompt_interactive = Some(v)), usage: "start the interactive UI with this prompt", default: "" },
+    FlagDef { name: "remote-control", set: Setter::Bool(|a, b| a.remote_control = b), usage: "enable the remote UI", default: "" },
+    FlagDef { name: "sandbox", set: Setter::Bool(|a, b| a.sandbox = b), usage: "run terminal commands in an OS sandbox", default: "" },
+    FlagDef { name: "version", set: Setter::Bool(|a, b| a.version = b), usage: "print the version and exit", default: "" },
 ];
 
 /// `--output-format`.
@@ -225,7 +232,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, CliError> {
                 "flag provided but not defined: -{name}"
             )));
         };
-        let value = if def.kind == Kind::Bool {
+        let value = if def.is_bool() {
             match inline {
                 None => "true".to_string(),
                 Some(v) => v,
@@ -260,48 +267,26 @@ fn parse_go_bool(s: &str) -> Option<bool> {
 }
 
 fn set_flag(out: &mut Args, def: &FlagDef, value: &str) -> Result<(), CliError> {
-    if def.kind == Kind::Bool {
-        let b = parse_go_bool(value).ok_or_else(|| {
-            CliError::Usage(format!(
-                "invalid boolean value {value:?} for -{}: parse error",
-                def.name
-            ))
-        })?;
-        match def.name {
-            "c" | "continue" => out.continue_last = b,
-            "dangerously-skip-permissions" => out.skip_permissions = b,
-            "disable-slash-commands" => out.disable_slash_commands = b,
-            "sandbox" => out.sandbox = b,
-            "version" => out.version = b,
-            "remote-control" => out.remote_control = b,
-            _ => {}
+    match def.set {
+        Setter::Bool(set) => {
+            let b = parse_go_bool(value).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "invalid boolean value {value:?} for -{}: parse error",
+                    def.name
+                ))
+            })?;
+            set(out, b);
         }
-        return Ok(());
-    }
-    let v = Some(value.to_string());
-    match def.name {
-        "add-dir" => out.add_dirs.push(value.to_string()),
-        "agent" => out.agent = v,
-        "conversation" => out.conversation = v,
-        "effort" => out.effort = v,
-        "i" | "prompt-interactive" => out.prompt_interactive = v,
-        "input-format" => out.input_format = v,
-        "json-schema" => out.json_schema = v,
-        "log-file" => out.log_file = v,
-        "mode" => out.mode = v,
-        "model" => out.model = v,
-        "output-format" => out.output_format_raw = v,
-        "p" | "print" | "prompt" => out.prompt = v,
-        "print-timeout" => {
+        Setter::String(set) | Setter::List(set) => set(out, value.to_string()),
+        Setter::Duration(set) => {
             let d = GoDuration::parse(value).map_err(|_| {
                 CliError::Usage(format!(
                     "invalid value {value:?} for flag -{}: parse error",
                     def.name
                 ))
             })?;
-            out.print_timeout = Some(d);
+            set(out, d);
         }
-        _ => {}
     }
     Ok(())
 }
@@ -323,8 +308,8 @@ pub fn usage() -> String {
         }
         line.push_str(&text);
         if !f.default.is_empty() {
-            match f.kind {
-                Kind::String => line.push_str(&format!(" (default {:?})", f.default)),
+            match f.set {
+                Setter::String(_) => line.push_str(&format!(" (default {:?})", f.default)),
                 _ => line.push_str(&format!(" (default {})", f.default)),
             }
         }
@@ -344,11 +329,11 @@ fn unquote_usage(f: &FlagDef) -> (String, String) {
             return (name.to_string(), text);
         }
     }
-    let name = match f.kind {
-        Kind::Bool => "",
-        Kind::String => "string",
-        Kind::Duration => "duration",
-        Kind::List => "value",
+    let name = match f.set {
+        Setter::Bool(_) => "",
+        Setter::String(_) => "string",
+        Setter::Duration(_) => "duration",
+        Setter::List(_) => "value",
     };
     (name.to_string(), u.to_string())
 }
@@ -360,6 +345,57 @@ mod tests {
     fn parse(args: &[&str]) -> Result<Args, CliError> {
         let v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         parse_args(&v)
+    }
+
+    /// A value that flag `f` accepts and that differs from the flag's unset state.
+    fn sample_value(f: &FlagDef) -> &'static str {
+        match f.set {
+            Setter::Bool(_) => "true",
+            Setter::Duration(_) => "7s",
+            Setter::String(_) | Setter::List(_) => "x",
+        }
+    }
+
+    #[test]
+    fn every_flag_in_the_table_changes_the_parsed_args() {
+        for f in FLAGS {
+            let flag = format!("-{}={}", f.name, sample_value(f));
+            let args = parse(&[flag.as_str()]).unwrap_or_else(|e| panic!("{flag}: {e:?}"));
+            assert_ne!(
+                args,
+                Args::default(),
+                "`-{}` is accepted but ignored",
+                f.name
+            );
+        }
+    }
+
+    #[test]
+    fn flags_sharing_a_field_are_the_documented_aliases() {
+        // Two table rows writing the same field must be one flag's short and long form.
+        let aliases: &[&[&str]] = &[
+            &["c", "continue"],
+            &["i", "prompt-interactive"],
+            &["p", "print", "prompt"],
+        ];
+        for f in FLAGS {
+            let flag = format!("-{}={}", f.name, sample_value(f));
+            let mine = parse(&[flag.as_str()]).expect("parses");
+            for g in FLAGS.iter().filter(|g| g.name != f.name) {
+                let other = format!("-{}={}", g.name, sample_value(g));
+                let theirs = parse(&[other.as_str()]).expect("parses");
+                if mine == theirs {
+                    assert!(
+                        aliases
+                            .iter()
+                            .any(|a| a.contains(&f.name) && a.contains(&g.name)),
+                        "`-{}` and `-{}` set the same field but are not aliases",
+                        f.name,
+                        g.name
+                    );
+                }
+            }
+        }
     }
 
     #[test]

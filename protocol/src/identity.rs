@@ -9,7 +9,7 @@
 //! fake's words.
 
 /// The variable carrying the handshake's nonce; a fake that sees it answers and exits.
-pub const ENV_IDENTIFY: &str = "FAKE_AGY_IDENTIFY";
+pub const ENV_IDENTIFY: &str = crate::env::FAKE_AGY_IDENTIFY;
 
 /// The argument the handshake passes, harmless to a real agy.
 pub const IDENTIFY_ARG: &str = "--version";

@@ -7,6 +7,10 @@
 //! [`read_journal`] returns such a record with `complete: false`.
 
 use crate::command_line::{invocation_kind, InvocationKind};
+use crate::env::{
+    FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE,
+    FAKE_AGY_VERSION,
+};
 pub mod live;
 
 use crate::script::RunMode;
@@ -27,11 +31,11 @@ pub const JOURNALED_ENV: &[&str] = &[
     "CI",
     "ANTIGRAVITY_APP_DATA_DIR",
     "GEMINI_API_KEY",
-    "FAKE_AGY_SCRIPT",
-    "FAKE_AGY_SCRIPT_TABLE",
-    "FAKE_AGY_VERSION",
-    "FAKE_AGY_TIME_SCALE",
-    "FAKE_AGY_STATE_DIR",
+    FAKE_AGY_SCRIPT,
+    FAKE_AGY_SCRIPT_TABLE,
+    FAKE_AGY_VERSION,
+    FAKE_AGY_TIME_SCALE,
+    FAKE_AGY_STATE_DIR,
 ];
 
 /// What one agy invocation saw and did.

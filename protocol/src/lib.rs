@@ -8,6 +8,9 @@
 //! - [`script`]: the agy script fake-agy acts out.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
+//! - [`profile`], [`fault`]: the profiles an adapter implements, and a fault switch's
+//!   entry in the reference adapter's `--list-faults`.
+//! - [`env`]: every environment variable the binaries pass one another, spelled once.
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
 //! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
@@ -23,7 +26,9 @@ pub mod command_line;
 pub mod diag;
 pub mod driver;
 pub mod duration;
+pub mod env;
 pub mod envelope;
+pub mod fault;
 pub mod gojson;
 pub mod identity;
 pub mod image;
@@ -31,6 +36,7 @@ pub mod journal;
 pub mod layout;
 pub mod lines;
 pub mod process;
+pub mod profile;
 pub mod redact;
 pub mod script;
 pub mod status;
@@ -42,6 +48,8 @@ pub mod version;
 
 pub use duration::GoDuration;
 pub use envelope::{DeniedAction, Envelope};
+pub use fault::FaultInfo;
+pub use profile::Profile;
 pub use status::Status;
 pub use timing::{Seconds, TimeScale};
 pub use usage::Usage;

@@ -11,6 +11,7 @@ use crate::outbox::Outbox;
 use crate::session::{Selection, Sessions};
 use agy_protocol::driver::{OpResult, Request, RequestOp, DRIVER_PROTOCOL_VERSION};
 use agy_protocol::lines::{AsyncBoundedLines, LineItem, DEFAULT_LINE_CAP};
+use agy_protocol::Profile;
 use std::future::Future;
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -20,7 +21,7 @@ use tokio::task::JoinSet;
 /// The name `hello` answers with.
 pub const DRIVER_NAME: &str = "agy-reference-adapter";
 /// The profiles implemented.
-pub const PROFILES: [&str; 3] = ["oneshot", "session", "acp"];
+pub const PROFILES: [Profile; 3] = Profile::ALL;
 
 /// A request line that cannot be served, with the id to answer when one was readable.
 fn reject(line: &str) -> Option<(u64, Failure)> {
@@ -112,7 +113,7 @@ where
                 id,
                 OpResult {
                     driver: Some(DRIVER_NAME.to_string()),
-                    profiles: PROFILES.iter().map(|p| p.to_string()).collect(),
+                    profiles: PROFILES.to_vec(),
                     ..OpResult::default()
                 },
             )),

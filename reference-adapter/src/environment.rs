@@ -1,7 +1,9 @@
 //! What the driver learns from its environment: the agy binary, the work and state
 //! directories, the time scale, and where agy keeps its data.
 
-use agy_protocol::driver::{ENV_AGY_BIN, ENV_STATE_DIR, ENV_TIME_SCALE, ENV_WORK_DIR};
+use agy_protocol::env::{
+    AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_TIME_SCALE,
+};
 use agy_protocol::timing::MAX_SCALED;
 use agy_protocol::TimeScale;
 use std::path::{Path, PathBuf};
@@ -29,15 +31,15 @@ impl Environment {
     /// Reads the environment through `var` (injectable for tests).
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Environment {
         let nonempty = |name: &str| var(name).filter(|v| !v.is_empty());
-        let work_dir = nonempty(ENV_WORK_DIR)
+        let work_dir = nonempty(AGY_DRIVER_WORK_DIR)
             .map(PathBuf::from)
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| PathBuf::from("."));
-        let state_dir = nonempty(ENV_STATE_DIR)
+        let state_dir = nonempty(AGY_DRIVER_STATE_DIR)
             .map(PathBuf::from)
             .unwrap_or_else(|| work_dir.join(".agy-reference-adapter"));
         // The harness checked the scale it passes; anything else runs in real time.
-        let time_scale = nonempty(ENV_TIME_SCALE)
+        let time_scale = nonempty(AGY_HARNESS_TIME_SCALE)
             .and_then(|v| TimeScale::parse_positive(&v).ok())
             .unwrap_or(TimeScale::ONE);
         let app_data_dir = match nonempty(ENV_APP_DATA_DIR) {
@@ -47,7 +49,7 @@ impl Environment {
                 .join("antigravity-cli"),
         };
         Environment {
-            agy_bin: PathBuf::from(nonempty(ENV_AGY_BIN).unwrap_or_else(|| "agy".to_string())),
+            agy_bin: PathBuf::from(nonempty(AGY_BIN).unwrap_or_else(|| "agy".to_string())),
             work_dir,
             state_dir,
             time_scale,
@@ -89,7 +91,7 @@ mod tests {
 
     #[test]
     fn brain_dir_is_under_home_by_default() {
-        let env = env_of(&[("HOME", "/h"), (ENV_WORK_DIR, "/w")]);
+        let env = env_of(&[("HOME", "/h"), (AGY_DRIVER_WORK_DIR, "/w")]);
         assert_eq!(
             env.brain_dir("c1"),
             PathBuf::from("/h/.gemini/antigravity-cli/brain/c1")
@@ -107,11 +109,14 @@ mod tests {
     #[test]
     fn time_scale_multiplies_and_bad_values_fall_back_to_one() {
         assert_eq!(
-            env_of(&[(ENV_TIME_SCALE, "0.1")]).scaled(30.0),
+            env_of(&[(AGY_HARNESS_TIME_SCALE, "0.1")]).scaled(30.0),
             Duration::from_secs(3)
         );
         for bad in ["x", "-2", "1e300", "inf", "nan"] {
-            assert_eq!(env_of(&[(ENV_TIME_SCALE, bad)]).time_scale, TimeScale::ONE);
+            assert_eq!(
+                env_of(&[(AGY_HARNESS_TIME_SCALE, bad)]).time_scale,
+                TimeScale::ONE
+            );
         }
         // Issue 13: an absurd `timeout_s` made a deadline that overflowed.
         let far = env_of(&[]).scaled(1e300);

@@ -4,7 +4,7 @@
 //! JSON object per line. Every fault is documented in `docs/reference-adapter.md` with the
 //! bug it reproduces and its source.
 
-use serde::Serialize;
+use agy_protocol::{FaultInfo, Profile};
 use std::collections::BTreeSet;
 
 /// One fault switch.
@@ -50,17 +50,6 @@ pub enum Fault {
     AcpResendsLastPrompt,
 }
 
-/// A fault's entry in `--list-faults`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FaultInfo {
-    /// The switch name (`--fault NAME`).
-    pub name: &'static str,
-    /// The profile it breaks.
-    pub profile: &'static str,
-    /// The bug it reproduces, in one sentence.
-    pub bug: &'static str,
-}
-
 impl Fault {
     /// Every fault, in catalogue order.
     pub const ALL: [Fault; 18] = [
@@ -86,104 +75,112 @@ impl Fault {
 
     /// The switch name.
     pub fn name(self) -> &'static str {
-        self.info().name
+        self.parts().0
     }
 
-    /// Name, profile and the bug reproduced.
+    /// Name, profile and the bug reproduced, as `--list-faults` prints them.
     pub fn info(self) -> FaultInfo {
-        let (name, profile, bug) = match self {
+        let (name, profile, bug) = self.parts();
+        FaultInfo {
+            name: name.into(),
+            profile,
+            bug: bug.into(),
+        }
+    }
+
+    fn parts(self) -> (&'static str, Profile, &'static str) {
+        match self {
             Fault::TrustsSuccess => (
                 "trusts-success",
-                "oneshot",
+                Profile::Oneshot,
                 "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image",
             ),
             Fault::MissingOutputBeforeTimeout => (
                 "missing-output-before-timeout",
-                "oneshot",
+                Profile::Oneshot,
                 "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)",
             ),
             Fault::NoQuotaDetection => (
                 "no-quota-detection",
-                "oneshot",
+                Profile::Oneshot,
                 "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)",
             ),
             Fault::SkipPermissionsByDefault => (
                 "skip-permissions-by-default",
-                "oneshot",
+                Profile::Oneshot,
                 "passes --dangerously-skip-permissions by default, as ADR 0013's superseded decision D4 did before S5 showed generate_image needs no permission",
             ),
             Fault::FirstOfManyImages => (
                 "first-of-many-images",
-                "oneshot",
+                Profile::Oneshot,
                 "delivers the first of several images in brain/<conversation_id>/ instead of requiring exactly one (ADR 0013 decision 3)",
             ),
             Fault::ImageInParentBrainOnly => (
                 "image-in-parent-brain-only",
-                "oneshot",
+                Profile::Oneshot,
                 "looks for the image only in brain/<conversation_id>/ of the run, so from agy 1.2.16, where the image-generator subagent saves it in its own conversation's brain directory, every delivered image is reported as missing output (docs/agy-versions.md, ImageSubagent; cp-1.2.16-image-subagent)",
             ),
             Fault::NeverKillsHungAgy => (
                 "never-kills-hung-agy",
-                "oneshot",
+                Profile::Oneshot,
                 "waits for a hung agy forever instead of killing its process group after timeout + 30 s (ADR 0013 error table, last-but-one row)",
             ),
             Fault::ProcessPerTurn => (
                 "process-per-turn",
-                "session",
+                Profile::Session,
                 "spawns agy for every turn and closes its stdin after every turn, repaying the CLI start-up cost each time (seed 000, the behaviour it replaced)",
             ),
             Fault::NoReplayFilter => (
                 "no-replay-filter",
-                "session",
+                Profile::Session,
                 "takes the first result after a new stdin line as the turn's result, so a replayed earlier result is reported again as the new turn (seed 000, replayed native output)",
             ),
             Fault::KeepsProcessAfterFailure => (
                 "keeps-process-after-failure",
-                "session",
+                Profile::Session,
                 "keeps the agy process after a failed turn, so the next turn runs on a process in an unknown state (seed 000, every other outcome releases the driver)",
             ),
             Fault::KeepsProcessAfterModelChange => (
                 "keeps-process-after-model-change",
-                "session",
+                Profile::Session,
                 "keeps the agy process after a different model/effort/permission selection, so later turns silently run with the old flags (seed 000)",
             ),
             Fault::SigtermWithoutSigkill => (
                 "sigterm-without-sigkill",
-                "session",
+                Profile::Session,
                 "sends SIGTERM on release and never escalates, so an agy that ignores SIGTERM outlives its session (seed 000, SIGTERM -> SIGKILL within the grace)",
             ),
             Fault::LateStepToCurrentTurn => (
                 "late-step-to-current-turn",
-                "session",
+                Profile::Session,
                 "attributes a step of an earlier turn that arrives late to the current turn, so old text appears in a new turn (seed 000, steps only at or beyond the new turn's first index)",
             ),
             Fault::LateUsageToCurrentTurn => (
                 "late-usage-to-current-turn",
-                "session",
+                Profile::Session,
                 "adds the usage of a late step of an earlier turn to the current turn's usage, so the cost record charges one turn for another's tokens (seed 000, steps only at or beyond the new turn's first index)",
             ),
             Fault::AcpQuarantineLiftedEarly => (
                 "acp-quarantine-lifted-early",
-                "acp",
+                Profile::Acp,
                 "lifts the restore quarantine of a history-gap session/load before the checkpoint write completes, so late text of the old session leaks into the new turn (seed 003, P2 of the restore state-machine review, corroborated by a second review)",
             ),
             Fault::AcpFallsBackToSessionNew => (
                 "acp-falls-back-to-session-new",
-                "acp",
+                Profile::Acp,
                 "calls session/new when session/load or session/resume fails, silently forking the conversation (seed 003: restoration never falls back to session/new; docs/agy-acp-reference.md §4 item 13, openab #952)",
             ),
             Fault::AcpAppendsLoadReplay => (
                 "acp-appends-load-replay",
-                "acp",
+                Profile::Acp,
                 "appends the session/load replay to the canonical history, so earlier turns appear twice (seed 003: load replay is kept outside the canonical conversation; docs/agy-acp-reference.md §4 items 1-2)",
             ),
             Fault::AcpResendsLastPrompt => (
                 "acp-resends-last-prompt",
-                "acp",
+                Profile::Acp,
                 "sends the last (or pending) prompt again after a restart, so the agent runs it twice (seed 003: no earlier prompt is resent)",
             ),
-        };
-        FaultInfo { name, profile, bug }
+        }
     }
 }
 
@@ -215,10 +212,8 @@ impl FaultSet {
 
 /// The `--list-faults` output: one JSON object per line.
 pub fn render_fault_list() -> String {
-    Fault::ALL
-        .iter()
-        .map(|f| serde_json::to_string(&f.info()).unwrap_or_default() + "\n")
-        .collect()
+    let faults: Vec<FaultInfo> = Fault::ALL.iter().map(|f| f.info()).collect();
+    agy_protocol::fault::render_fault_list(&faults)
 }
 
 #[cfg(test)]

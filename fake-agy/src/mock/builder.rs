@@ -3,13 +3,14 @@
 use super::error::MockError;
 use super::sandbox::MockAgy;
 use agy_protocol::diag::SourceFile;
+use agy_protocol::env::{FAKE_AGY_BIN, FAKE_AGY_TIME_SCALE, FAKE_AGY_VERSION};
 use agy_protocol::script::{parse_script, render_script, Script};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Environment variable: the fake-agy binary a [`MockAgy`] runs when the builder is
 /// given none (`cargo install fake-agy` puts one on `PATH`, which is the last resort).
-pub const ENV_FAKE_AGY_BIN: &str = "FAKE_AGY_BIN";
+pub const ENV_FAKE_AGY_BIN: &str = FAKE_AGY_BIN;
 
 /// Builds a [`MockAgy`]; every setting is optional.
 #[derive(Debug, Clone, Default)]
@@ -71,10 +72,10 @@ impl MockAgyBuilder {
         };
         let mut knobs: Vec<(&'static str, String)> = Vec::new();
         if let Some(v) = self.version {
-            knobs.push(("FAKE_AGY_VERSION", v));
+            knobs.push((FAKE_AGY_VERSION, v));
         }
         if let Some(f) = self.time_scale {
-            knobs.push(("FAKE_AGY_TIME_SCALE", f.to_string()));
+            knobs.push((FAKE_AGY_TIME_SCALE, f.to_string()));
         }
         MockAgy::lay_out(&fake_agy, script.as_deref(), &knobs)
     }

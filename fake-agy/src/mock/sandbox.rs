@@ -3,6 +3,7 @@
 use super::builder::MockAgyBuilder;
 use super::error::{io, MockError};
 use super::invocation::Invocation;
+use agy_protocol::env::{FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_STATE_DIR};
 use agy_protocol::journal::read_journal;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -48,16 +49,16 @@ impl MockAgy {
             .map_err(io(format!("resolve `{}`", fake_agy.display())))?;
         let mut env: Vec<(&str, String)> = vec![
             ("HOME", mock.home().display().to_string()),
-            ("FAKE_AGY_JOURNAL", mock.journal().display().to_string()),
+            (FAKE_AGY_JOURNAL, mock.journal().display().to_string()),
             (
-                "FAKE_AGY_STATE_DIR",
+                FAKE_AGY_STATE_DIR,
                 mock.root().join("state").display().to_string(),
             ),
         ];
         if let Some(text) = script {
             let path = mock.root().join("script.toml");
             std::fs::write(&path, text).map_err(io("write the script"))?;
-            env.push(("FAKE_AGY_SCRIPT", path.display().to_string()));
+            env.push((FAKE_AGY_SCRIPT, path.display().to_string()));
         }
         env.extend(knobs.iter().map(|(k, v)| (*k, v.clone())));
         let wrapper = wrapper_script(&fake, &env);
@@ -145,7 +146,7 @@ impl Drop for MockAgy {
     fn drop(&mut self) {
         // A fake-agy still running belongs to this mock when its environment names this
         // journal; nothing else is signalled.
-        let marker = format!("FAKE_AGY_JOURNAL={}", self.journal().display());
+        let marker = format!("{FAKE_AGY_JOURNAL}={}", self.journal().display());
         let Ok(records) = read_journal(&self.journal()) else {
             return;
         };

@@ -7,9 +7,10 @@ use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
 use super::run::run_default;
 use crate::app::Fatal;
 use crate::exit_code;
-use crate::locate::{locate_binary, ENV_FAKE_AGY, FAKE_AGY_BIN};
+use crate::locate::{locate_binary, FAKE_AGY_BIN};
 use crate::report::{ReportFormat, ReportTarget};
 use agy_protocol::capture::{load_corpus, Capture, CaptureKind, Corpus};
+use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use agy_protocol::TimeScale;
 use clap::Args;
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,7 +36,7 @@ pub struct FidelityArgs {
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// The fake-agy binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,
     /// Write every difference found as the baseline to FILE (keeping the reasons the
     /// current baseline gives; the others get `--reason`), then exit 0.
@@ -104,7 +105,7 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
                 format!("the fake-agy binary `{}` does not exist", p.display()),
             ))
         }
-        None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy")
+        None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy")
             .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?,
     };
     let fake = crate::app::verified(fake, FAKE_AGY_BIN)?;

@@ -1,8 +1,9 @@
 //! Running fake-agy's default behaviour (no script) the way a capture ran agy: same
 //! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`.
 
-use crate::sandbox::{fake_env, Sandbox};
+use crate::sandbox::Sandbox;
 use agy_protocol::capture::Capture;
+use agy_protocol::env::{FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
 use agy_protocol::process::{in_own_group, stop_group, ParentDeath};
 use std::path::Path;
 use std::process::Stdio;
@@ -35,7 +36,7 @@ pub async fn run_default(
         Sandbox::create(Some(fake)).map_err(|e| format!("failed to make a sandbox: {e}"))?;
     let mut env = sandbox.env(None, time_scale.get());
     if let Some(v) = capture.version() {
-        env.push((fake_env::VERSION.into(), v.to_string()));
+        env.push((FAKE_AGY_VERSION.into(), v.to_string()));
     }
     give_host(&sandbox, capture, &mut env)?;
     let mut argv = argv.to_vec();
@@ -125,12 +126,12 @@ fn give_host(
         return Ok(());
     };
     if host.signed_out {
-        env.push((fake_env::SIGNED_OUT.into(), "1".into()));
+        env.push((FAKE_AGY_SIGNED_OUT.into(), "1".into()));
     }
     if let Some(secs) = host.model_seconds {
         let d = format!("{secs}s");
-        env.push((fake_env::TURN_DURATION.into(), d.clone()));
-        env.push((fake_env::IMAGE_DURATION.into(), d));
+        env.push((agy_protocol::env::FAKE_AGY_TURN_DURATION.into(), d.clone()));
+        env.push((agy_protocol::env::FAKE_AGY_IMAGE_DURATION.into(), d));
     }
     if let Some(settings) = &host.settings {
         let dir = sandbox.home().join(".gemini").join("antigravity-cli");

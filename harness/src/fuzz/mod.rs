@@ -8,11 +8,12 @@ pub mod render;
 
 use crate::adapter_config::{load_adapter_config, AdapterConfig};
 use crate::app::{fake_agy, reference_adapter, Fatal};
-use crate::cli::{CommonArgs, FuzzArgs, ProfileArg};
+use crate::cli::{CommonArgs, FuzzArgs};
 use crate::exit_code;
 use crate::report::{ScenarioResult, Status};
 use crate::runner::{run_all, RunSettings};
 use crate::scenario::parse_scenario_file;
+use crate::scenario::Profile;
 use agy_protocol::GoDuration;
 use case::Case;
 use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
@@ -63,11 +64,11 @@ pub async fn fuzz_command(args: FuzzArgs) -> i32 {
     }
 }
 
-fn strategy(profile: ProfileArg) -> Result<BoxedStrategy<Case>, Fatal> {
+fn strategy(profile: Profile) -> Result<BoxedStrategy<Case>, Fatal> {
     match profile {
-        ProfileArg::Oneshot => Ok(case::oneshot_case().boxed()),
-        ProfileArg::Session => Ok(case::session_case().boxed()),
-        ProfileArg::Acp => Err(Fatal(
+        Profile::Oneshot => Ok(case::oneshot_case().boxed()),
+        Profile::Session => Ok(case::session_case().boxed()),
+        Profile::Acp => Err(Fatal(
             exit_code::BAD_INPUT,
             "fuzz generates `oneshot` and `session` cases; `acp` is not generated yet".into(),
         )),
@@ -231,7 +232,7 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
         None => None,
     };
     let settings = Arc::new(settings(&args)?);
-    let profile: crate::scenario::Profile = args.profile.into();
+    let profile = args.profile;
     if !settings.config.adapter.profiles.contains(&profile) {
         return Err(Fatal(
             exit_code::BAD_INPUT,
@@ -295,7 +296,7 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
     }
     let secs = started.elapsed().as_secs_f64().max(1e-9);
     let report = FuzzReport {
-        profile: profile_label(args.profile).into(),
+        profile: args.profile.as_str().into(),
         seed: args.seed,
         cases_run: run,
         cases_per_second: f64::from(u32::try_from(run).unwrap_or(u32::MAX)) / secs,
@@ -316,14 +317,6 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
     } else {
         exit_code::SCENARIO_FAILED
     })
-}
-
-fn profile_label(p: ProfileArg) -> &'static str {
-    match p {
-        ProfileArg::Oneshot => "oneshot",
-        ProfileArg::Session => "session",
-        ProfileArg::Acp => "acp",
-    }
 }
 
 /// Writes the shrunk case as `<out>/<profile>/fuzz-<invariant>-<seed>-<case>.toml`.

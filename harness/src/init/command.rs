@@ -2,8 +2,8 @@
 //! `--force`.
 
 use super::skeleton::{render, Language, StarterFile, CONFIG_FILE, DRIVER_DIR};
-use crate::cli::ProfileArg;
 use crate::exit_code;
+use crate::scenario::Profile;
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Args)]
 pub struct InitArgs {
     /// The profile the adapter implements.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Oneshot)]
-    pub profile: ProfileArg,
+    #[arg(long, value_enum, default_value_t = Profile::Oneshot)]
+    pub profile: Profile,
     /// The driver skeleton's language.
     #[arg(long, value_enum, default_value_t = Language::Python)]
     pub language: Language,
@@ -31,7 +31,7 @@ pub fn init_command(args: InitArgs) -> i32 {
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
         .map(|n| format!("{n} adapter"))
         .unwrap_or_else(|| "my adapter".into());
-    let files = render(args.profile.into(), args.language, &name);
+    let files = render(args.profile, args.language, &name);
     let existing: Vec<&StarterFile> = files
         .iter()
         .filter(|f| args.dir.join(&f.path).exists())

@@ -188,12 +188,11 @@ mod tests {
     use agy_protocol::diag::SourceFile;
     use std::path::Path;
 
-    const PROFILES: [Profile; 3] = [Profile::Oneshot, Profile::Session, Profile::Acp];
     const LANGUAGES: [Language; 3] = [Language::Python, Language::Node, Language::Rust];
 
     #[test]
     fn every_starter_config_parses_with_its_profile() {
-        for profile in PROFILES {
+        for profile in Profile::ALL {
             for language in LANGUAGES {
                 let files = render(profile, language, "my repo");
                 let src = SourceFile::new(CONFIG_FILE, files[0].text.clone());
@@ -208,7 +207,7 @@ mod tests {
     #[test]
     fn the_skeleton_has_one_function_per_op_of_its_profile_and_no_placeholder() {
         let placeholder = regex::Regex::new("__[A-Z_]+__").expect("regex");
-        for profile in PROFILES {
+        for profile in Profile::ALL {
             for language in LANGUAGES {
                 for file in render(profile, language, "x") {
                     assert!(

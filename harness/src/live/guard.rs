@@ -1,10 +1,8 @@
 //! Live agy runs only on explicit request: `--live`, and in CI also
 //! `AGY_HARNESS_ALLOW_LIVE=1`, so CI never spends quota by accident.
 
+use agy_protocol::env::AGY_HARNESS_ALLOW_LIVE;
 use std::path::Path;
-
-/// Environment variable that allows a live run when `CI` is set.
-pub const ENV_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
 
 /// Refuses a live run that was not asked for explicitly; the error carries a hint.
 pub fn check_live_allowed(agy: &Path, live: bool) -> Result<(), String> {
@@ -14,9 +12,11 @@ pub fn check_live_allowed(agy: &Path, live: bool) -> Result<(), String> {
             agy.display()
         ));
     }
-    if std::env::var_os("CI").is_some() && std::env::var(ENV_ALLOW_LIVE).as_deref() != Ok("1") {
+    if std::env::var_os("CI").is_some()
+        && std::env::var(AGY_HARNESS_ALLOW_LIVE).as_deref() != Ok("1")
+    {
         return Err(format!(
-            "a live run in CI needs {ENV_ALLOW_LIVE}=1 as well as --live\nhelp: this keeps CI from spending quota by accident"
+            "a live run in CI needs {AGY_HARNESS_ALLOW_LIVE}=1 as well as --live\nhelp: this keeps CI from spending quota by accident"
         ));
     }
     Ok(())

@@ -9,8 +9,6 @@ mod run;
 mod wrapper;
 
 pub use credentials::{copy_credentials, Credentials, CredentialsArg};
-pub use guard::{check_live_allowed, ENV_ALLOW_LIVE};
+pub use guard::check_live_allowed;
 pub use run::LiveRun;
-pub use wrapper::{
-    is_wrapper_invocation, wrap_agy, ENV_LIVE_AGY, ENV_LIVE_BUDGET, ENV_LIVE_BUDGET_FILE,
-};
+pub use wrapper::{is_wrapper_invocation, wrap_agy};

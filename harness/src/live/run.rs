@@ -2,7 +2,10 @@
 //! shared by every scenario of the run, and the credentials choice.
 
 use super::credentials::Credentials;
-use super::wrapper::{read_used, ENV_LIVE_AGY, ENV_LIVE_BUDGET, ENV_LIVE_BUDGET_FILE};
+use super::wrapper::read_used;
+use agy_protocol::env::{
+    AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
+};
 use std::path::{Path, PathBuf};
 
 /// A live run's settings.
@@ -55,10 +58,10 @@ impl LiveRun {
             .display()
             .to_string();
         vec![
-            (ENV_LIVE_AGY.into(), self.agy.display().to_string()),
-            (ENV_LIVE_BUDGET.into(), self.budget.to_string()),
+            (AGY_HARNESS_LIVE_AGY.into(), self.agy.display().to_string()),
+            (AGY_HARNESS_LIVE_BUDGET.into(), self.budget.to_string()),
             (
-                ENV_LIVE_BUDGET_FILE.into(),
+                AGY_HARNESS_LIVE_BUDGET_FILE.into(),
                 self.budget_file().display().to_string(),
             ),
             ("HOME".into(), home.clone()),

@@ -5,6 +5,10 @@
 //! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
+use agy_protocol::env::{
+    AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
+    AGY_HARNESS_LIVE_PREFIX, FAKE_AGY_JOURNAL, FAKE_AGY_PREFIX, FAKE_AGY_STATE_DIR,
+};
 use agy_protocol::journal::{
     append_final, now_us, write_live, ExitRecord, JournalRecord, SignalRecord, StdinLine,
     JOURNALED_ENV, JOURNAL_VERSION,
@@ -20,19 +24,12 @@ use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::signal::unix::{signal, SignalKind};
 
-/// The real agy binary.
-pub const ENV_LIVE_AGY: &str = "AGY_HARNESS_LIVE_AGY";
-/// The run's budget of agy invocations.
-pub const ENV_LIVE_BUDGET: &str = "AGY_HARNESS_LIVE_BUDGET";
-/// The file counting invocations.
-pub const ENV_LIVE_BUDGET_FILE: &str = "AGY_HARNESS_LIVE_BUDGET_FILE";
-
 /// True when this process was started as the live wrapper (`argv[0]` is `agy` and the
 /// wrapper's environment is set).
 pub fn is_wrapper_invocation() -> bool {
     let argv0 = std::env::args_os().next().unwrap_or_default();
     Path::new(&argv0).file_name().and_then(|n| n.to_str()) == Some("agy")
-        && std::env::var_os(ENV_LIVE_AGY).is_some()
+        && std::env::var_os(AGY_HARNESS_LIVE_AGY).is_some()
 }
 
 /// Reads the number of invocations spent (0 when the file is missing or unreadable).
@@ -70,16 +67,16 @@ fn take_invocation(file: &Path, budget: u32) -> std::io::Result<bool> {
 pub fn wrap_agy() -> i32 {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
     let (Some(agy), Some(budget), Some(file)) = (
-        env(ENV_LIVE_AGY).map(PathBuf::from),
-        env(ENV_LIVE_BUDGET),
-        env(ENV_LIVE_BUDGET_FILE).map(PathBuf::from),
+        env(AGY_HARNESS_LIVE_AGY).map(PathBuf::from),
+        env(AGY_HARNESS_LIVE_BUDGET),
+        env(AGY_HARNESS_LIVE_BUDGET_FILE).map(PathBuf::from),
     ) else {
         eprintln!("agy-harness: this `agy` is the live wrapper; run it through `agy-harness run --agy PATH --live`");
         return 2;
     };
     let Some(budget) = budget.to_str().and_then(|b| b.parse::<u32>().ok()) else {
         eprintln!(
-            "agy-harness: `{ENV_LIVE_BUDGET}` is {budget:?}, not a number of invocations; this run of agy was refused"
+            "agy-harness: `{AGY_HARNESS_LIVE_BUDGET}` is {budget:?}, not a number of invocations; this run of agy was refused"
         );
         return 2;
     };
@@ -118,7 +115,7 @@ pub fn wrap_agy() -> i32 {
     }
     // The invocation's index within its scenario, as fake-agy counts it (1-based, in the
     // scenario's state dir).
-    let invocation = std::env::var_os("FAKE_AGY_STATE_DIR")
+    let invocation = std::env::var_os(FAKE_AGY_STATE_DIR)
         .map(|d| PathBuf::from(d).join("live-invocations"))
         .and_then(|f| take_invocation(&f, u32::MAX).ok().map(|_| read_used(&f)))
         .unwrap_or(0);
@@ -130,7 +127,7 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let journal = std::env::var_os("FAKE_AGY_JOURNAL").map(PathBuf::from);
+    let journal = std::env::var_os(FAKE_AGY_JOURNAL).map(PathBuf::from);
     let record = Arc::new(Mutex::new(JournalRecord {
         v: JOURNAL_VERSION,
         complete: false,
@@ -175,7 +172,7 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
     // journal is the wrapper's to keep.
     for (k, _) in std::env::vars_os() {
         let k = k.to_string_lossy();
-        if k.starts_with("FAKE_AGY_") || k.starts_with("AGY_HARNESS_LIVE_") {
+        if k.starts_with(FAKE_AGY_PREFIX) || k.starts_with(AGY_HARNESS_LIVE_PREFIX) {
             cmd.env_remove(k.as_ref());
         }
     }

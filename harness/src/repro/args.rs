@@ -1,6 +1,8 @@
 //! `agy-harness repro`'s command line.
 
-use crate::cli::{AdapterArgs, ProfileArg};
+use crate::cli::AdapterArgs;
+use crate::scenario::Profile;
+use agy_protocol::env::{AGY_HARNESS_FAKE_AGY, AGY_HARNESS_REFERENCE_ADAPTER};
 use agy_protocol::TimeScale;
 use clap::Args;
 use std::path::PathBuf;
@@ -14,7 +16,7 @@ pub struct ReproArgs {
     pub capture: PathBuf,
     /// The adapter's profile, when the report does not show it.
     #[arg(long, value_enum)]
-    pub profile: Option<ProfileArg>,
+    pub profile: Option<Profile>,
     /// The agy version, when the report does not say.
     #[arg(long, value_name = "V")]
     pub agy_version: Option<agy_protocol::AgyVersion>,
@@ -43,9 +45,9 @@ pub struct ReproArgs {
     #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
     pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_FAKE_AGY")]
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,
     /// The reference adapter binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = "AGY_HARNESS_REFERENCE_ADAPTER")]
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_REFERENCE_ADAPTER)]
     pub reference_adapter: Option<PathBuf>,
 }

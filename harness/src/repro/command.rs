@@ -150,7 +150,7 @@ fn options(args: &ReproArgs) -> Result<CaseOptions, Fatal> {
         None => None,
     };
     Ok(CaseOptions {
-        profile: args.profile.map(Into::into),
+        profile: args.profile,
         version: args.agy_version,
         argv,
     })

@@ -3,6 +3,7 @@
 use agy_protocol::acp::script::{AcpScript, AcpStep};
 use agy_protocol::driver::{AcpRestoreState, Outcome, RequestOp};
 use agy_protocol::script::Script;
+pub use agy_protocol::Profile;
 use agy_protocol::VersionRange;
 use agy_protocol::{AgyVersion, GoDuration};
 use serde::{Deserialize, Serialize};
@@ -121,35 +122,6 @@ pub struct ScenarioMeta {
     /// and `AGY_BIN` names a file that does not exist), for the binary-missing row.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agy_installed: Option<bool>,
-}
-
-/// The contract an adapter implements (DESIGN.md "Profile").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Profile {
-    /// One `agy -p … --output-format json` process per request.
-    Oneshot,
-    /// One persistent stream-json process per conversation.
-    Session,
-    /// An ACP client that restores sessions.
-    Acp,
-}
-
-impl Profile {
-    /// The wire spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Oneshot => "oneshot",
-            Profile::Session => "session",
-            Profile::Acp => "acp",
-        }
-    }
-}
-
-impl std::fmt::Display for Profile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// One `[[op]]`.

@@ -7,7 +7,8 @@ use super::run::{probe_version, run_spikes, SpikeRun};
 use super::target::{Budget, Target};
 use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
 use crate::live::{Credentials, CredentialsArg};
-use crate::locate::{default_spikes, locate_binary, ENV_FAKE_AGY, FAKE_AGY_BIN};
+use crate::locate::{default_spikes, locate_binary, FAKE_AGY_BIN};
+use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use agy_protocol::redact::{Identity, Redactor};
 use agy_protocol::{AgyVersion, TimeScale};
 use anstream::{AutoStream, ColorChoice};
@@ -273,7 +274,7 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
     }
     let bin = match &args.fake_agy {
         Some(p) => p.clone(),
-        None => locate_binary(FAKE_AGY_BIN, ENV_FAKE_AGY, "fake-agy")
+        None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy")
             .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: {e}")))?,
     };
     if !bin.is_file() {

@@ -7,7 +7,8 @@ use super::observation::{ImageInfo, Observation};
 use super::record::{CapturedChunk, Recorder, RunCapture};
 use super::target::Target;
 use crate::check::{has_image_extension, inspect_image};
-use crate::sandbox::{fake_env, Sandbox};
+use crate::sandbox::Sandbox;
+use agy_protocol::env::{FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE};
 use agy_protocol::process::{in_own_group, stop_group, sweep_marked, ParentDeath};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -176,11 +177,8 @@ fn prepare(probe: &Probe, target: &Target) -> Result<RunSetup, String> {
     set("HOME", home.display().to_string());
     set("USERPROFILE", home.display().to_string());
     if !target.live {
-        set(fake_env::TIME_SCALE, target.time_scale.to_string());
-        set(
-            fake_env::STATE_DIR,
-            sandbox.fake_state().display().to_string(),
-        );
+        set(FAKE_AGY_TIME_SCALE, target.time_scale.to_string());
+        set(FAKE_AGY_STATE_DIR, sandbox.fake_state().display().to_string());
     }
     for (k, v) in target
         .env

@@ -1,6 +1,7 @@
 //! The agy binary a spike run probes, and how its runs are sandboxed.
 
 pub use crate::live::Credentials;
+use agy_protocol::env::{FAKE_AGY_IMAGE_DURATION, FAKE_AGY_TURN_DURATION};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -62,8 +63,8 @@ impl Target {
             bin,
             live: false,
             env: vec![
-                ("FAKE_AGY_TURN_DURATION".into(), "2.7s".into()),
-                ("FAKE_AGY_IMAGE_DURATION".into(), "36s".into()),
+                (FAKE_AGY_TURN_DURATION.into(), "2.7s".into()),
+                (FAKE_AGY_IMAGE_DURATION.into(), "36s".into()),
             ],
             time_scale,
             credentials: Credentials::None,

@@ -1,6 +1,7 @@
 //! Requests, replies and events of driver protocol v1.
 
 use super::outcome::Outcome;
+use crate::profile::Profile;
 use serde::{Deserialize, Serialize};
 
 /// The protocol version this build speaks.
@@ -203,9 +204,14 @@ pub struct OpResult {
     /// `hello`: the driver's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver: Option<String>,
-    /// `hello`: profiles implemented (`oneshot`, `session`, `acp`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub profiles: Vec<String>,
+    /// `hello`: profiles implemented (`oneshot`, `session`, `acp`); names this protocol
+    /// does not know are skipped.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::profile::known_profiles"
+    )]
+    pub profiles: Vec<Profile>,
     /// `generate`: the image the adapter delivered (a path the harness can read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,

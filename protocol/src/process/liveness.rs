@@ -4,12 +4,13 @@
 //! Reads `/proc`, so it works on Linux; elsewhere [`is_running`] falls back to
 //! signal 0 and nothing carries a marker.
 
+use crate::env::AGY_HARNESS_SANDBOX;
 use nix::sys::signal::kill;
 use nix::unistd::Pid;
 
 /// The environment variable every process of a sandbox inherits; its value is the
 /// sandbox path, so a sweep can find strays of exactly that sandbox.
-pub const MARKER_ENV: &str = "AGY_HARNESS_SANDBOX";
+pub const MARKER_ENV: &str = AGY_HARNESS_SANDBOX;
 
 /// One process as `/proc/<pid>/stat` shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

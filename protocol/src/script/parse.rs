@@ -6,6 +6,7 @@ use crate::diag::{
     deserialize_one_key, parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics,
     EmbeddedFormat, SourceFile, TableWalker,
 };
+use crate::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE};
 use std::path::Path;
 use toml::de::DeValue;
 use toml::Spanned;
@@ -19,8 +20,8 @@ const TURN_KEYS: &[&str] = &["name", "when", "times", "steps"];
 pub fn parse_script_file(path: &Path, table: Option<&str>) -> Result<Script, Diagnostics> {
     let format = EmbeddedFormat {
         name: "script",
-        path_env: "FAKE_AGY_SCRIPT",
-        table_env: "FAKE_AGY_SCRIPT_TABLE",
+        path_env: FAKE_AGY_SCRIPT,
+        table_env: FAKE_AGY_SCRIPT_TABLE,
     };
     parse_embedded_file(path, table, format, &parse_script_value)
 }

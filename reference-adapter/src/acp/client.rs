@@ -28,12 +28,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Environment variable: the ACP agent to spawn (default `agy_acp_server` on `PATH`).
-pub const ENV_ACP_BIN: &str = "AGY_ACP_BIN";
-/// Environment variable: the auth method to `authenticate` with when the agent answers
-/// `-32000 Authentication required` (e.g. `gemini-api-key`); unset, the client never
-/// authenticates on its own (an OAuth method would open a browser, docs/agy-acp-reference.md §2.4).
-pub const ENV_ACP_AUTH_METHOD: &str = "AGY_ACP_AUTH_METHOD";
 /// The registry name of Antigravity's ACP server (docs/agy-acp-reference.md §2.1, §2.2).
 pub const DEFAULT_ACP_BIN: &str = "agy_acp_server";
 

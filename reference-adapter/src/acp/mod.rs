@@ -18,7 +18,7 @@ pub use checkpoint::{
     decode_checkpoint, CheckpointRecord, CheckpointStore, Loaded, PendingPrompt, Phase,
     CHECKPOINT_VERSION,
 };
-pub use client::{AcpClient, ClientSetup, DEFAULT_ACP_BIN, ENV_ACP_AUTH_METHOD, ENV_ACP_BIN};
+pub use client::{AcpClient, ClientSetup, DEFAULT_ACP_BIN};
 pub use error_names::*;
 pub use permission::PermissionPolicy;
 pub use quarantine::{Gate, PermissionAction, QuarantineCounts, UpdateAction};

@@ -5,13 +5,14 @@
 //! the same `AGY_DRIVER_STATE_DIR`).
 
 use super::checkpoint::CheckpointStore;
-use super::client::{AcpClient, ClientSetup, DEFAULT_ACP_BIN, ENV_ACP_AUTH_METHOD, ENV_ACP_BIN};
+use super::client::{AcpClient, ClientSetup, DEFAULT_ACP_BIN};
 use super::turn::turn_extra;
 use crate::environment::Environment;
 use crate::failure::{success_reply, Failure};
 use crate::faults::FaultSet;
 use crate::outbox::Outbox;
 use agy_protocol::driver::{OpResult, Reply};
+use agy_protocol::env::{AGY_ACP_AUTH_METHOD, AGY_ACP_BIN};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -65,7 +66,7 @@ pub(crate) struct AcpSessions {
 
 /// The agent binary: `$AGY_ACP_BIN`, else `agy_acp_server` on `PATH`.
 fn acp_bin() -> PathBuf {
-    std::env::var_os(ENV_ACP_BIN)
+    std::env::var_os(AGY_ACP_BIN)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(DEFAULT_ACP_BIN))
@@ -80,7 +81,7 @@ impl AcpSessions {
                 store: CheckpointStore::new(&env.state_dir),
                 setup_timeout: env.scaled(120.0),
                 grace: env.scaled(5.0),
-                auth_method: std::env::var(ENV_ACP_AUTH_METHOD)
+                auth_method: std::env::var(AGY_ACP_AUTH_METHOD)
                     .ok()
                     .filter(|m| !m.is_empty()),
                 faults,

@@ -16,7 +16,14 @@ async fn hello_names_the_driver_and_its_profiles() {
     let r = d.call(json!({"op": "hello"})).await;
     assert!(r.ok);
     assert_eq!(r.result.driver.as_deref(), Some("agy-reference-adapter"));
-    assert_eq!(r.result.profiles, ["oneshot", "session", "acp"]);
+    assert_eq!(
+        r.result.profiles,
+        [
+            agy_protocol::Profile::Oneshot,
+            agy_protocol::Profile::Session,
+            agy_protocol::Profile::Acp
+        ]
+    );
     assert!(d.finish().await.success());
 }
 

@@ -6,6 +6,7 @@ use crate::diag::{
     deserialize_one_key, parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics,
     EmbeddedFormat, SourceFile, TableWalker,
 };
+use crate::env::{FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE};
 use crate::script::Times;
 use std::path::Path;
 use toml::de::DeValue;
@@ -20,8 +21,8 @@ const PROMPT_KEYS: &[&str] = &["name", "when", "times", "steps"];
 pub fn parse_acp_script_file(path: &Path, table: Option<&str>) -> Result<AcpScript, Diagnostics> {
     let format = EmbeddedFormat {
         name: "ACP script",
-        path_env: "FAKE_AGY_ACP_SCRIPT",
-        table_env: "FAKE_AGY_ACP_SCRIPT_TABLE",
+        path_env: FAKE_AGY_ACP_SCRIPT,
+        table_env: FAKE_AGY_ACP_SCRIPT_TABLE,
     };
     parse_embedded_file(path, table, format, &parse_acp_script_value)
 }

@@ -11,7 +11,7 @@ async fn turns_are_committed_once_each_with_their_numbers() {
     let sb = AcpSandbox::new("");
     let mut d = sb.driver(&[]);
     let hello = d.call(json!({"op":"hello"})).await;
-    assert!(hello.result.profiles.contains(&"acp".to_string()));
+    assert!(hello.result.profiles.contains(&agy_protocol::Profile::Acp));
     let new = d.call(json!({"op":"acp_new","session":"s"})).await;
     assert_ok(&new, "acp_new");
     assert_eq!(new.result.restore_state, Some(AcpRestoreState::Ready));

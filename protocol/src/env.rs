@@ -1,0 +1,126 @@
+//! Every environment variable the binaries pass one another, spelled once. Each constant
+//! is named after its variable, so a reader sees the name a user types; renaming one
+//! here fails to compile everywhere it is read or set.
+//!
+//! - `FAKE_AGY_*`: fake-agy's and fake-agy-acp's out-of-band knobs (docs/fake-agy.md,
+//!   docs/acp-fake-agent.md §3).
+//! - `AGY_DRIVER_*`, [`AGY_BIN`], [`AGY_HARNESS_TIME_SCALE`], [`AGY_HARNESS_SANDBOX`]: what
+//!   the harness gives a driver (docs/driver-protocol.md).
+//! - `AGY_ACP_*`: what an ACP client reads to find and sign in to its agent.
+//! - `AGY_HARNESS_*`: agy-harness's own overrides and the live wrapper's settings
+//!   (docs/harness.md).
+//! - Test overrides: binaries the test suites use instead of building their own.
+
+/// fake-agy's script file (docs/script-format.md).
+pub const FAKE_AGY_SCRIPT: &str = "FAKE_AGY_SCRIPT";
+/// The table of [`FAKE_AGY_SCRIPT`]'s file that holds the script (a scenario's `agy`).
+pub const FAKE_AGY_SCRIPT_TABLE: &str = "FAKE_AGY_SCRIPT_TABLE";
+/// fake-agy's journal file, one JSON record per invocation.
+pub const FAKE_AGY_JOURNAL: &str = "FAKE_AGY_JOURNAL";
+/// The agy version fake-agy models.
+pub const FAKE_AGY_VERSION: &str = "FAKE_AGY_VERSION";
+/// fake-agy's state across invocations (invocation counter, conversations).
+pub const FAKE_AGY_STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
+/// Multiplier for every scripted delay, read by fake-agy and fake-agy-acp.
+pub const FAKE_AGY_TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
+/// How long fake-agy's default text turn takes (a Go duration).
+pub const FAKE_AGY_TURN_DURATION: &str = "FAKE_AGY_TURN_DURATION";
+/// How long fake-agy's default image turn takes (a Go duration).
+pub const FAKE_AGY_IMAGE_DURATION: &str = "FAKE_AGY_IMAGE_DURATION";
+/// `1`: fake-agy plays an agy without credentials.
+pub const FAKE_AGY_SIGNED_OUT: &str = "FAKE_AGY_SIGNED_OUT";
+/// The identity handshake's nonce (`agy_protocol::identity`): a fake that sees it
+/// answers with its identity and exits.
+pub const FAKE_AGY_IDENTIFY: &str = "FAKE_AGY_IDENTIFY";
+/// The prefix of every fake-agy and fake-agy-acp knob, for filters that drop them all.
+pub const FAKE_AGY_PREFIX: &str = "FAKE_AGY_";
+
+/// fake-agy-acp's script file (docs/acp-fake-agent.md §4).
+pub const FAKE_AGY_ACP_SCRIPT: &str = "FAKE_AGY_ACP_SCRIPT";
+/// The table of [`FAKE_AGY_ACP_SCRIPT`]'s file that holds the ACP script (a scenario's `acp`).
+pub const FAKE_AGY_ACP_SCRIPT_TABLE: &str = "FAKE_AGY_ACP_SCRIPT_TABLE";
+/// fake-agy-acp's journal of ACP traffic (docs/acp-fake-agent.md §3).
+pub const FAKE_AGY_ACP_JOURNAL: &str = "FAKE_AGY_ACP_JOURNAL";
+/// The `agentInfo.version` fake-agy-acp models, in any recorded format.
+pub const FAKE_AGY_ACP_VERSION: &str = "FAKE_AGY_ACP_VERSION";
+
+/// A folder the driver may keep state in; the same folder is passed again when the
+/// harness restarts the driver.
+pub const AGY_DRIVER_STATE_DIR: &str = "AGY_DRIVER_STATE_DIR";
+/// A scratch workspace for the adapter (`--add-dir` target).
+pub const AGY_DRIVER_WORK_DIR: &str = "AGY_DRIVER_WORK_DIR";
+/// The `agy` binary the adapter should run (default `agy` on `PATH`).
+pub const AGY_BIN: &str = "AGY_BIN";
+/// Multiplies every timeout and grace period of the harness and the driver.
+pub const AGY_HARNESS_TIME_SCALE: &str = "AGY_HARNESS_TIME_SCALE";
+/// Marks every process of a sandbox; its value is the sandbox path, so the harness can
+/// find and stop strays of exactly that sandbox.
+pub const AGY_HARNESS_SANDBOX: &str = "AGY_HARNESS_SANDBOX";
+
+/// The ACP agent an ACP client spawns (default `agy_acp_server` on `PATH`).
+pub const AGY_ACP_BIN: &str = "AGY_ACP_BIN";
+/// The auth method an ACP client `authenticate`s with when the agent answers
+/// `-32000 Authentication required` (e.g. `gemini-api-key`).
+pub const AGY_ACP_AUTH_METHOD: &str = "AGY_ACP_AUTH_METHOD";
+
+/// agy-harness: the fake-agy binary to use.
+pub const AGY_HARNESS_FAKE_AGY: &str = "AGY_HARNESS_FAKE_AGY";
+/// agy-harness: the fake-agy-acp binary to use.
+pub const AGY_HARNESS_FAKE_AGY_ACP: &str = "AGY_HARNESS_FAKE_AGY_ACP";
+/// agy-harness: the reference adapter binary to use.
+pub const AGY_HARNESS_REFERENCE_ADAPTER: &str = "AGY_HARNESS_REFERENCE_ADAPTER";
+/// agy-harness: the catalogue folder.
+pub const AGY_HARNESS_SCENARIOS: &str = "AGY_HARNESS_SCENARIOS";
+/// agy-harness: the spike folder.
+pub const AGY_HARNESS_SPIKES: &str = "AGY_HARNESS_SPIKES";
+/// agy-harness: `1` allows a live run when `CI` is set.
+pub const AGY_HARNESS_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
+/// The live wrapper: the real agy binary.
+pub const AGY_HARNESS_LIVE_AGY: &str = "AGY_HARNESS_LIVE_AGY";
+/// The live wrapper: the run's budget of agy invocations.
+pub const AGY_HARNESS_LIVE_BUDGET: &str = "AGY_HARNESS_LIVE_BUDGET";
+/// The live wrapper: the file counting invocations.
+pub const AGY_HARNESS_LIVE_BUDGET_FILE: &str = "AGY_HARNESS_LIVE_BUDGET_FILE";
+/// The prefix of the live wrapper's settings, for filters that drop them all.
+pub const AGY_HARNESS_LIVE_PREFIX: &str = "AGY_HARNESS_LIVE_";
+
+/// Test override: the fake-agy binary a test suite runs instead of building one.
+pub const FAKE_AGY_BIN: &str = "FAKE_AGY_BIN";
+/// Test override: the fake-agy-acp binary a test suite runs instead of building one.
+pub const FAKE_AGY_ACP_BIN: &str = "FAKE_AGY_ACP_BIN";
+/// Test switch: `1` rewrites the converted traces instead of comparing them.
+pub const FAKE_AGY_WRITE_TRACES: &str = "FAKE_AGY_WRITE_TRACES";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_cover_their_families() {
+        for name in [
+            FAKE_AGY_SCRIPT,
+            FAKE_AGY_SCRIPT_TABLE,
+            FAKE_AGY_JOURNAL,
+            FAKE_AGY_VERSION,
+            FAKE_AGY_STATE_DIR,
+            FAKE_AGY_TIME_SCALE,
+            FAKE_AGY_TURN_DURATION,
+            FAKE_AGY_IMAGE_DURATION,
+            FAKE_AGY_SIGNED_OUT,
+            FAKE_AGY_IDENTIFY,
+            FAKE_AGY_ACP_SCRIPT,
+            FAKE_AGY_ACP_SCRIPT_TABLE,
+            FAKE_AGY_ACP_JOURNAL,
+            FAKE_AGY_ACP_VERSION,
+        ] {
+            assert!(name.starts_with(FAKE_AGY_PREFIX), "{name}");
+        }
+        for name in [
+            AGY_HARNESS_LIVE_AGY,
+            AGY_HARNESS_LIVE_BUDGET,
+            AGY_HARNESS_LIVE_BUDGET_FILE,
+        ] {
+            assert!(name.starts_with(AGY_HARNESS_LIVE_PREFIX), "{name}");
+        }
+    }
+}
