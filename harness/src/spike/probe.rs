@@ -178,7 +178,10 @@ fn prepare(probe: &Probe, target: &Target) -> Result<RunSetup, String> {
     set("USERPROFILE", home.display().to_string());
     if !target.live {
         set(FAKE_AGY_TIME_SCALE, target.time_scale.to_string());
-        set(FAKE_AGY_STATE_DIR, sandbox.fake_state().display().to_string());
+        set(
+            FAKE_AGY_STATE_DIR,
+            sandbox.fake_state().display().to_string(),
+        );
     }
     for (k, v) in target
         .env

@@ -110,11 +110,19 @@ mod tests {
     fn a_marked_process_outside_any_group_of_ours_is_swept() {
         let marker = format!("/sweep-test/{}", std::process::id());
         let mut child = std::process::Command::new("/bin/sh")
-            .args(["-c", "sleep 30 & wait"])
+            .args(["-c", "sleep 30 & echo started; wait"])
             .env(super::super::MARKER_ENV, &marker)
+            .stdout(std::process::Stdio::piped())
             .process_group(0)
             .spawn()
             .expect("spawns");
+        // Until the shell has run, its environment is still the test's (no marker):
+        // its line says it runs, and its sleep is forked.
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("piped");
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+            .expect("reads");
+        assert_eq!(line, "started\n");
         let found = sweep_marked(&marker, Duration::from_secs(5));
         assert!(found.contains(&child.id()), "{found:?}");
         assert!(marked_processes(&marker).is_empty());
