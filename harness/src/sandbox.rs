@@ -95,7 +95,7 @@ impl Sandbox {
     }
 
     /// The environment every process started in the sandbox gets, agy and adapters
-    /// alike, and nothing of the user's but [`PASSED_THROUGH`]: `HOME` (and the XDG
+    /// alike, and nothing of the user's but `PASSED_THROUGH`: `HOME` (and the XDG
     /// folders) inside the sandbox, `PATH` with `bin/` first, `TMPDIR`, the marker.
     pub fn base_env(&self) -> Vec<(String, String)> {
         let mut env: Vec<(String, String)> = PASSED_THROUGH

@@ -10,7 +10,7 @@
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
 //! - [`profile`], [`fault`]: the profiles an adapter implements, and a fault switch's
 //!   entry in the reference adapter's `--list-faults`.
-//! - [`env`]: every environment variable the binaries pass one another, spelled once.
+//! - [`mod@env`]: every environment variable the binaries pass one another, spelled once.
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
 //! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.

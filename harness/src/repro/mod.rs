@@ -3,9 +3,9 @@
 //! it keeps failing the same expectation (docs/reproduce-a-bug.md).
 //!
 //! [`paste`] and [`record`] read the report into [`evidence`] ([`hint`] reads prose);
-//! [`case`] and [`convert`] turn it into script steps per turn; [`seen`], [`oracle`] and
-//! [`session_oracle`] judge it; [`render`] writes the scenario; [`judge`] runs it;
-//! [`minimise`] shrinks it; [`command`] ties them together.
+//! [`case`] and `convert` turn it into script steps per turn; [`seen`], [`oracle`] and
+//! `session_oracle` judge it; [`render`] writes the scenario; [`judge`] runs it;
+//! [`minimise`] shrinks it; `command` ties them together.
 
 mod args;
 pub mod case;
