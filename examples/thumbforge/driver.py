@@ -109,6 +109,20 @@ async def generate_now(provider: AntigravityProvider, req: dict) -> dict:
     }
 
 
+def outcome(rid, task: asyncio.Task) -> dict:
+    """The reply for a finished generation. An exception that is not a thumbforge
+    ProviderError is answered too, with its type, so the run fails with the evidence
+    instead of waiting for a reply that never comes."""
+    if task.cancelled():
+        return {"id": rid, "ok": False,
+                "error": {"name": "Cancelled", "message": "the generation was cancelled"}}
+    error = task.exception()
+    if error is not None:
+        return {"id": rid, "ok": False,
+                "error": {"name": type(error).__name__, "message": repr(error)}}
+    return task.result()
+
+
 async def main() -> None:
     loop = asyncio.get_running_loop()
     tasks = set()
@@ -127,7 +141,7 @@ async def main() -> None:
             return
         elif op == "generate":
             task = asyncio.create_task(generate(req))
-            task.add_done_callback(lambda t: reply(t.result()))
+            task.add_done_callback(lambda t, rid=rid: reply(outcome(rid, t)))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
         else:
