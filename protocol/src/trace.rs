@@ -216,22 +216,7 @@ impl Trace {
                 )
             };
             if header.is_none() && invocations.is_empty() && n == first_line(text) {
-                match serde_json::from_str::<TraceHeader>(line) {
-                    Ok(h) => {
-                        if h.trace != TRACE_VERSION {
-                            diags.push(
-                                Diagnostic::at_line(path, n, 1, format!("trace format version {} is not supported", h.trace))
-                                    .with_hint(format!("this build reads version {TRACE_VERSION}")),
-                            );
-                        }
-                        header = Some(h);
-                    }
-                    Err(e) => err(
-                        &mut diags,
-                        e,
-                        "the first line must be the header: {\"trace\":1,\"agy_version\":…,\"recorded\":…,\"platform\":…,\"source\":…}",
-                    ),
-                }
+                header = parse_header(path, n, line, &mut diags);
                 continue;
             }
             if line.trim_start().starts_with("{\"invocation\"") {
@@ -261,26 +246,7 @@ impl Trace {
                         );
                         continue;
                     };
-                    if let Err(e) = Seconds::new(ev.t) {
-                        diags.push(
-                            Diagnostic::at_line(path, n, 1, e.to_string())
-                                .with_hint(format!("`t` is seconds since the invocation started: {}", e.hint())),
-                        );
-                    } else if ev.t < last_t {
-                        diags.push(
-                            Diagnostic::at_line(path, n, 1, format!("time {} goes backwards (previous {last_t})", ev.t))
-                                .with_hint("`t` is seconds since the invocation started and never decreases"),
-                        );
-                    }
-                    if ended {
-                        diags.push(
-                            Diagnostic::at_line(path, n, 1, "event after the invocation's exit")
-                                .with_hint("`exit` must be the last event of an invocation"),
-                        );
-                    }
-                    if let Err((message, hint)) = check_event(&ev.event) {
-                        diags.push(Diagnostic::at_line(path, n, 1, message).with_hint(hint));
-                    }
+                    check_timed_event(path, n, &ev, (last_t, ended), &mut diags);
                     if matches!(ev.event, TraceEvent::Exit(_)) {
                         ended = true;
                     }
@@ -386,6 +352,76 @@ fn check_event(event: &TraceEvent) -> Result<(), (String, String)> {
             "a process exits with 0 to 255; record the code agy exited with".into(),
         )),
         _ => Ok(()),
+    }
+}
+
+/// The header line: its format version must be this build's.
+fn parse_header(path: &str, n: usize, line: &str, diags: &mut Diagnostics) -> Option<TraceHeader> {
+    match serde_json::from_str::<TraceHeader>(line) {
+        Ok(h) => {
+            if h.trace != TRACE_VERSION {
+                diags.push(
+                    Diagnostic::at_line(
+                        path,
+                        n,
+                        1,
+                        format!("trace format version {} is not supported", h.trace),
+                    )
+                    .with_hint(format!("this build reads version {TRACE_VERSION}")),
+                );
+            }
+            Some(h)
+        }
+        Err(e) => {
+            diags.push(
+                Diagnostic::at_line(
+                    path,
+                    n,
+                    e.column().max(1),
+                    format!("invalid trace line: {}", without_location(&e)),
+                )
+                .with_hint("the first line must be the header: {\"trace\":1,\"agy_version\":…,\"recorded\":…,\"platform\":…,\"source\":…}"),
+            );
+            None
+        }
+    }
+}
+
+/// The checks on one event line: `t` in range and not going backwards (`last_t`), no
+/// event after the invocation's exit (`ended`), and the event's own limits.
+fn check_timed_event(
+    path: &str,
+    n: usize,
+    ev: &TimedEvent,
+    (last_t, ended): (f64, bool),
+    diags: &mut Diagnostics,
+) {
+    if let Err(e) = Seconds::new(ev.t) {
+        diags.push(
+            Diagnostic::at_line(path, n, 1, e.to_string()).with_hint(format!(
+                "`t` is seconds since the invocation started: {}",
+                e.hint()
+            )),
+        );
+    } else if ev.t < last_t {
+        diags.push(
+            Diagnostic::at_line(
+                path,
+                n,
+                1,
+                format!("time {} goes backwards (previous {last_t})", ev.t),
+            )
+            .with_hint("`t` is seconds since the invocation started and never decreases"),
+        );
+    }
+    if ended {
+        diags.push(
+            Diagnostic::at_line(path, n, 1, "event after the invocation's exit")
+                .with_hint("`exit` must be the last event of an invocation"),
+        );
+    }
+    if let Err((message, hint)) = check_event(&ev.event) {
+        diags.push(Diagnostic::at_line(path, n, 1, message).with_hint(hint));
     }
 }
 

@@ -146,62 +146,14 @@ fn parse_capture(
         diags,
     );
     let exit = w.required("exit", "write the exit code or `\"unknown\"`", diags);
-    let captured: Option<Known<String>> = w.required(
-        "captured",
-        "write `captured = \"2026-10-07\"` or `\"unknown\"`",
-        diags,
-    );
-    if let Some(Known::Known(d)) = &captured {
-        check_with(
-            src,
-            &mut w,
-            "captured",
-            is_date(d),
-            "write the date as `YYYY-MM-DD`",
-            diags,
-        );
-    }
-    let confidence: Option<Confidence> =
-        w.required("confidence", "one of live, edited, reconstructed", diags);
-    let platform = required_text(
-        src,
-        &mut w,
-        "platform",
-        "write `linux_amd64`, … or `unknown`",
-        diags,
-    );
-    let source: Option<CaptureSource> = w.required("source", "write `{ repo = \"owner/name\", path = \"…\", commit = \"<40 hex>\" }` or `{ url = \"…\" }`", diags);
-    if let Some(s) = &source {
-        check_source(src, &mut w, s, diags);
-    }
+    let provenance = parse_provenance(src, &mut w, diags);
     let files: Option<CaptureFiles> = w.required(
         "files",
         "write `files = { stdout = \"upstream/…\" }`",
         diags,
     );
     if let Some(f) = &files {
-        check_with(
-            src,
-            &mut w,
-            "files",
-            !f.all().is_empty(),
-            "name at least one of stdout, stderr, transcript, log",
-            diags,
-        );
-        if let Some(base) = base {
-            for (role, rel) in f.all() {
-                if let Err(problem) = check_capture_file(base, rel) {
-                    let offset = w
-                        .raw("files")
-                        .map(|v| v.span().start)
-                        .unwrap_or(w.span_start());
-                    diags.push(
-                        Diagnostic::at(src, offset, format!("{role} file `{rel}` of {}: {problem}", w.what()))
-                            .with_hint("paths are relative to the corpus folder, e.g. `upstream/owner__repo__name.stdout`"),
-                    );
-                }
-            }
-        }
+        check_files(src, &mut w, f, base, diags);
     }
     let shows = required_text(
         src,
@@ -217,27 +169,7 @@ fn parse_capture(
         "write `redacted = \"none\"` or what was replaced",
         diags,
     );
-    let note = w.get("note", diags);
-    let host: Option<CaptureHost> = w.get("host", diags);
-    if let Some(h) = &host {
-        check_with(
-            src,
-            &mut w,
-            "host",
-            !h.from.trim().is_empty(),
-            "say where the record shows the host: `host = { settings = { toolPermission = \"strict\" }, from = \"…\" }`",
-            diags,
-        );
-    }
-    let elided: Vec<String> = w.get("elided", diags).unwrap_or_default();
-    check_with(
-        src,
-        &mut w,
-        "elided",
-        elided.iter().all(|e| ELIDABLE.contains(&e.as_str())),
-        "`elided` lists values the publisher trimmed; known: `init.tools`",
-        diags,
-    );
+    let (note, host, elided) = parse_notes(src, &mut w, diags);
     w.finish(CAPTURE_KEYS, diags);
     if diags.len() > before {
         return None;
@@ -250,10 +182,10 @@ fn parse_capture(
         argv: argv?,
         stdin: stdin?,
         exit: exit?,
-        captured: captured?,
-        confidence: confidence?,
-        platform: platform?,
-        source: source?,
+        captured: provenance.captured?,
+        confidence: provenance.confidence?,
+        platform: provenance.platform?,
+        source: provenance.source?,
         files: files?,
         shows: shows?,
         redacted: redacted?,
@@ -261,6 +193,117 @@ fn parse_capture(
         host,
         elided,
     })
+}
+
+/// When and where a capture was made, and how far it is trusted.
+struct Provenance {
+    captured: Option<Known<String>>,
+    confidence: Option<Confidence>,
+    platform: Option<String>,
+    source: Option<CaptureSource>,
+}
+
+fn parse_provenance(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    diags: &mut Diagnostics,
+) -> Provenance {
+    let captured: Option<Known<String>> = w.required(
+        "captured",
+        "write `captured = \"2026-10-07\"` or `\"unknown\"`",
+        diags,
+    );
+    if let Some(Known::Known(d)) = &captured {
+        check_with(
+            src,
+            w,
+            "captured",
+            is_date(d),
+            "write the date as `YYYY-MM-DD`",
+            diags,
+        );
+    }
+    let confidence: Option<Confidence> =
+        w.required("confidence", "one of live, edited, reconstructed", diags);
+    let platform = required_text(
+        src,
+        w,
+        "platform",
+        "write `linux_amd64`, … or `unknown`",
+        diags,
+    );
+    let source: Option<CaptureSource> = w.required("source", "write `{ repo = \"owner/name\", path = \"…\", commit = \"<40 hex>\" }` or `{ url = \"…\" }`", diags);
+    if let Some(s) = &source {
+        check_source(src, w, s, diags);
+    }
+    Provenance {
+        captured,
+        confidence,
+        platform,
+        source,
+    }
+}
+
+/// A capture names at least one file, and each exists under `base` within its size.
+fn check_files(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    f: &CaptureFiles,
+    base: Option<&Path>,
+    diags: &mut Diagnostics,
+) {
+    check_with(
+        src,
+        w,
+        "files",
+        !f.all().is_empty(),
+        "name at least one of stdout, stderr, transcript, log",
+        diags,
+    );
+    let Some(base) = base else { return };
+    for (role, rel) in f.all() {
+        if let Err(problem) = check_capture_file(base, rel) {
+            let offset = w
+                .raw("files")
+                .map(|v| v.span().start)
+                .unwrap_or(w.span_start());
+            diags.push(
+                Diagnostic::at(src, offset, format!("{role} file `{rel}` of {}: {problem}", w.what()))
+                    .with_hint("paths are relative to the corpus folder, e.g. `upstream/owner__repo__name.stdout`"),
+            );
+        }
+    }
+}
+
+/// The optional notes on a capture: a free note, its host (what the run's machine
+/// had) and the values its publisher elided.
+fn parse_notes(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    diags: &mut Diagnostics,
+) -> (Option<String>, Option<CaptureHost>, Vec<String>) {
+    let note = w.get("note", diags);
+    let host: Option<CaptureHost> = w.get("host", diags);
+    if let Some(h) = &host {
+        check_with(
+            src,
+            w,
+            "host",
+            !h.from.trim().is_empty(),
+            "say where the record shows the host: `host = { settings = { toolPermission = \"strict\" }, from = \"…\" }`",
+            diags,
+        );
+    }
+    let elided: Vec<String> = w.get("elided", diags).unwrap_or_default();
+    check_with(
+        src,
+        w,
+        "elided",
+        elided.iter().all(|e| ELIDABLE.contains(&e.as_str())),
+        "`elided` lists values the publisher trimmed; known: `init.tools`",
+        diags,
+    );
+    (note, host, elided)
 }
 
 fn required_text(

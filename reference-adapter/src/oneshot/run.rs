@@ -14,6 +14,7 @@ use crate::faults::{Fault, FaultSet};
 use agy_protocol::driver::Outcome;
 use agy_protocol::process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -107,26 +108,7 @@ pub async fn generate(
     let _ = std::fs::create_dir_all(&env.work_dir);
     let brain_root = env.app_data_dir.join("brain");
     let conversations_before = conversation_dirs(&brain_root);
-    let mut cmd = Command::new(&env.agy_bin);
-    cmd.args(&argv)
-        .current_dir(&env.work_dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(false);
-    let mut child = match cmd.spawn() {
-        Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(no_evidence(binary_missing_failure(&env.agy_bin)))
-        }
-        Err(e) => {
-            return Err(no_evidence(Failure::new(
-                Outcome::Permanent,
-                PROVIDER_PERMANENT,
-                format!("failed to start `{}`: {e}", env.agy_bin.display()),
-            )))
-        }
-    };
+    let mut child = spawn_agy(env, &argv).map_err(no_evidence)?;
     let guard = GroupGuard::of(&child);
     let stdout_task = tokio::spawn(read_capped(child.stdout.take(), STDOUT_CAP));
     let stderr_task = tokio::spawn(read_capped(child.stderr.take(), STDERR_CAP));
@@ -173,8 +155,38 @@ pub async fn generate(
         &stdout,
         stderr,
     );
-    let ev = evidence(exit_code, obs.envelope.as_ref().ok(), &obs.stderr);
-    match classify(&obs, faults) {
+    deliver(env, faults, request_id, &obs)
+}
+
+/// agy started in its own process group (dying with the driver), its output piped.
+fn spawn_agy(env: &Environment, argv: &[OsString]) -> Result<tokio::process::Child, Failure> {
+    let mut cmd = Command::new(&env.agy_bin);
+    cmd.args(argv)
+        .current_dir(&env.work_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(false);
+    cmd.spawn().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => binary_missing_failure(&env.agy_bin),
+        _ => Failure::new(
+            Outcome::Permanent,
+            PROVIDER_PERMANENT,
+            format!("failed to start `{}`: {e}", env.agy_bin.display()),
+        ),
+    })
+}
+
+/// The verdict on a finished run: the image delivered (copied into the asset store) or
+/// the failure, each with the run's evidence.
+fn deliver(
+    env: &Environment,
+    faults: &FaultSet,
+    request_id: u64,
+    obs: &Observation,
+) -> GenerateOutcome {
+    let ev = evidence(obs.exit_code, obs.envelope.as_ref().ok(), &obs.stderr);
+    match classify(obs, faults) {
         Verdict::Delivered(None) => Ok(Delivery {
             image: None,
             evidence: ev,
