@@ -5,7 +5,7 @@
 //! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
-use super::capture::InvocationCapture;
+use super::capture::{InvocationCapture, StdinSink};
 use agy_protocol::env::{
     AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
     AGY_HARNESS_LIVE_PREFIX, FAKE_AGY_JOURNAL, FAKE_AGY_PREFIX, FAKE_AGY_STATE_DIR,
@@ -129,34 +129,7 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let journal = std::env::var_os(FAKE_AGY_JOURNAL).map(PathBuf::from);
-    let record = Arc::new(Mutex::new(JournalRecord {
-        v: JOURNAL_VERSION,
-        complete: false,
-        invocation,
-        pid: std::process::id(),
-        ppid: std::os::unix::process::parent_id(),
-        argv: argv.clone(),
-        cwd: std::env::current_dir()
-            .map(|d| d.display().to_string())
-            .unwrap_or_default(),
-        env: JOURNALED_ENV
-            .iter()
-            .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
-            .collect::<BTreeMap<_, _>>(),
-        mode: agy_protocol::command_line::parse_args(argv.get(1..).unwrap_or_default())
-            .ok()
-            .map(|a| a.run_mode()),
-        rule: Some("live".into()),
-        conversation_id: None,
-        started_us: now_us(),
-        ended_us: None,
-        stdin: Default::default(),
-        signals: Vec::new(),
-        exit: None,
-        files: Vec::new(),
-        stdout_bytes: 0,
-        stderr_bytes: 0,
-    }));
+    let record = Arc::new(Mutex::new(first_record(invocation, &argv)));
     // A live run's journal is an artefact: the sandbox's identity and the account of
     // copied credentials never reach it.
     let redactor = live_redactor();
@@ -167,29 +140,8 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
     };
     save(&record);
     let capture = InvocationCapture::from_env(invocation, &argv);
-    let mut cmd = tokio::process::Command::new(&agy);
-    cmd.args(argv_os.get(1..).unwrap_or_default())
-        .stdin(Stdio::piped());
-    if capture.is_some() {
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    }
-    // The real agy sees neither the fake's knobs nor the wrapper's own settings: the
-    // journal is the wrapper's to keep.
-    for (k, _) in std::env::vars_os() {
-        let k = k.to_string_lossy();
-        if k.starts_with(FAKE_AGY_PREFIX) || k.starts_with(AGY_HARNESS_LIVE_PREFIX) {
-            cmd.env_remove(k.as_ref());
-        }
-    }
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!(
-                "agy-harness: failed to start the real agy `{}`: {e}",
-                agy.display()
-            );
-            return 2;
-        }
+    let Some(mut child) = spawn_real(&agy, &argv_os, capture.is_some()) else {
+        return 2;
     };
     let child_pid = child.id().and_then(|p| i32::try_from(p).ok());
     let tees = capture.as_ref().map(|c| {
@@ -201,46 +153,13 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
     let stdin_sink = capture.as_ref().map(InvocationCapture::stdin_sink);
     // stdin passes through line by line, each line journalled with its arrival time;
     // EOF closes agy's stdin too.
-    if let Some(mut to_agy) = child.stdin.take() {
-        let record = Arc::clone(&record);
-        let journal = journal.clone();
-        let stdin_redactor = redactor.clone();
-        tokio::spawn(async move {
-            let mut lines = BufReader::new(tokio::io::stdin());
-            loop {
-                let mut buf = Vec::new();
-                let n = lines.read_until(b'\n', &mut buf).await.unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                if let Some(sink) = &stdin_sink {
-                    sink.line(&buf);
-                }
-                if let Ok(mut r) = record.lock() {
-                    r.stdin.bytes += n as u64;
-                    r.stdin.lines.push(StdinLine {
-                        at_us: now_us(),
-                        text: String::from_utf8_lossy(&buf)
-                            .trim_end_matches('\n')
-                            .to_string(),
-                        rule: None,
-                    });
-                    if let Some(j) = &journal {
-                        let _ = write_live(j, &redacted(&r, &stdin_redactor));
-                    }
-                }
-                if to_agy.write_all(&buf).await.is_err() {
-                    break;
-                }
-            }
-            if let Ok(mut r) = record.lock() {
-                r.stdin.closed_us = Some(now_us());
-                if let Some(j) = &journal {
-                    let _ = write_live(j, &redacted(&r, &stdin_redactor));
-                }
-            }
-            drop(to_agy);
-        });
+    if let Some(to_agy) = child.stdin.take() {
+        let journal = Journal {
+            record: Arc::clone(&record),
+            path: journal.clone(),
+            redactor: redactor.clone(),
+        };
+        tokio::spawn(forward_stdin(to_agy, journal, stdin_sink));
     }
     let (mut term, mut int, mut hup) = match (
         signal(SignalKind::terminate()),
@@ -277,27 +196,22 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
         Ok(s) => (s.code(), s.signal()),
         Err(_) => (Some(2), None),
     };
+    let exit = ExitRecord {
+        code,
+        signal: sig
+            .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
+            .map(|s| s.as_str().to_string()),
+    };
     let final_record = record.lock().map(|mut r| {
         r.complete = true;
         r.ended_us = Some(now_us());
-        r.exit = Some(ExitRecord {
-            code,
-            signal: sig
-                .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
-                .map(|s| s.as_str().to_string()),
-        });
+        r.exit = Some(exit.clone());
         r.clone()
     });
     if let (Some(j), Ok(r)) = (&journal, final_record) {
         let _ = append_final(j, &redacted(&r, &redactor));
     }
     if let (Some(capture), Some(tees)) = (capture, tees) {
-        let exit = ExitRecord {
-            code,
-            signal: sig
-                .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
-                .map(|s| s.as_str().to_string()),
-        };
         for tee in tees {
             drained(tee).await;
         }
@@ -306,6 +220,117 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
         let _ = capture.finish(exit, &redactor);
     }
     code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
+}
+
+/// The real agy with the invocation's arguments, its stdin piped (and its output too
+/// when the run is recorded); `None` (reported) when it cannot start.
+fn spawn_real(agy: &Path, argv_os: &[OsString], recorded: bool) -> Option<tokio::process::Child> {
+    let mut cmd = tokio::process::Command::new(agy);
+    cmd.args(argv_os.get(1..).unwrap_or_default())
+        .stdin(Stdio::piped());
+    if recorded {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    }
+    // The real agy sees neither the fake's knobs nor the wrapper's own settings: the
+    // journal is the wrapper's to keep.
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if k.starts_with(FAKE_AGY_PREFIX) || k.starts_with(AGY_HARNESS_LIVE_PREFIX) {
+            cmd.env_remove(k.as_ref());
+        }
+    }
+    match cmd.spawn() {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!(
+                "agy-harness: failed to start the real agy `{}`: {e}",
+                agy.display()
+            );
+            None
+        }
+    }
+}
+
+/// The journal record of this invocation as it starts.
+fn first_record(invocation: u32, argv: &[String]) -> JournalRecord {
+    JournalRecord {
+        v: JOURNAL_VERSION,
+        complete: false,
+        invocation,
+        pid: std::process::id(),
+        ppid: std::os::unix::process::parent_id(),
+        argv: argv.to_vec(),
+        cwd: std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_default(),
+        env: JOURNALED_ENV
+            .iter()
+            .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
+            .collect::<BTreeMap<_, _>>(),
+        mode: agy_protocol::command_line::parse_args(argv.get(1..).unwrap_or_default())
+            .ok()
+            .map(|a| a.run_mode()),
+        rule: Some("live".into()),
+        conversation_id: None,
+        started_us: now_us(),
+        ended_us: None,
+        stdin: Default::default(),
+        signals: Vec::new(),
+        exit: None,
+        files: Vec::new(),
+        stdout_bytes: 0,
+        stderr_bytes: 0,
+    }
+}
+
+/// The invocation's journal record, where it is written and how it is redacted.
+struct Journal {
+    record: Arc<Mutex<JournalRecord>>,
+    path: Option<PathBuf>,
+    redactor: Redactor,
+}
+
+/// Passes stdin on to agy line by line, journalling each line with its arrival time
+/// (and recording it when the run is recorded); EOF closes agy's stdin too.
+async fn forward_stdin(
+    mut to_agy: tokio::process::ChildStdin,
+    journal: Journal,
+    stdin_sink: Option<StdinSink>,
+) {
+    let mut lines = BufReader::new(tokio::io::stdin());
+    loop {
+        let mut buf = Vec::new();
+        let n = lines.read_until(b'\n', &mut buf).await.unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        if let Some(sink) = &stdin_sink {
+            sink.line(&buf);
+        }
+        if let Ok(mut r) = journal.record.lock() {
+            r.stdin.bytes += n as u64;
+            r.stdin.lines.push(StdinLine {
+                at_us: now_us(),
+                text: String::from_utf8_lossy(&buf)
+                    .trim_end_matches('\n')
+                    .to_string(),
+                rule: None,
+            });
+            if let Some(j) = &journal.path {
+                let _ = write_live(j, &redacted(&r, &journal.redactor));
+            }
+        }
+        if to_agy.write_all(&buf).await.is_err() {
+            break;
+        }
+    }
+    if let Ok(mut r) = journal.record.lock() {
+        r.stdin.closed_us = Some(now_us());
+        if let Some(j) = &journal.path {
+            let _ = write_live(j, &redacted(&r, &journal.redactor));
+        }
+    }
+    drop(to_agy);
 }
 
 /// Waits for a tee to pass on the rest of agy's output; a child of agy that keeps the

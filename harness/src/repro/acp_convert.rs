@@ -220,7 +220,7 @@ impl Conv {
         let again = self.pending.as_deref() == Some(text.as_str())
             || (self.pending.is_none() && self.prompts.last() == Some(&text));
         if restored && again {
-            self.note(line, &format!("{} sent again after the restore: the client's resend, left out (no earlier prompt may be resent)", super::oracle::quote(&text)));
+            self.note(line, &format!("{} sent again after the restore: the client's resend, left out (no earlier prompt may be resent)", super::plan::quote(&text)));
             self.phase = Phase::Resent;
             return;
         }

@@ -1,13 +1,12 @@
 //! The reproduction as data: the profile, agy's processes and, per turn, the script
-//! steps that act out what the report shows. Built from the evidence ([`build_case`]);
+//! steps that act out what the report shows. Built from the evidence (`build::build_case`);
 //! shrunk by the minimiser; rendered as a scenario with the oracle's expectations.
 
-use super::evidence::{Evidence, Invocation, ItemKind};
 use crate::capture::stdout_step;
 use crate::scenario::Profile;
-use agy_protocol::command_line::{invocation_kind, InvocationKind};
 use agy_protocol::script::Step;
 use agy_protocol::AgyVersion;
+use std::fmt::Write;
 
 /// The reproduction.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,6 +65,28 @@ pub struct Turn {
     pub text: String,
     /// The script steps, in order.
     pub steps: Vec<ScriptStep>,
+}
+
+impl Turn {
+    /// The turn's `steps = [ … ]` as TOML, then a blank line.
+    pub fn write_steps(&self, out: &mut String) {
+        write_step_list(out, "steps", &self.steps);
+        out.push('\n');
+    }
+}
+
+/// `key = [ … ]` as TOML, each step with the report line it came from.
+pub fn write_step_list(out: &mut String, key: &str, steps: &[ScriptStep]) {
+    let _ = writeln!(out, "{key} = [");
+    for s in steps {
+        let origin = if s.line > 0 {
+            format!("  # report line {}", s.line)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  {},{origin}", s.value);
+    }
+    let _ = writeln!(out, "]");
 }
 
 /// One script step and the report line it came from.
@@ -129,111 +150,6 @@ pub struct Built {
     pub profile_reason: String,
     /// Conversions and assumptions worth knowing.
     pub notes: Vec<String>,
-}
-
-/// Builds the reproduction; `Err` says which evidence is missing.
-pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
-    let mut notes = Vec::new();
-    let mut turns: Vec<Invocation> = Vec::new();
-    for (i, inv) in e.invocations.iter().enumerate() {
-        let mut inv = inv.clone();
-        if inv.argv.is_none() {
-            inv.argv.clone_from(&opts.argv);
-        }
-        let kind = inv.argv.as_deref().map(invocation_kind);
-        if matches!(kind, Some(k) if k != InvocationKind::Turn) {
-            notes.push(format!(
-                "invocation {} is a probe (`{}`), not a turn: left to fake-agy's modelled agy",
-                i + 1,
-                inv.argv.as_deref().unwrap_or_default().join(" ")
-            ));
-            continue;
-        }
-        turns.push(inv);
-    }
-    if turns.is_empty() {
-        return Err(
-            "the report shows no agy turn: paste agy's output for the run that misbehaved".into(),
-        );
-    }
-    let (profile, profile_reason) = match opts.profile {
-        Some(p) => (p, "given with --profile".to_string()),
-        None => infer_profile(&turns)?,
-    };
-    let processes = match profile {
-        Profile::Oneshot => turns
-            .iter()
-            .enumerate()
-            .map(|(i, inv)| super::convert::oneshot_process(i, inv, &mut notes))
-            .collect(),
-        Profile::Session => super::convert::session_processes(&turns, &mut notes),
-        Profile::Acp => {
-            return Err("agy's own output is a oneshot or session report; for `--profile acp` paste the ACP JSON-RPC transcript of `agy_acp_server` (docs/reproduce-a-bug.md)".into())
-        }
-    };
-    Ok(Built {
-        case: ReproCase {
-            profile,
-            version: opts.version.or_else(|| e.version.as_ref().map(|v| v.0)),
-            processes,
-            permission: None,
-        },
-        profile_reason,
-        notes,
-    })
-}
-
-/// The profile the evidence shows: stdin user lines or `--input-format stream-json`
-/// make a session; a json envelope or `-p` a oneshot.
-fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), String> {
-    let stdin = invs
-        .iter()
-        .any(|i| i.items.iter().any(|x| matches!(x.kind, ItemKind::Stdin(_))));
-    if stdin {
-        return Ok((Profile::Session, "the report shows stdin user lines".into()));
-    }
-    if invs
-        .iter()
-        .any(|i| i.flag("--input-format") == Some("stream-json"))
-    {
-        return Ok((
-            Profile::Session,
-            "agy ran with --input-format stream-json".into(),
-        ));
-    }
-    let results = |i: &Invocation| {
-        i.items
-            .iter()
-            .filter(|x| matches!(&x.kind, ItemKind::Stdout(l) if l.starts_with("{\"event\":\"result\"")))
-            .count()
-    };
-    if invs.iter().any(|i| results(i) > 1) {
-        return Ok((
-            Profile::Session,
-            "one agy process printed several results".into(),
-        ));
-    }
-    if invs
-        .iter()
-        .any(|i| i.flag("--output-format") == Some("json"))
-    {
-        return Ok((Profile::Oneshot, "agy ran with --output-format json".into()));
-    }
-    let envelope = invs.iter().any(|i| {
-        i.items
-            .iter()
-            .any(|x| matches!(&x.kind, ItemKind::Stdout(l) if l.starts_with('{') && !l.contains("\"event\"")))
-    });
-    if envelope {
-        return Ok((Profile::Oneshot, "agy printed a json envelope".into()));
-    }
-    if invs
-        .iter()
-        .any(|i| i.flag("-p").is_some() || i.flag("--print").is_some())
-    {
-        return Ok((Profile::Oneshot, "agy ran in print mode (-p)".into()));
-    }
-    Err("the report does not show which profile it is (no stdin lines, no envelope, no `$ agy -p …` line): pass `--profile oneshot` or `--profile session`".into())
 }
 
 /// A step of the script format as a [`ScriptStep`].

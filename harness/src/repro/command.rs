@@ -6,7 +6,8 @@
 use super::acp_convert::acp_case;
 use super::acp_transcript::{is_acp_transcript, read_transcript, Direction};
 use super::args::ReproArgs;
-use super::case::{build_case, Built, CaseOptions, ReproCase};
+use super::build::build_case;
+use super::case::{Built, CaseOptions, ReproCase};
 use super::evidence::Evidence;
 use super::judge::{signature, Judge, Verdict};
 use super::minimise::{minimise, step_count, Budget, Shrunk};

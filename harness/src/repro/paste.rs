@@ -6,7 +6,7 @@
 
 use super::evidence::{Evidence, ImageEvidence, Invocation, Item, ItemKind};
 use super::hint::{read_hints, Hint};
-use super::record::{journal_invocation, trace_evidence};
+use super::recorded::{journal_invocation, trace_evidence};
 use agy_protocol::diag::{Diagnostic, Diagnostics, SourceFile};
 use agy_protocol::journal::JournalRecord;
 use agy_protocol::stream::UserLine;
@@ -453,7 +453,7 @@ mod tests {
         ) {
             for text in [lines.join("\n"), raw] {
                 if let Ok(e) = read(&text) {
-                    if let Ok(built) = crate::repro::case::build_case(&e, &crate::repro::case::CaseOptions::default()) {
+                    if let Ok(built) = crate::repro::build::build_case(&e, &crate::repro::case::CaseOptions::default()) {
                         let plan = crate::repro::oracle::plan(&built.case);
                         let out = crate::repro::render::render(&built.case, &plan, "x", &crate::repro::render::Provenance::default());
                         proptest::prop_assert!(out.contains("[scenario]"));

@@ -2,8 +2,8 @@
 //! report line it came from), the ops a user of the profile sends, and the oracle's
 //! expectations with their reasons as comments.
 
-use super::case::{ReproCase, Turn};
-use super::oracle::{quote, Plan};
+use super::case::ReproCase;
+use super::plan::{quote, Plan};
 use crate::scenario::Profile;
 use std::fmt::Write;
 
@@ -36,7 +36,7 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
             for proc in &case.processes {
                 let _ = writeln!(out, "# {}\n[[agy.invocation]]", proc.origin);
                 for t in &proc.turns {
-                    steps(&mut out, t);
+                    t.write_steps(&mut out);
                 }
             }
         }
@@ -51,7 +51,7 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
                         k + 1,
                         quote(&t.text)
                     );
-                    steps(&mut out, t);
+                    t.write_steps(&mut out);
                 }
             }
         }
@@ -87,20 +87,6 @@ fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, p: &Provena
         let _ = writeln!(out, "timeout     = \"{}ms\"", t.as_millis());
     }
     let _ = writeln!(out, "description = {}\n", quote(&plan.summary));
-}
-
-/// A turn's `steps = [ … ]`, each with the report line it came from.
-pub fn steps(out: &mut String, t: &Turn) {
-    let _ = writeln!(out, "steps = [");
-    for s in &t.steps {
-        let origin = if s.line > 0 {
-            format!("  # report line {}", s.line)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(out, "  {},{origin}", s.value);
-    }
-    let _ = writeln!(out, "]\n");
 }
 
 fn ops(out: &mut String, plan: &Plan) {

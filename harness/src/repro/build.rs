@@ -1,0 +1,113 @@
+//! Building a reproduction from the evidence of a bug report (oneshot or session): the
+//! turns it shows, the profile, and each agy process as a script.
+
+use super::case::{Built, CaseOptions, ReproCase};
+use super::convert::{oneshot_process, session_processes};
+use super::evidence::{Evidence, Invocation, ItemKind};
+use crate::scenario::Profile;
+use agy_protocol::command_line::{invocation_kind, InvocationKind};
+
+/// Builds the reproduction; `Err` says which evidence is missing.
+pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
+    let mut notes = Vec::new();
+    let mut turns: Vec<Invocation> = Vec::new();
+    for (i, inv) in e.invocations.iter().enumerate() {
+        let mut inv = inv.clone();
+        if inv.argv.is_none() {
+            inv.argv.clone_from(&opts.argv);
+        }
+        let kind = inv.argv.as_deref().map(invocation_kind);
+        if matches!(kind, Some(k) if k != InvocationKind::Turn) {
+            notes.push(format!(
+                "invocation {} is a probe (`{}`), not a turn: left to fake-agy's modelled agy",
+                i + 1,
+                inv.argv.as_deref().unwrap_or_default().join(" ")
+            ));
+            continue;
+        }
+        turns.push(inv);
+    }
+    if turns.is_empty() {
+        return Err(
+            "the report shows no agy turn: paste agy's output for the run that misbehaved".into(),
+        );
+    }
+    let (profile, profile_reason) = match opts.profile {
+        Some(p) => (p, "given with --profile".to_string()),
+        None => infer_profile(&turns)?,
+    };
+    let processes = match profile {
+        Profile::Oneshot => turns
+            .iter()
+            .enumerate()
+            .map(|(i, inv)| oneshot_process(i, inv, &mut notes))
+            .collect(),
+        Profile::Session => session_processes(&turns, &mut notes),
+        Profile::Acp => {
+            return Err("agy's own output is a oneshot or session report; for `--profile acp` paste the ACP JSON-RPC transcript of `agy_acp_server` (docs/reproduce-a-bug.md)".into())
+        }
+    };
+    Ok(Built {
+        case: ReproCase {
+            profile,
+            version: opts.version.or_else(|| e.version.as_ref().map(|v| v.0)),
+            processes,
+            permission: None,
+        },
+        profile_reason,
+        notes,
+    })
+}
+
+/// The profile the evidence shows: stdin user lines or `--input-format stream-json`
+/// make a session; a json envelope or `-p` a oneshot.
+fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), String> {
+    let stdin = invs
+        .iter()
+        .any(|i| i.items.iter().any(|x| matches!(x.kind, ItemKind::Stdin(_))));
+    if stdin {
+        return Ok((Profile::Session, "the report shows stdin user lines".into()));
+    }
+    if invs
+        .iter()
+        .any(|i| i.flag("--input-format") == Some("stream-json"))
+    {
+        return Ok((
+            Profile::Session,
+            "agy ran with --input-format stream-json".into(),
+        ));
+    }
+    let results = |i: &Invocation| {
+        i.items
+            .iter()
+            .filter(|x| matches!(&x.kind, ItemKind::Stdout(l) if l.starts_with("{\"event\":\"result\"")))
+            .count()
+    };
+    if invs.iter().any(|i| results(i) > 1) {
+        return Ok((
+            Profile::Session,
+            "one agy process printed several results".into(),
+        ));
+    }
+    if invs
+        .iter()
+        .any(|i| i.flag("--output-format") == Some("json"))
+    {
+        return Ok((Profile::Oneshot, "agy ran with --output-format json".into()));
+    }
+    let envelope = invs.iter().any(|i| {
+        i.items
+            .iter()
+            .any(|x| matches!(&x.kind, ItemKind::Stdout(l) if l.starts_with('{') && !l.contains("\"event\"")))
+    });
+    if envelope {
+        return Ok((Profile::Oneshot, "agy printed a json envelope".into()));
+    }
+    if invs
+        .iter()
+        .any(|i| i.flag("-p").is_some() || i.flag("--print").is_some())
+    {
+        return Ok((Profile::Oneshot, "agy ran in print mode (-p)".into()));
+    }
+    Err("the report does not show which profile it is (no stdin lines, no envelope, no `$ agy -p …` line): pass `--profile oneshot` or `--profile session`".into())
+}
