@@ -5,7 +5,7 @@
 //! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
-use super::capture::InvocationCapture;
+use super::capture::{InvocationCapture, Stream};
 use agy_protocol::env::{
     AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
     AGY_HARNESS_LIVE_PREFIX, FAKE_AGY_JOURNAL, FAKE_AGY_PREFIX, FAKE_AGY_STATE_DIR,
@@ -194,8 +194,8 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
     let child_pid = child.id().and_then(|p| i32::try_from(p).ok());
     let tees = capture.as_ref().map(|c| {
         [
-            child.stdout.take().map(|o| c.tee_stdout(o)),
-            child.stderr.take().map(|e| c.tee_stderr(e)),
+            child.stdout.take().map(|o| c.tee(o, Stream::Stdout)),
+            child.stderr.take().map(|e| c.tee(e, Stream::Stderr)),
         ]
     });
     let stdin_sink = capture.as_ref().map(InvocationCapture::stdin_sink);

@@ -5,9 +5,9 @@
 //! late output go into both: they are the agent's, whichever method the client under
 //! test chooses; the replay's place stays with the method it was seen on.
 
-use super::case::{ReproCase, Restore, ScriptStep, Turn};
+use super::case::{ReproCase, Restore, Turn};
 use super::oracle::quote;
-use super::render::steps;
+use super::render::step_list;
 use crate::scenario::AcpExpect;
 use std::fmt::Write;
 
@@ -34,7 +34,8 @@ pub fn acp_script(out: &mut String, case: &ReproCase) {
             "# {origin}\n[[acp.prompt]]\nwhen  = {{ {nth}contains = {} }}",
             quote(&turn.text)
         );
-        steps(out, turn);
+        step_list(out, "steps", &turn.steps);
+        let _ = writeln!(out);
     }
     let restores: Vec<&Restore> = case
         .processes
@@ -71,22 +72,9 @@ fn restore_table(out: &mut String, r: &Restore, method: &str) {
         );
     }
     if !r.late.is_empty() {
-        late(out, &r.late);
+        step_list(out, "late", &r.late);
     }
     let _ = writeln!(out);
-}
-
-fn late(out: &mut String, late: &[ScriptStep]) {
-    let _ = writeln!(out, "late = [");
-    for s in late {
-        let origin = if s.line > 0 {
-            format!("  # report line {}", s.line)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(out, "  {},{origin}", s.value);
-    }
-    let _ = writeln!(out, "]");
 }
 
 /// Writes `[expect.acp]`.

@@ -2,7 +2,7 @@
 //! report line it came from), the ops a user of the profile sends, and the oracle's
 //! expectations with their reasons as comments.
 
-use super::case::{ReproCase, Turn};
+use super::case::{ReproCase, ScriptStep, Turn};
 use super::oracle::{quote, Plan};
 use crate::scenario::Profile;
 use std::fmt::Write;
@@ -89,10 +89,15 @@ fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, p: &Provena
     let _ = writeln!(out, "description = {}\n", quote(&plan.summary));
 }
 
-/// A turn's `steps = [ … ]`, each with the report line it came from.
-pub fn steps(out: &mut String, t: &Turn) {
-    let _ = writeln!(out, "steps = [");
-    for s in &t.steps {
+fn steps(out: &mut String, t: &Turn) {
+    step_list(out, "steps", &t.steps);
+    let _ = writeln!(out);
+}
+
+/// `<key> = [ … ]`, one step a line with the report line it came from.
+pub fn step_list(out: &mut String, key: &str, steps: &[ScriptStep]) {
+    let _ = writeln!(out, "{key} = [");
+    for s in steps {
         let origin = if s.line > 0 {
             format!("  # report line {}", s.line)
         } else {
@@ -100,7 +105,7 @@ pub fn steps(out: &mut String, t: &Turn) {
         };
         let _ = writeln!(out, "  {},{origin}", s.value);
     }
-    let _ = writeln!(out, "]\n");
+    let _ = writeln!(out, "]");
 }
 
 fn ops(out: &mut String, plan: &Plan) {
