@@ -5,7 +5,7 @@
 //! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
-use super::capture::{InvocationCapture, Stream};
+use super::capture::{InvocationCapture, StdinSink, Stream};
 use agy_protocol::env::{
     AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
     AGY_HARNESS_LIVE_PREFIX, FAKE_AGY_JOURNAL, FAKE_AGY_PREFIX, FAKE_AGY_STATE_DIR,
@@ -123,19 +123,50 @@ pub fn wrap_agy() -> i32 {
     runtime.block_on(run_real(agy, invocation, argv))
 }
 
-async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 {
-    let argv: Vec<String> = argv_os
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let journal = std::env::var_os(FAKE_AGY_JOURNAL).map(PathBuf::from);
-    let record = Arc::new(Mutex::new(JournalRecord {
+/// The live journal of one invocation: the record, where it goes, and the redactor it
+/// passes through (a live run's journal is an artefact: the sandbox's identity and the
+/// account of copied credentials never reach it).
+#[derive(Clone)]
+struct LiveJournal {
+    path: Option<PathBuf>,
+    record: Arc<Mutex<JournalRecord>>,
+    redactor: Redactor,
+}
+
+impl LiveJournal {
+    /// Changes the record and writes it.
+    fn update(&self, change: impl FnOnce(&mut JournalRecord)) {
+        if let Ok(mut r) = self.record.lock() {
+            change(&mut r);
+            if let Some(j) = &self.path {
+                let _ = write_live(j, &redacted(&r, &self.redactor));
+            }
+        }
+    }
+
+    /// Writes the final record with how agy ended.
+    fn finish(&self, exit: ExitRecord) {
+        let record = self.record.lock().map(|mut r| {
+            r.complete = true;
+            r.ended_us = Some(now_us());
+            r.exit = Some(exit);
+            r.clone()
+        });
+        if let (Some(j), Ok(r)) = (&self.path, record) {
+            let _ = append_final(j, &redacted(&r, &self.redactor));
+        }
+    }
+}
+
+/// The record of an invocation as it starts.
+fn started_record(invocation: u32, argv: &[String]) -> JournalRecord {
+    JournalRecord {
         v: JOURNAL_VERSION,
         complete: false,
         invocation,
         pid: std::process::id(),
         ppid: std::os::unix::process::parent_id(),
-        argv: argv.clone(),
+        argv: argv.to_vec(),
         cwd: std::env::current_dir()
             .map(|d| d.display().to_string())
             .unwrap_or_default(),
@@ -156,16 +187,20 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
         files: Vec::new(),
         stdout_bytes: 0,
         stderr_bytes: 0,
-    }));
-    // A live run's journal is an artefact: the sandbox's identity and the account of
-    // copied credentials never reach it.
-    let redactor = live_redactor();
-    let save = |record: &Arc<Mutex<JournalRecord>>| {
-        if let (Some(j), Ok(r)) = (&journal, record.lock()) {
-            let _ = write_live(j, &redacted(&r, &redactor));
-        }
+    }
+}
+
+async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 {
+    let argv: Vec<String> = argv_os
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let journal = LiveJournal {
+        path: std::env::var_os(FAKE_AGY_JOURNAL).map(PathBuf::from),
+        record: Arc::new(Mutex::new(started_record(invocation, &argv))),
+        redactor: live_redactor(),
     };
-    save(&record);
+    journal.update(|_| {});
     let capture = InvocationCapture::from_env(invocation, &argv);
     let mut cmd = tokio::process::Command::new(&agy);
     cmd.args(argv_os.get(1..).unwrap_or_default())
@@ -191,57 +226,83 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
             return 2;
         }
     };
-    let child_pid = child.id().and_then(|p| i32::try_from(p).ok());
     let tees = capture.as_ref().map(|c| {
         [
             child.stdout.take().map(|o| c.tee(o, Stream::Stdout)),
             child.stderr.take().map(|e| c.tee(e, Stream::Stderr)),
         ]
     });
-    let stdin_sink = capture.as_ref().map(InvocationCapture::stdin_sink);
-    // stdin passes through line by line, each line journalled with its arrival time;
-    // EOF closes agy's stdin too.
-    if let Some(mut to_agy) = child.stdin.take() {
-        let record = Arc::clone(&record);
-        let journal = journal.clone();
-        let stdin_redactor = redactor.clone();
-        tokio::spawn(async move {
-            let mut lines = BufReader::new(tokio::io::stdin());
-            loop {
-                let mut buf = Vec::new();
-                let n = lines.read_until(b'\n', &mut buf).await.unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                if let Some(sink) = &stdin_sink {
-                    sink.line(&buf);
-                }
-                if let Ok(mut r) = record.lock() {
-                    r.stdin.bytes += n as u64;
-                    r.stdin.lines.push(StdinLine {
-                        at_us: now_us(),
-                        text: String::from_utf8_lossy(&buf)
-                            .trim_end_matches('\n')
-                            .to_string(),
-                        rule: None,
-                    });
-                    if let Some(j) = &journal {
-                        let _ = write_live(j, &redacted(&r, &stdin_redactor));
-                    }
-                }
-                if to_agy.write_all(&buf).await.is_err() {
-                    break;
-                }
-            }
-            if let Ok(mut r) = record.lock() {
-                r.stdin.closed_us = Some(now_us());
-                if let Some(j) = &journal {
-                    let _ = write_live(j, &redacted(&r, &stdin_redactor));
-                }
-            }
-            drop(to_agy);
-        });
+    if let Some(to_agy) = child.stdin.take() {
+        let sink = capture.as_ref().map(InvocationCapture::stdin_sink);
+        tokio::spawn(pass_stdin(to_agy, journal.clone(), sink));
     }
+    let Some(status) = wait_forwarding_signals(&mut child, &journal).await else {
+        return 2;
+    };
+    use std::os::unix::process::ExitStatusExt;
+    let (code, sig) = match &status {
+        Ok(s) => (s.code(), s.signal()),
+        Err(_) => (Some(2), None),
+    };
+    let exit = ExitRecord {
+        code,
+        signal: sig
+            .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
+            .map(|s| s.as_str().to_string()),
+    };
+    journal.finish(exit.clone());
+    if let (Some(capture), Some(tees)) = (capture, tees) {
+        for tee in tees {
+            drained(tee).await;
+        }
+        // A recording that cannot be written is missing from the scenario's trace (the
+        // harness says so); agy's own stderr is the adapter's and stays clean.
+        let _ = capture.finish(exit, &journal.redactor);
+    }
+    code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
+}
+
+/// Passes stdin through line by line, each line journalled (and recorded) with its
+/// arrival time; EOF closes agy's stdin too.
+async fn pass_stdin(
+    mut to_agy: tokio::process::ChildStdin,
+    journal: LiveJournal,
+    sink: Option<StdinSink>,
+) {
+    let mut lines = BufReader::new(tokio::io::stdin());
+    loop {
+        let mut buf = Vec::new();
+        let n = lines.read_until(b'\n', &mut buf).await.unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        if let Some(sink) = &sink {
+            sink.line(&buf);
+        }
+        journal.update(|r| {
+            r.stdin.bytes += n as u64;
+            r.stdin.lines.push(StdinLine {
+                at_us: now_us(),
+                text: String::from_utf8_lossy(&buf)
+                    .trim_end_matches('\n')
+                    .to_string(),
+                rule: None,
+            });
+        });
+        if to_agy.write_all(&buf).await.is_err() {
+            break;
+        }
+    }
+    journal.update(|r| r.stdin.closed_us = Some(now_us()));
+}
+
+/// Waits for agy, passing SIGTERM, SIGINT and SIGHUP on (each journalled); `None` when
+/// the handlers cannot be installed (agy is killed then).
+async fn wait_forwarding_signals(
+    child: &mut tokio::process::Child,
+    journal: &LiveJournal,
+) -> Option<std::io::Result<std::process::ExitStatus>> {
+    let child_pid = child.id().and_then(|p| i32::try_from(p).ok());
     let (mut term, mut int, mut hup) = match (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
@@ -251,61 +312,26 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
         _ => {
             eprintln!("agy-harness: failed to install signal handlers");
             let _ = child.kill().await;
-            return 2;
+            return None;
         }
     };
-    let status = loop {
+    loop {
         let sig = tokio::select! {
-            s = child.wait() => break s,
+            s = child.wait() => return Some(s),
             _ = term.recv() => nix::sys::signal::Signal::SIGTERM,
             _ = int.recv() => nix::sys::signal::Signal::SIGINT,
             _ = hup.recv() => nix::sys::signal::Signal::SIGHUP,
         };
-        if let Ok(mut r) = record.lock() {
+        journal.update(|r| {
             r.signals.push(SignalRecord {
                 signal: sig.as_str().to_string(),
                 at_us: now_us(),
-            });
-        }
-        save(&record);
+            })
+        });
         if let Some(pid) = child_pid {
             let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), sig);
         }
-    };
-    use std::os::unix::process::ExitStatusExt;
-    let (code, sig) = match &status {
-        Ok(s) => (s.code(), s.signal()),
-        Err(_) => (Some(2), None),
-    };
-    let final_record = record.lock().map(|mut r| {
-        r.complete = true;
-        r.ended_us = Some(now_us());
-        r.exit = Some(ExitRecord {
-            code,
-            signal: sig
-                .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
-                .map(|s| s.as_str().to_string()),
-        });
-        r.clone()
-    });
-    if let (Some(j), Ok(r)) = (&journal, final_record) {
-        let _ = append_final(j, &redacted(&r, &redactor));
     }
-    if let (Some(capture), Some(tees)) = (capture, tees) {
-        let exit = ExitRecord {
-            code,
-            signal: sig
-                .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
-                .map(|s| s.as_str().to_string()),
-        };
-        for tee in tees {
-            drained(tee).await;
-        }
-        // A recording that cannot be written is missing from the scenario's trace (the
-        // harness says so); agy's own stderr is the adapter's and stays clean.
-        let _ = capture.finish(exit, &redactor);
-    }
-    code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
 }
 
 /// Waits for a tee to pass on the rest of agy's output; a child of agy that keeps the

@@ -5,9 +5,8 @@
 //! late output go into both: they are the agent's, whichever method the client under
 //! test chooses; the replay's place stays with the method it was seen on.
 
-use super::case::{ReproCase, Restore, Turn};
+use super::case::{write_steps, ReproCase, Restore, Turn};
 use super::oracle::quote;
-use super::render::step_list;
 use crate::scenario::AcpExpect;
 use std::fmt::Write;
 
@@ -34,7 +33,7 @@ pub fn acp_script(out: &mut String, case: &ReproCase) {
             "# {origin}\n[[acp.prompt]]\nwhen  = {{ {nth}contains = {} }}",
             quote(&turn.text)
         );
-        step_list(out, "steps", &turn.steps);
+        write_steps(out, "steps", &turn.steps);
         let _ = writeln!(out);
     }
     let restores: Vec<&Restore> = case
@@ -72,7 +71,7 @@ fn restore_table(out: &mut String, r: &Restore, method: &str) {
         );
     }
     if !r.late.is_empty() {
-        step_list(out, "late", &r.late);
+        write_steps(out, "late", &r.late);
     }
     let _ = writeln!(out);
 }

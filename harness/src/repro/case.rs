@@ -8,6 +8,7 @@ use crate::scenario::Profile;
 use agy_protocol::command_line::{invocation_kind, InvocationKind};
 use agy_protocol::script::Step;
 use agy_protocol::AgyVersion;
+use std::fmt::Write;
 
 /// The reproduction.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,6 +108,20 @@ impl ScriptStep {
             .as_table_mut()
             .and_then(|t| t.iter_mut().next().map(|(_, v)| v))
     }
+}
+
+/// `<key> = [ … ]`, one step a line with the report line it came from.
+pub fn write_steps(out: &mut String, key: &str, steps: &[ScriptStep]) {
+    let _ = writeln!(out, "{key} = [");
+    for s in steps {
+        let origin = if s.line > 0 {
+            format!("  # report line {}", s.line)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  {},{origin}", s.value);
+    }
+    let _ = writeln!(out, "]");
 }
 
 /// What the command line adds to the evidence.

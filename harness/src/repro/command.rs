@@ -10,15 +10,16 @@ use super::case::{build_case, Built, CaseOptions, ReproCase};
 use super::evidence::Evidence;
 use super::judge::{signature, Judge, Verdict};
 use super::minimise::{minimise, step_count, Budget, Shrunk};
-use super::oracle::plan;
 use super::paste::{read_paste, MAX_PASTE_BYTES};
+use super::plan::plan;
 use super::record::read_folder;
 use super::render::{render, Provenance};
 use crate::adapter_config::AdapterConfig;
-use crate::app::{adapter_config, fake_agy, reference_adapter, Fatal};
+use crate::binaries::{adapter_config, fake_agy, reference_adapter};
 use crate::check::Failure;
 use crate::cli::CommonArgs;
 use crate::exit_code;
+use crate::fatal::Fatal;
 use crate::runner::RunSettings;
 use crate::scenario::{parse_scenario_file, Profile};
 use agy_protocol::diag::{Diagnostics, SourceFile};
@@ -167,7 +168,7 @@ fn adapters(
 ) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), Fatal> {
     let common = common(args);
     let fake = fake_agy(&common)?;
-    let fake_acp = crate::app::fake_agy_acp_if(&common, profile == Profile::Acp)?;
+    let fake_acp = crate::binaries::fake_agy_acp_if(&common, profile == Profile::Acp)?;
     let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, &common)?;
     if !config.adapter.profiles.contains(&profile) {
         return Err(bad(format!(
@@ -321,7 +322,7 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
     write_scenario(&path, &render(&case, &the_plan, &slug, &prov))?;
     println!("wrote {}", path.display());
     let (target, reference) = adapters(&args, case.profile)?;
-    let jobs = crate::app::jobs(&common(&args));
+    let jobs = crate::catalogue_run::jobs(&common(&args));
     let work = tempfile::tempdir().map_err(|e| cannot(format!("no temporary folder: {e}")))?;
     let mut judge = Judge::new(target, reference, jobs, work.path());
     let verdict = judge.judge(std::slice::from_ref(&case)).await.remove(0);

@@ -9,8 +9,7 @@ use super::seen::{seen, Seen};
 use crate::fuzz::case::{Case, OneshotAgy, OneshotCase, OneshotStep};
 use crate::fuzz::oracle::{oracle as fuzz_oracle, OpOracle};
 use crate::scenario::{
-    AcpExpect, HistoryExpect, JournalExpect, OpExpect, OutcomeSet, OutputExpect, Profile,
-    UsageExpect,
+    AcpExpect, HistoryExpect, JournalExpect, OpExpect, OutcomeSet, OutputExpect, UsageExpect,
 };
 use agy_protocol::driver::Outcome;
 use agy_protocol::GoDuration;
@@ -45,15 +44,6 @@ pub struct Plan {
     pub summary: String,
     /// Turns that end without a result (the adapter waits for one until its timeout).
     pub unanswered: usize,
-}
-
-/// The plan of `case`.
-pub fn plan(case: &ReproCase) -> Plan {
-    match case.profile {
-        Profile::Session => super::session_oracle::session_plan(case),
-        Profile::Acp => super::acp_oracle::acp_plan(case),
-        Profile::Oneshot => oneshot_plan(case),
-    }
 }
 
 /// A TOML basic string.
@@ -223,7 +213,7 @@ fn classify(p: &Process) -> (OneshotAgy, String, &'static str) {
 }
 
 /// Oneshot: one generate op per invocation, judged by the fuzz oracle.
-fn oneshot_plan(case: &ReproCase) -> Plan {
+pub fn oneshot_plan(case: &ReproCase) -> Plan {
     let classes: Vec<_> = case.processes.iter().map(classify).collect();
     let fuzz = fuzz_oracle(&Case::Oneshot(OneshotCase {
         steps: classes

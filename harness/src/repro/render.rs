@@ -2,7 +2,7 @@
 //! report line it came from), the ops a user of the profile sends, and the oracle's
 //! expectations with their reasons as comments.
 
-use super::case::{ReproCase, ScriptStep, Turn};
+use super::case::{write_steps, ReproCase, Turn};
 use super::oracle::{quote, Plan};
 use crate::scenario::Profile;
 use std::fmt::Write;
@@ -90,22 +90,8 @@ fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, p: &Provena
 }
 
 fn steps(out: &mut String, t: &Turn) {
-    step_list(out, "steps", &t.steps);
+    write_steps(out, "steps", &t.steps);
     let _ = writeln!(out);
-}
-
-/// `<key> = [ … ]`, one step a line with the report line it came from.
-pub fn step_list(out: &mut String, key: &str, steps: &[ScriptStep]) {
-    let _ = writeln!(out, "{key} = [");
-    for s in steps {
-        let origin = if s.line > 0 {
-            format!("  # report line {}", s.line)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(out, "  {},{origin}", s.value);
-    }
-    let _ = writeln!(out, "]");
 }
 
 fn ops(out: &mut String, plan: &Plan) {
