@@ -46,6 +46,15 @@ pub struct InvocationCapture {
     stderr: Chunks,
 }
 
+/// One of agy's output streams.
+#[derive(Debug, Clone, Copy)]
+pub enum Stream {
+    /// stdout.
+    Stdout,
+    /// stderr.
+    Stderr,
+}
+
 /// Notes the stdin lines the client wrote, with their times.
 #[derive(Clone)]
 pub struct StdinSink {
@@ -98,30 +107,21 @@ impl InvocationCapture {
         }
     }
 
-    /// Copies agy's stdout to the wrapper's as it arrives, keeping each chunk.
-    pub fn tee_stdout<R>(&self, from: R) -> tokio::task::JoinHandle<()>
+    /// Copies agy's stdout (or stderr) to the wrapper's as it arrives, keeping each
+    /// chunk.
+    pub fn tee<R>(&self, from: R, stream: Stream) -> tokio::task::JoinHandle<()>
     where
         R: AsyncRead + Unpin + Send + 'static,
     {
-        tokio::spawn(tee(
-            from,
-            tokio::io::stdout(),
-            self.stdout.clone(),
-            self.start,
-        ))
-    }
-
-    /// Copies agy's stderr to the wrapper's as it arrives, keeping each chunk.
-    pub fn tee_stderr<R>(&self, from: R) -> tokio::task::JoinHandle<()>
-    where
-        R: AsyncRead + Unpin + Send + 'static,
-    {
-        tokio::spawn(tee(
-            from,
-            tokio::io::stderr(),
-            self.stderr.clone(),
-            self.start,
-        ))
+        let start = self.start;
+        match stream {
+            Stream::Stdout => {
+                tokio::spawn(tee(from, tokio::io::stdout(), self.stdout.clone(), start))
+            }
+            Stream::Stderr => {
+                tokio::spawn(tee(from, tokio::io::stderr(), self.stderr.clone(), start))
+            }
+        }
     }
 
     /// Writes the invocation's trace into the parts folder, redacted.

@@ -5,7 +5,7 @@
 //! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
-use super::capture::{InvocationCapture, StdinSink};
+use super::capture::{InvocationCapture, StdinSink, Stream};
 use agy_protocol::env::{
     AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
     AGY_HARNESS_LIVE_PREFIX, FAKE_AGY_JOURNAL, FAKE_AGY_PREFIX, FAKE_AGY_STATE_DIR,
@@ -123,136 +123,43 @@ pub fn wrap_agy() -> i32 {
     runtime.block_on(run_real(agy, invocation, argv))
 }
 
-async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 {
-    let argv: Vec<String> = argv_os
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let journal = std::env::var_os(FAKE_AGY_JOURNAL).map(PathBuf::from);
-    let record = Arc::new(Mutex::new(first_record(invocation, &argv)));
-    // A live run's journal is an artefact: the sandbox's identity and the account of
-    // copied credentials never reach it.
-    let redactor = live_redactor();
-    let save = |record: &Arc<Mutex<JournalRecord>>| {
-        if let (Some(j), Ok(r)) = (&journal, record.lock()) {
-            let _ = write_live(j, &redacted(&r, &redactor));
-        }
-    };
-    save(&record);
-    let capture = InvocationCapture::from_env(invocation, &argv);
-    let Some(mut child) = spawn_real(&agy, &argv_os, capture.is_some()) else {
-        return 2;
-    };
-    let child_pid = child.id().and_then(|p| i32::try_from(p).ok());
-    let tees = capture.as_ref().map(|c| {
-        [
-            child.stdout.take().map(|o| c.tee_stdout(o)),
-            child.stderr.take().map(|e| c.tee_stderr(e)),
-        ]
-    });
-    let stdin_sink = capture.as_ref().map(InvocationCapture::stdin_sink);
-    // stdin passes through line by line, each line journalled with its arrival time;
-    // EOF closes agy's stdin too.
-    if let Some(to_agy) = child.stdin.take() {
-        let journal = Journal {
-            record: Arc::clone(&record),
-            path: journal.clone(),
-            redactor: redactor.clone(),
-        };
-        tokio::spawn(forward_stdin(to_agy, journal, stdin_sink));
-    }
-    let (mut term, mut int, mut hup) = match (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::hangup()),
-    ) {
-        (Ok(a), Ok(b), Ok(c)) => (a, b, c),
-        _ => {
-            eprintln!("agy-harness: failed to install signal handlers");
-            let _ = child.kill().await;
-            return 2;
-        }
-    };
-    let status = loop {
-        let sig = tokio::select! {
-            s = child.wait() => break s,
-            _ = term.recv() => nix::sys::signal::Signal::SIGTERM,
-            _ = int.recv() => nix::sys::signal::Signal::SIGINT,
-            _ = hup.recv() => nix::sys::signal::Signal::SIGHUP,
-        };
-        if let Ok(mut r) = record.lock() {
-            r.signals.push(SignalRecord {
-                signal: sig.as_str().to_string(),
-                at_us: now_us(),
-            });
-        }
-        save(&record);
-        if let Some(pid) = child_pid {
-            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), sig);
-        }
-    };
-    use std::os::unix::process::ExitStatusExt;
-    let (code, sig) = match &status {
-        Ok(s) => (s.code(), s.signal()),
-        Err(_) => (Some(2), None),
-    };
-    let exit = ExitRecord {
-        code,
-        signal: sig
-            .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
-            .map(|s| s.as_str().to_string()),
-    };
-    let final_record = record.lock().map(|mut r| {
-        r.complete = true;
-        r.ended_us = Some(now_us());
-        r.exit = Some(exit.clone());
-        r.clone()
-    });
-    if let (Some(j), Ok(r)) = (&journal, final_record) {
-        let _ = append_final(j, &redacted(&r, &redactor));
-    }
-    if let (Some(capture), Some(tees)) = (capture, tees) {
-        for tee in tees {
-            drained(tee).await;
-        }
-        // A recording that cannot be written is missing from the scenario's trace (the
-        // harness says so); agy's own stderr is the adapter's and stays clean.
-        let _ = capture.finish(exit, &redactor);
-    }
-    code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
+/// The live journal of one invocation: the record, where it goes, and the redactor it
+/// passes through (a live run's journal is an artefact: the sandbox's identity and the
+/// account of copied credentials never reach it).
+#[derive(Clone)]
+struct LiveJournal {
+    path: Option<PathBuf>,
+    record: Arc<Mutex<JournalRecord>>,
+    redactor: Redactor,
 }
 
-/// The real agy with the invocation's arguments, its stdin piped (and its output too
-/// when the run is recorded); `None` (reported) when it cannot start.
-fn spawn_real(agy: &Path, argv_os: &[OsString], recorded: bool) -> Option<tokio::process::Child> {
-    let mut cmd = tokio::process::Command::new(agy);
-    cmd.args(argv_os.get(1..).unwrap_or_default())
-        .stdin(Stdio::piped());
-    if recorded {
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    }
-    // The real agy sees neither the fake's knobs nor the wrapper's own settings: the
-    // journal is the wrapper's to keep.
-    for (k, _) in std::env::vars_os() {
-        let k = k.to_string_lossy();
-        if k.starts_with(FAKE_AGY_PREFIX) || k.starts_with(AGY_HARNESS_LIVE_PREFIX) {
-            cmd.env_remove(k.as_ref());
+impl LiveJournal {
+    /// Changes the record and writes it.
+    fn update(&self, change: impl FnOnce(&mut JournalRecord)) {
+        if let Ok(mut r) = self.record.lock() {
+            change(&mut r);
+            if let Some(j) = &self.path {
+                let _ = write_live(j, &redacted(&r, &self.redactor));
+            }
         }
     }
-    match cmd.spawn() {
-        Ok(c) => Some(c),
-        Err(e) => {
-            eprintln!(
-                "agy-harness: failed to start the real agy `{}`: {e}",
-                agy.display()
-            );
-            None
+
+    /// Writes the final record with how agy ended.
+    fn finish(&self, exit: ExitRecord) {
+        let record = self.record.lock().map(|mut r| {
+            r.complete = true;
+            r.ended_us = Some(now_us());
+            r.exit = Some(exit);
+            r.clone()
+        });
+        if let (Some(j), Ok(r)) = (&self.path, record) {
+            let _ = append_final(j, &redacted(&r, &self.redactor));
         }
     }
 }
 
-/// The journal record of this invocation as it starts.
-fn first_record(invocation: u32, argv: &[String]) -> JournalRecord {
+/// The record of an invocation as it starts.
+fn started_record(invocation: u32, argv: &[String]) -> JournalRecord {
     JournalRecord {
         v: JOURNAL_VERSION,
         complete: false,
@@ -283,19 +190,84 @@ fn first_record(invocation: u32, argv: &[String]) -> JournalRecord {
     }
 }
 
-/// The invocation's journal record, where it is written and how it is redacted.
-struct Journal {
-    record: Arc<Mutex<JournalRecord>>,
-    path: Option<PathBuf>,
-    redactor: Redactor,
+async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 {
+    let argv: Vec<String> = argv_os
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let journal = LiveJournal {
+        path: std::env::var_os(FAKE_AGY_JOURNAL).map(PathBuf::from),
+        record: Arc::new(Mutex::new(started_record(invocation, &argv))),
+        redactor: live_redactor(),
+    };
+    journal.update(|_| {});
+    let capture = InvocationCapture::from_env(invocation, &argv);
+    let mut cmd = tokio::process::Command::new(&agy);
+    cmd.args(argv_os.get(1..).unwrap_or_default())
+        .stdin(Stdio::piped());
+    if capture.is_some() {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    }
+    // The real agy sees neither the fake's knobs nor the wrapper's own settings: the
+    // journal is the wrapper's to keep.
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if k.starts_with(FAKE_AGY_PREFIX) || k.starts_with(AGY_HARNESS_LIVE_PREFIX) {
+            cmd.env_remove(k.as_ref());
+        }
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "agy-harness: failed to start the real agy `{}`: {e}",
+                agy.display()
+            );
+            return 2;
+        }
+    };
+    let tees = capture.as_ref().map(|c| {
+        [
+            child.stdout.take().map(|o| c.tee(o, Stream::Stdout)),
+            child.stderr.take().map(|e| c.tee(e, Stream::Stderr)),
+        ]
+    });
+    if let Some(to_agy) = child.stdin.take() {
+        let sink = capture.as_ref().map(InvocationCapture::stdin_sink);
+        tokio::spawn(pass_stdin(to_agy, journal.clone(), sink));
+    }
+    let Some(status) = wait_forwarding_signals(&mut child, &journal).await else {
+        return 2;
+    };
+    use std::os::unix::process::ExitStatusExt;
+    let (code, sig) = match &status {
+        Ok(s) => (s.code(), s.signal()),
+        Err(_) => (Some(2), None),
+    };
+    let exit = ExitRecord {
+        code,
+        signal: sig
+            .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
+            .map(|s| s.as_str().to_string()),
+    };
+    journal.finish(exit.clone());
+    if let (Some(capture), Some(tees)) = (capture, tees) {
+        for tee in tees {
+            drained(tee).await;
+        }
+        // A recording that cannot be written is missing from the scenario's trace (the
+        // harness says so); agy's own stderr is the adapter's and stays clean.
+        let _ = capture.finish(exit, &journal.redactor);
+    }
+    code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
 }
 
-/// Passes stdin on to agy line by line, journalling each line with its arrival time
-/// (and recording it when the run is recorded); EOF closes agy's stdin too.
-async fn forward_stdin(
+/// Passes stdin through line by line, each line journalled (and recorded) with its
+/// arrival time; EOF closes agy's stdin too.
+async fn pass_stdin(
     mut to_agy: tokio::process::ChildStdin,
-    journal: Journal,
-    stdin_sink: Option<StdinSink>,
+    journal: LiveJournal,
+    sink: Option<StdinSink>,
 ) {
     let mut lines = BufReader::new(tokio::io::stdin());
     loop {
@@ -304,10 +276,10 @@ async fn forward_stdin(
         if n == 0 {
             break;
         }
-        if let Some(sink) = &stdin_sink {
+        if let Some(sink) = &sink {
             sink.line(&buf);
         }
-        if let Ok(mut r) = journal.record.lock() {
+        journal.update(|r| {
             r.stdin.bytes += n as u64;
             r.stdin.lines.push(StdinLine {
                 at_us: now_us(),
@@ -316,21 +288,50 @@ async fn forward_stdin(
                     .to_string(),
                 rule: None,
             });
-            if let Some(j) = &journal.path {
-                let _ = write_live(j, &redacted(&r, &journal.redactor));
-            }
-        }
+        });
         if to_agy.write_all(&buf).await.is_err() {
             break;
         }
     }
-    if let Ok(mut r) = journal.record.lock() {
-        r.stdin.closed_us = Some(now_us());
-        if let Some(j) = &journal.path {
-            let _ = write_live(j, &redacted(&r, &journal.redactor));
+    journal.update(|r| r.stdin.closed_us = Some(now_us()));
+}
+
+/// Waits for agy, passing SIGTERM, SIGINT and SIGHUP on (each journalled); `None` when
+/// the handlers cannot be installed (agy is killed then).
+async fn wait_forwarding_signals(
+    child: &mut tokio::process::Child,
+    journal: &LiveJournal,
+) -> Option<std::io::Result<std::process::ExitStatus>> {
+    let child_pid = child.id().and_then(|p| i32::try_from(p).ok());
+    let (mut term, mut int, mut hup) = match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::hangup()),
+    ) {
+        (Ok(a), Ok(b), Ok(c)) => (a, b, c),
+        _ => {
+            eprintln!("agy-harness: failed to install signal handlers");
+            let _ = child.kill().await;
+            return None;
+        }
+    };
+    loop {
+        let sig = tokio::select! {
+            s = child.wait() => return Some(s),
+            _ = term.recv() => nix::sys::signal::Signal::SIGTERM,
+            _ = int.recv() => nix::sys::signal::Signal::SIGINT,
+            _ = hup.recv() => nix::sys::signal::Signal::SIGHUP,
+        };
+        journal.update(|r| {
+            r.signals.push(SignalRecord {
+                signal: sig.as_str().to_string(),
+                at_us: now_us(),
+            })
+        });
+        if let Some(pid) = child_pid {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), sig);
         }
     }
-    drop(to_agy);
 }
 
 /// Waits for a tee to pass on the rest of agy's output; a child of agy that keeps the

@@ -220,7 +220,7 @@ impl Conv {
         let again = self.pending.as_deref() == Some(text.as_str())
             || (self.pending.is_none() && self.prompts.last() == Some(&text));
         if restored && again {
-            self.note(line, &format!("{} sent again after the restore: the client's resend, left out (no earlier prompt may be resent)", super::plan::quote(&text)));
+            self.note(line, &format!("{} sent again after the restore: the client's resend, left out (no earlier prompt may be resent)", super::oracle::quote(&text)));
             self.phase = Phase::Resent;
             return;
         }
@@ -558,7 +558,7 @@ mod tests {
             for text in [lines.join("\n"), raw] {
                 let Ok(read) = read_transcript(&SourceFile::new("t", text)) else { continue };
                 let Ok(built) = acp_case(&read) else { continue };
-                let plan = crate::repro::oracle::plan(&built.case);
+                let plan = crate::repro::plan::plan(&built.case);
                 let out = crate::repro::render::render(&built.case, &plan, "x", &crate::repro::render::Provenance::default());
                 let parsed = crate::scenario::parse_scenario(&SourceFile::new("x.toml", out.clone()), std::path::Path::new("x.toml"));
                 proptest::prop_assert!(parsed.is_ok(), "{out}\n{}", parsed.err().map(|d| d.to_string()).unwrap_or_default());

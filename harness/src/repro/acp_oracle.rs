@@ -8,7 +8,7 @@
 //! joins no turn and late permission requests are answered `cancelled`.
 
 use super::case::{Process, ReproCase, ScriptStep};
-use super::plan::{outcomes, quote, OpPlan, Plan};
+use super::oracle::{outcomes, quote, OpPlan, Plan};
 use crate::scenario::{AcpExpect, HistoryExpect, JournalExpect, OpExpect};
 use agy_protocol::driver::AcpRestoreState;
 

@@ -5,8 +5,8 @@
 //! late output go into both: they are the agent's, whichever method the client under
 //! test chooses; the replay's place stays with the method it was seen on.
 
-use super::case::{write_step_list, ReproCase, Restore, Turn};
-use super::plan::quote;
+use super::case::{write_steps, ReproCase, Restore, Turn};
+use super::oracle::quote;
 use crate::scenario::AcpExpect;
 use std::fmt::Write;
 
@@ -33,7 +33,8 @@ pub fn acp_script(out: &mut String, case: &ReproCase) {
             "# {origin}\n[[acp.prompt]]\nwhen  = {{ {nth}contains = {} }}",
             quote(&turn.text)
         );
-        turn.write_steps(out);
+        write_steps(out, "steps", &turn.steps);
+        let _ = writeln!(out);
     }
     let restores: Vec<&Restore> = case
         .processes
@@ -70,7 +71,7 @@ fn restore_table(out: &mut String, r: &Restore, method: &str) {
         );
     }
     if !r.late.is_empty() {
-        write_step_list(out, "late", &r.late);
+        write_steps(out, "late", &r.late);
     }
     let _ = writeln!(out);
 }

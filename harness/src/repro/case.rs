@@ -67,28 +67,6 @@ pub struct Turn {
     pub steps: Vec<ScriptStep>,
 }
 
-impl Turn {
-    /// The turn's `steps = [ … ]` as TOML, then a blank line.
-    pub fn write_steps(&self, out: &mut String) {
-        write_step_list(out, "steps", &self.steps);
-        out.push('\n');
-    }
-}
-
-/// `key = [ … ]` as TOML, each step with the report line it came from.
-pub fn write_step_list(out: &mut String, key: &str, steps: &[ScriptStep]) {
-    let _ = writeln!(out, "{key} = [");
-    for s in steps {
-        let origin = if s.line > 0 {
-            format!("  # report line {}", s.line)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(out, "  {},{origin}", s.value);
-    }
-    let _ = writeln!(out, "]");
-}
-
 /// One script step and the report line it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScriptStep {
@@ -128,6 +106,20 @@ impl ScriptStep {
             .as_table_mut()
             .and_then(|t| t.iter_mut().next().map(|(_, v)| v))
     }
+}
+
+/// `<key> = [ … ]`, one step a line with the report line it came from.
+pub fn write_steps(out: &mut String, key: &str, steps: &[ScriptStep]) {
+    let _ = writeln!(out, "{key} = [");
+    for s in steps {
+        let origin = if s.line > 0 {
+            format!("  # report line {}", s.line)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  {},{origin}", s.value);
+    }
+    let _ = writeln!(out, "]");
 }
 
 /// What the command line adds to the evidence.

@@ -4,7 +4,7 @@
 //! "the same failure" after the minimiser removed earlier ops.
 
 use super::case::ReproCase;
-use super::oracle::plan;
+use super::plan::plan;
 use super::render::{render, Provenance};
 use crate::check::Failure;
 use crate::report::{ScenarioResult, Status};

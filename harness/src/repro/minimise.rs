@@ -67,7 +67,7 @@ pub async fn minimise(
     let start_runs = judge.runs;
     let mut s = Search {
         judge,
-        unanswered: super::oracle::plan(case).unanswered,
+        unanswered: super::plan::plan(case).unanswered,
         signature: signature.to_string(),
         budget,
         cache: HashMap::new(),
@@ -205,7 +205,7 @@ impl Search<'_> {
                 if self.cache.contains_key(k) || fresh.iter().any(|(f, _)| f == k) {
                     continue;
                 }
-                if super::oracle::plan(c).unanswered > self.unanswered {
+                if super::plan::plan(c).unanswered > self.unanswered {
                     self.cache.insert(k.clone(), false);
                 } else {
                     fresh.push((k.clone(), c.clone()));

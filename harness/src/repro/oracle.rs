@@ -5,19 +5,71 @@
 //! reason, written as a comment into the scenario.
 
 use super::case::{Process, ReproCase};
-use super::plan::{duration, mentions_auth, outcomes, quote, OpPlan, Plan};
 use super::seen::{seen, Seen};
 use crate::fuzz::case::{Case, OneshotAgy, OneshotCase, OneshotStep};
 use crate::fuzz::oracle::{oracle as fuzz_oracle, OpOracle};
-use crate::scenario::{JournalExpect, OpExpect, OutputExpect, Profile, UsageExpect};
+use crate::scenario::{
+    AcpExpect, HistoryExpect, JournalExpect, OpExpect, OutcomeSet, OutputExpect, UsageExpect,
+};
+use agy_protocol::driver::Outcome;
+use agy_protocol::GoDuration;
 
-/// The plan of `case`.
-pub fn plan(case: &ReproCase) -> Plan {
-    match case.profile {
-        Profile::Session => super::session_oracle::session_plan(case),
-        Profile::Acp => super::acp_oracle::acp_plan(case),
-        Profile::Oneshot => oneshot_plan(case),
+/// One op of the scenario and what its reply must show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpPlan {
+    /// The op as TOML (`generate = { … }`).
+    pub action: String,
+    /// How long the reply may take, when not the default.
+    pub reply_within: Option<String>,
+    /// The expectation.
+    pub expect: OpExpect,
+    /// Why, as comment lines.
+    pub why: Vec<String>,
+}
+
+/// Every expectation of a reproduction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The ops in order.
+    pub ops: Vec<OpPlan>,
+    /// `[expect.journal]`.
+    pub journal: JournalExpect,
+    /// `[expect.history]`.
+    pub history: Option<HistoryExpect>,
+    /// `[expect.acp]` (acp only; the journal checks do not apply there).
+    pub acp: Option<AcpExpect>,
+    /// The behaviour, kebab-case (the file name).
+    pub slug: String,
+    /// One sentence on the behaviour (the description).
+    pub summary: String,
+    /// Turns that end without a result (the adapter waits for one until its timeout).
+    pub unanswered: usize,
+}
+
+/// A TOML basic string.
+pub fn quote(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+fn outcome(name: &str) -> Outcome {
+    Outcome::ALL
+        .into_iter()
+        .find(|o| o.as_str() == name)
+        .unwrap_or(Outcome::Permanent)
+}
+
+/// An outcome set from class names.
+pub fn outcomes(names: &[&str]) -> Option<OutcomeSet> {
+    match names {
+        [] => None,
+        [one] => Some(OutcomeSet::One(outcome(one))),
+        many => Some(OutcomeSet::Any(many.iter().map(|n| outcome(n)).collect())),
     }
+}
+
+/// A Go duration literal of this file (`"10s"`).
+pub fn duration(text: &str) -> Option<GoDuration> {
+    GoDuration::parse(text).ok()
 }
 
 /// The fuzz oracle's op expectation in the scenario model.
@@ -55,6 +107,13 @@ pub fn mentions_image_quota(text: &str) -> bool {
     ]
     .iter()
     .any(|w| lower.contains(w))
+}
+
+/// An error names an authentication failure (the documented and the recorded wording,
+/// docs/agy-reference.md §2.2 item 3).
+pub fn mentions_auth(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.contains("authentication required") || lower.contains("authentication failed")
 }
 
 fn static_status(s: &str) -> &'static str {
@@ -154,7 +213,7 @@ fn classify(p: &Process) -> (OneshotAgy, String, &'static str) {
 }
 
 /// Oneshot: one generate op per invocation, judged by the fuzz oracle.
-fn oneshot_plan(case: &ReproCase) -> Plan {
+pub fn oneshot_plan(case: &ReproCase) -> Plan {
     let classes: Vec<_> = case.processes.iter().map(classify).collect();
     let fuzz = fuzz_oracle(&Case::Oneshot(OneshotCase {
         steps: classes

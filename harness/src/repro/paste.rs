@@ -454,7 +454,7 @@ mod tests {
             for text in [lines.join("\n"), raw] {
                 if let Ok(e) = read(&text) {
                     if let Ok(built) = crate::repro::build::build_case(&e, &crate::repro::case::CaseOptions::default()) {
-                        let plan = crate::repro::oracle::plan(&built.case);
+                        let plan = crate::repro::plan::plan(&built.case);
                         let out = crate::repro::render::render(&built.case, &plan, "x", &crate::repro::render::Provenance::default());
                         proptest::prop_assert!(out.contains("[scenario]"));
                     }

@@ -2,8 +2,8 @@
 //! report line it came from), the ops a user of the profile sends, and the oracle's
 //! expectations with their reasons as comments.
 
-use super::case::ReproCase;
-use super::plan::{quote, Plan};
+use super::case::{write_steps, ReproCase, Turn};
+use super::oracle::{quote, Plan};
 use crate::scenario::Profile;
 use std::fmt::Write;
 
@@ -36,7 +36,7 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
             for proc in &case.processes {
                 let _ = writeln!(out, "# {}\n[[agy.invocation]]", proc.origin);
                 for t in &proc.turns {
-                    t.write_steps(&mut out);
+                    steps(&mut out, t);
                 }
             }
         }
@@ -51,7 +51,7 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
                         k + 1,
                         quote(&t.text)
                     );
-                    t.write_steps(&mut out);
+                    steps(&mut out, t);
                 }
             }
         }
@@ -87,6 +87,11 @@ fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, p: &Provena
         let _ = writeln!(out, "timeout     = \"{}ms\"", t.as_millis());
     }
     let _ = writeln!(out, "description = {}\n", quote(&plan.summary));
+}
+
+fn steps(out: &mut String, t: &Turn) {
+    write_steps(out, "steps", &t.steps);
+    let _ = writeln!(out);
 }
 
 fn ops(out: &mut String, plan: &Plan) {

@@ -6,7 +6,7 @@
 //! releases the process; close leaves no process, a SIGTERM-ignoring agy included.
 
 use super::case::{Process, ReproCase};
-use super::plan::{duration, mentions_auth, outcomes, quote, OpPlan, Plan};
+use super::oracle::{duration, mentions_auth, outcomes, quote, OpPlan, Plan};
 use super::seen::{seen, ResultSeen, Seen, StepSeen, UsageSeen};
 use crate::scenario::{HistoryExpect, JournalExpect, OpExpect, UsageExpect};
 

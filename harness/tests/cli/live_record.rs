@@ -47,10 +47,28 @@ fn real_agy(t: &TestDir, script: &Path) -> PathBuf {
     bin
 }
 
-fn live_run(agy: &Path, record: &Path, scenario: &Path) -> std::process::Command {
+/// agy-harness in the workspace, without colour.
+fn harness() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-    cmd.current_dir(workspace())
-        .args(["--color", "never", "run", "--live", "--budget", "5"])
+    cmd.current_dir(workspace()).args(["--color", "never"]);
+    cmd
+}
+
+/// Asserts the exit code (showing both streams when it differs); returns stdout.
+fn exited(out: &std::process::Output, code: i32) -> String {
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    stdout
+}
+
+fn live_run(agy: &Path, record: &Path, scenario: &Path) -> std::process::Command {
+    let mut cmd = harness();
+    cmd.args(["run", "--live", "--budget", "5"])
         .arg("--agy")
         .arg(agy)
         .arg("--record")
@@ -75,9 +93,8 @@ fn traces(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn record_without_live_is_refused_with_a_hint() {
     let t = TestDir::new();
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-    cmd.current_dir(workspace())
-        .args(["run", "--record"])
+    let mut cmd = harness();
+    cmd.args(["run", "--record"])
         .arg(t.path().join("rec"))
         .arg("scenarios/oneshot/success-delivers-one-decodable-image.toml");
     let out = run(cmd, Duration::from_secs(60));
@@ -107,13 +124,7 @@ fn a_live_run_is_recorded_per_scenario_with_provenance_and_no_secret() {
         live_run(&real_agy(&t, &script), &record, &scenario),
         Duration::from_secs(120),
     );
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        text(&out.stderr)
-    );
+    exited(&out, 0);
     assert_eq!(
         traces(&record),
         [record.join("oneshot-secret-prompt.jsonl")],
@@ -204,13 +215,12 @@ fn a_recorded_print_timeout_reproduces_trusts_success_and_passes_the_correct_ada
         Duration::from_secs(120),
     );
     // The correct adapter reports the timeout, so the success path fails live.
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    exited(&out, 1);
     assert_eq!(traces(&record).len(), 1, "{:?}", traces(&record));
 
     let repro = |fault: Option<&str>, out_dir: &Path| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-        cmd.current_dir(workspace())
-            .args(["--color", "never", "repro"])
+        let mut cmd = harness();
+        cmd.arg("repro")
             .arg(&record)
             .args(["--jobs", "2", "--out"])
             .arg(out_dir);
@@ -220,28 +230,12 @@ fn a_recorded_print_timeout_reproduces_trusts_success_and_passes_the_correct_ada
         run(cmd, Duration::from_secs(600))
     };
     let faulty = t.path().join("faulty");
-    let out = repro(Some("trusts-success"), &faulty);
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        text(&out.stderr)
-    );
+    let stdout = exited(&repro(Some("trusts-success"), &faulty), 0);
     assert!(stdout.contains("reproduced:"), "{stdout}");
-    let mut check = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-    check.current_dir(workspace()).arg("check").arg(&faulty);
-    let out = run(check, Duration::from_secs(60));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut check = harness();
+    check.arg("check").arg(&faulty);
+    exited(&run(check, Duration::from_secs(60)), 0);
 
-    let correct = t.path().join("correct");
-    let out = repro(None, &correct);
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{stdout}\n{}",
-        text(&out.stderr)
-    );
+    let stdout = exited(&repro(None, &t.path().join("correct")), 1);
     assert!(stdout.contains("not reproduced"), "{stdout}");
 }

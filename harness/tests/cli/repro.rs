@@ -216,13 +216,11 @@ fn the_correct_adapter_does_not_reproduce_a_report() {
     );
 }
 
-#[test]
-fn a_malformed_report_gives_every_problem_located() {
+/// `repro` on a report `text` that does not read: exit 2, nothing written; returns
+/// stderr and the report's path as errors show it.
+fn rejected(text_of_report: &str) -> (String, String) {
     let t = TestDir::new();
-    let report = t.write(
-        "report.txt",
-        "$ agy -p 'hexagon' --output-format json\n{\"status\":\"SUCC\n{\"no\":\"agy\"}\n$ agy -p 'oops\n",
-    );
+    let report = t.write("report.txt", text_of_report);
     let mut cmd = harness();
     cmd.arg("repro")
         .arg(&report)
@@ -231,7 +229,15 @@ fn a_malformed_report_gives_every_problem_located() {
     let out = run(cmd, Duration::from_secs(60));
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    let shown = report.display().to_string();
+    assert!(!t.path().join("out").exists(), "nothing is written");
+    (stderr, report.display().to_string())
+}
+
+#[test]
+fn a_malformed_report_gives_every_problem_located() {
+    let (stderr, shown) = rejected(
+        "$ agy -p 'hexagon' --output-format json\n{\"status\":\"SUCC\n{\"no\":\"agy\"}\n$ agy -p 'oops\n",
+    );
     for at in [":2:16", ":3:1", ":4:3"] {
         assert!(
             stderr.contains(&format!("{shown}{at}")),
@@ -239,7 +245,6 @@ fn a_malformed_report_gives_every_problem_located() {
         );
     }
     assert!(stderr.contains("3 problem(s)"), "{stderr}");
-    assert!(!t.path().join("out").exists(), "nothing is written");
 }
 
 // ACP transcripts: one per acp fault switch of the reference adapter.
@@ -285,7 +290,7 @@ fn every_acp_fault_of_the_reference_adapter_has_a_transcript_here() {
     let this = include_str!("repro.rs");
     for fault in listed {
         assert!(
-            this.contains(&format!("\"{fault}\");")),
+            this.contains(&format!("\"{fault}\"")),
             "no transcript reproduces `{fault}`"
         );
     }
@@ -293,22 +298,10 @@ fn every_acp_fault_of_the_reference_adapter_has_a_transcript_here() {
 
 #[test]
 fn a_malformed_acp_transcript_gives_every_problem_located() {
-    let t = TestDir::new();
-    let report = t.write(
-        "acp.txt",
+    let (stderr, shown) = rejected(
         "> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/prompt\",\"params\":{\n< {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n",
     );
-    let mut cmd = harness();
-    cmd.arg("repro")
-        .arg(&report)
-        .arg("--out")
-        .arg(t.path().join("out"));
-    let out = run(cmd, Duration::from_secs(60));
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    let shown = report.display().to_string();
     assert!(stderr.contains(&format!("{shown}:2:3")), "{stderr}");
     assert!(stderr.contains(&format!("{shown}:1:")), "{stderr}");
     assert!(stderr.contains("help: "), "{stderr}");
-    assert!(!t.path().join("out").exists(), "nothing is written");
 }
