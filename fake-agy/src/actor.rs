@@ -1,6 +1,7 @@
 //! Acts out script steps, one after another (docs/script-format.md).
 
-use crate::artifact::{write_brain_file, write_images};
+use crate::artifact::{append_log, write_brain_file, write_images};
+use crate::cli::OutputFormat;
 use crate::ending::{die_by_signal, exit_with};
 use crate::error::FakeError;
 use crate::print_run::default_run;
@@ -10,11 +11,14 @@ use crate::signals::{INT, TERM};
 use crate::situations::{deny, print_timeout, question, quota_exhausted};
 use crate::trace_replay;
 use crate::turn::{canned_response, default_turn, default_turn_usage, resolve_usage};
+use agy_protocol::layout::Layout;
 use agy_protocol::script::{
-    CrashKind, EnvelopeSpec, RunMode, Step, StepSpec, UsageName, UsageSpec,
+    CommandResultSpec, CrashKind, EnvelopeSpec, ResultFormat, RunMode, Step, StepErrorSpec,
+    StepSpec, UsageName, UsageSpec,
 };
-use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
+use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, StreamEvent, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
+use serde_json::{Map, Value};
 
 /// Serves persistent-mode stdin lines until EOF (`persistent::serve_lines`). It is
 /// passed in, so the steps do not depend on the loop that runs them per line.
@@ -57,9 +61,11 @@ fn run_step(
         },
         Step::Envelope(spec) => {
             let env = build_envelope(s, spec)?;
-            s.emit_result(env, UsageUpdate::Cumulative)?;
+            let format = spec.format.map(output_format).unwrap_or(s.format);
+            s.emit_result_as(env, UsageUpdate::Cumulative, format)?;
         }
         Step::Init(spec) => s.write_init(&spec.0)?,
+        Step::CommandResult(spec) => write_command_result(s, spec),
         Step::StepUpdate(spec) => {
             let step = build_step(s, spec, None)?;
             s.emit_step_to(step, true);
@@ -74,6 +80,7 @@ fn run_step(
         Step::StdoutHex(b) => s.out.stdout(&b.0),
         Step::Stderr(t) => s.out.stderr_line(t),
         Step::StderrRaw(t) => s.out.stderr(t.as_bytes()),
+        Step::Log(t) => append_log(s, t)?,
         Step::Sleep(d) => s.clock.sleep(d.0),
         Step::Exit(code) => exit_with(&s.recorder, *code),
         Step::Hang(_) => loop {
@@ -195,10 +202,47 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         denied_actions: spec.denied_actions.clone(),
         command: spec.command.clone(),
         structured_output: spec.structured_output.clone(),
-        json_schema: s.schema.as_ref().map(|x| x.document.clone()),
+        json_schema: match &spec.json_schema {
+            Some(doc) => Some(Value::Object(doc.0.clone())),
+            None => s.schema.as_ref().map(|x| x.document.clone()),
+        },
         extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
-        layout: Default::default(),
+        layout: Layout::from_keys(&spec.key_order),
     })
+}
+
+fn output_format(f: ResultFormat) -> OutputFormat {
+    match f {
+        ResultFormat::Text => OutputFormat::Text,
+        ResultFormat::Json => OutputFormat::Json,
+        ResultFormat::StreamJson => OutputFormat::StreamJson,
+    }
+}
+
+/// `{"event":"command_result","command":{"name":…,"data":…}}`, in any output format.
+fn write_command_result(s: &mut Session, spec: &CommandResultSpec) {
+    let mut command = Map::new();
+    command.insert("name".into(), Value::from(spec.name.clone()));
+    if let Some(data) = &spec.data {
+        command.insert("data".into(), Value::Object(data.0.clone()));
+    }
+    let event = StreamEvent::Other(
+        [
+            ("event".to_string(), Value::from("command_result")),
+            ("command".to_string(), Value::Object(command)),
+        ]
+        .into_iter()
+        .collect(),
+    );
+    s.out.stdout(event.to_line().as_bytes());
+}
+
+fn step_error(e: &StepErrorSpec) -> StepError {
+    StepError {
+        kind: e.kind.clone(),
+        message: e.message.clone(),
+        extra: Default::default(),
+    }
 }
 
 /// A `step_update` from a script; `late_index` is the default index of a late step.
@@ -230,11 +274,7 @@ fn build_step(
         .usage
         .as_ref()
         .map(|u| resolve_usage(u, crate::turn::TEXT_USAGE));
-    let error = spec.error.as_ref().map(|e| StepError {
-        kind: e.kind.clone(),
-        message: e.message.clone(),
-        extra: Default::default(),
-    });
+    let error = spec.error.as_ref().map(step_error);
     // The DONE line of a step (`same_index`) takes the tool of its ACTIVE line.
     let continued = match spec.same_index {
         Some(true) => s.last_step().and_then(|l| l.tool_info.clone()),
@@ -264,6 +304,10 @@ fn build_step(
     if spec.tool_info == Some(false) {
         step.tool_info = None;
     }
+    if let Some(e) = &spec.step_error {
+        step.error = Some(step_error(e));
+    }
     step.extra = spec.extra.clone().map(|e| e.0).unwrap_or_default();
+    step.layout = Layout::from_keys(&spec.key_order);
     Ok(step)
 }

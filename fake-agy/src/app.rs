@@ -3,16 +3,18 @@
 
 use crate::actor::{run_steps, Place};
 use crate::brain::AppDir;
-use crate::cli::{parse_args, usage, Args, CliError};
+use crate::cli::{find_flag_value, parse_args, Args, CliError};
 use crate::clock::Clock;
 use crate::ending::exit_with;
 use crate::error::FakeError;
 use crate::exit_code;
 use crate::knobs::Knobs;
 use crate::persistent::serve_lines;
-use crate::print_run::{classify, default_run, pre_turn_checks, Request};
+use crate::print_run::{classify, default_run, flag_error_answer, pre_turn_checks, Request};
 use crate::recorder::Recorder;
-use crate::rules::{choose_invocation, invocation_label, InvocationFacts, TurnContext};
+use crate::rules::{
+    choose_invocation, invocation_label, targets_flag_errors, InvocationFacts, TurnContext,
+};
 use crate::session::{Session, SessionParts};
 use crate::signals::{SignalControl, INT, TERM};
 use crate::state::claim_invocation;
@@ -81,38 +83,70 @@ fn main_checked(argv: Vec<String>, bad: Option<FakeError>) -> ! {
     exit_with(&recorder, code)
 }
 
+/// The command line as agy's flag parser reads it: the flags, or for one it does not run
+/// (`-h`, an undefined flag) the parser's error and no flag but the `--log-file` a rule
+/// serving it may still write.
+fn read_command_line(rest: &[String]) -> (Args, Option<CliError>) {
+    match parse_args(rest) {
+        Ok(a) => (a, None),
+        Err(e) => {
+            let log_file = find_flag_value(rest, "log-file");
+            (
+                Args {
+                    log_file,
+                    ..Args::default()
+                },
+                Some(e),
+            )
+        }
+    }
+}
+
+/// agy's flag parser answers a command line it does not run before anything else
+/// (usage on stderr; the exit code is returned), unless a rule of the script names the
+/// command line (`argv_has`) and may serve it.
+fn parser_answer(e: Option<&CliError>, script: Option<&Script>) -> Option<i32> {
+    let e = e?;
+    if script.is_some_and(|s| s.invocations.iter().any(targets_flag_errors)) {
+        return None;
+    }
+    let (text, code) = flag_error_answer(e);
+    eprint!("{text}");
+    Some(code)
+}
+
 fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     let knobs = Knobs::read(|k| std::env::var(k).ok())?;
     let rest: &[String] = argv.get(1..).unwrap_or(&[]);
-    let args = match parse_args(rest) {
-        Ok(a) => a,
-        Err(CliError::Help) => {
-            eprint!("{}", usage());
-            return Ok(exit_code::OK);
-        }
-        Err(CliError::Usage(msg)) => {
-            eprint!("{msg}\n{}", usage());
-            return Ok(exit_code::USAGE);
-        }
-    };
+    let (args, flag_error) = read_command_line(rest);
     let script = match &knobs.script {
         Some(path) => Some(
             parse_script_file(path, knobs.script_table.as_deref()).map_err(FakeError::Script)?,
         ),
         None => None,
     };
+    if let Some(code) = parser_answer(flag_error.as_ref(), script.as_ref()) {
+        return Ok(code);
+    }
     let script = script.unwrap_or_default();
     let clock = Clock {
         scale: knobs.time_scale,
     };
-    let (mode, kind) = (args.run_mode(), args.kind());
-    recorder.update(false, |r| r.mode = Some(mode));
+    // A command line the flag parser answers only asks agy something: a probe.
+    let (mode, kind) = match flag_error {
+        Some(_) => (RunMode::Command, InvocationKind::Probe),
+        None => (args.run_mode(), args.kind()),
+    };
+    if flag_error.is_none() {
+        recorder.update(false, |r| r.mode = Some(mode));
+    }
     let facts = InvocationFacts {
         n: 0,
         kind,
         argv: rest,
         prompt: args.prompt.as_deref(),
         mode,
+        flag_error: flag_error.is_some(),
     };
     let (n, rule_index) = choose_rule(&knobs, &script, facts)?;
     let rule = rule_index.map(|i| (i, &script.invocations[i]));
@@ -132,6 +166,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     });
     let signed_out = script.script.signed_out.unwrap_or(knobs.signed_out);
     let mut s = start_session(&knobs, &script.script, args, clock, recorder, signals, mode)?;
+    s.flag_error = flag_error;
     act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)
 }
 
@@ -218,6 +253,7 @@ fn act(
     let header = &script.script;
     // A probe no rule targets answers as the modelled agy, exhausted script or not.
     if rule.is_none()
+        && s.flag_error.is_none()
         && s.args.kind() == InvocationKind::Turn
         && header.when_exhausted == Some(Exhausted::Fail)
         && !script.invocations.is_empty()
@@ -226,8 +262,9 @@ fn act(
             "invocation {n} matches no rule of the script (`when_exhausted = \"fail\"`)"
         )));
     }
-    // Signed out: a scripted invocation still decides for itself.
-    if rule.is_none() && signed_out && crate::signed_out::answer(s) {
+    // Signed out: a scripted invocation still decides for itself, and the flag parser
+    // answers before any sign-in matters.
+    if rule.is_none() && s.flag_error.is_none() && signed_out && crate::signed_out::answer(s) {
         return Ok(s.exit_code);
     }
     let mut ctx = TurnContext {

@@ -1,6 +1,7 @@
 //! Files in `brain/<conversation_id>/`: generated images named
 //! `<ImageName>_<epoch_ms>.<ext>` (docs/spike-records.md S2) with their `generate_image` tool steps
-//! (S3: parameters `ImageName` and `Prompt`, no output), and arbitrary scripted files.
+//! (S3: parameters `ImageName` and `Prompt`, no output), arbitrary scripted files, and
+//! scripted lines of the `--log-file` file.
 
 use crate::error::FakeError;
 use crate::image::{corrupt, encode, extension};
@@ -108,6 +109,24 @@ pub fn write_brain_file(s: &mut Session, spec: &FileSpec) -> Result<(), FakeErro
     };
     crate::brain::write_file(&path, &bytes)?;
     s.record_file(&path, bytes.len() as u64);
+    Ok(())
+}
+
+/// Appends `text` to the file `--log-file` names (relative to the cwd, created when
+/// missing); without the flag agy keeps its log elsewhere and the text goes nowhere.
+pub fn append_log(s: &mut Session, text: &str) -> Result<(), FakeError> {
+    let Some(path) = s.args.log_file.clone() else {
+        return Ok(());
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| FakeError::io("open the --log-file", &path, e))?;
+    std::io::Write::write_all(&mut file, text.as_bytes())
+        .map_err(|e| FakeError::io("append to the --log-file", &path, e))?;
+    let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    s.record_file(Path::new(&path), bytes);
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! The default behaviour of one print-mode invocation (`-p`): version, subcommands,
 //! slash commands, pre-turn checks, then one default turn.
 
-use crate::cli::{usage, OutputFormat};
+use crate::cli::{usage, CliError, OutputFormat};
 use crate::commands;
 use crate::error::FakeError;
 use crate::exit_code;
@@ -128,9 +128,24 @@ fn has_terminal() -> bool {
 /// unverified).
 const NO_TERMINAL: &str = "CLI error: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: no such device or address";
 
+/// What agy's flag parser answers for a command line it does not run: the stderr text
+/// and the exit code (`-h`: usage, 0; any other error: the message and usage, 2).
+pub fn flag_error_answer(e: &CliError) -> (String, i32) {
+    match e {
+        CliError::Help => (usage(), exit_code::OK),
+        CliError::Usage(msg) => (format!("{msg}\n{}", usage()), exit_code::USAGE),
+    }
+}
+
 /// Acts out the default print-mode run with `spec`'s overrides; leaves the exit code
 /// in `s.exit_code`.
 pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
+    if let Some(e) = &s.flag_error {
+        let (text, code) = flag_error_answer(e);
+        s.out.stderr(text.as_bytes());
+        s.exit_code = code;
+        return Ok(());
+    }
     match classify(s) {
         Request::Version => commands::version(s),
         Request::Models => commands::models(s),

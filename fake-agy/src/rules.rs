@@ -3,8 +3,10 @@
 //!
 //! Rules speak of turn invocations: a probe (`--version`, `models`, `update`, a slash
 //! command) is served only by a rule that targets probes (`mode = "command"` or an argv
-//! predicate); otherwise it answers as the modelled agy. `nth` counts invocations of the
-//! same kind (turns for a turn, probes for a probe).
+//! predicate); otherwise it answers as the modelled agy. A command line agy's flag
+//! parser answers itself (`-h`, an undefined flag) counts as a probe and is served only
+//! by a rule with an `argv_has` predicate. `nth` counts invocations of the same kind
+//! (turns for a turn, probes for a probe).
 
 use agy_protocol::command_line::InvocationKind;
 use agy_protocol::script::{
@@ -25,6 +27,8 @@ pub struct InvocationFacts<'a> {
     pub prompt: Option<&'a str>,
     /// The run mode.
     pub mode: RunMode,
+    /// The command line did not parse: agy's flag parser answers it.
+    pub flag_error: bool,
 }
 
 /// The state key of invocation rule `i` (0-based).
@@ -55,7 +59,11 @@ pub fn choose_invocation(
         let limit = Times::limit(r.times, r.when.is_some());
         let fits = limit.is_none_or(|l| used < l);
         let holds = r.when.as_ref().is_none_or(|m| invocation_matches(m, facts));
-        let serves_kind = facts.kind == InvocationKind::Turn || targets_probes(r);
+        let serves_kind = match (facts.flag_error, facts.kind) {
+            (true, _) => targets_flag_errors(r),
+            (false, InvocationKind::Turn) => true,
+            (false, InvocationKind::Probe) => targets_probes(r),
+        };
         (fits && holds && serves_kind).then_some(i)
     })
 }
@@ -66,6 +74,12 @@ pub fn targets_probes(rule: &InvocationRule) -> bool {
     rule.when
         .as_ref()
         .is_some_and(|m| m.mode == Some(RunMode::Command) || !m.argv_has.is_empty())
+}
+
+/// True when `rule` may serve a command line agy's flag parser answers itself (`-h`, an
+/// undefined flag): its `when` names tokens of the command line (`argv_has`).
+pub fn targets_flag_errors(rule: &InvocationRule) -> bool {
+    rule.when.as_ref().is_some_and(|m| !m.argv_has.is_empty())
 }
 
 /// True when every predicate of `m` holds.
@@ -170,6 +184,7 @@ mod tests {
             argv,
             prompt,
             mode: RunMode::Json,
+            flag_error: false,
         }
     }
 
@@ -180,7 +195,35 @@ mod tests {
             argv,
             prompt: None,
             mode: RunMode::Text,
+            flag_error: false,
         }
+    }
+
+    fn flag_error<'a>(argv: &'a [String]) -> InvocationFacts<'a> {
+        InvocationFacts {
+            n: 1,
+            kind: InvocationKind::Probe,
+            argv,
+            prompt: None,
+            mode: RunMode::Command,
+            flag_error: true,
+        }
+    }
+
+    #[test]
+    fn only_a_rule_naming_the_command_line_serves_one_the_flag_parser_answers() {
+        let s = script(
+            "[[invocation]]\nsteps=[{exit=1}]\n[[invocation]]\nwhen={mode=\"command\"}\nsteps=[{exit=2}]\n[[invocation]]\nwhen={argv_has=[\"-h\"]}\nsteps=[{exit=3}]\n",
+        );
+        let help: Vec<String> = vec!["-h".into()];
+        let undefined: Vec<String> = vec!["--nope".into()];
+        let counts = BTreeMap::new();
+        assert_eq!(choose_invocation(&s, &flag_error(&help), &counts), Some(2));
+        assert_eq!(
+            choose_invocation(&s, &flag_error(&undefined), &counts),
+            None
+        );
+        assert!(!targets_flag_errors(&s.invocations[1]));
     }
 
     #[test]

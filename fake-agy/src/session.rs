@@ -3,7 +3,7 @@
 //! step indices, cumulative usage and turn counts stay consistent.
 
 use crate::brain::AppDir;
-use crate::cli::{Args, OutputFormat};
+use crate::cli::{Args, CliError, OutputFormat};
 use crate::clock::Clock;
 use crate::conversation::Conversation;
 use crate::error::FakeError;
@@ -16,6 +16,7 @@ use crate::stdin_reader::StdinReader;
 use crate::structured::Schema;
 use crate::tools::tools_for;
 use crate::version_model::{has, Behaviour};
+use agy_protocol::layout::Layout;
 use agy_protocol::script::{InitSpec, RunMode};
 use agy_protocol::stream::{Init, StepUpdate, StreamEvent};
 use agy_protocol::{AgyVersion, Envelope, Status, Usage};
@@ -122,6 +123,9 @@ pub struct Session {
     /// This process resumed a conversation with earlier turns and has not yet shown
     /// the `system_message` agy puts at the head of the first resumed turn.
     pub resume_message_due: bool,
+    /// Why the command line did not parse, when a script rule serves it anyway
+    /// (`args` are then the defaults); `default` answers as agy's flag parser.
+    pub flag_error: Option<CliError>,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
@@ -199,6 +203,7 @@ impl Session {
             last_result_line: None,
             schema: None,
             resume_message_due: false,
+            flag_error: None,
             conversation: None,
             last_step_index: None,
             last_step: None,
@@ -363,9 +368,12 @@ impl Session {
                 .permission_mode
                 .clone()
                 .unwrap_or_else(|| self.permission_mode()),
-            json_schema: self.schema.as_ref().map(|s| s.document.clone()),
+            json_schema: match &spec.json_schema {
+                Some(doc) => Some(serde_json::Value::Object(doc.0.clone())),
+                None => self.schema.as_ref().map(|s| s.document.clone()),
+            },
             extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
-            layout: Default::default(),
+            layout: Layout::from_keys(&spec.key_order),
         };
         let line = StreamEvent::Init {
             conversation_id: id,
@@ -427,12 +435,22 @@ impl Session {
     /// Writes the result: the envelope (json), a `result` event (stream-json) or the
     /// response text (text). Updates the conversation and the implied exit code.
     pub fn emit_result(&mut self, env: Envelope, usage: UsageUpdate) -> Result<(), FakeError> {
-        let line = match self.format {
+        self.emit_result_as(env, usage, self.format)
+    }
+
+    /// [`Session::emit_result`] in `format` whatever `--output-format` says.
+    pub fn emit_result_as(
+        &mut self,
+        env: Envelope,
+        usage: UsageUpdate,
+        format: OutputFormat,
+    ) -> Result<(), FakeError> {
+        let line = match format {
             OutputFormat::StreamJson => StreamEvent::Result(env.clone()).to_line(),
             OutputFormat::Json => env.to_line(),
             OutputFormat::Text => env.response.clone(),
         };
-        if self.format == OutputFormat::Text {
+        if format == OutputFormat::Text {
             self.out.stdout(line.as_bytes());
         } else {
             self.turn_line(line.clone());

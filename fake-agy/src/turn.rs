@@ -54,13 +54,14 @@ pub fn resolve_usage(spec: &UsageSpec, default: Usage) -> Usage {
             thinking,
             cache_read,
             total,
+            cache_read_key,
         } => Usage {
             input_tokens: *input,
             output_tokens: *output,
             thinking_tokens: *thinking,
             cache_read_tokens: *cache_read,
             total_tokens: total.unwrap_or(input.saturating_add(*output)),
-            cache_read_absent: false,
+            cache_read_absent: *cache_read_key == Some(false),
         },
     }
 }

@@ -258,6 +258,36 @@ pub fn parse_args(args: &[String]) -> Result<Args, CliError> {
     Ok(out)
 }
 
+/// The token at which agy's flag parser stops on a command line (without `argv[0]`) it
+/// does not run (`-h`, an undefined flag, a flag without its value): the last of the
+/// shortest prefix that fails the same way. `None` when `args` parse.
+pub fn flag_error_token(args: &[String]) -> Option<&String> {
+    let e = parse_args(args).err()?;
+    (1..=args.len())
+        .find(|&k| parse_args(&args[..k]).err().as_ref() == Some(&e))
+        .map(|k| &args[k - 1])
+}
+
+/// The value a string flag `name` (without dashes) has in `args`, read token by token
+/// (`-name v`, `--name v`, `-name=v`, `--name=v`; the last one wins) whether or not the
+/// whole command line parses: a command line the flag parser rejects still names its
+/// `--log-file`.
+pub fn find_flag_value(args: &[String], name: &str) -> Option<String> {
+    let mut found = None;
+    let mut tokens = args.iter();
+    while let Some(t) = tokens.next() {
+        let Some(body) = t.strip_prefix("--").or_else(|| t.strip_prefix('-')) else {
+            continue;
+        };
+        match body.split_once('=') {
+            Some((n, v)) if n == name => found = Some(v.to_string()),
+            None if body == name => found = tokens.next().cloned().or(found),
+            _ => {}
+        }
+    }
+    found
+}
+
 fn parse_go_bool(s: &str) -> Option<bool> {
     match s {
         "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
@@ -354,6 +384,37 @@ mod tests {
             Setter::Duration(_) => "7s",
             Setter::String(_) | Setter::List(_) => "x",
         }
+    }
+
+    #[test]
+    fn the_token_the_flag_parser_stops_at_is_named() {
+        let v = |a: &[&str]| -> Vec<String> { a.iter().map(|s| s.to_string()).collect() };
+        let help = v(&["--output-format", "json", "--help", "--nope"]);
+        assert_eq!(flag_error_token(&help).map(String::as_str), Some("--help"));
+        let undefined = v(&["-p", "x", "--new-project", "--log-file", "l"]);
+        assert_eq!(
+            flag_error_token(&undefined).map(String::as_str),
+            Some("--new-project")
+        );
+        let missing = v(&["-p", "x", "--model"]);
+        assert_eq!(
+            flag_error_token(&missing).map(String::as_str),
+            Some("--model")
+        );
+        assert_eq!(flag_error_token(&v(&["-p", "x"])), None);
+    }
+
+    #[test]
+    fn a_flag_value_is_found_in_a_command_line_that_does_not_parse() {
+        let v: Vec<String> = ["-p", "x", "--undefined", "--log-file", "a.log", "-sandbox"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(parse_args(&v).is_err());
+        assert_eq!(find_flag_value(&v, "log-file").as_deref(), Some("a.log"));
+        let eq: Vec<String> = vec!["-log-file=b.log".into()];
+        assert_eq!(find_flag_value(&eq, "log-file").as_deref(), Some("b.log"));
+        assert_eq!(find_flag_value(&v, "model"), None);
     }
 
     #[test]

@@ -31,6 +31,28 @@ impl Layout {
         }
     }
 
+    /// A layout that puts `keys` first, in this order (a script's `key_order`); the
+    /// other keys follow in the types' order, and nested objects keep theirs.
+    pub fn from_keys(keys: &[String]) -> Layout {
+        if keys.is_empty() {
+            return Layout(None);
+        }
+        let order: Map<String, Value> = keys.iter().map(|k| (k.clone(), Value::Null)).collect();
+        Layout(Some(Box::new(Value::Object(order))))
+    }
+
+    /// The top-level keys of `original` when its order differs from `canonical`'s at
+    /// the top level only: what [`Layout::from_keys`] restores. `None` when the orders
+    /// agree, or when a nested object's order differs too.
+    pub fn top_level_keys(original: &Value, canonical: &Value) -> Option<Vec<String>> {
+        let Value::Object(m) = original else {
+            return None;
+        };
+        let keys: Vec<String> = m.keys().cloned().collect();
+        let restored = Layout::from_keys(&keys).apply(canonical.clone());
+        (!same_order(original, canonical) && same_order(original, &restored)).then_some(keys)
+    }
+
     /// True when the wire order is the types' own.
     pub fn is_canonical(&self) -> bool {
         self.0.is_none()
@@ -113,6 +135,24 @@ mod tests {
         assert!(!layout.is_canonical());
         assert_eq!(layout.apply(canonical).to_string(), original.to_string());
         assert!(Layout::capture(&original, &original).is_canonical());
+    }
+
+    #[test]
+    fn a_top_level_key_order_is_restored_and_a_nested_one_is_not_offered() {
+        let canonical = json!({"cwd": "/", "tools": [], "agent": "a"});
+        let original = json!({"cwd": "/", "agent": "a", "tools": []});
+        let keys = Layout::top_level_keys(&original, &canonical).expect("top level only");
+        assert_eq!(keys, ["cwd", "agent", "tools"]);
+        assert_eq!(
+            Layout::from_keys(&keys)
+                .apply(canonical.clone())
+                .to_string(),
+            original.to_string()
+        );
+        assert_eq!(Layout::top_level_keys(&canonical, &canonical), None);
+        let nested = json!({"a": {"y": 1, "x": 2}, "b": 1});
+        let nested_canonical = json!({"b": 1, "a": {"x": 2, "y": 1}});
+        assert_eq!(Layout::top_level_keys(&nested, &nested_canonical), None);
     }
 
     #[test]

@@ -13,10 +13,10 @@ fn corpus_dir() -> PathBuf {
 }
 
 #[test]
-fn every_json_line_of_every_capture_round_trips_byte_for_byte() {
+fn every_line_of_every_capture_round_trips_byte_for_byte() {
     let dir = corpus_dir();
     let corpus = load_corpus(&dir).unwrap_or_else(|e| panic!("{e}"));
-    let (mut json, mut text) = (0usize, 0usize);
+    let (mut lines, mut json, mut text) = (0usize, 0usize, 0usize);
     let mut failures = Vec::new();
     for c in corpus
         .captures
@@ -25,31 +25,40 @@ fn every_json_line_of_every_capture_round_trips_byte_for_byte() {
     {
         let Some(rel) = &c.files.stdout else { continue };
         let bytes = read_capture_file(&dir, rel).unwrap_or_else(|e| panic!("{}: {e}", c.id));
-        for (n, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
-            match check_stdout_line(line) {
-                LineCheck::RoundTrips => json += 1,
-                LineCheck::Text => text += 1,
-                LineCheck::Differs { rendered } => failures.push(format!(
-                    "{} line {}:\n  capture: {line}\n  types:   {}",
+        // Every line counts: a JSON line renders back byte for byte; model text, a cut
+        // last line and bytes that are not UTF-8 are text no type applies to.
+        for (n, raw) in bytes.split_inclusive(|b| *b == b'\n').enumerate() {
+            lines += 1;
+            let body = raw.strip_suffix(b"\n");
+            let check = body
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .map(check_stdout_line);
+            match check {
+                Some(LineCheck::RoundTrips) => json += 1,
+                Some(LineCheck::Differs { rendered }) => failures.push(format!(
+                    "{} line {}:\n  capture: {}\n  types:   {}",
                     c.id,
                     n + 1,
+                    String::from_utf8_lossy(raw).trim_end(),
                     rendered.trim_end()
                 )),
-                LineCheck::Rejected { error } => failures.push(format!(
-                    "{} line {}: rejected: {error}\n  {line}",
+                Some(LineCheck::Rejected { error }) => failures.push(format!(
+                    "{} line {}: rejected: {error}\n  {}",
                     c.id,
-                    n + 1
+                    n + 1,
+                    String::from_utf8_lossy(raw).trim_end()
                 )),
+                Some(LineCheck::Text) | None => text += 1,
             }
         }
     }
     assert!(
         failures.is_empty(),
-        "{} of {} JSON lines do not round-trip:\n{}",
+        "{} of {lines} lines do not round-trip:\n{}",
         failures.len(),
-        json + failures.len(),
         failures.join("\n")
     );
+    assert_eq!(json + text, lines);
     assert!(
         json >= 50,
         "only {json} JSON lines found ({text} text lines)"

@@ -1,11 +1,14 @@
 //! `capture → script`: every capture of the corpus converts to an agy script that
 //! fake-agy acts out with the capture's argv and stdin, writing the capture's stdout
-//! and stderr byte for byte and its exit code. `AGY_CORPUS_DIR` names another corpus.
+//! and stderr byte for byte, its `--log-file` and its exit code; a command line agy's
+//! flag parser answers itself (`-h`, an undefined flag) is served by the script too.
+//! `AGY_CORPUS_DIR` names another corpus.
 
 use crate::support::*;
 use agy_harness::capture::capture_to_script;
 use agy_harness::sandbox::Sandbox;
 use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind};
+use agy_protocol::command_line::find_flag_value;
 use agy_protocol::script::render_script;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,25 +22,24 @@ fn corpus_dir() -> PathBuf {
         })
 }
 
-enum Replay {
-    Same,
-    /// fake-agy answered the argv itself (`--help`, an undefined flag) before any script.
-    ScriptNotReached,
-    Differs(String),
-}
-
-fn replay(dir: &Path, c: &Capture) -> Replay {
+/// Acts out `c`'s script with `c`'s argv and stdin; `Err` says how the replay differs
+/// from the capture.
+fn replay(dir: &Path, c: &Capture) -> Result<(), String> {
     let script = match capture_to_script(dir, c).map(|s| render_script(&s)) {
         Ok(Ok(text)) => text,
-        Ok(Err(e)) => return Replay::Differs(format!("{}: renders no TOML: {e}", c.id)),
-        Err(e) => return Replay::Differs(format!("{}: {e}", c.id)),
+        Ok(Err(e)) => return Err(format!("{}: renders no TOML: {e}", c.id)),
+        Err(e) => return Err(format!("{}: {e}", c.id)),
     };
     let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
     let sb = Sandbox::create(Some(&fake)).expect("sandbox");
     let path = sb.root().join("capture.toml");
     std::fs::write(&path, script).expect("write script");
+    let args: &[String] = c
+        .argv()
+        .map(|a| a.get(1..).unwrap_or_default())
+        .unwrap_or(&[]);
     let mut cmd = std::process::Command::new(sb.bin().join("agy"));
-    cmd.args(c.argv().unwrap_or(&[]).iter().skip(1))
+    cmd.args(args)
         .current_dir(sb.work())
         .env_clear()
         .envs(sb.env(Some((&path, None)), 1.0))
@@ -59,7 +61,10 @@ fn replay(dir: &Path, c: &Capture) -> Replay {
         .and_then(|l| serde_json::from_str(l).ok())
         .unwrap_or_default();
     if first["rule"].as_str() != Some(c.id.as_str()) {
-        return Replay::ScriptNotReached;
+        return Err(format!(
+            "{}: fake-agy answered the command line itself, not the script (rule {})",
+            c.id, first["rule"]
+        ));
     }
     let raw = |f: &Option<String>| {
         f.as_ref()
@@ -73,93 +78,28 @@ fn replay(dir: &Path, c: &Capture) -> Replay {
             .collect::<String>()
     };
     if out.stdout != raw(&c.files.stdout) {
-        return Replay::Differs(format!("{}: stdout differs: {}", c.id, show(&out.stdout)));
+        return Err(format!("{}: stdout differs: {}", c.id, show(&out.stdout)));
     }
     if out.stderr != raw(&c.files.stderr) {
-        return Replay::Differs(format!("{}: stderr differs: {}", c.id, show(&out.stderr)));
+        return Err(format!("{}: stderr differs: {}", c.id, show(&out.stderr)));
+    }
+    if c.files.log.is_some() {
+        let log = find_flag_value(args, "log-file")
+            .and_then(|p| std::fs::read(sb.work().join(p)).ok())
+            .unwrap_or_default();
+        if log != raw(&c.files.log) {
+            return Err(format!("{}: the --log-file differs: {}", c.id, show(&log)));
+        }
     }
     match c.exit.get() {
-        Some(code) if out.status.code() != Some(*code) => Replay::Differs(format!(
+        Some(code) if out.status.code() != Some(*code) => Err(format!(
             "{}: exit {:?}, recorded {code}",
             c.id,
             out.status.code()
         )),
-        _ => Replay::Same,
+        _ => Ok(()),
     }
 }
-
-/// Captures the script format cannot express yet, each with the reason. The test fails
-/// when another capture stops replaying, and when one of these starts to (then remove it).
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    (
-        "pb-1.2.17-quota-exhausted",
-        "a step_update without a step_type-specific shape after the quota stop",
-    ),
-    (
-        "hv-unknown-print-timeout",
-        "an empty stdout whose exit the default run decides first",
-    ),
-    (
-        "pi-1.1.17-denied-turn",
-        "a tool step with both a step error and a tool error",
-    ),
-    (
-        "gb-1.1.18-models-stream-json",
-        "`command_result` events have no script step",
-    ),
-    (
-        "ut-1.3.1-json-schema",
-        "the --json-schema run adds its own init key and finish steps",
-    ),
-    (
-        "ut-1.3.1-usage-stream-json",
-        "`command_result` events have no script step",
-    ),
-    (
-        "ut-1.3.1-model-stream-json",
-        "`command_result` events have no script step",
-    ),
-    (
-        "ut-1.3.1-effort-stream-json",
-        "`command_result` events have no script step",
-    ),
-    (
-        "ua-1.0.16-print-json-ok",
-        "script usage always carries `cache_read_tokens`",
-    ),
-    (
-        "dm-1.1.27-ok-turn",
-        "a Windows cwd the script's init cannot restate byte for byte",
-    ),
-    (
-        "dm-1.1.27-canceled-result",
-        "an empty stdout whose exit the default run decides first",
-    ),
-    (
-        "dm-1.1.27-json-schema-result",
-        "the --json-schema run adds its own keys",
-    ),
-    (
-        "jd-1.1.8-adversarial-review",
-        "init keys in an order the script format cannot give",
-    ),
-    (
-        "jd-1.1.8-delegate-log-unknown-conversation",
-        "the model check answers before the script",
-    ),
-    (
-        "jd-1.1.9-review-stream",
-        "init keys in an order the script format cannot give",
-    ),
-    (
-        "jd-1.1.9-unknown-agent",
-        "init keys in an order the script format cannot give",
-    ),
-    (
-        "jd-1.2.7-model-command-result",
-        "`command_result` events have no script step",
-    ),
-];
 
 #[test]
 fn every_capture_converts_to_a_script_fake_agy_replays_byte_for_byte() {
@@ -170,21 +110,10 @@ fn every_capture_converts_to_a_script_fake_agy_replays_byte_for_byte() {
         .iter()
         .filter(|c| c.kind != CaptureKind::Acp)
         .collect();
-    let known = |id: &str| KNOWN_GAPS.iter().any(|(k, _)| *k == id);
-    let (mut same, mut unreached, mut failures, mut closed) =
-        (0, Vec::new(), Vec::new(), Vec::new());
-    for c in &captures {
-        match replay(&dir, c) {
-            Replay::Same if known(&c.id) => closed.push(c.id.as_str()),
-            Replay::Same => same += 1,
-            Replay::ScriptNotReached => unreached.push(c.id.as_str()),
-            Replay::Differs(_) if known(&c.id) => {}
-            Replay::Differs(why) => failures.push(why),
-        }
-    }
-    if !unreached.is_empty() {
-        eprintln!("answered by fake-agy's own command line, not replayed: {unreached:?}");
-    }
+    let failures: Vec<String> = captures
+        .iter()
+        .filter_map(|c| replay(&dir, c).err())
+        .collect();
     assert!(
         failures.is_empty(),
         "{} of {} captures do not replay from their script:\n{}",
@@ -193,9 +122,8 @@ fn every_capture_converts_to_a_script_fake_agy_replays_byte_for_byte() {
         failures.join("\n")
     );
     assert!(
-        closed.is_empty(),
-        "these now replay: remove them from KNOWN_GAPS: {closed:?}"
+        !captures.is_empty(),
+        "the corpus at {} is empty",
+        dir.display()
     );
-    assert!(unreached.len() * 10 <= captures.len(), "{unreached:?}");
-    assert!(same >= 13, "only {same} captures replayed");
 }

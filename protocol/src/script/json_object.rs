@@ -1,5 +1,6 @@
-//! A JSON object written as text in a script (`extra = '{"subagent_info":{…}}'`): TOML
-//! has no `null` and its tables do not keep key order, JSON text keeps both.
+//! A JSON object written as text in a script (`extra = '{"subagent_info":{…}}'`,
+//! `json_schema`, a `command_result`'s `data`): TOML has no `null` and its tables do not
+//! keep key order, JSON text keeps both.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -20,10 +21,10 @@ impl<'de> Deserialize<'de> for JsonObject {
         match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(m)) => Ok(JsonObject(m)),
             Ok(_) => Err(serde::de::Error::custom(
-                "`extra` must be a JSON object as text, e.g. '{\"subagent_info\":{}}'",
+                "expected a JSON object as text, e.g. '{\"subagent_info\":{}}'",
             )),
             Err(e) => Err(serde::de::Error::custom(format!(
-                "`extra` is not JSON ({e}); write a JSON object as text, e.g. '{{\"subagent_info\":{{}}}}'"
+                "not JSON ({e}); write a JSON object as text, e.g. '{{\"subagent_info\":{{}}}}'"
             ))),
         }
     }

@@ -25,7 +25,7 @@ pub use model::{
 };
 pub use parse::{parse_script, parse_script_file, parse_script_value, render_script};
 pub use step::{
-    CrashKind, DefaultSpec, DenySpec, EnvelopeSpec, FileSpec, HexBytes, ImageFormat, ImageSpec,
-    InitSpec, Pattern, QuestionSpec, QuotaSpec, SignalAction, SignalNamed, Step, StepErrorSpec,
-    StepSpec, UsageName, UsageSpec,
+    CommandResultSpec, CrashKind, DefaultSpec, DenySpec, EnvelopeSpec, FileSpec, HexBytes,
+    ImageFormat, ImageSpec, InitSpec, Pattern, QuestionSpec, QuotaSpec, ResultFormat, SignalAction,
+    SignalNamed, Step, StepErrorSpec, StepSpec, UsageName, UsageSpec,
 };

@@ -145,7 +145,10 @@ pub fn render_script(script: &Script) -> Result<String, toml::ser::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::script::{Flag, InvocationMatch, Times, True};
+    use crate::script::{
+        CommandResultSpec, EnvelopeSpec, Flag, InitSpec, InvocationMatch, JsonObject, ResultFormat,
+        StepErrorSpec, StepSpec, Times, True, UsageSpec,
+    };
     use proptest::prelude::*;
 
     fn parse(text: &str) -> Result<Script, Diagnostics> {
@@ -218,6 +221,18 @@ steps = [
     }
 
     #[test]
+    fn a_json_text_field_that_is_no_object_is_located() {
+        let err = parse(
+            "[[invocation]]\nsteps = [\n  { command_result = { name = \"models\", data = '[1]' } },\n  { init = { json_schema = '{' } },\n]\n",
+        )
+        .expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![3, 4], "{err}");
+        assert!(err.0[0].message.contains("JSON object"), "{err}");
+        assert!(err.0[1].message.contains("not JSON"), "{err}");
+    }
+
+    #[test]
     fn rule_after_a_catch_all_is_reported() {
         let err = parse("[[invocation]]\ntimes = \"always\"\n[[invocation]]\nsteps = []\n")
             .expect_err("rejects");
@@ -257,6 +272,76 @@ steps = [
             Just(Step::Default(Flag::default())),
             Just(Step::CloseStdout(True)),
             Just(Step::ReplayPrevious(True)),
+            "[a-z \\n]{0,12}".prop_map(Step::Log),
+            ("[a-z]{1,8}", proptest::option::of(arb_object()))
+                .prop_map(|(name, data)| Step::CommandResult(CommandResultSpec { name, data })),
+            arb_capture_step(),
+        ]
+    }
+
+    /// A JSON object as scripts write it in text: keys in any order, nulls allowed.
+    fn arb_object() -> impl Strategy<Value = JsonObject> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<i32>().prop_map(serde_json::Value::from),
+            "[a-z<>&]{0,6}".prop_map(serde_json::Value::from),
+        ];
+        proptest::collection::vec(("[a-z]{1,6}", leaf), 0..4)
+            .prop_map(|kv| JsonObject(kv.into_iter().collect()))
+    }
+
+    /// The fields a converted capture uses: a result's form and key order, a step's
+    /// step-level error, an init's echoed schema, a usage without `cache_read_tokens`.
+    fn arb_capture_step() -> impl Strategy<Value = Step> {
+        let keys = proptest::collection::vec("[a-z_]{1,10}", 0..4);
+        let format = proptest::option::of(prop_oneof![
+            Just(ResultFormat::Text),
+            Just(ResultFormat::Json),
+            Just(ResultFormat::StreamJson),
+        ]);
+        let usage = (0u64..1000, proptest::option::of(any::<bool>())).prop_map(|(n, key)| {
+            UsageSpec::Counts {
+                input: n,
+                output: n / 2,
+                thinking: 0,
+                cache_read: 0,
+                total: Some(n + n / 2),
+                cache_read_key: key,
+            }
+        });
+        prop_oneof![
+            (
+                keys.clone(),
+                format,
+                proptest::option::of(arb_object()),
+                usage
+            )
+                .prop_map(|(key_order, format, json_schema, usage)| Step::Envelope(
+                    EnvelopeSpec {
+                        key_order,
+                        format,
+                        json_schema,
+                        usage: Some(usage),
+                        ..Default::default()
+                    }
+                )),
+            (keys.clone(), "[A-Z_]{1,10}", "[a-z ]{0,10}").prop_map(
+                |(key_order, kind, message)| {
+                    Step::StepUpdate(StepSpec {
+                        key_order,
+                        tool_name: Some("run_command".into()),
+                        step_error: Some(StepErrorSpec { kind, message }),
+                        ..Default::default()
+                    })
+                }
+            ),
+            (keys, proptest::option::of(arb_object())).prop_map(|(key_order, json_schema)| {
+                Step::Init(Flag(InitSpec {
+                    key_order,
+                    json_schema,
+                    ..Default::default()
+                }))
+            }),
         ]
     }
 

@@ -21,6 +21,8 @@ pub enum Step {
     Init(Flag<InitSpec>),
     /// Print one stream-json `step_update`.
     StepUpdate(StepSpec),
+    /// Print a `command_result` event (agy 1.1.18+ before a slash command's result).
+    CommandResult(CommandResultSpec),
     /// Write a line to stdout (`\n` added unless present).
     Stdout(String),
     /// Write text to stdout exactly as given (for a truncated last line).
@@ -31,6 +33,8 @@ pub enum Step {
     Stderr(String),
     /// Write text to stderr exactly as given.
     StderrRaw(String),
+    /// Append text, exactly as given, to the `--log-file` file.
+    Log(String),
     /// Wait; multiplied by the time scale.
     Sleep(GoDuration),
     /// Exit with this code now.
@@ -82,11 +86,13 @@ impl Step {
             Step::Envelope(_) => "envelope",
             Step::Init(_) => "init",
             Step::StepUpdate(_) => "step_update",
+            Step::CommandResult(_) => "command_result",
             Step::Stdout(_) => "stdout",
             Step::StdoutRaw(_) => "stdout_raw",
             Step::StdoutHex(_) => "stdout_hex",
             Step::Stderr(_) => "stderr",
             Step::StderrRaw(_) => "stderr_raw",
+            Step::Log(_) => "log",
             Step::Sleep(_) => "sleep",
             Step::Exit(_) => "exit",
             Step::Hang(_) => "hang",
@@ -182,10 +188,46 @@ pub struct EnvelopeSpec {
     /// `structured_output` (the `--json-schema` answer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<serde_json::Value>,
-    /// Keys the envelope has beyond the named ones (1.3.1's `json_schema`), as a JSON
-    /// object in text; added after them, in order.
+    /// The `--json-schema` document the result echoes (agy 1.1.27+), as a JSON object
+    /// in text; default the run's own `--json-schema` once loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json_schema: Option<JsonObject>,
+    /// Keys the envelope has beyond the named ones, as a JSON object in text; added
+    /// after them, in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extra: Option<JsonObject>,
+    /// The form of the result whatever `--output-format` says: an envelope line
+    /// (`json`), a `result` event (`stream_json`) or the response alone (`text`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<ResultFormat>,
+    /// The order of the keys where it is not agy's usual one (named and `extra` keys
+    /// alike); keys it leaves out follow in the usual order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_order: Vec<String>,
+}
+
+/// How a result is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultFormat {
+    /// The response text alone (`--output-format text`).
+    Text,
+    /// One envelope line (`--output-format json`).
+    Json,
+    /// A `result` event (`--output-format stream-json`).
+    StreamJson,
+}
+
+/// A `command_result` event: `{"event":"command_result","command":{"name":…,"data":…}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandResultSpec {
+    /// The command's name (`models`, `usage`, `model`, `effort`).
+    pub name: String,
+    /// The command's answer, as a JSON object in text (agy's key order kept); without
+    /// it the payload has no `data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<JsonObject>,
 }
 
 /// Overrides for the `init` event.
@@ -207,9 +249,17 @@ pub struct InitSpec {
     /// The event's `conversation_id`; default the current conversation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conversation_id: Option<String>,
+    /// The `--json-schema` document the event echoes (agy 1.3.1), as a JSON object in
+    /// text; default the run's own `--json-schema` once loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json_schema: Option<JsonObject>,
     /// Keys beyond the named ones, as a JSON object in text; added after them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extra: Option<JsonObject>,
+    /// The order of the payload's keys where it is not agy's usual one (agy 1.1.8
+    /// puts `agent` after `cwd`); keys it leaves out follow in the usual order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_order: Vec<String>,
 }
 
 /// One `step_update`, field by field.
@@ -243,6 +293,10 @@ pub struct StepSpec {
     /// Tool or step error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<StepErrorSpec>,
+    /// The step-level error of a tool step, beside `tool_info` (agy 1.1.17 put a
+    /// denied tool's error there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_error: Option<StepErrorSpec>,
     /// Step duration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_seconds: Option<f64>,
@@ -259,6 +313,10 @@ pub struct StepSpec {
     /// JSON object in text; added after them, in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extra: Option<JsonObject>,
+    /// The order of the payload's keys where it is not agy's usual one; keys it leaves
+    /// out follow in the usual order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_order: Vec<String>,
 }
 
 /// `{ type = "TOOL_ERROR", message = "…" }`.
@@ -295,6 +353,9 @@ pub enum UsageSpec {
         /// total_tokens (default input + output)
         #[serde(default, skip_serializing_if = "Option::is_none")]
         total: Option<u64>,
+        /// `false`: no `cache_read_tokens` key at all (agy 1.0.16 printed none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_read_key: Option<bool>,
     },
 }
 
