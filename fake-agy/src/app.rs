@@ -200,6 +200,10 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         script_dir,
         read_stdin: journalled || mode == RunMode::Persistent,
     });
+    s.model = script
+        .as_ref()
+        .filter(|sc| !sc.model.is_empty())
+        .map(|sc| sc.model.iter().cloned().collect());
     let empty = Script::default();
     let script_ref = script.as_ref().unwrap_or(&empty);
     // A probe no rule targets answers as the modelled agy, exhausted script or not.

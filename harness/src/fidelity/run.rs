@@ -1,10 +1,12 @@
-//! Running fake-agy's default behaviour (no script) the way a capture ran agy: same
-//! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`.
+//! Running fake-agy's default behaviour (no script rules) the way a capture ran agy: same
+//! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`,
+//! and the capture's model decisions as the script's `[[model]]` layer.
 
 use crate::sandbox::Sandbox;
 use agy_protocol::capture::Capture;
-use agy_protocol::env::{FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
 use agy_protocol::process::{in_own_group, stop_group, ParentDeath};
+use agy_protocol::script::{render_script, ModelTurn, Script};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -25,11 +27,13 @@ pub struct RunOutput {
     pub exit: Option<i32>,
 }
 
-/// Runs `fake` with the capture's argv (which must be known) and stdin lines.
+/// Runs `fake` with the capture's argv (which must be known) and stdin lines, giving
+/// it the capture's model decisions (`[[model]]`) when there are any.
 pub async fn run_default(
     fake: &Path,
     capture: &Capture,
     argv: &[String],
+    decisions: &[ModelTurn],
     time_scale: agy_protocol::TimeScale,
 ) -> Result<RunOutput, String> {
     let sandbox =
@@ -45,6 +49,11 @@ pub async fn run_default(
         argv = with_conversation(&argv, &earlier);
     }
     let log = sandbox.root().join("agy.log");
+    if !decisions.is_empty() {
+        let path = sandbox.root().join("model-decisions.toml");
+        write_decisions(&path, decisions)?;
+        env.push((FAKE_AGY_SCRIPT.into(), path.display().to_string()));
+    }
     let mut cmd = tokio::process::Command::new(sandbox.bin().join("agy"));
     cmd.args(sandboxed_args(&argv, &log))
         .current_dir(sandbox.work())
@@ -113,6 +122,18 @@ pub async fn run_default(
             ))
         }
     }
+}
+
+/// Writes the decisions as a script of `[[model]]` turns only (every invocation runs
+/// the default behaviour, which renders them).
+fn write_decisions(path: &Path, decisions: &[ModelTurn]) -> Result<(), String> {
+    let script = Script {
+        model: decisions.to_vec(),
+        ..Script::default()
+    };
+    let text =
+        render_script(&script).map_err(|e| format!("failed to render the model decisions: {e}"))?;
+    std::fs::write(path, text).map_err(|e| format!("failed to write `{}`: {e}", path.display()))
 }
 
 /// Gives fake-agy what the capture's host had and agy's output does not show: its

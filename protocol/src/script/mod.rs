@@ -13,6 +13,7 @@ mod flag;
 mod json_object;
 pub mod limits;
 mod model;
+mod model_turn;
 mod parse;
 mod step;
 
@@ -22,6 +23,7 @@ pub use model::{
     AlwaysWord, Exhausted, InvocationMatch, InvocationRule, MalformedLines, RunMode, Script,
     ScriptHeader, Times, TurnMatch, TurnRule,
 };
+pub use model_turn::{ModelCall, ModelResponse, ModelTurn, SUBAGENT_TOOL};
 pub use parse::{parse_script, parse_script_file, parse_script_value, render_script};
 pub use step::{
     CrashKind, DefaultSpec, DenySpec, EnvelopeSpec, FileSpec, HexBytes, ImageFormat, ImageSpec,

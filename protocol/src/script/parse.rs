@@ -11,7 +11,7 @@ use std::path::Path;
 use toml::de::DeValue;
 use toml::Spanned;
 
-const SCRIPT_KEYS: &[&str] = &["script", "invocation", "turn"];
+const SCRIPT_KEYS: &[&str] = &["script", "invocation", "turn", "model"];
 const INVOCATION_KEYS: &[&str] = &["name", "when", "times", "steps", "turn"];
 const TURN_KEYS: &[&str] = &["name", "when", "times", "steps"];
 
@@ -51,6 +51,7 @@ pub fn parse_script_value(
         .collect();
     let turn_values = root.elements("turn", diags);
     let turns = parse_turns(src, &turn_values, "turn", diags);
+    let model = root.get("model", diags).unwrap_or_default();
     root.finish(SCRIPT_KEYS, diags);
     check_reachable_rules(
         src,
@@ -63,6 +64,7 @@ pub fn parse_script_value(
         script: header,
         invocations,
         turns,
+        model,
     }
 }
 
