@@ -6,6 +6,7 @@
 
 use crate::artifact::write_images;
 use crate::error::FakeError;
+use crate::exit_code;
 use crate::permission::denied;
 use crate::session::Session;
 use crate::situations::{deny_call, end_denied};
@@ -65,6 +66,9 @@ pub fn act_out(s: &mut Session, id: &str, turn: &ModelTurn) -> Result<Acted, Fak
                 return Ok(Acted::Ended);
             }
             reporting |= call.tool == SUBAGENT_TOOL;
+            if call.unfinished {
+                return interrupted(s, id, call).map(|()| Acted::Ended);
+            }
             run_call(s, id, call)?;
         }
     }
@@ -102,6 +106,30 @@ pub fn respond_with(
     done.duration_seconds = Some(s.turn_elapsed());
     done.usage = Some(usage);
     s.emit_step(done);
+    Ok(())
+}
+
+/// A tool that runs until the process is interrupted: its step stays ACTIVE; on SIGINT
+/// or SIGTERM agy ends the turn with an ERROR result `interrupted` carrying the usage
+/// spent, `error: interrupted` on stderr, and exits 1 (ut-1.3.1-interrupted-sigint,
+/// ut-1.3.1-interrupted-sigterm; other versions unverified).
+fn interrupted(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeError> {
+    s.signals.arm_interrupt();
+    let i = s.next_step_index()?;
+    let mut active = StepUpdate::new(id, i, StepState::Active, StepType::Tool);
+    active.tool_name = Some(call.tool.clone());
+    active.tool_info = Some(ToolInfo {
+        name: call.tool.clone(),
+        parameters: call.parameters.clone(),
+        output: None,
+        error: None,
+        extra: Default::default(),
+    });
+    s.emit_step(active);
+    s.signals.wait_interrupt();
+    s.emit_error_result(id.to_string(), "interrupted".into())?;
+    s.out.stderr_line("error: interrupted");
+    s.ending = Some(exit_code::TURN_FAILED);
     Ok(())
 }
 

@@ -351,8 +351,9 @@ fn skip_reason(s: &Scenario, settings: &RunSettings) -> Option<String> {
     None
 }
 
-/// The sandbox, the driver's environment and the time scale of one run.
-fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), String> {
+/// The sandbox, the driver's environment and the time scale of one run (of a scenario,
+/// or of the bench's driver alone).
+pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), String> {
     // A live run installs agy-harness itself as `agy`: the wrapper in front of the
     // real binary (crate::live).
     let installed = match &settings.live {

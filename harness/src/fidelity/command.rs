@@ -6,8 +6,8 @@ use super::compare::{compare_shapes, Difference};
 use super::decisions::model_decisions;
 use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
 use super::run::run_default;
-use crate::app::Fatal;
 use crate::exit_code;
+use crate::fatal::Fatal;
 use crate::locate::{locate_binary, FAKE_AGY_BIN};
 use crate::report::{ReportFormat, ReportTarget};
 use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind, Corpus};
@@ -109,7 +109,7 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
         None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy")
             .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?,
     };
-    let fake = crate::app::verified(fake, FAKE_AGY_BIN)?;
+    let fake = crate::binaries::verified(fake, FAKE_AGY_BIN)?;
     let mut results = Vec::new();
     let mut found: BTreeMap<String, Vec<Difference>> = BTreeMap::new();
     for c in selected {
@@ -184,9 +184,10 @@ async fn measure(
     };
     let expected = expected_shape(dir, c)
         .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?;
+    let interrupted = c.host.as_ref().is_some_and(|h| h.interrupt.is_some());
     let decisions = match &c.files.stdout {
         Some(rel) => read_capture_file(dir, rel)
-            .map(|bytes| model_decisions(c.kind, &bytes))
+            .map(|bytes| model_decisions(c.kind, &bytes, interrupted))
             .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?,
         None => Vec::new(),
     };

@@ -21,10 +21,23 @@ const PROSE: &str = "text";
 const TOOL_ERROR: &str = "the tool failed";
 
 /// The model's decisions per turn in `stdout` of a capture of `kind`; empty when the
-/// record shows none (probes, or nothing recorded).
-pub fn model_decisions(kind: CaptureKind, stdout: &[u8]) -> Vec<ModelTurn> {
+/// record shows none (probes, or nothing recorded). With `interrupted` (the record
+/// says the run got a signal), a tool step left ACTIVE ran past it.
+pub fn model_decisions(kind: CaptureKind, stdout: &[u8], interrupted: bool) -> Vec<ModelTurn> {
     match kind {
-        CaptureKind::StreamJson | CaptureKind::Persistent => stream_decisions(stdout),
+        CaptureKind::StreamJson | CaptureKind::Persistent => {
+            let mut turns = stream_decisions(stdout);
+            if !interrupted {
+                for call in turns
+                    .iter_mut()
+                    .flat_map(|t| t.responses.iter_mut())
+                    .flat_map(|r| r.calls.iter_mut())
+                {
+                    call.unfinished = false;
+                }
+            }
+            turns
+        }
         CaptureKind::PrintJson => envelope_decisions(stdout),
         CaptureKind::PrintText => {
             let text = String::from_utf8_lossy(stdout);
@@ -78,6 +91,7 @@ fn envelope_decisions(stdout: &[u8]) -> Vec<ModelTurn> {
             parameters: Value::Object(Map::new()),
             fails: None,
             quiet: false,
+            unfinished: false,
         })
         .collect();
     if response.is_empty() && calls.is_empty() {
@@ -163,6 +177,7 @@ impl TurnReader {
                     parameters: Value::Object(parameters),
                     fails: None,
                     quiet: false,
+                    unfinished: false,
                 });
             }
             _ => {}
@@ -189,12 +204,16 @@ impl TurnReader {
                     .unwrap_or(Value::Object(Map::new())),
                 fails: None,
                 quiet: false,
+                // Until its DONE or ERROR step shows.
+                unfinished: true,
             }),
             // A tool that ran and showed no output produced none (agy omits an empty
             // output); which tools agy never shows output for stays fake-agy's.
-            "DONE" if info.is_some_and(|i| i.get("output").is_none()) => {
+            "DONE" => {
+                let quiet = info.is_some_and(|i| i.get("output").is_none());
                 if let Some(call) = self.last_call() {
-                    call.quiet = true;
+                    call.quiet = quiet;
+                    call.unfinished = false;
                 }
             }
             "ERROR" => {
@@ -203,11 +222,12 @@ impl TurnReader {
                     .or_else(|| step.pointer("/error/message"))
                     .and_then(Value::as_str)
                     .unwrap_or("");
-                // A permission check is agy's; only the tool's own failure is the world's.
-                if message.contains("permission") {
+                let Some(call) = self.last_call() else {
                     return;
-                }
-                if let Some(call) = self.last_call() {
+                };
+                call.unfinished = false;
+                // A permission check is agy's; only the tool's own failure is the world's.
+                if !message.contains("permission") {
                     call.fails = Some(TOOL_ERROR.into());
                 }
             }
@@ -305,7 +325,7 @@ mod tests {
             ),
             serde_json::json!({"event": "result", "result": {"status": "SUCCESS"}}),
         ]);
-        let turns = model_decisions(CaptureKind::Persistent, &out);
+        let turns = model_decisions(CaptureKind::Persistent, &out, false);
         assert_eq!(turns.len(), 1);
         let calls = &turns[0].responses[0].calls;
         assert_eq!(calls.len(), 1);
@@ -340,7 +360,7 @@ mod tests {
             ),
             serde_json::json!({"event": "result", "result": {"status": "SUCCESS"}}),
         ]);
-        let turns = model_decisions(CaptureKind::StreamJson, &out);
+        let turns = model_decisions(CaptureKind::StreamJson, &out, false);
         let r = &turns[0].responses;
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].calls[0].tool, SUBAGENT_TOOL);
@@ -355,14 +375,14 @@ mod tests {
             step(serde_json::json!({"step_index": 0, "state": "DONE", "step_type": "user_input"})),
             serde_json::json!({"event": "result", "result": {"status": "ERROR"}}),
         ]);
-        assert!(model_decisions(CaptureKind::Persistent, &out).is_empty());
-        assert!(model_decisions(CaptureKind::Version, b"1.3.1\n").is_empty());
+        assert!(model_decisions(CaptureKind::Persistent, &out, false).is_empty());
+        assert!(model_decisions(CaptureKind::Version, b"1.3.1\n", false).is_empty());
     }
 
     #[test]
     fn a_json_denial_names_the_gated_call() {
         let out = br#"{"status":"SUCCESS","response":"","denied_actions":[{"action":"command","display_name":"RunCommand"}]}"#;
-        let turns = model_decisions(CaptureKind::PrintJson, out);
+        let turns = model_decisions(CaptureKind::PrintJson, out, false);
         assert_eq!(turns[0].responses[0].calls[0].tool, "run_command");
     }
 }

@@ -1,6 +1,6 @@
 //! `agy-harness repro`'s command line.
 
-use crate::cli::AdapterArgs;
+use crate::options::AdapterArgs;
 use crate::scenario::Profile;
 use agy_protocol::env::{AGY_HARNESS_FAKE_AGY, AGY_HARNESS_REFERENCE_ADAPTER};
 use agy_protocol::TimeScale;

@@ -15,6 +15,7 @@ pub mod limits;
 mod model;
 mod model_turn;
 mod parse;
+pub(crate) mod rule;
 mod step;
 
 pub use flag::{Flag, True};

@@ -56,6 +56,10 @@ pub struct ModelCall {
     /// output went to a file): agy shows no `output` for it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub quiet: bool,
+    /// The tool was still running when the run was interrupted (the world's: it ran
+    /// longer than the run): agy keeps its step ACTIVE until SIGINT or SIGTERM.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 fn empty_object() -> serde_json::Value {
