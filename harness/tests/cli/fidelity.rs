@@ -10,12 +10,16 @@ fn traces() -> PathBuf {
 }
 
 fn fidelity(t: &TestDir, args: &[&str]) -> std::process::Output {
+    fidelity_at(t, &traces(), args)
+}
+
+fn fidelity_at(t: &TestDir, dir: &Path, args: &[&str]) -> std::process::Output {
     let mut cmd = t.harness();
     let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
     cmd.env("AGY_HARNESS_FAKE_AGY", fake)
         .arg("fidelity")
         .arg("--traces")
-        .arg(traces())
+        .arg(dir)
         .args(args);
     run(cmd, Duration::from_secs(120))
 }
@@ -153,15 +157,7 @@ fn edited_corpus(t: &TestDir, id: &str, edit: impl Fn(&str) -> String) -> PathBu
 
 fn fidelity_in(t: &TestDir, dir: &Path) -> (Option<i32>, String) {
     let empty = t.write("empty.toml", "");
-    let mut cmd = t.harness();
-    let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
-    cmd.env("AGY_HARNESS_FAKE_AGY", fake)
-        .arg("fidelity")
-        .arg("--traces")
-        .arg(dir)
-        .arg("--baseline")
-        .arg(empty);
-    let out = run(cmd, Duration::from_secs(60));
+    let out = fidelity_at(t, dir, &["--baseline", &empty.display().to_string()]);
     (out.status.code(), text(&out.stdout))
 }
 
