@@ -60,6 +60,12 @@ async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
 }
 
 async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
+    if args.record.is_some() && !args.live {
+        return Err(Fatal(
+            exit_code::BAD_INPUT,
+            "`--record` records live agy runs, and this run is not live\nhelp: add `--agy PATH --live` to record a real agy; a run against fake-agy is already reproducible from its scenario files".into(),
+        ));
+    }
     let config = adapter_config(
         args.target.adapter.as_deref(),
         &args.target.fault,
@@ -83,7 +89,11 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
             // One scenario at a time: the budget is spent in order, and a live agy is
             // not hit harder than the scenario itself asks for.
             jobs = 1;
-            Some(Arc::new(live_run(agy, &args)?))
+            let run = live_run(agy, &args)?;
+            Some(Arc::new(match &args.record {
+                Some(dir) => recording(run, dir).await?,
+                None => run,
+            }))
         }
         None => None,
     };
@@ -141,6 +151,39 @@ fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRu
             format!("failed to set up the live budget: {e}"),
         )
     })
+}
+
+/// The live run recording into `dir`: the agy version comes from one `--version` run
+/// (charged to the budget) before any scenario, as spikes ask it.
+async fn recording(
+    run: crate::live::LiveRun,
+    dir: &std::path::Path,
+) -> Result<crate::live::LiveRun, Fatal> {
+    if !run.charge_one() {
+        return Err(Fatal(
+            exit_code::BAD_INPUT,
+            "the live budget allows no `--version` run to stamp the recording with\nhelp: raise --budget".into(),
+        ));
+    }
+    let version = crate::spike::version_of(&run.agy).await.map_err(|why| {
+        Fatal(
+            exit_code::BAD_INPUT,
+            format!(
+                "`{} --version` did not answer like agy: {why}; nothing was run or recorded\nhelp: give the path of a real agy binary to `--agy`",
+                run.agy.display()
+            ),
+        )
+    })?;
+    let recorder = crate::live::LiveRecorder::new(dir.to_path_buf(), version).map_err(|e| {
+        Fatal(
+            exit_code::COULD_NOT_RUN,
+            format!(
+                "failed to create the record folder `{}`: {e}",
+                dir.display()
+            ),
+        )
+    })?;
+    Ok(run.recording(recorder))
 }
 
 /// The scenarios a live run may use: the success paths (tag `live`), never the fault

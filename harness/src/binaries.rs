@@ -43,6 +43,11 @@ pub(crate) fn fake_agy_acp(
     let needed = scenarios
         .iter()
         .any(|s| s.meta.profile == crate::scenario::Profile::Acp);
+    fake_agy_acp_if(common, needed)
+}
+
+/// fake-agy-acp, verified, when `needed` (an acp scenario will run).
+pub(crate) fn fake_agy_acp_if(common: &CommonArgs, needed: bool) -> Result<Option<PathBuf>, Fatal> {
     let found = match &common.fake_agy_acp {
         Some(p) if p.is_file() => Ok(p.clone()),
         Some(p) => Err(format!(

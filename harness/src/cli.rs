@@ -119,6 +119,10 @@ pub struct RunArgs {
     /// How live runs get your credentials (every choice but `none` is an opt-in).
     #[arg(long, value_enum, default_value_t = crate::live::CredentialsArg::None)]
     pub credentials: crate::live::CredentialsArg,
+    /// Record every live agy invocation, redacted, as one trace per scenario in this
+    /// folder (needs `--live`; `agy-harness repro` reads it).
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
 }
 
 /// `agy-harness faults`.
