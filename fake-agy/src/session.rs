@@ -17,9 +17,10 @@ use crate::structured::Schema;
 use crate::tools::tools_for;
 use crate::version_model::{has, Behaviour};
 use agy_protocol::layout::Layout;
-use agy_protocol::script::{InitSpec, RunMode};
+use agy_protocol::script::{InitSpec, ModelTurn, RunMode};
 use agy_protocol::stream::{Init, StepUpdate, StreamEvent};
 use agy_protocol::{AgyVersion, Envelope, Status, Usage};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -126,6 +127,9 @@ pub struct Session {
     /// Why the command line did not parse, when a script rule serves it anyway
     /// (`args` are then the defaults); `default` answers as agy's flag parser.
     pub flag_error: Option<CliError>,
+    /// The model's decisions for the coming turns (`[[model]]`), when the script gives
+    /// them: default turns render these instead of the fake's own model.
+    pub model: Option<VecDeque<ModelTurn>>,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
@@ -204,10 +208,19 @@ impl Session {
             schema: None,
             resume_message_due: false,
             flag_error: None,
+            model: None,
             conversation: None,
             last_step_index: None,
             last_step: None,
         }
+    }
+
+    /// The model's decisions for this turn, when the script gives decisions (a turn
+    /// past the last one decided nothing: an empty answer).
+    pub fn take_model_turn(&mut self) -> Option<ModelTurn> {
+        self.model
+            .as_mut()
+            .map(|m| m.pop_front().unwrap_or_default())
     }
 
     /// True when output is stream-json events.

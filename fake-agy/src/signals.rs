@@ -9,7 +9,8 @@ use crate::recorder::Recorder;
 use agy_protocol::script::{SignalAction, SignalNamed};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Once};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, Once};
 
 /// The current signal dispositions.
 #[derive(Debug)]
@@ -18,6 +19,10 @@ pub struct SignalControl {
     recorder: Arc<Recorder>,
     clock: Clock,
     started: Once,
+    /// Set while a turn waits to be interrupted: SIGINT and SIGTERM are handed to it.
+    awaiting: AtomicBool,
+    interrupt: Mutex<Option<i32>>,
+    arrived: Condvar,
 }
 
 impl SignalControl {
@@ -29,6 +34,9 @@ impl SignalControl {
             recorder,
             clock,
             started: Once::new(),
+            awaiting: AtomicBool::new(false),
+            interrupt: Mutex::new(None),
+            arrived: Condvar::new(),
         })
     }
 
@@ -47,6 +55,13 @@ impl SignalControl {
                         continue;
                     }
                     c.recorder.signal(&signal_name(sig));
+                    if c.awaiting.load(Ordering::SeqCst) && (sig == SIGINT || sig == SIGTERM) {
+                        if let Ok(mut slot) = c.interrupt.lock() {
+                            *slot = Some(sig);
+                        }
+                        c.arrived.notify_all();
+                        continue;
+                    }
                     let action = c
                         .actions
                         .lock()
@@ -65,6 +80,32 @@ impl SignalControl {
             m.insert(signal, action);
         }
         self.ensure_started();
+    }
+}
+
+impl SignalControl {
+    /// From now on SIGINT and SIGTERM interrupt the turn instead of acting: call before
+    /// showing what the interrupter waits for, so no signal arrives unhandled.
+    pub fn arm_interrupt(self: &Arc<Self>) {
+        self.awaiting.store(true, Ordering::SeqCst);
+        self.ensure_started();
+    }
+
+    /// Blocks until SIGINT or SIGTERM arrives (after [`SignalControl::arm_interrupt`]);
+    /// returns it.
+    pub fn wait_interrupt(&self) -> i32 {
+        let Ok(mut slot) = self.interrupt.lock() else {
+            return SIGTERM;
+        };
+        loop {
+            if let Some(sig) = *slot {
+                return sig;
+            }
+            slot = match self.arrived.wait(slot) {
+                Ok(g) => g,
+                Err(_) => return SIGTERM,
+            };
+        }
     }
 }
 

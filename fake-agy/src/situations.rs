@@ -79,7 +79,8 @@ fn pascal(s: &str) -> String {
         .collect()
 }
 
-/// A gated tool call auto-denied in headless mode.
+/// A gated tool call auto-denied in headless mode, after the model's planning step;
+/// the denial ends the turn.
 pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Result<(), FakeError> {
     let id = s.conversation_id()?;
     s.ensure_init()?;
@@ -89,6 +90,18 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
     plan.duration_seconds = Some(s.turn_elapsed());
     plan.usage = Some(Usage::new(12586, 1760, 1702, 0));
     s.emit_step(plan);
+    deny_call(s, &id, tool, &parameters)?;
+    end_denied(s, &id, tool)
+}
+
+/// The tool step of a denied call: ACTIVE, then DONE (a command on 1.2.8+ outside
+/// `strict`) or ERROR with the tool error.
+pub fn deny_call(
+    s: &mut Session,
+    id: &str,
+    tool: &str,
+    parameters: &serde_json::Value,
+) -> Result<(), FakeError> {
     let i = s.next_step_index()?;
     let info = |error: Option<StepError>| ToolInfo {
         name: tool.to_string(),
@@ -97,38 +110,27 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
         error,
         extra: Default::default(),
     };
-    let mut active = StepUpdate::new(id.clone(), i, StepState::Active, StepType::Tool);
+    let mut active = StepUpdate::new(id, i, StepState::Active, StepType::Tool);
     active.tool_name = Some(tool.into());
     active.tool_info = Some(info(None));
     s.emit_step(active);
     let action = denied_action(tool);
-    let target = parameters
-        .get("CommandLine")
-        .and_then(|v| v.as_str())
-        .map(str::to_string)
-        .unwrap_or_else(|| {
-            match (
-                parameters.get("ServerName").and_then(|v| v.as_str()),
-                parameters.get("ToolName").and_then(|v| v.as_str()),
-            ) {
-                (Some(a), Some(b)) => format!("{a}/{b}"),
-                _ => tool.to_string(),
-            }
-        });
+    let target = denial_target(tool, parameters);
     // pl-1.2.13-strict-denied: under `toolPermission: strict` a denied command is a tool
     // ERROR ("… user denied permission to run command: …", the rest elided upstream).
     let strict = s.permission_mode() == "strict";
-    let done = if action.action == "command"
+    let mut done = if action.action == "command"
         && !strict
         && has(s.version, Behaviour::DeniedCommandDone)
     {
         // PB denied-command (1.2.17): ACTIVE → DONE, no output, no error.
-        let mut d = StepUpdate::new(id.clone(), i, StepState::Done, StepType::Tool);
+        let mut d = StepUpdate::new(id, i, StepState::Done, StepType::Tool);
         d.tool_info = Some(info(None));
         d
     } else {
-        // CL denied-mcp-turn (1.2.7): the tool step goes ERROR with TOOL_ERROR.
-        let mut d = StepUpdate::new(id.clone(), i, StepState::Error, StepType::Tool);
+        // CL denied-mcp-turn (1.2.7), jd-1.2.7-write-denied: the tool step goes ERROR
+        // with TOOL_ERROR.
+        let mut d = StepUpdate::new(id, i, StepState::Error, StepType::Tool);
         d.tool_info = Some(info(Some(StepError {
             kind: "TOOL_ERROR".into(),
             message: if strict && action.action == "command" {
@@ -143,10 +145,29 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
         })));
         d
     };
-    let mut done = done;
     done.tool_name = Some(tool.into());
     done.duration_seconds = Some(0.015946572);
     s.emit_step(done);
+    Ok(())
+}
+
+/// What a denial names: the command line, `server/tool` of an MCP call, the file, or
+/// the tool.
+fn denial_target(tool: &str, parameters: &serde_json::Value) -> String {
+    let text = |k: &str| parameters.get(k).and_then(|v| v.as_str());
+    if let Some(c) = text("CommandLine").or_else(|| text("TargetFile")) {
+        return c.to_string();
+    }
+    match (text("ServerName"), text("ToolName")) {
+        (Some(a), Some(b)) => format!("{a}/{b}"),
+        _ => tool.to_string(),
+    }
+}
+
+/// How agy ends a turn after a headless denial: the stderr notice, then SUCCESS with
+/// `denied_actions` (1.2.0 on) or CANCELED (before).
+pub fn end_denied(s: &mut Session, id: &str, tool: &str) -> Result<(), FakeError> {
+    let action = denied_action(tool);
     // FM (1.1.22) quotes the live stderr form.
     let advice = if has(s.version, Behaviour::DenialAdvice) {
         // ut-1.3.1-tools-denied.
@@ -159,6 +180,7 @@ pub fn deny(s: &mut Session, tool: &str, parameters: serde_json::Value) -> Resul
         action.action
     ));
     let spent = s.turn.spent;
+    let id = id.to_string();
     let env = if has(s.version, Behaviour::DenialSuccess) {
         // 1.2.7 / 1.2.17: SUCCESS, empty response, denied_actions.
         Envelope {

@@ -4,6 +4,7 @@
 
 use crate::answer_stream::stream_answer;
 use crate::artifact::write_images;
+use crate::decided_turn::{act_out, respond_with, Acted};
 use crate::error::FakeError;
 use crate::prompt::{read_prompt, GatedTool};
 use crate::session::{Session, UsageUpdate};
@@ -140,9 +141,22 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         return print_timeout(s, usage);
     }
     s.clock.sleep(duration);
+    // Given model decisions replace the fake's own model (its prompt reading).
+    let (lead, decided) = match s.take_model_turn() {
+        Some(turn) => match act_out(s, &id, &turn)? {
+            Acted::Ended => return Ok(()),
+            Acted::Answer { lead, answer } => (lead, Some(answer)),
+        },
+        None => (String::new(), None),
+    };
+    let image = image && decided.is_none();
+    let answer = match &decided {
+        Some(r) if spec.response.is_none() => r.full_text(),
+        _ => answer,
+    };
     // §2.5: a gated tool without --dangerously-skip-permissions is soft-denied;
     // generate_image is never gated (S5).
-    if !image && !s.args.skip_permissions && spec.response.is_none() {
+    if !image && !s.args.skip_permissions && spec.response.is_none() && decided.is_none() {
         match reading.gated {
             Some(GatedTool::Command) => {
                 return deny(
@@ -165,7 +179,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         Ok(pair) => pair,
         Err(why) => return fail_schema(s, why),
     };
-    let mut lead = String::new();
+    let mut lead = lead;
     let answer_usage = if image {
         let split = if spec.usage.is_some() {
             usage
@@ -211,14 +225,17 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
             answer_usage,
             duration.as_secs_f64(),
         )?,
-        None => stream_answer(
-            s,
-            &id,
-            &response,
-            spec.chunks,
-            answer_usage,
-            duration.as_secs_f64(),
-        )?,
+        None => match &decided {
+            Some(r) => respond_with(s, &id, r, answer_usage)?,
+            None => stream_answer(
+                s,
+                &id,
+                &response,
+                spec.chunks,
+                answer_usage,
+                duration.as_secs_f64(),
+            )?,
+        },
     }
     let advance = spec.advance_turns.unwrap_or(true);
     let spent = s.turn.spent;

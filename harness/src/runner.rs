@@ -388,7 +388,8 @@ pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, 
         env.retain(|(k, _)| !extra.iter().any(|(e, _)| e == k));
         env.extend(extra);
     }
-    if let Some(v) = settings.agy_version {
+    // The run's version (a matrix column) wins over the version the scenario models.
+    if let Some(v) = settings.agy_version.or(s.meta.agy) {
         env.push((
             agy_protocol::env::FAKE_AGY_VERSION.to_string(),
             v.to_string(),

@@ -3,13 +3,14 @@
 use super::baseline::{load_baseline, Baseline};
 use super::capture_shape::{expected_shape, observed_shape};
 use super::compare::{compare_shapes, Difference};
+use super::decisions::model_decisions;
 use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
 use super::run::run_default;
 use crate::exit_code;
 use crate::fatal::Fatal;
 use crate::locate::{locate_binary, FAKE_AGY_BIN};
 use crate::report::{ReportFormat, ReportTarget};
-use agy_protocol::capture::{load_corpus, Capture, CaptureKind, Corpus};
+use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind, Corpus};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use agy_protocol::TimeScale;
 use clap::Args;
@@ -183,7 +184,14 @@ async fn measure(
     };
     let expected = expected_shape(dir, c)
         .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?;
-    let out = run_default(fake, c, argv, time_scale)
+    let interrupted = c.host.as_ref().is_some_and(|h| h.interrupt.is_some());
+    let decisions = match &c.files.stdout {
+        Some(rel) => read_capture_file(dir, rel)
+            .map(|bytes| model_decisions(c.kind, &bytes, interrupted))
+            .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?,
+        None => Vec::new(),
+    };
+    let out = run_default(fake, c, argv, &decisions, time_scale)
         .await
         .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, format!("capture `{}`: {e}", c.id)))?;
     Ok(Measured::Compared(compare_shapes(

@@ -1,10 +1,13 @@
-//! Running fake-agy's default behaviour (no script) the way a capture ran agy: same
-//! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`.
+//! Running fake-agy's default behaviour (no script rules) the way a capture ran agy: same
+//! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`,
+//! and the capture's model decisions as the script's `[[model]]` layer.
 
 use crate::sandbox::Sandbox;
-use agy_protocol::capture::Capture;
-use agy_protocol::env::{FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
-use agy_protocol::process::{in_own_group, stop_group, ParentDeath};
+use agy_protocol::capture::{Capture, HostSignal};
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
+use agy_protocol::process::{in_own_group, signal_group, stop_group, ParentDeath};
+use agy_protocol::script::{render_script, ModelTurn, Script};
+use nix::sys::signal::Signal;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -25,11 +28,13 @@ pub struct RunOutput {
     pub exit: Option<i32>,
 }
 
-/// Runs `fake` with the capture's argv (which must be known) and stdin lines.
+/// Runs `fake` with the capture's argv (which must be known) and stdin lines, giving
+/// it the capture's model decisions (`[[model]]`) when there are any.
 pub async fn run_default(
     fake: &Path,
     capture: &Capture,
     argv: &[String],
+    decisions: &[ModelTurn],
     time_scale: agy_protocol::TimeScale,
 ) -> Result<RunOutput, String> {
     let sandbox =
@@ -45,6 +50,11 @@ pub async fn run_default(
         argv = with_conversation(&argv, &earlier);
     }
     let log = sandbox.root().join("agy.log");
+    if !decisions.is_empty() {
+        let path = sandbox.root().join("model-decisions.toml");
+        write_decisions(&path, decisions)?;
+        env.push((FAKE_AGY_SCRIPT.into(), path.display().to_string()));
+    }
     let mut cmd = tokio::process::Command::new(sandbox.bin().join("agy"));
     cmd.args(sandboxed_args(&argv, &log))
         .current_dir(sandbox.work())
@@ -76,10 +86,11 @@ pub async fn run_default(
         }
         drop(stdin);
     };
+    let interrupt = capture.host.as_ref().and_then(|h| h.interrupt);
     let read = |pipe: Option<tokio::process::ChildStdout>| async move {
         let mut buf = Vec::new();
         if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf).await;
+            read_interrupting(&mut p, &mut buf, interrupt.zip(pgid)).await;
         }
         buf
     };
@@ -113,6 +124,54 @@ pub async fn run_default(
             ))
         }
     }
+}
+
+/// Writes the decisions as a script of `[[model]]` turns only (every invocation runs
+/// the default behaviour, which renders them).
+fn write_decisions(path: &Path, decisions: &[ModelTurn]) -> Result<(), String> {
+    let script = Script {
+        model: decisions.to_vec(),
+        ..Script::default()
+    };
+    let text =
+        render_script(&script).map_err(|e| format!("failed to render the model decisions: {e}"))?;
+    std::fs::write(path, text).map_err(|e| format!("failed to write `{}`: {e}", path.display()))
+}
+
+/// Reads stdout to its end; with a signal, sends it to the run's process group once a
+/// tool step shows ACTIVE (where the capture's run got it: corpus `host.interrupt`).
+async fn read_interrupting(
+    pipe: &mut tokio::process::ChildStdout,
+    buf: &mut Vec<u8>,
+    mut interrupt: Option<(HostSignal, u32)>,
+) {
+    let mut chunk = [0u8; 8192];
+    loop {
+        let n = match pipe.read(&mut chunk).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some((signal, pgid)) = interrupt {
+            if buf.split(|b| *b == b'\n').any(is_tool_active) {
+                let signal = match signal {
+                    HostSignal::Int => Signal::SIGINT,
+                    HostSignal::Term => Signal::SIGTERM,
+                };
+                signal_group(pgid, signal);
+                interrupt = None;
+            }
+        }
+    }
+}
+
+/// True for a complete `step_update` line of a tool step in ACTIVE.
+fn is_tool_active(line: &[u8]) -> bool {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+        return false;
+    };
+    let step = &v["step_update"];
+    step["step_type"] == "tool" && step["state"] == "ACTIVE"
 }
 
 /// Gives fake-agy what the capture's host had and agy's output does not show: its

@@ -10,12 +10,16 @@ fn traces() -> PathBuf {
 }
 
 fn fidelity(t: &TestDir, args: &[&str]) -> std::process::Output {
+    fidelity_at(t, &traces(), args)
+}
+
+fn fidelity_at(t: &TestDir, dir: &Path, args: &[&str]) -> std::process::Output {
     let mut cmd = t.harness();
     let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
     cmd.env("AGY_HARNESS_FAKE_AGY", fake)
         .arg("fidelity")
         .arg("--traces")
-        .arg(traces())
+        .arg(dir)
         .args(args);
     run(cmd, Duration::from_secs(120))
 }
@@ -126,4 +130,74 @@ fn an_unknown_capture_id_is_bad_input_with_a_suggestion() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// A one-capture corpus in `t`: the committed entry `id` with `edit` applied to its
+/// text (the capture's files are copied as they are).
+fn edited_corpus(t: &TestDir, id: &str, edit: impl Fn(&str) -> String) -> PathBuf {
+    let corpus = std::fs::read_to_string(traces().join("corpus.toml")).expect("corpus.toml");
+    let entry = corpus
+        .split("[[capture]]")
+        .find(|e| e.contains(&format!("id           = \"{id}\"")))
+        .expect("the capture is in the corpus");
+    let dir = t.path().join("corpus");
+    std::fs::create_dir_all(dir.join("upstream")).expect("corpus dir");
+    for line in entry.lines().filter(|l| l.starts_with("files")) {
+        for file in line.split('"').filter(|p| p.starts_with("upstream/")) {
+            std::fs::copy(traces().join(file), dir.join(file)).expect("copy capture file");
+        }
+    }
+    std::fs::write(
+        dir.join("corpus.toml"),
+        format!("[[capture]]{}", edit(entry)),
+    )
+    .expect("write corpus");
+    dir
+}
+
+fn fidelity_in(t: &TestDir, dir: &Path) -> (Option<i32>, String) {
+    let empty = t.write("empty.toml", "");
+    let out = fidelity_at(t, dir, &["--baseline", &empty.display().to_string()]);
+    (out.status.code(), text(&out.stdout))
+}
+
+#[test]
+fn the_model_decisions_given_a_denied_write_still_shows_agys_rendering() {
+    // ut-1.3.1-accept-edits: the model's write_to_file and run_command calls are given;
+    // agy runs the write under --mode accept-edits and denies the command. Without
+    // the flag, the same decisions make fake-agy deny the write (a tool ERROR): the
+    // comparison reports it although the model's choices are the capture's.
+    let t = TestDir::new();
+    let same = edited_corpus(&t, "ut-1.3.1-accept-edits", str::to_string);
+    let (code, stdout) = fidelity_in(&t, &same);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("same     ut-1.3.1-accept-edits"),
+        "{stdout}"
+    );
+    let t = TestDir::new();
+    let denied = edited_corpus(&t, "ut-1.3.1-accept-edits", |e| {
+        e.replace(r#", "--mode", "accept-edits"]"#, "]")
+    });
+    let (code, stdout) = fidelity_in(&t, &denied);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("differs  ut-1.3.1-accept-edits"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("step_update tool ERROR"), "{stdout}");
+}
+
+#[test]
+fn the_model_decisions_given_another_versions_denial_shape_is_reported() {
+    // pb-1.2.17-denied-command: a denied command is ACTIVE → DONE from 1.2.8 on. Run as
+    // 1.2.7, fake-agy renders the same model call as a tool ERROR with a tool error.
+    let t = TestDir::new();
+    let dir = edited_corpus(&t, "pb-1.2.17-denied-command", |e| {
+        e.replace(r#"agy_version  = "1.2.17""#, r#"agy_version  = "1.2.7""#)
+    });
+    let (code, stdout) = fidelity_in(&t, &dir);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("keys tool_info"), "{stdout}");
+    assert!(stdout.contains("step_update tool ERROR"), "{stdout}");
 }

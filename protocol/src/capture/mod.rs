@@ -18,6 +18,6 @@ pub use known::Known;
 pub use lines::{check_stdout_line, LineCheck};
 pub use load::{load_corpus, CORPUS_FILE, MAX_CORPUS_BYTES};
 pub use model::{
-    Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus,
+    Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus, HostSignal,
 };
 pub use parse::{parse_corpus, ELIDABLE};

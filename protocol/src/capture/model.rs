@@ -70,8 +70,23 @@ pub struct CaptureHost {
     /// outlasted the run's `--print-timeout` (the model's pace, not agy's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_seconds: Option<u64>,
+    /// The signal the run's agy got while a tool step was ACTIVE, as the record says;
+    /// a fidelity run sends it at the same point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupt: Option<HostSignal>,
     /// Where the record says so.
     pub from: String,
+}
+
+/// A signal a capture's run got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HostSignal {
+    /// SIGINT.
+    #[serde(rename = "INT")]
+    Int,
+    /// SIGTERM.
+    #[serde(rename = "TERM")]
+    Term,
 }
 
 /// The kind of run a capture records.

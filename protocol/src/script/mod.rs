@@ -13,6 +13,7 @@ mod flag;
 mod json_object;
 pub mod limits;
 mod model;
+mod model_turn;
 mod parse;
 pub(crate) mod rule;
 mod step;
@@ -23,6 +24,7 @@ pub use model::{
     AlwaysWord, Exhausted, InvocationMatch, InvocationRule, MalformedLines, RunMode, Script,
     ScriptHeader, Times, TurnMatch, TurnRule,
 };
+pub use model_turn::{ModelCall, ModelResponse, ModelTurn, SUBAGENT_TOOL};
 pub use parse::{parse_script, parse_script_file, parse_script_value, render_script};
 pub use step::{
     CommandResultSpec, CrashKind, DefaultSpec, DenySpec, EnvelopeSpec, FileSpec, HexBytes,

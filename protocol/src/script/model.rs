@@ -1,5 +1,6 @@
 //! The script as a whole: header knobs, invocation rules and turn rules.
 
+use super::model_turn::ModelTurn;
 use super::step::{Pattern, Step};
 use crate::duration::GoDuration;
 use crate::version::AgyVersion;
@@ -17,6 +18,10 @@ pub struct Script {
     /// Turn rules for persistent invocations whose rule has no turns of its own.
     #[serde(default, rename = "turn", skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<TurnRule>,
+    /// The model's decisions, one per turn: default turns render them instead of the
+    /// fake's own model (`[[model]]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model: Vec<ModelTurn>,
 }
 
 /// `[script]`: knobs of the default behaviour.

@@ -11,7 +11,7 @@ use std::path::Path;
 use toml::de::DeValue;
 use toml::Spanned;
 
-const SCRIPT_KEYS: &[&str] = &["script", "invocation", "turn"];
+const SCRIPT_KEYS: &[&str] = &["script", "invocation", "turn", "model"];
 const INVOCATION_KEYS: &[&str] = &["name", "when", "times", "steps", "turn"];
 const TURN_KEYS: &[&str] = &["name", "when", "times", "steps"];
 const STEP_EXAMPLE: &str = "{ sleep = \"50ms\" }, { exit = 0 }";
@@ -61,6 +61,7 @@ pub fn parse_script_value(
         .collect();
     let turn_values = root.elements("turn", diags);
     let turns = parse_turns(src, &turn_values, "turn", diags);
+    let model = root.get("model", diags).unwrap_or_default();
     root.finish(SCRIPT_KEYS, diags);
     let heads = invocations.iter().map(|r| (r.when.is_some(), r.times));
     check_reachable_rules(src, "invocation", &invocation_values, heads, diags);
@@ -68,6 +69,7 @@ pub fn parse_script_value(
         script: header,
         invocations,
         turns,
+        model,
     }
 }
 
