@@ -299,7 +299,9 @@ fn every_acp_fault_of_the_reference_adapter_has_a_transcript_here() {
         .filter_map(|f| f["name"].as_str().map(str::to_string))
         .collect();
     assert!(!listed.is_empty(), "{}", text(&out.stdout));
-    let this = include_str!("repro.rs");
+    // Without whitespace and trailing commas, as rustfmt may break a call over lines.
+    let this: String = include_str!("repro.rs").split_whitespace().collect();
+    let this = this.replace(",)", ")");
     for fault in listed {
         assert!(
             this.contains(&format!("\"{fault}\");")),
