@@ -78,7 +78,17 @@ fn deltas(text: &str, n: usize) -> Vec<String> {
 /// The file a prompt asks to create, and its content: "Create hello.txt containing
 /// ok" (docs/agy-acp-reference.md §6.3).
 fn wanted_file(prompt: &str) -> Option<(String, String)> {
-    let re = regex::Regex::new(r"(?i)\b(?:create|write)\s+(?:a\s+file\s+(?:named\s+|called\s+)?)?([\w./-]+\.\w+)(?:\s+containing\s+(.+))?").ok()?;
+    // Compiling this Unicode, case-insensitive pattern costs more CPU than the rest of a
+    // default turn: it is compiled once, and only for a prompt that can match (no
+    // character outside ASCII folds to a letter of "create" or "write").
+    static WANTED: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let lower = prompt.to_ascii_lowercase();
+    if !lower.contains("create") && !lower.contains("write") {
+        return None;
+    }
+    let re = WANTED
+        .get_or_init(|| regex::Regex::new(r"(?i)\b(?:create|write)\s+(?:a\s+file\s+(?:named\s+|called\s+)?)?([\w./-]+\.\w+)(?:\s+containing\s+(.+))?").ok())
+        .as_ref()?;
     let caps = re.captures(prompt)?;
     let name = caps.get(1)?.as_str().to_string();
     let body = caps

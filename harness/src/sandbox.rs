@@ -35,6 +35,8 @@ pub struct Sandbox {
     dir: Option<tempfile::TempDir>,
     root: PathBuf,
     marker: String,
+    /// A sweep ran: every marked process was killed, so none is left to start another.
+    swept: std::sync::atomic::AtomicBool,
 }
 
 impl Sandbox {
@@ -54,6 +56,7 @@ impl Sandbox {
             marker: root.display().to_string(),
             dir: Some(dir),
             root,
+            swept: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -219,7 +222,9 @@ impl Sandbox {
 
     /// Kills every process of this sandbox; returns the pids found.
     pub fn kill_all(&self) -> Vec<u32> {
-        sweep_marked(&self.marker, Duration::from_secs(2))
+        let found = sweep_marked(&self.marker, Duration::from_secs(2));
+        self.swept.store(true, std::sync::atomic::Ordering::Release);
+        found
     }
 
     /// Keeps the folder on disk after the sandbox is dropped (processes still die).
@@ -232,8 +237,14 @@ impl Sandbox {
 }
 
 impl Drop for Sandbox {
+    /// Kills what is left, unless a sweep already ran: a sweep ends when no marked
+    /// process is left (or at its deadline, with ones SIGKILL does not end), and only a
+    /// marked process starts another, so a second sweep would only read every
+    /// process's environment in `/proc` again.
     fn drop(&mut self) {
-        self.kill_all();
+        if !self.swept.load(std::sync::atomic::Ordering::Acquire) {
+            self.kill_all();
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use super::build::build_case;
 use super::case::{Built, CaseOptions, ReproCase};
 use super::evidence::Evidence;
 use super::judge::{signature, Judge, Verdict};
-use super::minimise::{minimise, step_count, Budget, Shrunk};
+use super::minimise::{minimise, step_count, unit_count, Budget, Shrunk};
 use super::paste::{read_paste, MAX_PASTE_BYTES};
 use super::plan::plan;
 use super::record::read_folder;
@@ -28,7 +28,7 @@ use agy_protocol::GoDuration;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Runs `agy-harness repro`; returns the exit code.
 pub async fn repro_command(args: ReproArgs) -> i32 {
@@ -394,11 +394,55 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
         },
     };
     let started = Instant::now();
-    let shrunk = minimise(&case, &sig, &mut judge, budget).await;
+    let shrunk = search(&case, &sig, &mut judge, budget, original_took).await;
     write_minimal(
         &args, &case, &shrunk, &slug, &path, &mut prov, &sig, started,
     )?;
     Ok(exit_code::ALL_CONFORM)
+}
+
+/// The slack a candidate gets beyond each time-scaled bound while the minimiser
+/// searches. A candidate that fails mostly waits out a bound (a reply or an exit that
+/// never comes), and the adapter config's slack, room for a loaded machine, is most of
+/// that wait; the smallest case found is confirmed with the config's own slack.
+const SEARCH_SLACK: Duration = Duration::from_secs(1);
+
+/// Minimises `case`: with [`SEARCH_SLACK`] when the candidates it saves time on
+/// outweigh the run that confirms the result with the config's slack (about as long
+/// as the reproduction's own run, `confirm_cost`), otherwise with the config's slack.
+/// A result the confirmation refutes is searched for again with the config's slack.
+async fn search(
+    case: &ReproCase,
+    sig: &str,
+    judge: &mut Judge,
+    budget: Budget,
+    confirm_cost: Duration,
+) -> Shrunk {
+    let first_run = judge.runs;
+    let saved = judge
+        .settings
+        .config
+        .timeouts
+        .slack
+        .0
+        .saturating_sub(SEARCH_SLACK);
+    if saved.saturating_mul(u32::try_from(unit_count(case)).unwrap_or(u32::MAX)) <= confirm_cost {
+        return minimise(case, sig, judge, budget).await;
+    }
+    let full = judge.tighten(SEARCH_SLACK);
+    let mut shrunk = minimise(case, sig, judge, budget).await;
+    judge.restore(full);
+    let found = shrunk.case.clone();
+    let holds = match &found {
+        Some(min) if min != case => judge.confirms(min, sig).await,
+        _ => true,
+    };
+    if !holds {
+        println!("the smallest case found with {SEARCH_SLACK:?} of slack does not fail `{sig}` with the adapter config's slack: searching again with it");
+        shrunk = minimise(case, sig, judge, budget).await;
+    }
+    shrunk.runs = judge.runs - first_run;
+    shrunk
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -69,6 +69,16 @@ fn verdict(r: &ScenarioResult) -> Verdict {
     }
 }
 
+/// The settings of the adapter under test and of the reference adapter.
+pub type Bounds = (Arc<RunSettings>, Option<Arc<RunSettings>>);
+
+/// `settings` with at most `slack` added to each time-scaled bound.
+fn with_slack(settings: &Arc<RunSettings>, slack: std::time::Duration) -> Arc<RunSettings> {
+    let mut s = (**settings).clone();
+    s.config.timeouts.slack = s.config.timeouts.slack.0.min(slack).into();
+    Arc::new(s)
+}
+
 /// Runs reproductions: writes each candidate into a work folder, parses it as the
 /// catalogue does, runs the batch on the runner.
 pub struct Judge {
@@ -76,7 +86,7 @@ pub struct Judge {
     pub settings: Arc<RunSettings>,
     /// The correct reference adapter, to confirm an expectation is the contract's.
     pub reference: Option<Arc<RunSettings>>,
-    /// Candidates run at once.
+    /// The minimiser's batch is twice this; a batch runs all at once.
     pub jobs: usize,
     /// Where candidates are written.
     pub dir: PathBuf,
@@ -136,8 +146,11 @@ impl Judge {
         let n = scenarios.len();
         let (_stop, cancel) = tokio::sync::watch::channel(false);
         let t0 = std::time::Instant::now();
+        // The whole batch at once (the minimiser sends at most twice `jobs`): a
+        // candidate that fails mostly waits (a reply or an exit that never comes, until
+        // its bound), so waiting ones overlap instead of queueing behind each other.
         let (results, _) =
-            run_all(scenarios, settings.clone(), self.jobs, cancel, |_, _, _| {}).await;
+            run_all(scenarios, settings.clone(), n.max(1), cancel, |_, _, _| {}).await;
         self.slowest = results
             .iter()
             .map(|r| std::time::Duration::from_millis(r.duration_ms))
@@ -168,6 +181,36 @@ impl Judge {
                 None => Verdict::Unjudged("the candidate is not a valid scenario".into()),
             })
             .collect()
+    }
+
+    /// From now on candidates get at most `slack` beyond each time-scaled bound;
+    /// returns the settings in force before, for [`Judge::restore`].
+    pub fn tighten(&mut self, slack: std::time::Duration) -> Bounds {
+        let before = (self.settings.clone(), self.reference.clone());
+        self.settings = with_slack(&self.settings, slack);
+        self.reference = self.reference.as_ref().map(|r| with_slack(r, slack));
+        before
+    }
+
+    /// Puts back the settings [`Judge::tighten`] returned.
+    pub fn restore(&mut self, (settings, reference): Bounds) {
+        self.settings = settings;
+        self.reference = reference;
+    }
+
+    /// The adapter under test still fails `case` with `sig`, and the reference adapter
+    /// (when there is one) passes it.
+    pub async fn confirms(&mut self, case: &ReproCase, sig: &str) -> bool {
+        let fails = self
+            .judge(std::slice::from_ref(case))
+            .await
+            .first()
+            .is_some_and(|v| v.fails_with(sig));
+        fails
+            && matches!(
+                self.reference_verdict(case).await,
+                None | Some(Verdict::Passed)
+            )
     }
 
     /// The correct reference adapter on `case`: `None` when there is none to ask.

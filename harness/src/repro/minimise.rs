@@ -4,7 +4,8 @@
 //! step one at a time, each level
 //! shrunk while the adapter keeps failing the same expectation and, when the correct
 //! reference adapter is at hand, that adapter keeps passing (so the expectation is the
-//! contract's, not an artefact of the cut). Candidates are run in batches of `jobs`.
+//! contract's, not an artefact of the cut). Candidates are run in batches of twice `jobs`,
+//! each batch at once.
 
 use super::case::ReproCase;
 use super::judge::{Judge, Verdict};
@@ -182,7 +183,8 @@ impl Search<'_> {
         units: &[Unit],
         candidates: &[Vec<Unit>],
     ) -> Option<usize> {
-        // Twice the jobs per batch: a candidate that ends at its timeout overlaps others.
+        // Twice the jobs per batch, run at once: a candidate that ends at its timeout
+        // overlaps others.
         let per_batch = self.judge.jobs * 2;
         for (start, batch) in candidates.chunks(per_batch).enumerate() {
             if self.out_of_budget() {
@@ -364,6 +366,11 @@ fn describe(case: &ReproCase, u: &Unit) -> String {
             format!("field: `{k}` of `{}`{}", step.key(), at(step.line))
         }
     }
+}
+
+/// Turns and script steps of `case`: the fewest candidates the search runs.
+pub fn unit_count(case: &ReproCase) -> usize {
+    turn_units(case).len() + step_units(case).len()
 }
 
 /// Script steps in `case` (the size the minimiser is judged by).
