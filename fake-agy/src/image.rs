@@ -1,5 +1,5 @@
-//! Image bytes: real JPEGs (`jpeg-encoder`, what agy writes: docs/spike-records.md S3), PNGs
-//! (`png`), and corrupt files no decoder accepts.
+//! Image bytes: real JPEGs (what agy writes: docs/spike-records.md S3) and PNGs, drawn by
+//! `fake-agy-image`, and corrupt files no decoder accepts.
 
 use agy_protocol::script::ImageFormat;
 
@@ -8,46 +8,14 @@ pub fn encode(width: u32, height: u32, format: ImageFormat, seed: u32) -> Result
     let (w, h) = (width.max(1), height.max(1));
     // Before the pixel buffer exists: 60000×60000 would be 10.8 GB (issue 13).
     agy_protocol::script::limits::check_image_size(w, h).map_err(|e| e.message)?;
-    // A gradient built row by row from precomputed columns (cheap: this runs for
-    // every generated image).
-    let s = (seed % 256) as u8;
-    let cols: Vec<[u8; 2]> = (0..w)
-        .map(|x| [((x * 255) / w) as u8 ^ s, (x % 256) as u8 / 2])
-        .collect();
-    let mut pixels = Vec::with_capacity((w as usize) * (h as usize) * 3);
-    for y in 0..h {
-        let g = ((y * 255) / h) as u8;
-        let b0 = s.wrapping_add((y % 256) as u8 / 2);
-        for c in &cols {
-            pixels.extend_from_slice(&[c[0], g, b0.wrapping_add(c[1])]);
-        }
-    }
     match format {
         ImageFormat::Jpeg => {
             let (Ok(w16), Ok(h16)) = (u16::try_from(w), u16::try_from(h)) else {
                 return Err(format!("a JPEG is at most 65535×65535, not {w}×{h}"));
             };
-            let mut out = Vec::new();
-            jpeg_encoder::Encoder::new(&mut out, 85)
-                .encode(&pixels, w16, h16, jpeg_encoder::ColorType::Rgb)
-                .map_err(|e| format!("failed to encode JPEG: {e}"))?;
-            Ok(out)
+            fake_agy_image::jpeg(w16, h16, seed)
         }
-        ImageFormat::Png => {
-            let mut out = Vec::new();
-            {
-                let mut enc = png::Encoder::new(&mut out, w, h);
-                enc.set_color(png::ColorType::Rgb);
-                enc.set_depth(png::BitDepth::Eight);
-                let mut writer = enc
-                    .write_header()
-                    .map_err(|e| format!("failed to encode PNG: {e}"))?;
-                writer
-                    .write_image_data(&pixels)
-                    .map_err(|e| format!("failed to encode PNG: {e}"))?;
-            }
-            Ok(out)
-        }
+        ImageFormat::Png => fake_agy_image::png(w, h, seed),
     }
 }
 
