@@ -62,6 +62,12 @@ pub struct FuzzReport {
     pub seconds: f64,
     /// Cases per second of that wall time.
     pub cases_per_second: f64,
+    /// CPU seconds (user + system) agy-harness and every process it waited for spent
+    /// in that time: the adapter, the fakes, the reapers.
+    pub cpu_seconds: f64,
+    /// CPU milliseconds per case: what bounds cases per second on a machine of its own
+    /// (`1000 × CPUs / cpu_ms_per_case`), whatever else the machine runs.
+    pub cpu_ms_per_case: f64,
     /// Violations found.
     pub violations: Vec<Finding>,
 }
@@ -195,9 +201,11 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
     let strategy = generated::strategy(args.profile);
     let mut runner = seeded_runner(args.seed);
     let clock = Instant::now();
+    let cpu = cpu_seconds();
     let outcome =
         engine::run_cases(&strategy, &mut runner, args.cases, jobs, budget, &bench).await?;
     let seconds = clock.elapsed().as_secs_f64().max(1e-9);
+    let cpu = cpu_seconds() - cpu;
     let mut violations = Vec::new();
     if let Some((number, tree, v)) = outcome.first {
         let shrunk = engine::shrink(tree, &v.invariant, &bench).await?;
@@ -217,6 +225,8 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
         jobs,
         seconds,
         cases_per_second: outcome.cases_run as f64 / seconds,
+        cpu_seconds: cpu,
+        cpu_ms_per_case: cpu * 1000.0 / outcome.cases_run.max(1) as f64,
         violations,
     };
     print_summary(&report);
@@ -270,10 +280,21 @@ fn write_finding(
     Ok(path)
 }
 
+/// CPU seconds this process and its waited-for children have used so far.
+fn cpu_seconds() -> f64 {
+    use nix::sys::resource::{getrusage, UsageWho};
+    let secs = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 / 1e6;
+    [UsageWho::RUSAGE_SELF, UsageWho::RUSAGE_CHILDREN]
+        .into_iter()
+        .filter_map(|who| getrusage(who).ok())
+        .map(|u| secs(u.user_time()) + secs(u.system_time()))
+        .sum()
+}
+
 fn print_summary(r: &FuzzReport) {
     println!(
-        "fuzz {}: {} case(s), seed {}, {} job(s), {:.1} s, {:.1} cases/s",
-        r.profile, r.cases_run, r.seed, r.jobs, r.seconds, r.cases_per_second
+        "fuzz {}: {} case(s), seed {}, {} job(s), {:.1} s, {:.1} cases/s, {:.0} CPU ms/case",
+        r.profile, r.cases_run, r.seed, r.jobs, r.seconds, r.cases_per_second, r.cpu_ms_per_case
     );
     if r.violations.is_empty() {
         println!("no invariant violated");
