@@ -92,19 +92,19 @@ fn finds(profile: &str, fault: &str, seed: &str, within: u64) {
     check.args(["check", scenario]);
     let check = run(check, Duration::from_secs(60));
     assert!(check.status.success(), "{}", text(&check.stderr));
-    let mut with_fault = harness();
-    with_fault.args(["run", scenario, "--fault", fault]);
-    let with_fault = run(with_fault, Duration::from_secs(120));
-    assert_eq!(
-        with_fault.status.code(),
-        Some(1),
-        "{}",
-        text(&with_fault.stdout)
-    );
-    let mut correct = harness();
-    correct.args(["run", scenario]);
-    let correct = run(correct, Duration::from_secs(120));
-    assert_eq!(correct.status.code(), Some(0), "{}", text(&correct.stdout));
+    let run_it = |fault: Option<&str>| {
+        let mut cmd = harness();
+        cmd.args(["run", scenario]);
+        if let Some(f) = fault {
+            cmd.args(["--fault", f]);
+        }
+        let out = run(cmd, Duration::from_secs(120));
+        (out.status.code(), text(&out.stdout))
+    };
+    let (code, stdout) = run_it(Some(fault));
+    assert_eq!(code, Some(1), "{stdout}");
+    let (code, stdout) = run_it(None);
+    assert_eq!(code, Some(0), "{stdout}");
 }
 
 #[test]
