@@ -3,7 +3,8 @@
 use crate::report::{parse_report_target, ReportTarget};
 use crate::scenario::Profile;
 use agy_protocol::env::{
-    AGY_HARNESS_FAKE_AGY, AGY_HARNESS_REFERENCE_ADAPTER, AGY_HARNESS_SCENARIOS,
+    AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
+    AGY_HARNESS_SCENARIOS,
 };
 use agy_protocol::TimeScale;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -139,7 +140,7 @@ pub struct FaultsArgs {
 /// `agy-harness fuzz`.
 #[derive(Debug, Clone, Args)]
 pub struct FuzzArgs {
-    /// The profile whose agy behaviours and ops are generated.
+    /// The profile whose agent behaviours and ops are generated.
     #[arg(long, value_enum)]
     pub profile: Profile,
     /// How many cases to run (at most).
@@ -157,21 +158,24 @@ pub struct FuzzArgs {
     /// Run the reference adapter with this fault switched on (repeatable).
     #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
     pub fault: Vec<String>,
-    /// Cases run at once (default: the number of CPUs).
+    /// Cases run at once (default: 8 per CPU; a case mostly waits on its processes).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Where shrunk scenarios go (`<DIR>/<profile>/fuzz-<invariant>-<seed>-<case>.toml`).
     #[arg(long, value_name = "DIR", default_value = "fuzz-findings")]
     pub out: PathBuf,
-    /// Also write the JSON report here.
-    #[arg(long = "report-json", value_name = "PATH")]
-    pub report_json: Option<PathBuf>,
+    /// Also write the report: `json=PATH` (repeatable).
+    #[arg(long, value_name = "json=PATH", value_parser = parse_report_target)]
+    pub report: Vec<ReportTarget>,
     /// Multiply every scripted delay and adapter timeout by this factor.
     #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
     pub time_scale: TimeScale,
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,
+    /// The fake ACP agent binary, for `--profile acp` (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY_ACP)]
+    pub fake_agy_acp: Option<PathBuf>,
     /// The reference adapter binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = AGY_HARNESS_REFERENCE_ADAPTER)]
     pub reference_adapter: Option<PathBuf>,

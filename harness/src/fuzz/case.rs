@@ -35,6 +35,9 @@ pub enum OneshotAgy {
     SuccessExit1,
     /// agy ignores SIGTERM and never answers.
     Hang,
+    /// agy 1.2.16 on: the image-generator subagent saves the image in its own
+    /// conversation's brain folder, not the run's (docs/agy-versions.md, ImageSubagent).
+    SubagentImage,
 }
 
 /// One generate op and the invocation it meets.
@@ -125,6 +128,7 @@ fn oneshot_agy() -> impl Strategy<Value = OneshotAgy> {
         1 => prop_oneof![Just("abort"), Just("segv"), Just("kill")].prop_map(OneshotAgy::Crash),
         1 => Just(OneshotAgy::SuccessExit1),
         1 => Just(OneshotAgy::Hang),
+        2 => Just(OneshotAgy::SubagentImage),
     ]
 }
 

@@ -1,31 +1,36 @@
-//! `agy-harness fuzz`: generated agy behaviours and op sequences per profile, each
+//! `agy-harness fuzz`: generated agent behaviours and op sequences per profile, each
 //! rendered as a scenario with its expectations written by the oracle, run by the
 //! ordinary runner; a violation is shrunk and written as a scenario file.
 
+pub mod acp_case;
+pub mod acp_oracle;
+pub mod acp_render;
 pub mod case;
+mod engine;
+pub mod generated;
 pub mod oracle;
 pub mod render;
 
 use crate::adapter_config::{load_adapter_config, AdapterConfig};
-use crate::binaries::{fake_agy, reference_adapter};
+use crate::binaries::{fake_agy, fake_agy_acp_if, reference_adapter};
 use crate::cli::{CommonArgs, FuzzArgs};
 use crate::exit_code;
 use crate::fatal::Fatal;
-use crate::report::{ScenarioResult, Status};
-use crate::runner::{run_all, RunSettings};
-use crate::scenario::parse_scenario_file;
+use crate::report::ReportFormat;
+use crate::runner::RunSettings;
 use crate::scenario::Profile;
 use agy_protocol::GoDuration;
-use case::Case;
-use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
+use engine::{Bench, Violation};
+use generated::Generated;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Most runs spent shrinking one finding.
-const MAX_SHRINK_RUNS: usize = 48;
+/// Cases in flight per CPU by default: a case spends most of its time waiting on its
+/// processes (scripted delays, grace periods), not on a CPU.
+const JOBS_PER_CPU: usize = 8;
 
 /// One violation: the invariant, where the case came from, the shrunk scenario.
 #[derive(Debug, Clone, Serialize)]
@@ -45,14 +50,24 @@ pub struct Finding {
 /// The JSON report.
 #[derive(Debug, Serialize)]
 pub struct FuzzReport {
-    /// `oneshot` or `session`.
+    /// `oneshot`, `session` or `acp`.
     pub profile: String,
     /// `--seed`.
     pub seed: u64,
-    /// Cases run (shrinking runs not counted).
+    /// Cases judged (shrinking runs not counted).
     pub cases_run: usize,
-    /// Cases per second of wall time.
+    /// Cases in flight at once.
+    pub jobs: usize,
+    /// Seconds of wall time spent running cases (shrinking not counted).
+    pub seconds: f64,
+    /// Cases per second of that wall time.
     pub cases_per_second: f64,
+    /// CPU seconds (user + system) agy-harness and every process it waited for spent
+    /// in that time: the adapter, the fakes, the reapers.
+    pub cpu_seconds: f64,
+    /// CPU milliseconds per case: what bounds cases per second on a machine of its own
+    /// (`1000 × CPUs / cpu_ms_per_case`), whatever else the machine runs.
+    pub cpu_ms_per_case: f64,
     /// Violations found.
     pub violations: Vec<Finding>,
 }
@@ -65,47 +80,62 @@ pub async fn fuzz_command(args: FuzzArgs) -> i32 {
     }
 }
 
-fn strategy(profile: Profile) -> Result<BoxedStrategy<Case>, Fatal> {
-    match profile {
-        Profile::Oneshot => Ok(case::oneshot_case().boxed()),
-        Profile::Session => Ok(case::session_case().boxed()),
-        Profile::Acp => Err(Fatal(
-            exit_code::BAD_INPUT,
-            "fuzz generates `oneshot` and `session` cases; `acp` is not generated yet".into(),
-        )),
-    }
+fn bad_input(message: String) -> Fatal {
+    Fatal(exit_code::BAD_INPUT, message)
 }
 
-fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
-    let common = CommonArgs::for_generated(
+fn common(args: &FuzzArgs) -> CommonArgs {
+    let mut common = CommonArgs::for_generated(
         args.jobs,
         args.time_scale,
         args.fake_agy.clone(),
         args.reference_adapter.clone(),
     );
-    let fake = fake_agy(&common)?;
-    let config = match &args.adapter {
-        Some(path) => load_adapter_config(path).map_err(|d| {
+    common.fake_agy_acp = args.fake_agy_acp.clone();
+    common
+}
+
+/// The adapter under test: `--adapter`, else the reference adapter with `--fault`s,
+/// each fault checked against the adapter's own list.
+fn adapter(args: &FuzzArgs, common: &CommonArgs) -> Result<AdapterConfig, Fatal> {
+    if let Some(path) = &args.adapter {
+        return load_adapter_config(path).map_err(|d| {
             eprint!("{d}");
-            Fatal(
-                exit_code::BAD_INPUT,
-                "the adapter config has problems".into(),
-            )
-        })?,
-        None => {
-            let bin = reference_adapter(&common)?;
-            let extra: Vec<String> = args
-                .fault
-                .iter()
-                .flat_map(|f| ["--fault".to_string(), f.clone()])
-                .collect();
-            AdapterConfig::reference(&bin, &extra)
+            bad_input("the adapter config has problems".into())
+        });
+    }
+    let bin = reference_adapter(common)?;
+    if !args.fault.is_empty() {
+        let known =
+            crate::faults::list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
+        if let Some(f) = args
+            .fault
+            .iter()
+            .find(|f| !known.iter().any(|k| &k.name == *f))
+        {
+            let names: Vec<&str> = known.iter().map(|k| k.name.as_str()).collect();
+            return Err(bad_input(format!(
+                "`{f}` is not a fault of the reference adapter; it has: {}",
+                names.join(", ")
+            )));
         }
-    };
+    }
+    let extra: Vec<String> = args
+        .fault
+        .iter()
+        .flat_map(|f| ["--fault".to_string(), f.clone()])
+        .collect();
+    Ok(AdapterConfig::reference(&bin, &extra))
+}
+
+fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
+    let common = common(args);
+    let fake = fake_agy(&common)?;
+    let fake_agy_acp = fake_agy_acp_if(&common, args.profile == Profile::Acp)?;
     Ok(RunSettings {
-        config,
+        config: adapter(args, &common)?,
         fake_agy: fake,
-        fake_agy_acp: None,
+        fake_agy_acp,
         time_scale: args.time_scale,
         keep_sandboxes: false,
         live: None,
@@ -113,203 +143,99 @@ fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
     })
 }
 
-/// The runner's verdict on `case`: `None` when every invariant held, else the first
-/// invariant broken and its detail. `Err` when the case could not be run.
-async fn judge(
-    cases: &[Case],
-    dir: &Path,
-    tag: &str,
-    settings: &Arc<RunSettings>,
-    jobs: usize,
-) -> Result<Vec<Option<(String, String)>>, Fatal> {
-    let mut scenarios = Vec::new();
-    for (i, c) in cases.iter().enumerate() {
-        let profile = profile_name(c);
-        let path = dir.join(format!("{tag}-{i}.toml"));
-        let text = render::render(c, &format!("{profile}/fuzz-{tag}-{i}"), "generated", &[]);
-        std::fs::write(&path, text).map_err(|e| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("cannot write {}: {e}", path.display()),
-            )
-        })?;
-        scenarios.push(parse_scenario_file(&path).map_err(|d| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("a generated scenario does not parse (a fuzz bug):\n{d}"),
-            )
-        })?);
+/// The options that need more than clap checks: the case count, jobs, the time budget,
+/// the report formats.
+fn validate(args: &FuzzArgs) -> Result<Option<Duration>, Fatal> {
+    if args.cases == 0 {
+        return Err(bad_input("--cases must be at least 1".into()));
     }
-    let (_stop, cancel) = tokio::sync::watch::channel(false);
-    let (results, _) = run_all(scenarios, settings.clone(), jobs, cancel, |_, _, _| {}).await;
-    results.iter().map(verdict).collect()
-}
-
-fn verdict(r: &ScenarioResult) -> Result<Option<(String, String)>, Fatal> {
-    match r.status {
-        Status::Passed | Status::ExpectedFailure | Status::Skipped => Ok(None),
-        Status::Error => Err(Fatal(
-            exit_code::COULD_NOT_RUN,
-            format!(
-                "a generated case could not be run: {}",
-                r.note.clone().unwrap_or_default()
-            ),
-        )),
-        _ => {
-            let f = r.failures.iter().find(|f| f.seed_choice.is_none());
-            Ok(f.map(|f| {
-                (
-                    oracle::invariant_of(&f.expectation, &f.place).to_string(),
-                    format!(
-                        "{}: {} expected {}, observed {}",
-                        f.place, f.expectation, f.expected, f.observed
-                    ),
-                )
+    if args.jobs == Some(0) {
+        return Err(bad_input("--jobs must be at least 1".into()));
+    }
+    if args.report.iter().any(|t| t.format != ReportFormat::Json) {
+        return Err(bad_input(
+            "fuzz writes only a json report: `--report json=PATH`".into(),
+        ));
+    }
+    args.time_budget
+        .as_deref()
+        .map(|s| {
+            GoDuration::parse(s).map(|d| d.0).map_err(|_| {
+                bad_input(format!(
+                    "--time-budget `{s}` is not a Go duration (e.g. `30s`, `5m`)"
+                ))
             })
-            .or_else(|| {
-                (r.status == Status::TimedOut)
-                    .then(|| ("no-process-left".into(), "the scenario timed out".into()))
-            }))
-        }
-    }
+        })
+        .transpose()
 }
 
-fn profile_name(c: &Case) -> &'static str {
-    match c {
-        Case::Oneshot(_) => "oneshot",
-        Case::Session(_) => "session",
-    }
+/// The generator, seeded from `--seed`: the same seed generates the same cases.
+fn seeded_runner(seed: u64) -> TestRunner {
+    let mut seed_bytes = [0u8; 32];
+    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
+    )
 }
 
-/// Shrinks `tree` (proptest's simplify/complicate walk) while its case keeps breaking
-/// `invariant`; returns the smallest case that still does.
-async fn shrink(
-    mut tree: Box<dyn ValueTree<Value = Case>>,
-    invariant: &str,
-    dir: &Path,
-    settings: &Arc<RunSettings>,
-) -> Result<Case, Fatal> {
-    let mut best = tree.current();
-    if !tree.simplify() {
-        return Ok(best);
-    }
-    for run in 0..MAX_SHRINK_RUNS {
-        let candidate = tree.current();
-        let v = judge(
-            std::slice::from_ref(&candidate),
-            dir,
-            &format!("shrink{run}"),
-            settings,
-            1,
-        )
-        .await?;
-        if matches!(&v[0], Some((inv, _)) if inv == invariant) {
-            best = candidate;
-            if !tree.simplify() {
-                break;
-            }
-        } else if !tree.complicate() {
-            break;
-        }
-    }
-    Ok(best)
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get()) * JOBS_PER_CPU
 }
 
 async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
-    let strategy = strategy(args.profile)?;
-    if args.cases == 0 {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            "--cases must be at least 1".into(),
-        ));
-    }
-    let budget = match &args.time_budget {
-        Some(s) => Some(GoDuration::parse(s).map_err(|_| {
-            Fatal(
-                exit_code::BAD_INPUT,
-                format!("--time-budget `{s}` is not a Go duration (e.g. `30s`, `5m`)"),
-            )
-        })?),
-        None => None,
-    };
+    let budget = validate(&args)?;
     let settings = Arc::new(settings(&args)?);
-    let profile = args.profile;
-    if !settings.config.adapter.profiles.contains(&profile) {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            format!("the adapter does not implement the `{profile}` profile"),
-        ));
+    if !settings.config.adapter.profiles.contains(&args.profile) {
+        return Err(bad_input(format!(
+            "the adapter does not implement the `{}` profile",
+            args.profile
+        )));
     }
-    let jobs = crate::catalogue_run::jobs(&CommonArgs::for_generated(
-        args.jobs,
-        args.time_scale,
-        None,
-        None,
-    ));
-    let work = tempfile::tempdir().map_err(|e| {
-        Fatal(
-            exit_code::COULD_NOT_RUN,
-            format!("no temporary folder: {e}"),
-        )
-    })?;
-    let mut seed_bytes = [0u8; 32];
-    seed_bytes[..8].copy_from_slice(&args.seed.to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
-    );
-    let started = Instant::now();
-    let mut run = 0;
-    let mut findings = Vec::new();
-    'outer: while run < args.cases {
-        if budget.is_some_and(|b| started.elapsed() >= b.0) {
-            break;
-        }
-        let batch = jobs.min(args.cases - run);
-        let mut trees = Vec::new();
-        for _ in 0..batch {
-            trees.push(
-                strategy.new_tree(&mut runner).map_err(|e| {
-                    Fatal(exit_code::COULD_NOT_RUN, format!("generation failed: {e}"))
-                })?,
-            );
-        }
-        let cases: Vec<Case> = trees.iter().map(|t| t.current()).collect();
-        let verdicts = judge(&cases, work.path(), &format!("case{run}"), &settings, jobs).await?;
-        for (i, (tree, v)) in trees.into_iter().zip(verdicts).enumerate() {
-            let Some((invariant, detail)) = v else {
-                continue;
-            };
-            let number = run + i + 1;
-            let shrunk = shrink(tree, &invariant, work.path(), &settings).await?;
-            let scenario = write_finding(&args, &shrunk, &invariant, number)?;
-            findings.push(Finding {
-                invariant,
-                seed: args.seed,
-                case: number,
-                scenario,
-                detail,
-            });
-            run += i + 1;
-            break 'outer;
-        }
-        run += batch;
+    let jobs = args.jobs.unwrap_or_else(default_jobs);
+    let work = engine::work_dir()?;
+    let bench = Bench {
+        settings,
+        dir: work.path().to_path_buf(),
+    };
+    let strategy = generated::strategy(args.profile);
+    let mut runner = seeded_runner(args.seed);
+    let clock = Instant::now();
+    let cpu = cpu_seconds();
+    let outcome =
+        engine::run_cases(&strategy, &mut runner, args.cases, jobs, budget, &bench).await?;
+    let seconds = clock.elapsed().as_secs_f64().max(1e-9);
+    let cpu = cpu_seconds() - cpu;
+    let mut violations = Vec::new();
+    if let Some((number, tree, v)) = outcome.first {
+        let shrunk = engine::shrink(tree, &v.invariant, &bench).await?;
+        let scenario = write_finding(&args, &shrunk, &v, number)?;
+        violations.push(Finding {
+            invariant: v.invariant,
+            seed: args.seed,
+            case: number,
+            scenario,
+            detail: v.detail,
+        });
     }
-    let secs = started.elapsed().as_secs_f64().max(1e-9);
     let report = FuzzReport {
         profile: args.profile.as_str().into(),
         seed: args.seed,
-        cases_run: run,
-        cases_per_second: f64::from(u32::try_from(run).unwrap_or(u32::MAX)) / secs,
-        violations: findings,
+        cases_run: outcome.cases_run,
+        jobs,
+        seconds,
+        cases_per_second: outcome.cases_run as f64 / seconds,
+        cpu_seconds: cpu,
+        cpu_ms_per_case: cpu * 1000.0 / outcome.cases_run.max(1) as f64,
+        violations,
     };
     print_summary(&report);
-    if let Some(path) = &args.report_json {
+    for t in &args.report {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default();
-        std::fs::write(path, text + "\n").map_err(|e| {
+        std::fs::write(&t.path, text + "\n").map_err(|e| {
             Fatal(
                 exit_code::COULD_NOT_RUN,
-                format!("cannot write {}: {e}", path.display()),
+                format!("cannot write {}: {e}", t.path.display()),
             )
         })?;
     }
@@ -323,16 +249,16 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
 /// Writes the shrunk case as `<out>/<profile>/fuzz-<invariant>-<seed>-<case>.toml`.
 fn write_finding(
     args: &FuzzArgs,
-    c: &Case,
-    invariant: &str,
+    c: &Generated,
+    v: &Violation,
     number: usize,
 ) -> Result<PathBuf, Fatal> {
-    let profile = profile_name(c);
+    let (profile, invariant) = (c.profile(), &v.invariant);
     let stem = format!("fuzz-{invariant}-{}-{number}", args.seed);
     let dir = args.out.join(profile);
     let path = dir.join(format!("{stem}.toml"));
     let description = format!(
-        "Found by agy-harness fuzz and shrunk: the generated agy behaviour below must keep the `{invariant}` invariant (expectations written by the fuzz oracle)."
+        "Found by agy-harness fuzz and shrunk: the generated behaviour below must keep the `{invariant}` invariant (expectations written by the fuzz oracle)."
     );
     let comment = vec![
         format!(
@@ -342,7 +268,7 @@ fn write_finding(
         format!("violated invariant: {invariant}"),
         format!("case: {c:?}"),
     ];
-    let text = render::render(c, &format!("{profile}/{stem}"), &description, &comment);
+    let text = c.render(&format!("{profile}/{stem}"), &description, &comment);
     std::fs::create_dir_all(&dir)
         .and_then(|()| std::fs::write(&path, text))
         .map_err(|e| {
@@ -354,10 +280,21 @@ fn write_finding(
     Ok(path)
 }
 
+/// CPU seconds this process and its waited-for children have used so far.
+fn cpu_seconds() -> f64 {
+    use nix::sys::resource::{getrusage, UsageWho};
+    let secs = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 / 1e6;
+    [UsageWho::RUSAGE_SELF, UsageWho::RUSAGE_CHILDREN]
+        .into_iter()
+        .filter_map(|who| getrusage(who).ok())
+        .map(|u| secs(u.user_time()) + secs(u.system_time()))
+        .sum()
+}
+
 fn print_summary(r: &FuzzReport) {
     println!(
-        "fuzz {}: {} case(s), seed {}, {:.1} cases/s",
-        r.profile, r.cases_run, r.seed, r.cases_per_second
+        "fuzz {}: {} case(s), seed {}, {} job(s), {:.1} s, {:.1} cases/s, {:.0} CPU ms/case",
+        r.profile, r.cases_run, r.seed, r.jobs, r.seconds, r.cases_per_second, r.cpu_ms_per_case
     );
     if r.violations.is_empty() {
         println!("no invariant violated");

@@ -83,6 +83,12 @@ fn oneshot(c: &OneshotCase) -> Oracle {
             OneshotAgy::Transient(_) => failed(&["transient"], Some(true)),
             OneshotAgy::Crash(_) => failed(&["permanent", "transient"], None),
             OneshotAgy::SuccessExit1 => failed(&["permanent", "transient", "output_missing"], None),
+            OneshotAgy::SubagentImage => OpOracle {
+                outcome: vec!["success"],
+                output: Some("decodable"),
+                image_size: Some((1376, 768)),
+                ..OpOracle::default()
+            },
             OneshotAgy::Hang => OpOracle {
                 gone_within: Some("10s"),
                 ..failed(&["timeout"], Some(true))
@@ -203,6 +209,12 @@ pub fn invariant_of(expectation: &str, place: &str) -> &'static str {
         "agy_gone_within" | "none_left_running" | "killed" => "no-process-left",
         "invocations" | "distinct_pids" => "process-count",
         "argv_lacks" | "argv_has" => "argv-contract",
+        "restore_state" | "history_gaps" | "gaps" => "restore-state",
+        "method_counts" | "no_new_after_restore" => "no-new-after-restore",
+        "prompts" | "prompts_sent_once" => "no-prompt-resent",
+        "no_late_text" => "late-output-joins-no-turn",
+        "late_permissions_cancelled" | "permission_outcomes" => "late-permission-cancelled",
+        "driver" | "scenario timeout" => "runs-to-its-end",
         _ if place.starts_with("history") => "history-once",
         _ => "other",
     }

@@ -8,28 +8,77 @@ use super::oracle::{
 use std::fmt::Write;
 
 /// A string as a TOML basic string.
-fn q(s: &str) -> String {
+pub(super) fn q(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
-/// The scenario file of `case`, named `name`, with `comment` lines on top.
-pub fn render(case: &Case, name: &str, description: &str, comment: &[String]) -> String {
-    let o = oracle(case);
+/// Strings as a TOML array of basic strings.
+pub(super) fn q_list<S: AsRef<str>>(items: &[S]) -> String {
+    let items: Vec<String> = items.iter().map(|s| q(s.as_ref())).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The `[scenario]` table of a generated case, with `comment` lines on top.
+pub(super) fn header(
+    profile: &str,
+    agy: Option<&str>,
+    name: &str,
+    description: &str,
+    comment: &[String],
+) -> String {
     let mut out = String::new();
     for line in comment {
         let _ = writeln!(out, "# {line}");
     }
-    let profile = match case {
-        Case::Oneshot(_) => "oneshot",
-        Case::Session(_) => "session",
-    };
     let _ = writeln!(
         out,
         "[scenario]\nname        = {}\nprofile     = \"{profile}\"",
         q(name)
     );
-    let _ = writeln!(out, "agy         = \"1.2.6\"\ntags        = [\"fuzz\"]");
+    if let Some(version) = agy {
+        let _ = writeln!(out, "agy         = \"{version}\"");
+    }
+    let _ = writeln!(out, "tags        = [\"fuzz\"]");
     let _ = writeln!(out, "description = {}\n", q(description));
+    out
+}
+
+/// An op's `expect = { … }` line (none without parts) and the blank line after the op.
+pub(super) fn write_expect(out: &mut String, parts: &[String]) {
+    if !parts.is_empty() {
+        let _ = writeln!(out, "expect = {{ {} }}", parts.join(", "));
+    }
+    let _ = writeln!(out);
+}
+
+/// The agy version generated cases model.
+const DEFAULT_AGY: &str = "1.2.6";
+/// The first version whose image-generator subagent saves the image in its own brain
+/// folder (docs/agy-versions.md, ImageSubagent).
+const SUBAGENT_AGY: &str = "1.2.16";
+
+/// The agy version `case` needs: the subagent's image needs 1.2.16, the rest is 1.2.6.
+fn agy_version(case: &Case) -> &'static str {
+    match case {
+        Case::Oneshot(c) if c.steps.iter().any(|s| s.agy == OneshotAgy::SubagentImage) => {
+            SUBAGENT_AGY
+        }
+        _ => DEFAULT_AGY,
+    }
+}
+
+/// The scenario file of `case`, named `name`, with `comment` lines on top.
+pub fn render(case: &Case, name: &str, description: &str, comment: &[String]) -> String {
+    let o = oracle(case);
+    let profile = match case {
+        Case::Oneshot(_) => "oneshot",
+        Case::Session(_) => "session",
+    };
+    let agy = agy_version(case);
+    let mut out = header(profile, Some(agy), name, description, comment);
+    if agy != DEFAULT_AGY {
+        let _ = writeln!(out, "[agy.script]\nagy = \"{agy}\"\n");
+    }
     match case {
         Case::Oneshot(c) => oneshot(&mut out, c, &o),
         Case::Session(c) => session(&mut out, c, &o),
@@ -95,6 +144,7 @@ fn oneshot_steps(agy: &OneshotAgy) -> Vec<String> {
         ],
         OneshotAgy::SuccessExit1 => vec![image, ok(""), "{ exit = 1 }".into()],
         OneshotAgy::Hang => vec!["{ on_sigterm = \"ignore\" }".into(), "{ hang = true }".into()],
+        OneshotAgy::SubagentImage => vec!["{ default = { image = true } }".into()],
     }
 }
 
@@ -203,10 +253,7 @@ fn op_expect(out: &mut String, e: &OpOracle) {
     match e.outcome.as_slice() {
         [] => {}
         [one] => parts.push(format!("outcome = \"{one}\"")),
-        many => parts.push(format!(
-            "outcome = [{}]",
-            many.iter().map(|m| q(m)).collect::<Vec<_>>().join(", ")
-        )),
+        many => parts.push(format!("outcome = {}", q_list(many))),
     }
     if let Some(r) = e.retryable {
         parts.push(format!("retryable = {r}"));
@@ -221,14 +268,7 @@ fn op_expect(out: &mut String, e: &OpOracle) {
         parts.push(format!("text = {}", q(t)));
     }
     if !e.text_lacks.is_empty() {
-        parts.push(format!(
-            "text_lacks = [{}]",
-            e.text_lacks
-                .iter()
-                .map(|t| q(t))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        parts.push(format!("text_lacks = {}", q_list(&e.text_lacks)));
     }
     if let Some((i, o)) = e.usage {
         parts.push(format!(
@@ -238,10 +278,7 @@ fn op_expect(out: &mut String, e: &OpOracle) {
     if let Some(g) = e.gone_within {
         parts.push(format!("agy_gone_within = \"{g}\""));
     }
-    if !parts.is_empty() {
-        let _ = writeln!(out, "expect = {{ {} }}", parts.join(", "));
-    }
-    let _ = writeln!(out);
+    write_expect(out, &parts);
 }
 
 fn journal(out: &mut String, o: &Oracle) {
@@ -250,15 +287,7 @@ fn journal(out: &mut String, o: &Oracle) {
         let _ = writeln!(out, "invocations = {n}");
     }
     if !o.argv_lacks.is_empty() {
-        let _ = writeln!(
-            out,
-            "argv_lacks = [{}]",
-            o.argv_lacks
-                .iter()
-                .map(|a| q(a))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let _ = writeln!(out, "argv_lacks = {}", q_list(&o.argv_lacks));
     }
     if let Some(n) = o.history_turns {
         let _ = writeln!(out, "\n[expect.history]\nturns = {n}\nno_carryover = true");

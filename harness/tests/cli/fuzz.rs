@@ -1,7 +1,8 @@
-//! `agy-harness fuzz` against the real reference adapter on the real fake-agy: no
-//! finding on the correct adapter; a fault switch found from a fixed seed, its shrunk
-//! scenario failing that fault and passing the correct adapter. The exhaustive run over
-//! every fault is `scripts/fuzz-faults` (docs/fuzz.md).
+//! `agy-harness fuzz` against the real reference adapter on the real fakes: no finding
+//! on the correct adapter over a fixed-seed sample per profile; a fault switch found
+//! from a fixed seed, its shrunk scenario failing that fault and passing the correct
+//! adapter; bad input is exit 2. The exhaustive run over every fault is
+//! `scripts/fuzz-faults`, the 2,000-case runs and the speed figures are in docs/fuzz.md.
 
 use crate::support::*;
 use std::path::Path;
@@ -34,13 +35,10 @@ fn fuzz(
         seed,
         "--cases",
         cases,
-        "--jobs",
-        "2",
     ])
     .arg("--out")
     .arg(t.path().join("found"))
-    .arg("--report-json")
-    .arg(&report);
+    .arg(format!("--report=json={}", report.display()));
     if let Some(f) = fault {
         cmd.args(["--fault", f]);
     }
@@ -58,21 +56,27 @@ fn fuzz(
     (out.status.code(), json)
 }
 
-#[test]
-fn the_correct_adapter_violates_no_oneshot_invariant() {
+fn no_violation(profile: &str) {
     let t = TestDir::new();
-    let (code, json) = fuzz(&t, "oneshot", "3", "40", None);
+    let (code, json) = fuzz(&t, profile, "3", "60", None);
     assert_eq!(code, Some(0), "{json:#}");
-    assert_eq!(json["cases_run"], 40, "{json:#}");
+    assert_eq!(json["cases_run"], 60, "{json:#}");
     assert_eq!(json["violations"].as_array().map(Vec::len), Some(0));
 }
 
 #[test]
+fn the_correct_adapter_violates_no_oneshot_invariant() {
+    no_violation("oneshot");
+}
+
+#[test]
 fn the_correct_adapter_violates_no_session_invariant() {
-    let t = TestDir::new();
-    let (code, json) = fuzz(&t, "session", "3", "40", None);
-    assert_eq!(code, Some(0), "{json:#}");
-    assert_eq!(json["cases_run"], 40, "{json:#}");
+    no_violation("session");
+}
+
+#[test]
+fn the_correct_adapter_violates_no_acp_invariant() {
+    no_violation("acp");
 }
 
 /// Fuzzes `fault` from `seed`; the finding must come within `within` cases and its
@@ -88,19 +92,19 @@ fn finds(profile: &str, fault: &str, seed: &str, within: u64) {
     check.args(["check", scenario]);
     let check = run(check, Duration::from_secs(60));
     assert!(check.status.success(), "{}", text(&check.stderr));
-    let mut with_fault = harness();
-    with_fault.args(["run", scenario, "--fault", fault]);
-    let with_fault = run(with_fault, Duration::from_secs(120));
-    assert_eq!(
-        with_fault.status.code(),
-        Some(1),
-        "{}",
-        text(&with_fault.stdout)
-    );
-    let mut correct = harness();
-    correct.args(["run", scenario]);
-    let correct = run(correct, Duration::from_secs(120));
-    assert_eq!(correct.status.code(), Some(0), "{}", text(&correct.stdout));
+    let run_it = |fault: Option<&str>| {
+        let mut cmd = harness();
+        cmd.args(["run", scenario]);
+        if let Some(f) = fault {
+            cmd.args(["--fault", f]);
+        }
+        let out = run(cmd, Duration::from_secs(120));
+        (out.status.code(), text(&out.stdout))
+    };
+    let (code, stdout) = run_it(Some(fault));
+    assert_eq!(code, Some(1), "{stdout}");
+    let (code, stdout) = run_it(None);
+    assert_eq!(code, Some(0), "{stdout}");
 }
 
 #[test]
@@ -111,4 +115,40 @@ fn fuzz_finds_the_replay_filter_fault_from_seed_1_within_10_cases() {
 #[test]
 fn fuzz_finds_the_sigkill_fault_from_seed_1_within_10_cases() {
     finds("session", "sigterm-without-sigkill", "1", 10);
+}
+
+#[test]
+fn fuzz_finds_the_acp_replay_appending_fault_from_seed_1_within_20_cases() {
+    finds("acp", "acp-appends-load-replay", "1", 20);
+}
+
+#[test]
+fn fuzz_finds_the_acp_resend_fault_from_seed_1_within_20_cases() {
+    finds("acp", "acp-resends-last-prompt", "1", 20);
+}
+
+#[test]
+fn bad_fuzz_options_are_exit_2() {
+    let t = TestDir::new();
+    for args in [
+        vec!["--report", "junit=x.xml"],
+        vec!["--report", "json"],
+        vec!["--time-budget", "soon"],
+        vec!["--cases", "0"],
+        vec!["--jobs", "0"],
+        vec!["--fault", "no-such-fault"],
+    ] {
+        let mut cmd = harness();
+        cmd.args(["fuzz", "--profile", "oneshot", "--cases", "1"])
+            .arg("--out")
+            .arg(t.path().join("found"))
+            .args(&args);
+        let out = run(cmd, Duration::from_secs(60));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
 }
