@@ -23,12 +23,24 @@ pub(crate) fn spawn_reader(wire: Arc<Wire>) -> Receiver<Inbound> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        // Bounded: a frame over the cap is an invalid line, and the next ones are read.
         for read in BoundedLines::new(stdin.lock(), DEFAULT_LINE_CAP) {
             let Ok(read) = read else { break };
-            let line = read
-                .lossy_text()
-                .unwrap_or_else(|| read.problem("stdin").unwrap_or_default());
+            let line = match read.into_text("stdin") {
+                Ok(line) => line,
+                Err(problem) => {
+                    // Not UTF-8, or over the cap: journalled and answered like any line
+                    // that cannot be parsed, never converted; the frames after it are
+                    // read (the one policy of `agy_protocol::lines`).
+                    wire.event(AcpDirection::In, AcpKind::Invalid, &problem);
+                    if tx
+                        .send(Inbound::Invalid(FrameError::Unreadable(problem)))
+                        .is_err()
+                    {
+                        return;
+                    }
+                    continue;
+                }
+            };
             if line.trim().is_empty() {
                 continue;
             }

@@ -3,6 +3,7 @@
 
 use super::agent::{Agent, LiveSession};
 use super::catalog;
+use super::rpc_error::{auth_required, method_not_found, to_value, typed};
 use super::store::{now_iso, StoredSession};
 use super::turn::TurnState;
 use super::updates;
@@ -13,46 +14,8 @@ use agent_client_protocol_schema::v1::{
     SetSessionConfigOptionResponse, SetSessionModeRequest,
 };
 use agy_protocol::acp::script::{CommandsTiming, ReplayTiming, RestoreSpec};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
-
-/// Parses params into their schema type, or the `-32602` Antigravity sends: a
-/// pydantic-style `data.errors` list (docs/agy-acp-reference.md §2.4, §2.10).
-pub(crate) fn typed<T: DeserializeOwned>(params: Value) -> Result<T, RpcError> {
-    let params = if params.is_null() { json!({}) } else { params };
-    serde_json::from_value(params).map_err(|e| {
-        let text = e.to_string();
-        let missing = text
-            .strip_prefix("missing field `")
-            .and_then(|rest| rest.split('`').next())
-            .map(str::to_string);
-        let error = match missing {
-            Some(field) => {
-                json!({"loc": [field], "msg": "field required", "type": "value_error.missing"})
-            }
-            None => json!({"loc": [], "msg": text, "type": "value_error"}),
-        };
-        RpcError::new(-32602, "Invalid params").data(json!({ "errors": [error] }))
-    })
-}
-
-/// `-32601` with `data.method` (docs/agy-acp-reference.md §2.10).
-pub(crate) fn method_not_found(method: &str) -> RpcError {
-    RpcError::new(-32601, "Method not found").data(json!({ "method": method }))
-}
-
-/// `-32000 Authentication required` naming `authenticate` and the `settings.json`
-/// alternative (docs/agy-acp-reference.md §2.4, §6.2).
-pub(crate) fn auth_required() -> RpcError {
-    RpcError::new(-32000, "Authentication required").data(json!({
-        "message": "Call authenticate (oauth-personal, oauth-business, gemini-api-key, agent-platform) or set auth.type in settings.json"
-    }))
-}
-
-fn to_value<T: serde::Serialize>(v: &T) -> Result<Value, RpcError> {
-    serde_json::to_value(v).map_err(|e| RpcError::new(-32603, format!("Internal error: {e}")))
-}
 
 /// The legacy `session/set_model` params (removed from the spec, docs/agy-acp-reference.md §1.10).
 #[derive(Deserialize)]

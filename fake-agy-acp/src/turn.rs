@@ -2,7 +2,7 @@
 //! after the response), the default turn, cancellation, and saving the turn.
 
 use super::agent::{Agent, Woke};
-use super::setup::{auth_required, typed};
+use super::rpc_error::{auth_required, typed};
 use super::store::now_iso;
 use super::updates;
 use agent_client_protocol_schema::v1::{

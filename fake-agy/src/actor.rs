@@ -3,8 +3,8 @@
 use crate::artifact::{write_brain_file, write_images};
 use crate::ending::{die_by_signal, exit_with};
 use crate::error::FakeError;
-use crate::persistent::serve_lines;
 use crate::print_run::default_run;
+use crate::rules::TurnContext;
 use crate::session::{Session, UsageUpdate};
 use crate::signals::{INT, TERM};
 use crate::situations::{deny, print_timeout, question, quota_exhausted};
@@ -16,11 +16,16 @@ use agy_protocol::script::{
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
 
+/// Serves persistent-mode stdin lines until EOF (`persistent::serve_lines`). It is
+/// passed in, so the steps do not depend on the loop that runs them per line.
+pub type LineServer = fn(&mut Session, &mut TurnContext) -> Result<(), FakeError>;
+
 /// Where steps run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Place {
-    /// An invocation's own steps.
-    Invocation,
+    /// An invocation's own steps; in persistent mode a `default` step serves stdin
+    /// lines with this server.
+    Invocation(LineServer),
     /// The steps of one persistent-mode stdin line.
     Turn,
 }
@@ -30,7 +35,7 @@ pub fn run_steps(
     s: &mut Session,
     steps: &[Step],
     place: Place,
-    ctx: &mut crate::persistent::TurnContext,
+    ctx: &mut TurnContext,
 ) -> Result<(), FakeError> {
     for step in steps {
         run_step(s, step, place, ctx)?;
@@ -42,13 +47,13 @@ fn run_step(
     s: &mut Session,
     step: &Step,
     place: Place,
-    ctx: &mut crate::persistent::TurnContext,
+    ctx: &mut TurnContext,
 ) -> Result<(), FakeError> {
     match step {
         Step::Default(spec) => match (s.mode, place) {
-            (RunMode::Persistent, Place::Invocation) => serve_lines(s, ctx)?,
+            (RunMode::Persistent, Place::Invocation(serve_lines)) => serve_lines(s, ctx)?,
             (_, Place::Turn) => default_turn(s, &spec.0)?,
-            (_, Place::Invocation) => default_run(s, &spec.0)?,
+            (_, Place::Invocation(_)) => default_run(s, &spec.0)?,
         },
         Step::Envelope(spec) => {
             let env = build_envelope(s, spec)?;

@@ -3,23 +3,24 @@
 
 use crate::actor::{run_steps, Place};
 use crate::brain::AppDir;
-use crate::cli::{parse_args, usage, CliError};
+use crate::cli::{parse_args, usage, Args, CliError};
 use crate::clock::Clock;
 use crate::ending::exit_with;
 use crate::error::FakeError;
 use crate::exit_code;
 use crate::knobs::Knobs;
-use crate::persistent::{serve_lines, TurnContext};
+use crate::persistent::serve_lines;
 use crate::print_run::{classify, default_run, pre_turn_checks, Request};
 use crate::recorder::Recorder;
-use crate::rules::{choose_invocation, invocation_key, invocation_label, InvocationFacts};
+use crate::rules::{choose_invocation, invocation_label, InvocationFacts, TurnContext};
 use crate::session::{Session, SessionParts};
 use crate::signals::{SignalControl, INT, TERM};
 use crate::state::claim_invocation;
 use agy_protocol::command_line::InvocationKind;
 use agy_protocol::env::FAKE_AGY_JOURNAL;
 use agy_protocol::script::{
-    parse_script_file, DefaultSpec, Exhausted, MalformedLines, RunMode, Script, Step, Times,
+    parse_script_file, DefaultSpec, Exhausted, InvocationRule, MalformedLines, RunMode, Script,
+    ScriptHeader, Step, Times,
 };
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
@@ -100,87 +101,89 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         ),
         None => None,
     };
-    let header = script
-        .as_ref()
-        .map(|s| s.script.clone())
-        .unwrap_or_default();
+    let script = script.unwrap_or_default();
     let clock = Clock {
         scale: knobs.time_scale,
     };
-    let mode = args.run_mode();
-    let kind = args.kind();
+    let (mode, kind) = (args.run_mode(), args.kind());
     recorder.update(false, |r| r.mode = Some(mode));
-    let facts_prompt = args.prompt.clone();
-    let journalled = knobs.journal.is_some();
-    // The state file counts invocations for rules and the journal; a run with neither
-    // skips it (the benchmark's canned path stays a few syscalls long).
-    // A script whose rules all serve without limit and ignore `nth` chooses the same
-    // way every time, so it needs no state either.
-    let stateful_script = script.as_ref().is_some_and(|s| {
-        s.invocations.iter().any(|r| {
-            Times::limit(r.times, r.when.is_some()).is_some()
-                || r.when.as_ref().is_some_and(|w| w.nth.is_some())
-        })
-    });
-    let (n, chosen) = if stateful_script || journalled {
-        claim_invocation(&knobs.state_dir()?, kind, |n, counts| {
-            let s = script.as_ref()?;
-            let facts = InvocationFacts {
-                n,
-                kind,
-                argv: rest,
-                prompt: facts_prompt.as_deref(),
-                mode,
-            };
-            choose_invocation(s, &facts, counts).map(invocation_key)
-        })?
-    } else {
-        let facts = InvocationFacts {
-            n: 0,
-            kind,
-            argv: rest,
-            prompt: facts_prompt.as_deref(),
-            mode,
-        };
-        let chosen = script
-            .as_ref()
-            .and_then(|s| choose_invocation(s, &facts, &Default::default()).map(invocation_key));
-        (0, chosen)
+    let facts = InvocationFacts {
+        n: 0,
+        kind,
+        argv: rest,
+        prompt: args.prompt.as_deref(),
+        mode,
     };
+    let (n, rule_index) = choose_rule(&knobs, &script, facts)?;
+    let rule = rule_index.map(|i| (i, &script.invocations[i]));
     let signals = SignalControl::new(recorder.clone(), clock);
-    if journalled {
+    if knobs.journal.is_some() {
         // Signals are journalled the moment they arrive.
         signals.ensure_started();
     }
-    let rule_index = chosen.as_ref().and_then(|key| {
-        script
-            .as_ref()
-            .and_then(|s| (0..s.invocations.len()).find(|i| invocation_key(*i) == *key))
-    });
-    let label = match (rule_index, &script) {
-        (Some(i), Some(s)) => invocation_label(&s.invocations[i], i),
-        _ => "default".to_string(),
+    arm_signals(rule.map(|(_, r)| r), &signals);
+    let label = match rule {
+        Some((i, r)) => invocation_label(r, i),
+        None => "default".to_string(),
     };
-    // Signal words at the head of the steps are in force before the journal shows the
-    // rule, so a harness that waits for the rule can signal without a race.
-    if let (Some(i), Some(sc)) = (rule_index, &script) {
-        for step in &sc.invocations[i].steps {
-            match step {
-                Step::OnSigterm(a) => signals.set(TERM, a.clone()),
-                Step::OnSigint(a) => signals.set(INT, a.clone()),
-                _ => break,
-            }
-        }
-    }
     recorder.update(true, |r| {
         r.invocation = n;
         r.rule = Some(label);
     });
+    let signed_out = script.script.signed_out.unwrap_or(knobs.signed_out);
+    let mut s = start_session(&knobs, &script.script, args, clock, recorder, signals, mode)?;
+    act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)
+}
+
+/// The invocation's number and the index of the rule that serves it. The state file
+/// counts invocations for rules and the journal; a run with neither skips it (the
+/// benchmark's canned path stays a few syscalls long). A script whose rules all serve
+/// without limit and ignore `nth` chooses the same way every time, so it needs no state
+/// either.
+fn choose_rule(
+    knobs: &Knobs,
+    script: &Script,
+    facts: InvocationFacts<'_>,
+) -> Result<(u32, Option<usize>), FakeError> {
+    let stateful_script = script.invocations.iter().any(|r| {
+        Times::limit(r.times, r.when.is_some()).is_some()
+            || r.when.as_ref().is_some_and(|w| w.nth.is_some())
+    });
+    if !stateful_script && knobs.journal.is_none() {
+        return Ok((0, choose_invocation(script, &facts, &Default::default())));
+    }
+    claim_invocation(&knobs.state_dir()?, facts.kind, |n, counts| {
+        choose_invocation(script, &InvocationFacts { n, ..facts }, counts)
+    })
+}
+
+/// Signal words at the head of the rule's steps are in force before the journal shows
+/// the rule, so a harness that waits for the rule can signal without a race.
+fn arm_signals(rule: Option<&InvocationRule>, signals: &Arc<SignalControl>) {
+    for step in rule.map(|r| r.steps.as_slice()).unwrap_or_default() {
+        match step {
+            Step::OnSigterm(a) => signals.set(TERM, a.clone()),
+            Step::OnSigint(a) => signals.set(INT, a.clone()),
+            _ => break,
+        }
+    }
+}
+
+/// The session of this invocation: the script header's settings over the knobs'.
+fn start_session(
+    knobs: &Knobs,
+    header: &ScriptHeader,
+    args: Args,
+    clock: Clock,
+    recorder: Arc<Recorder>,
+    signals: Arc<SignalControl>,
+    mode: RunMode,
+) -> Result<Session, FakeError> {
     let script_dir = knobs
         .script
         .as_ref()
         .and_then(|p| p.parent().map(|d| d.to_path_buf()));
-    let mut s = Session::new(SessionParts {
+    Ok(Session::new(SessionParts {
         args,
         version: header.agy.unwrap_or(knobs.version),
         clock,
@@ -198,54 +201,61 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
             root: knobs.app_dir()?,
         },
         script_dir,
-        read_stdin: journalled || mode == RunMode::Persistent,
-    });
-    let empty = Script::default();
-    let script_ref = script.as_ref().unwrap_or(&empty);
+        read_stdin: knobs.journal.is_some() || mode == RunMode::Persistent,
+    }))
+}
+
+/// Acts out invocation `n`: its rule's steps, or the default behaviour of the modelled
+/// agy (signed out or not); in persistent mode, then every stdin line. Returns the exit
+/// code.
+fn act(
+    s: &mut Session,
+    script: &Script,
+    rule: Option<&InvocationRule>,
+    n: u32,
+    signed_out: bool,
+) -> Result<i32, FakeError> {
+    let header = &script.script;
     // A probe no rule targets answers as the modelled agy, exhausted script or not.
-    if rule_index.is_none()
-        && kind == InvocationKind::Turn
+    if rule.is_none()
+        && s.args.kind() == InvocationKind::Turn
         && header.when_exhausted == Some(Exhausted::Fail)
-        && !script_ref.invocations.is_empty()
+        && !script.invocations.is_empty()
     {
         return Err(FakeError::Step(format!(
             "invocation {n} matches no rule of the script (`when_exhausted = \"fail\"`)"
         )));
     }
     // Signed out: a scripted invocation still decides for itself.
-    if rule_index.is_none()
-        && header.signed_out.unwrap_or(knobs.signed_out)
-        && crate::signed_out::answer(&mut s)
-    {
+    if rule.is_none() && signed_out && crate::signed_out::answer(s) {
         return Ok(s.exit_code);
     }
-    let rule = rule_index.map(|i| &script_ref.invocations[i]);
     let mut ctx = TurnContext {
         rules: match rule {
             Some(r) if !r.turns.is_empty() => r.turns.clone(),
-            _ => script_ref.turns.clone(),
+            _ => script.turns.clone(),
         },
         fail_when_exhausted: header.when_exhausted == Some(Exhausted::Fail),
         skip_malformed: header.malformed_lines == Some(MalformedLines::Skip),
         ..TurnContext::default()
     };
-    let steps = rule.map(|r| r.steps.clone()).unwrap_or_default();
-    if mode == RunMode::Persistent && classify(&s) == Request::Persistent {
+    let steps = rule.map(|r| r.steps.as_slice()).unwrap_or_default();
+    if s.mode == RunMode::Persistent && classify(s) == Request::Persistent {
         // A scripted invocation decides for itself; the default one validates
         // --model/--effort before reading stdin (PB error-model-effort-conflict).
-        if steps.is_empty() && !pre_turn_checks(&mut s) {
+        if steps.is_empty() && !pre_turn_checks(s) {
             return Ok(s.exit_code);
         }
-        run_steps(&mut s, &steps, Place::Invocation, &mut ctx)?;
-        serve_lines(&mut s, &mut ctx)?;
+        run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
+        serve_lines(s, &mut ctx)?;
         // stdin EOF: the last turn has finished (turns are sequential); agy exits 0
         // ([I], docs/agy-reference.md §4.4).
         return Ok(s.exit_code);
     }
     if steps.is_empty() {
-        default_run(&mut s, &DefaultSpec::default())?;
+        default_run(s, &DefaultSpec::default())?;
     } else {
-        run_steps(&mut s, &steps, Place::Invocation, &mut ctx)?;
+        run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
     }
     Ok(s.exit_code)
 }

@@ -6,6 +6,7 @@
 //! (docs/fake-agy-mock.md).
 
 mod actor;
+mod answer_stream;
 mod app;
 mod artifact;
 mod brain;

@@ -6,31 +6,15 @@ use crate::actor::{run_steps, Place};
 use crate::ending::exit_with;
 use crate::error::FakeError;
 use crate::exit_code;
-use crate::rules::{turn_label, TurnChooser};
+use crate::rules::{turn_label, TurnContext};
 use crate::session::{Session, UsageUpdate};
 use crate::situations::answer_question;
 use crate::stdin_reader::StdinEvent;
 use crate::turn::default_turn;
 use crate::version_model::{has, Behaviour};
-use agy_protocol::script::{DefaultSpec, TurnRule};
+use agy_protocol::script::DefaultSpec;
 use agy_protocol::stream::{parse_input_line, InputLineError};
 use agy_protocol::{Envelope, Status};
-
-/// The turn rules in force and their use counts.
-#[derive(Debug, Clone, Default)]
-pub struct TurnContext {
-    /// The rules (the invocation's own, else the script's top-level ones).
-    pub rules: Vec<TurnRule>,
-    /// Use counts.
-    pub chooser: TurnChooser,
-    /// `when_exhausted = "fail"`: a line no rule serves breaks the fake.
-    pub fail_when_exhausted: bool,
-    /// True once stdin reached EOF and the loop ended.
-    pub done: bool,
-    /// `malformed_lines = "skip"`: lines without message or content, or not JSON, are
-    /// skipped with a warning instead of ending the session.
-    pub skip_malformed: bool,
-}
 
 /// Serves stdin lines until EOF. Returns at EOF (the caller decides how the process
 /// ends); fatal lines end the process here.

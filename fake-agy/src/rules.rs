@@ -137,6 +137,22 @@ fn turn_matches(m: &TurnMatch, line: u32, content: &str) -> bool {
             .is_none_or(|p| p.0.is_match(content))
 }
 
+/// The turn rules in force and their use counts.
+#[derive(Debug, Clone, Default)]
+pub struct TurnContext {
+    /// The rules (the invocation's own, else the script's top-level ones).
+    pub rules: Vec<TurnRule>,
+    /// Use counts.
+    pub chooser: TurnChooser,
+    /// `when_exhausted = "fail"`: a line no rule serves breaks the fake.
+    pub fail_when_exhausted: bool,
+    /// True once stdin reached EOF and the loop ended.
+    pub done: bool,
+    /// `malformed_lines = "skip"`: lines without message or content, or not JSON, are
+    /// skipped with a warning instead of ending the session.
+    pub skip_malformed: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

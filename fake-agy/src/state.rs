@@ -3,6 +3,7 @@
 //! lock, so concurrent invocations each get their own index and rule.
 
 use crate::error::FakeError;
+use crate::rules::invocation_key;
 use agy_protocol::command_line::InvocationKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -27,13 +28,14 @@ pub struct ScenarioState {
 
 /// Claims the next invocation index and, through `choose`, a rule for it, all under the
 /// lock. `choose` gets the new 1-based index among invocations of `kind` and the current
-/// use counts and returns the key of the rule it picked (whose count is then
-/// incremented). Returns the 1-based index among all invocations and the key.
+/// use counts and returns the (0-based) index of the rule it picked, whose count (under
+/// [`invocation_key`]) is then incremented. Returns the 1-based index among all
+/// invocations and the rule's index.
 pub fn claim_invocation(
     dir: &Path,
     kind: InvocationKind,
-    choose: impl FnOnce(u32, &BTreeMap<String, u32>) -> Option<String>,
-) -> Result<(u32, Option<String>), FakeError> {
+    choose: impl FnOnce(u32, &BTreeMap<String, u32>) -> Option<usize>,
+) -> Result<(u32, Option<usize>), FakeError> {
     fs::create_dir_all(dir).map_err(|e| FakeError::io("create state dir", dir, e))?;
     let path = dir.join("state.json");
     let mut f = OpenOptions::new()
@@ -62,8 +64,8 @@ pub fn claim_invocation(
     };
     *of_kind += 1;
     let chosen = choose(*of_kind, &state.rules);
-    if let Some(key) = &chosen {
-        *state.rules.entry(key.clone()).or_insert(0) += 1;
+    if let Some(i) = chosen {
+        *state.rules.entry(invocation_key(i)).or_insert(0) += 1;
     }
     let mut body = serde_json::to_vec(&state).unwrap_or_default();
     // Overwrite in place, padding with spaces (valid trailing JSON whitespace) instead
@@ -87,13 +89,13 @@ mod tests {
     fn each_claim_gets_the_next_index_and_counts_its_rule() {
         let dir = tempfile::tempdir().expect("temp");
         let turn = InvocationKind::Turn;
-        let (n1, r1) = claim_invocation(dir.path(), turn, |_, _| Some("a".into())).expect("claims");
+        let (n1, r1) = claim_invocation(dir.path(), turn, |_, _| Some(1)).expect("claims");
         let (n2, _) = claim_invocation(dir.path(), turn, |_, counts| {
-            assert_eq!(counts.get("a"), Some(&1));
+            assert_eq!(counts.get("invocation 2"), Some(&1));
             None
         })
         .expect("claims");
-        assert_eq!((n1, r1.as_deref(), n2), (1, Some("a"), 2));
+        assert_eq!((n1, r1, n2), (1, Some(1), 2));
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub const STDIN_LINE_CAP: usize = 256 * 1024 * 1024;
 pub enum StdinEvent {
     /// A line (without its `\n`), with its 1-based index in the journal.
     Line {
-        /// The text, lossy UTF-8.
+        /// The text (a line that is not UTF-8 is reported and skipped, never queued).
         text: String,
         /// 1-based index among the lines of this process.
         index: usize,
@@ -124,12 +124,13 @@ fn read_loop(recorder: Arc<Recorder>, tx: Sender<StdinEvent>, wake: OwnedFd) {
     }
 }
 
-/// A line is journalled and queued (lossy UTF-8, as agy reads it); a line over the cap
-/// is named on stderr and skipped, and the lines after it are read.
+/// A line is journalled and queued; a line that is not UTF-8 or is over the cap is
+/// named on stderr (`fake-agy: stdin:N:C: …`) and skipped, and the lines after it are
+/// read (the one policy of `agy_protocol::lines`).
 fn send_item(recorder: &Recorder, tx: &Sender<StdinEvent>, item: LineItem) {
-    match item.lossy_text() {
-        Some(text) => send_line(recorder, tx, text),
-        None => eprintln!("fake-agy: {}", item.problem("stdin").unwrap_or_default()),
+    match item.into_text("stdin") {
+        Ok(text) => send_line(recorder, tx, text),
+        Err(problem) => eprintln!("fake-agy: {problem}"),
     }
 }
 

@@ -3,10 +3,10 @@
 //! delegation message and a `system_message` when the child reports back, and the
 //! image lands in the child conversation's brain dir, not the parent's.
 
+use crate::answer_stream::stream_answer;
 use crate::artifact::write_images_in;
 use crate::error::FakeError;
 use crate::session::Session;
-use crate::turn::stream_answer;
 use agy_protocol::script::ImageSpec;
 use agy_protocol::stream::{StepState, StepType, StepUpdate};
 use agy_protocol::Usage;

@@ -3,14 +3,13 @@
 //! same requests, no journal reads, checks, sweeps or reports).
 
 use crate::adapter_config::AdapterConfig;
-use crate::app::{
-    fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue, select_scenarios, Fatal,
-};
+use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
+use crate::catalogue_run::{jobs, run_catalogue, select_scenarios};
 use crate::cli::BenchArgs;
 use crate::driver_client::DriverClient;
 use crate::exit_code;
-use crate::runner::RunSettings;
-use crate::sandbox::Sandbox;
+use crate::fatal::Fatal;
+use crate::runner::{prepare, RunSettings};
 use crate::scenario::{OpAction, Scenario};
 use agy_protocol::driver::RequestOp;
 use std::time::{Duration, Instant};
@@ -28,29 +27,26 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v.get(v.len() / 2).copied().unwrap_or_default()
 }
 
-/// Runs `s`'s requests against the driver with nothing else around it.
+/// Runs `s`'s requests against the driver with nothing else around it, in the sandbox
+/// a scenario run gets.
 async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, String> {
-    let sandbox = Sandbox::create(Some(&settings.fake_agy)).map_err(|e| e.to_string())?;
-    let scale = s.meta.time_scale.unwrap_or(settings.time_scale).get();
-    let fake = s.fake_script();
-    let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
-    if let (crate::scenario::Profile::Acp, Some(acp)) = (s.meta.profile, &settings.fake_agy_acp) {
-        sandbox
-            .install_acp_agent(acp, s.fake_acp_script().as_deref(), &mut env)
-            .map_err(|e| e.to_string())?;
-    }
+    let (sandbox, env, _) = prepare(s, settings)?;
     let started = Instant::now();
     let t = &settings.config.timeouts;
-    let mut d = DriverClient::start(
-        &settings.config.adapter.command,
-        &env,
-        &sandbox.work(),
-        &sandbox.driver_stderr(),
-    )
-    .map_err(|e| e.to_string())?;
-    d.call(RequestOp::Hello {}, t.startup.0)
-        .await
+    let start = || async {
+        let mut d = DriverClient::start(
+            &settings.config.adapter.command,
+            &env,
+            &sandbox.work(),
+            &sandbox.driver_stderr(),
+        )
         .map_err(|e| e.to_string())?;
+        d.call(RequestOp::Hello {}, t.startup.0)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok::<DriverClient, String>(d)
+    };
+    let mut d = start().await?;
     for op in &s.ops {
         match &op.action {
             OpAction::Request(req) => {
@@ -58,16 +54,7 @@ async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, 
             }
             OpAction::Restart => {
                 d.stop(t.grace.0).await;
-                d = DriverClient::start(
-                    &settings.config.adapter.command,
-                    &env,
-                    &sandbox.work(),
-                    &sandbox.driver_stderr(),
-                )
-                .map_err(|e| e.to_string())?;
-                d.call(RequestOp::Hello {}, t.startup.0)
-                    .await
-                    .map_err(|e| e.to_string())?;
+                d = start().await?;
             }
         }
     }
@@ -97,7 +84,6 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
             .unwrap_or(0)
     );
     let mut walls = Vec::new();
-    let mut per_scenario: Vec<(String, Duration)> = Vec::new();
     for i in 0..args.runs.max(1) {
         let report = run_catalogue(
             scenarios.clone(),
@@ -122,13 +108,6 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
             wall.as_secs_f64()
         );
         walls.push(wall);
-        if i == 0 {
-            per_scenario = report
-                .results
-                .iter()
-                .map(|r| (r.name.clone(), Duration::from_millis(r.duration_ms)))
-                .collect();
-        }
     }
     println!(
         "catalogue wall time: median {:.2} s over {} run(s)",
@@ -157,7 +136,6 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
             Duration::from_millis(one.results.first().map(|r| r.duration_ms).unwrap_or(0));
         overheads.push(harness.saturating_sub(alone));
     }
-    let _ = per_scenario;
     if !overheads.is_empty() {
         let max = overheads.iter().max().copied().unwrap_or_default();
         println!(

@@ -3,12 +3,13 @@
 use crate::report::{parse_report_target, ReportTarget};
 use crate::scenario::Profile;
 use agy_protocol::env::{
-    AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
-    AGY_HARNESS_SCENARIOS,
+    AGY_HARNESS_FAKE_AGY, AGY_HARNESS_REFERENCE_ADAPTER, AGY_HARNESS_SCENARIOS,
 };
 use agy_protocol::TimeScale;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+
+pub use crate::options::{AdapterArgs, CommonArgs};
 
 /// Run conformance scenarios against an adapter that drives agy, on fake-agy.
 #[derive(Debug, Parser)]
@@ -66,17 +67,6 @@ pub enum Command {
     Repro(crate::repro::ReproArgs),
 }
 
-/// Which adapter a command runs.
-#[derive(Debug, Clone, Args)]
-pub struct AdapterArgs {
-    /// The adapter config file (default: the reference adapter).
-    #[arg(long, value_name = "FILE")]
-    pub adapter: Option<PathBuf>,
-    /// Run the reference adapter with this fault switched on (repeatable).
-    #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
-    pub fault: Vec<String>,
-}
-
 /// `agy-harness matrix`.
 #[derive(Debug, Clone, Args)]
 pub struct MatrixArgs {
@@ -92,70 +82,6 @@ pub struct MatrixArgs {
     /// Also write the table: `json=PATH` or `markdown=PATH` (repeatable).
     #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
     pub report: Vec<ReportTarget>,
-}
-
-/// Options shared by commands that run scenarios.
-#[derive(Debug, Clone, Args)]
-pub struct CommonArgs {
-    /// Scenario files or folders (default: the catalogue).
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
-    /// The catalogue folder (default: `./scenarios` when it exists, else the catalogue
-    /// built into agy-harness).
-    #[arg(long, value_name = "DIR", env = AGY_HARNESS_SCENARIOS)]
-    pub scenarios: Option<PathBuf>,
-    /// Scenarios run at once (default: the number of CPUs).
-    #[arg(long, short = 'j', value_name = "N")]
-    pub jobs: Option<usize>,
-    /// Multiply every scripted delay and adapter timeout by this factor.
-    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
-    pub time_scale: TimeScale,
-    /// The fake-agy binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
-    pub fake_agy: Option<PathBuf>,
-    /// The fake Antigravity ACP agent, for `acp` scenarios (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY_ACP)]
-    pub fake_agy_acp: Option<PathBuf>,
-    /// The reference adapter binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = AGY_HARNESS_REFERENCE_ADAPTER)]
-    pub reference_adapter: Option<PathBuf>,
-    /// Only scenarios whose name contains this (repeatable).
-    #[arg(long, value_name = "TEXT")]
-    pub name: Vec<String>,
-    /// Only scenarios with this tag (repeatable).
-    #[arg(long, value_name = "TAG")]
-    pub tag: Vec<String>,
-    /// Only scenarios of this profile (repeatable).
-    #[arg(long, value_enum, value_name = "PROFILE")]
-    pub profile: Vec<Profile>,
-    /// Run the k-th of n partitions of the selection (`1/2`, `2/2`).
-    #[arg(long, value_name = "K/N", value_parser = crate::scenario::parse_partition)]
-    pub partition: Option<(usize, usize)>,
-}
-
-impl CommonArgs {
-    /// The settings of a command that writes and runs its own scenarios (`fuzz`,
-    /// `repro`): no selection, no catalogue, no ACP agent.
-    pub fn for_generated(
-        jobs: Option<usize>,
-        time_scale: TimeScale,
-        fake_agy: Option<PathBuf>,
-        reference_adapter: Option<PathBuf>,
-    ) -> CommonArgs {
-        CommonArgs {
-            paths: Vec::new(),
-            scenarios: None,
-            jobs,
-            time_scale,
-            fake_agy,
-            fake_agy_acp: None,
-            reference_adapter,
-            name: Vec::new(),
-            tag: Vec::new(),
-            profile: Vec::new(),
-            partition: None,
-        }
-    }
 }
 
 /// `agy-harness run`.
@@ -193,6 +119,10 @@ pub struct RunArgs {
     /// How live runs get your credentials (every choice but `none` is an opt-in).
     #[arg(long, value_enum, default_value_t = crate::live::CredentialsArg::None)]
     pub credentials: crate::live::CredentialsArg,
+    /// Record every live agy invocation, redacted, as one trace per scenario in this
+    /// folder (needs `--live`; `agy-harness repro` reads it).
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
 }
 
 /// `agy-harness faults`.

@@ -222,12 +222,21 @@ impl DriverClient {
     }
 
     fn take_line(&mut self, item: LineItem) {
-        if let Some(problem) = item.problem("driver stdout") {
-            let line = item.lossy_text().unwrap_or_default();
-            self.violations.push(ProtocolViolation { line, problem });
-            return;
-        }
-        let line = item.lossy_text().unwrap_or_default();
+        // The bytes of a line that is not UTF-8, escaped, so the report loses none.
+        let shown = match &item {
+            LineItem::NotUtf8 { bytes, .. } => bytes.escape_ascii().to_string(),
+            _ => String::new(),
+        };
+        let line = match item.into_text("driver stdout") {
+            Ok(line) => line,
+            Err(problem) => {
+                self.violations.push(ProtocolViolation {
+                    line: shown,
+                    problem,
+                });
+                return;
+            }
+        };
         if line.trim().is_empty() {
             return;
         }

@@ -3,11 +3,11 @@
 //! one scenario, named with the broken expectation).
 
 use crate::adapter_config::AdapterConfig;
-use crate::app::{
-    fake_agy, fake_agy_acp, jobs, reference_adapter, run_catalogue, select_scenarios, Fatal,
-};
+use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
+use crate::catalogue_run::{jobs, run_catalogue, select_scenarios};
 use crate::cli::FaultsArgs;
 use crate::exit_code;
+use crate::fatal::Fatal;
 use crate::report::{RunReport, Status};
 use crate::runner::RunSettings;
 use crate::scenario::Scenario;
@@ -74,8 +74,6 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
     }
     let scenarios = select_scenarios(&args.common)?;
     let fake_acp = fake_agy_acp(&args.common, &scenarios)?;
-    let jobs = jobs(&args.common);
-    let mut out = AutoStream::new(std::io::stdout(), choice);
     let settings = |extra: &[String]| RunSettings {
         config: AdapterConfig::reference(&bin, extra),
         fake_agy: fake.clone(),
@@ -85,61 +83,24 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         live: None,
         agy_version: None,
     };
-    // Every catalogue run at once: a run mostly waits on scripted delays, so the runs
-    // share the CPUs well; each keeps its own `--jobs` bound.
-    let mut runs = tokio::task::JoinSet::new();
-    let mut scored_faults: Vec<(&FaultInfo, Vec<Scenario>)> = Vec::new();
-    let mut unscored: Vec<&FaultInfo> = Vec::new();
-    for fault in &faults {
-        let selected: Vec<Scenario> = scenarios
-            .iter()
-            .filter(|s| s.meta.profile == fault.profile)
-            .cloned()
-            .collect();
-        if selected.is_empty() {
-            // No scenario of that profile was selected: nothing can judge this fault.
-            unscored.push(fault);
-            continue;
-        }
-        let extra = vec!["--fault".to_string(), fault.name.clone()];
-        let (run, config) = (selected.clone(), settings(&extra));
-        let at = scored_faults.len() + 1;
-        runs.spawn(async move {
-            let report = run_catalogue(run, config, jobs, true, &mut std::io::sink()).await;
-            (at, report)
-        });
-        scored_faults.push((fault, selected));
-    }
-    let (base_scenarios, base_settings) = (scenarios.clone(), settings(&[]));
-    runs.spawn(async move {
-        let report = run_catalogue(
-            base_scenarios,
-            base_settings,
-            jobs,
-            true,
-            &mut std::io::sink(),
-        )
-        .await;
-        (0, report)
-    });
-    let mut reports: Vec<Option<RunReport>> = (0..=scored_faults.len()).map(|_| None).collect();
-    while let Some(joined) = runs.join_next().await {
-        let (at, report) = joined.map_err(|e| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("a catalogue run failed: {e}"),
-            )
-        })?;
-        let report = report?;
-        if !report.complete {
-            return Ok(exit_code::COULD_NOT_RUN);
-        }
-        reports[at] = Some(report);
-    }
-    let mut reports = reports.into_iter().flatten();
-    let Some(baseline) = reports.next() else {
+    // A fault of a profile with no selected scenario cannot be judged: it is not scored.
+    let (scored, unscored): (Vec<Variant<'_>>, Vec<Variant<'_>>) = faults
+        .iter()
+        .map(|fault| Variant {
+            fault,
+            selected: scenarios
+                .iter()
+                .filter(|s| s.meta.profile == fault.profile)
+                .cloned()
+                .collect(),
+        })
+        .partition(|v| !v.selected.is_empty());
+    let Some((baseline, reports)) =
+        run_variants(&scenarios, &scored, settings, jobs(&args.common)).await?
+    else {
         return Ok(exit_code::COULD_NOT_RUN);
     };
+    let mut out = AutoStream::new(std::io::stdout(), choice);
     let base_failed = broken(&baseline);
     let _ = writeln!(
         out,
@@ -152,57 +113,156 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
     }
     let mut caught = 0;
     let mut false_claims: Vec<String> = Vec::new();
-    let scored = scored_faults.len();
-    for ((fault, selected), report) in scored_faults.iter().zip(reports) {
-        let hits = broken(&report);
-        // A scenario that claims this fault (`catches`) must be among those it broke.
-        for r in report.results.iter().filter(|r| !r.status.fails_run()) {
-            let claims = selected
-                .iter()
-                .any(|s| s.meta.name == r.name && s.meta.catches.contains(&fault.name));
-            if claims {
-                false_claims.push(format!(
-                    "{} claims `catches = [\"{}\"]` but passed with that fault",
-                    r.name, fault.name
-                ));
-            }
-        }
-        if hits.is_empty() {
-            let _ = writeln!(
-                out,
-                "{RED}✗ {}{RED:#} ({}) not caught: all {} {} scenarios passed\n    bug: {}",
-                fault.name,
-                fault.profile,
-                selected.len(),
-                fault.profile,
-                fault.bug
-            );
-        } else {
+    for (variant, report) in scored.iter().zip(reports) {
+        false_claims.extend(false_claims_of(variant, &report));
+        if write_variant(&mut out, variant, &report) {
             caught += 1;
-            let _ = writeln!(
-                out,
-                "{GREEN}✓ {}{GREEN:#} ({}) caught by {} scenario(s)\n    bug: {}",
-                fault.name,
-                fault.profile,
-                hits.len(),
-                fault.bug
-            );
-            for h in &hits {
-                let _ = writeln!(out, "    {h}");
-            }
         }
     }
-    let total = scored;
+    let unscored: Vec<&FaultInfo> = unscored.iter().map(|v| v.fault).collect();
+    let score = Score {
+        caught,
+        total: scored.len(),
+        base_failed: base_failed.len(),
+    };
+    write_score(&mut out, &score, &unscored, &false_claims);
+    Ok(
+        if score.perfect() && score.total > 0 && false_claims.is_empty() {
+            exit_code::ALL_CONFORM
+        } else {
+            exit_code::SCENARIO_FAILED
+        },
+    )
+}
+
+/// A fault switched on, and the scenarios of its profile that judge it.
+struct Variant<'f> {
+    fault: &'f FaultInfo,
+    selected: Vec<Scenario>,
+}
+
+/// Runs the catalogue against the correct adapter and against every variant, all at
+/// once: a run mostly waits on scripted delays, so the runs share the CPUs well; each
+/// keeps its own `--jobs` bound. Returns the baseline and each variant's report in
+/// order, or `None` when a run was interrupted.
+async fn run_variants(
+    scenarios: &[Scenario],
+    scored: &[Variant<'_>],
+    settings: impl Fn(&[String]) -> RunSettings,
+    jobs: usize,
+) -> Result<Option<(RunReport, Vec<RunReport>)>, Fatal> {
+    let mut runs = tokio::task::JoinSet::new();
+    let plan = std::iter::once((scenarios.to_vec(), Vec::new())).chain(scored.iter().map(|v| {
+        (
+            v.selected.clone(),
+            vec!["--fault".to_string(), v.fault.name.clone()],
+        )
+    }));
+    for (at, (run, extra)) in plan.enumerate() {
+        let config = settings(&extra);
+        runs.spawn(async move {
+            let report = run_catalogue(run, config, jobs, true, &mut std::io::sink()).await;
+            (at, report)
+        });
+    }
+    let mut reports: Vec<Option<RunReport>> = (0..=scored.len()).map(|_| None).collect();
+    while let Some(joined) = runs.join_next().await {
+        let (at, report) = joined.map_err(|e| {
+            Fatal(
+                exit_code::COULD_NOT_RUN,
+                format!("a catalogue run failed: {e}"),
+            )
+        })?;
+        let report = report?;
+        if !report.complete {
+            return Ok(None);
+        }
+        reports[at] = Some(report);
+    }
+    let mut reports = reports.into_iter().flatten();
+    Ok(reports.next().map(|baseline| (baseline, reports.collect())))
+}
+
+/// Scenarios that claim the variant's fault (`catches`) but passed with it on.
+fn false_claims_of(variant: &Variant<'_>, report: &RunReport) -> Vec<String> {
+    let fault = &variant.fault.name;
+    report
+        .results
+        .iter()
+        .filter(|r| !r.status.fails_run())
+        .filter(|r| {
+            variant
+                .selected
+                .iter()
+                .any(|s| s.meta.name == r.name && s.meta.catches.contains(fault))
+        })
+        .map(|r| {
+            format!(
+                "{} claims `catches = [\"{fault}\"]` but passed with that fault",
+                r.name
+            )
+        })
+        .collect()
+}
+
+/// Writes whether the variant was caught, and by which scenarios; true when caught.
+fn write_variant(out: &mut impl Write, variant: &Variant<'_>, report: &RunReport) -> bool {
+    let fault = variant.fault;
+    let hits = broken(report);
+    if hits.is_empty() {
+        let _ = writeln!(
+            out,
+            "{RED}✗ {}{RED:#} ({}) not caught: all {} {} scenarios passed\n    bug: {}",
+            fault.name,
+            fault.profile,
+            variant.selected.len(),
+            fault.profile,
+            fault.bug
+        );
+        return false;
+    }
+    let _ = writeln!(
+        out,
+        "{GREEN}✓ {}{GREEN:#} ({}) caught by {} scenario(s)\n    bug: {}",
+        fault.name,
+        fault.profile,
+        hits.len(),
+        fault.bug
+    );
+    for h in &hits {
+        let _ = writeln!(out, "    {h}");
+    }
+    true
+}
+
+/// The bug-detection score.
+struct Score {
+    caught: usize,
+    total: usize,
+    base_failed: usize,
+}
+
+impl Score {
+    /// Every scored fault caught, and the correct adapter passes.
+    fn perfect(&self) -> bool {
+        self.caught == self.total && self.base_failed == 0
+    }
+}
+
+/// Writes the score, the faults that could not be scored and the false claims.
+fn write_score(
+    out: &mut impl Write,
+    score: &Score,
+    unscored: &[&FaultInfo],
+    false_claims: &[String],
+) {
+    let Score { caught, total, .. } = *score;
     let pct = if total == 0 {
         0.0
     } else {
         100.0 * caught as f64 / total as f64
     };
-    let style = if caught == total && base_failed.is_empty() {
-        GREEN
-    } else {
-        RED
-    };
+    let style = if score.perfect() { GREEN } else { RED };
     let _ = writeln!(
         out,
         "\n{style}bug-detection score: {caught}/{total} ({pct:.0}%){style:#}"
@@ -219,14 +279,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
             names.join(", ")
         );
     }
-    for c in &false_claims {
+    for c in false_claims {
         let _ = writeln!(out, "{RED}✗ {c}{RED:#}");
     }
-    Ok(
-        if caught == total && base_failed.is_empty() && total > 0 && false_claims.is_empty() {
-            exit_code::ALL_CONFORM
-        } else {
-            exit_code::SCENARIO_FAILED
-        },
-    )
 }

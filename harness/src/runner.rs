@@ -296,6 +296,15 @@ pub async fn run_scenario(s: &Scenario, settings: &RunSettings, cancel: Cancel) 
     tear_down(&ctx, driver, &mut obs, ended.is_ok()).await;
     let mut result = verdict(&ctx, &obs, ended);
     drop(ctx);
+    if let Some(live) = &settings.live {
+        let adapter = &settings.config.adapter.name;
+        if let Some(why) = live.record_scenario(&s.meta.name, adapter, &sandbox.fake_state()) {
+            result.note = Some(match result.note.take() {
+                Some(n) => format!("{n}; {why}"),
+                None => why,
+            });
+        }
+    }
     if settings.keep_sandboxes {
         result.sandbox = Some(sandbox.keep().display().to_string());
     }
@@ -351,8 +360,9 @@ fn skip_reason(s: &Scenario, settings: &RunSettings) -> Option<String> {
     None
 }
 
-/// The sandbox, the driver's environment and the time scale of one run.
-fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), String> {
+/// The sandbox, the driver's environment and the time scale of one run (of a scenario,
+/// or of the bench's driver alone).
+pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), String> {
     // A live run installs agy-harness itself as `agy`: the wrapper in front of the
     // real binary (crate::live).
     let installed = match &settings.live {
@@ -373,7 +383,8 @@ fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), 
             .map(|(k, v)| (k.clone(), v.clone())),
     );
     if let Some(live) = &settings.live {
-        let extra = live.env(&sandbox.home());
+        let mut extra = live.env(&sandbox.home());
+        extra.extend(live.record_env(&sandbox.fake_state()));
         env.retain(|(k, _)| !extra.iter().any(|(e, _)| e == k));
         env.extend(extra);
     }

@@ -81,6 +81,9 @@ pub const AGY_HARNESS_LIVE_AGY: &str = "AGY_HARNESS_LIVE_AGY";
 pub const AGY_HARNESS_LIVE_BUDGET: &str = "AGY_HARNESS_LIVE_BUDGET";
 /// The live wrapper: the file counting invocations.
 pub const AGY_HARNESS_LIVE_BUDGET_FILE: &str = "AGY_HARNESS_LIVE_BUDGET_FILE";
+/// The live wrapper: the folder where it records each invocation of the scenario
+/// (`agy-harness run --live --record`).
+pub const AGY_HARNESS_LIVE_RECORD: &str = "AGY_HARNESS_LIVE_RECORD";
 /// The prefix of the live wrapper's settings, for filters that drop them all.
 pub const AGY_HARNESS_LIVE_PREFIX: &str = "AGY_HARNESS_LIVE_";
 
@@ -119,6 +122,7 @@ mod tests {
             AGY_HARNESS_LIVE_AGY,
             AGY_HARNESS_LIVE_BUDGET,
             AGY_HARNESS_LIVE_BUDGET_FILE,
+            AGY_HARNESS_LIVE_RECORD,
         ] {
             assert!(name.starts_with(AGY_HARNESS_LIVE_PREFIX), "{name}");
         }

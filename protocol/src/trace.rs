@@ -160,6 +160,26 @@ impl TracedInvocation {
         out
     }
 
+    /// Redacts everything a live run's user, account or secrets could appear in: argv,
+    /// cwd, environment values, every stdin, stdout and stderr event (hex ones as
+    /// bytes) and file paths.
+    pub fn redact(&mut self, redactor: &crate::redact::Redactor) {
+        let r = |s: &mut String| *s = redactor.redact(s);
+        self.start.argv.iter_mut().for_each(r);
+        self.start.cwd.iter_mut().for_each(r);
+        self.start.env.values_mut().for_each(r);
+        for e in &mut self.events {
+            match &mut e.event {
+                TraceEvent::Stdin(s) | TraceEvent::Stdout(s) | TraceEvent::Stderr(s) => r(s),
+                TraceEvent::StdoutHex(b) | TraceEvent::StderrHex(b) => {
+                    b.0 = redactor.redact_bytes(&b.0)
+                }
+                TraceEvent::File(f) => r(&mut f.path),
+                TraceEvent::Exit(_) => {}
+            }
+        }
+    }
+
     /// The exit record, when the trace has one.
     pub fn exit(&self) -> Option<&ExitRecord> {
         self.events.iter().rev().find_map(|e| match &e.event {

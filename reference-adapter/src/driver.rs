@@ -10,7 +10,7 @@ use crate::oneshot::{generate, GenerateRequest, MAX_CONCURRENCY};
 use crate::outbox::Outbox;
 use crate::session::{Selection, Sessions};
 use agy_protocol::driver::{OpResult, Request, RequestOp, DRIVER_PROTOCOL_VERSION};
-use agy_protocol::lines::{AsyncBoundedLines, LineItem, DEFAULT_LINE_CAP};
+use agy_protocol::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::Profile;
 use std::future::Future;
 use std::sync::Arc;
@@ -63,53 +63,101 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
     S: Future<Output = ()>,
 {
-    let env = Arc::new(env);
-    let faults = Arc::new(faults);
     let (outbox, writer) = Outbox::start(output);
-    let permits = Arc::new(Semaphore::new(MAX_CONCURRENCY));
-    let mut sessions = Sessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone());
-    let mut acp = AcpSessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone());
-    let mut generations: JoinSet<()> = JoinSet::new();
+    let mut work = Work::new(Arc::new(env), Arc::new(faults), outbox.clone());
     let mut lines = AsyncBoundedLines::new(input, DEFAULT_LINE_CAP);
-    let mut shutdown_id = None;
     let mut stop = std::pin::pin!(stop);
-    let mut stopped_by_signal = false;
-
-    loop {
-        let line = tokio::select! {
-            () = &mut stop => { stopped_by_signal = true; break; }
-            read = lines.next() => read.transpose(),
+    let ending = loop {
+        let read = tokio::select! {
+            () = &mut stop => break Ending::Signal,
+            read = lines.next() => read,
             // Reap finished generations so the set does not grow without bound.
-            Some(_) = generations.join_next(), if !generations.is_empty() => continue,
+            Some(_) = work.generations.join_next(), if !work.generations.is_empty() => continue,
         };
-        let line = match line {
-            Ok(Some(LineItem::Text { text, .. })) => text,
-            Ok(Some(bad)) => {
-                let problem = bad.problem("stdin").unwrap_or_default();
-                eprintln!(
-                    "agy-reference-adapter: ignoring a line that is not a request: {problem}"
-                );
-                continue;
-            }
-            Ok(None) | Err(_) => break,
+        let line = match read {
+            Some(Ok(item)) => item.into_text("stdin"),
+            None | Some(Err(_)) => break Ending::InputClosed,
         };
-        if line.trim().is_empty() {
+        let Some(request) = read_request(line, &outbox) else {
             continue;
-        }
-        let request = match parse_request(&line) {
-            Ok(r) => r,
-            Err(Some((id, failure))) => {
-                outbox.send(failure.into_reply(id, OpResult::default()));
-                continue;
-            }
-            Err(None) => {
-                eprintln!("agy-reference-adapter: ignoring a line that is not a request: {line:?}");
-                continue;
-            }
         };
-        let id = request.id;
-        match request.op {
-            RequestOp::Hello {} => outbox.send(success_reply(
+        if let RequestOp::Shutdown {} = request.op {
+            break Ending::Shutdown(request.id);
+        }
+        work.dispatch(request.id, request.op);
+    };
+    work.finish(ending).await;
+    drop(outbox);
+    let _ = writer.await;
+    Ok(())
+}
+
+/// Why the request loop ended.
+enum Ending {
+    /// stdin closed: finish the work in flight.
+    InputClosed,
+    /// A `shutdown` request (its id): finish the work in flight, then answer it.
+    Shutdown(u64),
+    /// A signal: end the work in flight now.
+    Signal,
+}
+
+/// The request a line holds. A line the reader did not take as text, or that is not a
+/// request, is named on stderr and skipped; a request that cannot be served but has a
+/// readable id is answered with the reason.
+fn read_request(line: Result<String, String>, outbox: &Outbox) -> Option<Request> {
+    let line = match line {
+        Ok(line) => line,
+        Err(problem) => {
+            eprintln!("agy-reference-adapter: ignoring a line that is not a request: {problem}");
+            return None;
+        }
+    };
+    if line.trim().is_empty() {
+        return None;
+    }
+    match parse_request(&line) {
+        Ok(r) => Some(r),
+        Err(Some((id, failure))) => {
+            outbox.send(failure.into_reply(id, OpResult::default()));
+            None
+        }
+        Err(None) => {
+            eprintln!("agy-reference-adapter: ignoring a line that is not a request: {line:?}");
+            None
+        }
+    }
+}
+
+/// Everything the requests set going: generations in flight, sessions of each profile.
+struct Work {
+    env: Arc<Environment>,
+    faults: Arc<FaultSet>,
+    outbox: Outbox,
+    permits: Arc<Semaphore>,
+    sessions: Sessions,
+    acp: AcpSessions,
+    generations: JoinSet<()>,
+}
+
+impl Work {
+    fn new(env: Arc<Environment>, faults: Arc<FaultSet>, outbox: Outbox) -> Work {
+        Work {
+            sessions: Sessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone()),
+            acp: AcpSessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone()),
+            permits: Arc::new(Semaphore::new(MAX_CONCURRENCY)),
+            generations: JoinSet::new(),
+            env,
+            faults,
+            outbox,
+        }
+    }
+
+    /// Starts or answers one request (every op but `shutdown`).
+    fn dispatch(&mut self, id: u64, op: RequestOp) {
+        let (sessions, acp) = (&mut self.sessions, &mut self.acp);
+        match op {
+            RequestOp::Hello {} => self.outbox.send(success_reply(
                 id,
                 OpResult {
                     driver: Some(DRIVER_NAME.to_string()),
@@ -123,44 +171,16 @@ where
                 timeout_s,
                 references,
                 settings,
-            } => {
-                let (env, faults, outbox, permits) = (
-                    Arc::clone(&env),
-                    Arc::clone(&faults),
-                    outbox.clone(),
-                    Arc::clone(&permits),
-                );
-                let req = GenerateRequest {
+            } => self.spawn_generation(
+                id,
+                GenerateRequest {
                     prompt,
                     aspect,
                     timeout_s,
                     references,
                     settings,
-                };
-                generations.spawn(async move {
-                    let Ok(_permit) = permits.acquire_owned().await else {
-                        return;
-                    };
-                    let reply = match generate(&env, &faults, id, req).await {
-                        Ok(d) => success_reply(
-                            id,
-                            OpResult {
-                                image: d.image.map(|p| p.display().to_string()),
-                                extra: Some(d.evidence),
-                                ..OpResult::default()
-                            },
-                        ),
-                        Err((f, evidence)) => f.into_reply(
-                            id,
-                            OpResult {
-                                extra: (!evidence.is_null()).then_some(evidence),
-                                ..OpResult::default()
-                            },
-                        ),
-                    };
-                    outbox.send(reply);
-                });
-            }
+                },
+            ),
             RequestOp::Open {
                 session,
                 model,
@@ -208,29 +228,60 @@ where
             }
             RequestOp::AcpStatus { session } => acp.dispatch(&session, AcpCommand::Status { id }),
             RequestOp::AcpClose { session } => acp.dispatch(&session, AcpCommand::Close { id }),
-            RequestOp::Shutdown {} => {
-                shutdown_id = Some(id);
-                break;
-            }
+            // The loop ends on `shutdown`; it never reaches here.
+            RequestOp::Shutdown {} => {}
         }
     }
 
-    if stopped_by_signal {
-        // A signal ends in-flight generations now (their guards kill agy's group).
-        generations.shutdown().await;
-    } else {
-        while generations.join_next().await.is_some() {}
+    /// Runs one `generate` on a task of its own, admitted by the oneshot semaphore.
+    fn spawn_generation(&mut self, id: u64, req: GenerateRequest) {
+        let (env, faults, outbox, permits) = (
+            Arc::clone(&self.env),
+            Arc::clone(&self.faults),
+            self.outbox.clone(),
+            Arc::clone(&self.permits),
+        );
+        self.generations.spawn(async move {
+            let Ok(_permit) = permits.acquire_owned().await else {
+                return;
+            };
+            let reply = match generate(&env, &faults, id, req).await {
+                Ok(d) => success_reply(
+                    id,
+                    OpResult {
+                        image: d.image.map(|p| p.display().to_string()),
+                        extra: Some(d.evidence),
+                        ..OpResult::default()
+                    },
+                ),
+                Err((f, evidence)) => f.into_reply(
+                    id,
+                    OpResult {
+                        extra: (!evidence.is_null()).then_some(evidence),
+                        ..OpResult::default()
+                    },
+                ),
+            };
+            outbox.send(reply);
+        });
     }
-    sessions.shutdown(!stopped_by_signal).await;
-    acp.shutdown(!stopped_by_signal).await;
-    if let Some(id) = shutdown_id {
-        outbox.send(success_reply(id, OpResult::default()));
+
+    /// Ends the work: after a signal, generations in flight end now (their guards kill
+    /// agy's group); otherwise they finish. Then every session is released, and a
+    /// `shutdown` is answered last.
+    async fn finish(mut self, ending: Ending) {
+        let by_signal = matches!(ending, Ending::Signal);
+        if by_signal {
+            self.generations.shutdown().await;
+        } else {
+            while self.generations.join_next().await.is_some() {}
+        }
+        self.sessions.shutdown(!by_signal).await;
+        self.acp.shutdown(!by_signal).await;
+        if let Ending::Shutdown(id) = ending {
+            self.outbox.send(success_reply(id, OpResult::default()));
+        }
     }
-    drop(sessions);
-    drop(acp);
-    drop(outbox);
-    let _ = writer.await;
-    Ok(())
 }
 
 #[cfg(test)]

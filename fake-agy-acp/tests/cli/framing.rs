@@ -2,8 +2,38 @@
 //! response and the agent still answers the next request.
 
 use crate::support::Sandbox;
+use agy_protocol::acp::AcpKind;
 use proptest::prelude::*;
 use serde_json::json;
+
+// Issue 13: a line that is not UTF-8 was converted (U+FFFD) and parsed as if it were
+// the text sent; now it is reported where it stands and skipped, like every reader.
+#[tokio::test]
+async fn a_line_that_is_not_utf8_is_reported_and_the_next_request_is_answered() {
+    let sb = Sandbox::new();
+    let mut agent = sb.spawn();
+    agent
+        .send_bytes(b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/list\",\"params\":{\"x\":\"\xff\"}}")
+        .await;
+    let bad = agent.recv().await.expect("an answer to the bad line");
+    assert_eq!(bad["error"]["code"], -32700, "{bad}");
+    assert_eq!(bad["id"], serde_json::Value::Null, "{bad}");
+    let message = bad["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("stdin:1:64: line is not valid UTF-8 (byte 0xff;"),
+        "{bad}"
+    );
+    let (_, resp) = agent.call("session/list", json!({})).await;
+    assert!(resp["result"]["sessions"].is_array(), "{resp}");
+    let (status, _) = agent.finish().await;
+    assert!(status.success(), "{status:?}");
+    let invalid: Vec<_> = sb
+        .journal()
+        .into_iter()
+        .filter(|e| e.kind == AcpKind::Invalid)
+        .collect();
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+}
 
 fn lines() -> impl Strategy<Value = Vec<String>> {
     proptest::collection::vec(

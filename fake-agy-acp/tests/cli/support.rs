@@ -142,8 +142,13 @@ impl Agent {
 
     /// Sends a raw line (a newline is added; embedded newlines split it).
     pub async fn send_line(&mut self, line: &str) {
+        self.send_bytes(line.as_bytes()).await;
+    }
+
+    /// Sends raw bytes as one line (a newline is added), UTF-8 or not.
+    pub async fn send_bytes(&mut self, line: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
-        let mut bytes = line.as_bytes().to_vec();
+        let mut bytes = line.to_vec();
         bytes.push(b'\n');
         tokio::time::timeout(WAIT, stdin.write_all(&bytes))
             .await

@@ -12,6 +12,20 @@ use std::path::{Path, PathBuf};
 /// given none (`cargo install fake-agy` puts one on `PATH`, which is the last resort).
 pub const ENV_FAKE_AGY_BIN: &str = FAKE_AGY_BIN;
 
+// The mock's constructors live beside the builder they use, so the sandbox does not
+// depend on the builder that lays it out.
+impl MockAgy {
+    /// A builder: script, agy version, fake-agy binary.
+    pub fn builder() -> MockAgyBuilder {
+        MockAgyBuilder::default()
+    }
+
+    /// A mock acting out agy's default behaviour (no script).
+    pub fn start() -> Result<MockAgy, MockError> {
+        MockAgyBuilder::default().start()
+    }
+}
+
 /// Builds a [`MockAgy`]; every setting is optional.
 #[derive(Debug, Clone, Default)]
 pub struct MockAgyBuilder {

@@ -1,6 +1,5 @@
 //! [`MockAgy`]: the sandbox folder, the `agy` in it, and the journal read back.
 
-use super::builder::MockAgyBuilder;
 use super::error::{io, MockError};
 use super::invocation::Invocation;
 use agy_protocol::env::{FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_STATE_DIR};
@@ -21,16 +20,6 @@ pub struct MockAgy {
 }
 
 impl MockAgy {
-    /// A builder: script, agy version, fake-agy binary.
-    pub fn builder() -> MockAgyBuilder {
-        MockAgyBuilder::default()
-    }
-
-    /// A mock acting out agy's default behaviour (no script).
-    pub fn start() -> Result<MockAgy, MockError> {
-        MockAgyBuilder::default().start()
-    }
-
     pub(crate) fn lay_out(
         fake_agy: &Path,
         script: Option<&str>,

@@ -51,6 +51,39 @@ async fn init_comes_only_after_the_first_line_and_turns_accumulate() {
     assert!(rec.stdin.closed_us.is_some());
 }
 
+// Issue 13: a stdin line that is not UTF-8 was converted (U+FFFD) and answered as if
+// that text had been sent; now it is reported where it stands and skipped, like every
+// reader, and the lines after it are answered.
+#[tokio::test]
+async fn a_line_that_is_not_utf8_is_reported_and_the_next_line_is_answered() {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &[], &[]);
+    d.send(&user("reply ONE")).await;
+    let first = d.turn().await;
+    d.send_bytes(b"{\"event\":\"user\",\"message\":{\"content\":\"\xff\"}}")
+        .await;
+    d.send(&user("reply TWO")).await;
+    let second = d.turn().await;
+    let response =
+        |t: &[serde_json::Value]| t.last().expect("result")["result"]["response"].clone();
+    assert_eq!(
+        (response(&first), response(&second)),
+        ("ONE\n".into(), "TWO\n".into())
+    );
+    assert_eq!(second.last().expect("result")["result"]["num_turns"], 2);
+    let (status, stderr) = d.finish().await;
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("fake-agy: stdin:2:39: line is not valid UTF-8 (byte 0xff;"),
+        "{stderr}"
+    );
+    assert_eq!(
+        sb.journal()[0].stdin.lines.len(),
+        2,
+        "the bad line is not journalled as text"
+    );
+}
+
 #[tokio::test]
 async fn content_parts_and_missing_role_are_accepted() {
     let sb = Sandbox::new();

@@ -74,6 +74,15 @@ impl Driver {
         w.flush().await.expect("flush");
     }
 
+    /// Writes raw bytes as one line (a newline is added), UTF-8 or not.
+    pub async fn send_bytes(&mut self, line: &[u8]) {
+        let w = self.stdin.as_mut().expect("stdin open");
+        let mut l = line.to_vec();
+        l.push(b'\n');
+        w.write_all(&l).await.expect("write stdin");
+        w.flush().await.expect("flush");
+    }
+
     /// Tries to write; returns the error (EPIPE after the fake closed stdin).
     pub async fn try_send(&mut self, line: &str) -> std::io::Result<()> {
         let w = self.stdin.as_mut().expect("stdin open");

@@ -171,21 +171,47 @@ pub fn check_acp(e: &AcpExpect, s: &Scenario, obs: &Observation) -> Vec<Failure>
         return out;
     }
     let journal = &obs.acp_journal;
-    let methods = client_methods(journal);
-    let methods_evidence = || vec![format!("client calls: {}", methods.join(", "))];
-    if let Some(n) = e.agents {
-        let pids = agents(journal);
-        if pids.len() != n as usize {
-            out.push(Failure::new(
-                PLACE,
-                "agents",
-                format!("{n} agent process(es)"),
-                format!("{} started (pids {pids:?})", pids.len()),
-            ));
-        }
+    check_agents(e, journal, &mut out);
+    check_methods(e, &client_methods(journal), &mut out);
+    check_prompts(e, &prompts_sent(journal), &mut out);
+    check_permissions(e, journal, &mut out);
+    if e.no_late_text == Some(true) {
+        check_no_late_text(s, obs, &mut out);
     }
+    if e.none_left_running == Some(true) && !obs.acp_running_at_end.is_empty() {
+        out.push(Failure::new(
+            PLACE,
+            "none_left_running",
+            "no agent process running after the last reply",
+            format!("still running: pid {:?}", obs.acp_running_at_end),
+        ));
+    }
+    if e.gap_when_pending == Some(true) {
+        check_gap_when_pending(journal, obs, &mut out);
+    }
+    out
+}
+
+/// `agents`: how many agent processes were started.
+fn check_agents(e: &AcpExpect, journal: &[AcpJournalEntry], out: &mut Vec<Failure>) {
+    let Some(n) = e.agents else { return };
+    let pids = agents(journal);
+    if pids.len() != n as usize {
+        out.push(Failure::new(
+            PLACE,
+            "agents",
+            format!("{n} agent process(es)"),
+            format!("{} started (pids {pids:?})", pids.len()),
+        ));
+    }
+}
+
+/// `methods_in_order`, `method_counts`, `methods_never` and `no_new_after_restore`:
+/// what the client called, in which order.
+fn check_methods(e: &AcpExpect, methods: &[String], out: &mut Vec<Failure>) {
+    let methods_evidence = || vec![format!("client calls: {}", methods.join(", "))];
     if !e.methods_in_order.is_empty() {
-        check_subsequence(&e.methods_in_order, &methods, &mut out);
+        check_subsequence(&e.methods_in_order, methods, out);
     }
     for (method, want) in &e.method_counts {
         let got = methods.iter().filter(|m| *m == method).count();
@@ -216,33 +242,43 @@ pub fn check_acp(e: &AcpExpect, s: &Scenario, obs: &Observation) -> Vec<Failure>
         }
     }
     if e.no_new_after_restore == Some(true) {
-        if let Some(first) = methods
-            .iter()
-            .position(|m| m == "session/load" || m == "session/resume")
-        {
-            if let Some(k) = methods[first..].iter().position(|m| m == "session/new") {
-                out.push(
-                    Failure::new(
-                        PLACE,
-                        "no_new_after_restore",
-                        format!(
-                            "no `session/new` after the restore (`{}`, call {})",
-                            methods[first],
-                            first + 1
-                        ),
-                        format!(
-                            "`session/new` at call {}: the conversation forked",
-                            first + k + 1
-                        ),
-                    )
-                    .evidence(methods_evidence()),
-                );
-            }
-        }
+        check_no_new_after_restore(methods, out);
     }
-    let prompts = prompts_sent(journal);
+}
+
+/// `no_new_after_restore`: a `session/new` after `session/load` or `session/resume`
+/// forks the conversation.
+fn check_no_new_after_restore(methods: &[String], out: &mut Vec<Failure>) {
+    let Some(first) = methods
+        .iter()
+        .position(|m| m == "session/load" || m == "session/resume")
+    else {
+        return;
+    };
+    if let Some(k) = methods[first..].iter().position(|m| m == "session/new") {
+        out.push(
+            Failure::new(
+                PLACE,
+                "no_new_after_restore",
+                format!(
+                    "no `session/new` after the restore (`{}`, call {})",
+                    methods[first],
+                    first + 1
+                ),
+                format!(
+                    "`session/new` at call {}: the conversation forked",
+                    first + k + 1
+                ),
+            )
+            .evidence([format!("client calls: {}", methods.join(", "))]),
+        );
+    }
+}
+
+/// `prompts` and `prompts_sent_once`: the prompt texts the client sent.
+fn check_prompts(e: &AcpExpect, prompts: &[String], out: &mut Vec<Failure>) {
     if let Some(want) = &e.prompts {
-        if &prompts != want {
+        if prompts != want.as_slice() {
             out.push(Failure::new(
                 PLACE,
                 "prompts",
@@ -253,7 +289,7 @@ pub fn check_acp(e: &AcpExpect, s: &Scenario, obs: &Observation) -> Vec<Failure>
     }
     if e.prompts_sent_once == Some(true) {
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-        for p in &prompts {
+        for p in prompts {
             *seen.entry(p.as_str()).or_default() += 1;
         }
         for (p, n) in seen.into_iter().filter(|(_, n)| *n > 1) {
@@ -268,6 +304,11 @@ pub fn check_acp(e: &AcpExpect, s: &Scenario, obs: &Observation) -> Vec<Failure>
             );
         }
     }
+}
+
+/// `permission_outcomes` and `late_permissions_cancelled`: how the client answered the
+/// agent's permission requests.
+fn check_permissions(e: &AcpExpect, journal: &[AcpJournalEntry], out: &mut Vec<Failure>) {
     let perms = permissions(journal);
     if let Some(want) = &e.permission_outcomes {
         let got: Vec<String> = perms
@@ -283,70 +324,60 @@ pub fn check_acp(e: &AcpExpect, s: &Scenario, obs: &Observation) -> Vec<Failure>
             ));
         }
     }
-    if e.late_permissions_cancelled == Some(true) {
-        for p in perms.iter().filter(|p| !p.in_turn) {
-            if p.answer.as_deref() != Some("cancelled") {
-                let entry = &journal[p.seq];
-                out.push(
-                    Failure::new(
-                        PLACE,
-                        "late_permissions_cancelled",
-                        "a permission request outside a turn (during or after a restore, after a response) answered `cancelled`",
-                        match &p.answer {
-                            Some(a) => format!("answered `{a}`"),
-                            None => "never answered".to_string(),
-                        },
-                    )
-                    .evidence([format!(
-                        "agent pid {} sent it (journal entry {}) while none of its prompts was outstanding",
-                        entry.pid, entry.seq
-                    )]),
-                );
-            }
+    if e.late_permissions_cancelled != Some(true) {
+        return;
+    }
+    for p in perms.iter().filter(|p| !p.in_turn) {
+        if p.answer.as_deref() == Some("cancelled") {
+            continue;
         }
+        let entry = &journal[p.seq];
+        out.push(
+            Failure::new(
+                PLACE,
+                "late_permissions_cancelled",
+                "a permission request outside a turn (during or after a restore, after a response) answered `cancelled`",
+                match &p.answer {
+                    Some(a) => format!("answered `{a}`"),
+                    None => "never answered".to_string(),
+                },
+            )
+            .evidence([format!(
+                "agent pid {} sent it (journal entry {}) while none of its prompts was outstanding",
+                entry.pid, entry.seq
+            )]),
+        );
     }
-    if e.no_late_text == Some(true) {
-        check_no_late_text(s, obs, &mut out);
-    }
-    if e.none_left_running == Some(true) && !obs.acp_running_at_end.is_empty() {
+}
+
+/// `gap_when_pending`: the last history carries one gap per prompt the agent never
+/// answered.
+fn check_gap_when_pending(journal: &[AcpJournalEntry], obs: &Observation, out: &mut Vec<Failure>) {
+    let pending = prompt_answers(journal)
+        .into_iter()
+        .filter(|(_, done)| !done)
+        .count();
+    let Some(h) = last_history(obs) else {
         out.push(Failure::new(
-            PLACE,
-            "none_left_running",
-            "no agent process running after the last reply",
-            format!("still running: pid {:?}", obs.acp_running_at_end),
+            "history",
+            "gap_when_pending",
+            format!("{pending} gap entr(ies)"),
+            "no reply carried `result.history`",
         ));
-    }
-    if e.gap_when_pending == Some(true) {
-        let pending = prompt_answers(journal)
-            .into_iter()
-            .filter(|(_, done)| !done)
-            .count();
-        match last_history(obs) {
-            None => out.push(Failure::new(
+        return;
+    };
+    let gaps = h.iter().filter(|x| x.role == "gap").count();
+    if gaps != pending {
+        out.push(
+            Failure::new(
                 "history",
                 "gap_when_pending",
-                format!("{pending} gap entr(ies)"),
-                "no reply carried `result.history`",
-            )),
-            Some(h) => {
-                let gaps = h.iter().filter(|x| x.role == "gap").count();
-                if gaps != pending {
-                    out.push(
-                        Failure::new(
-                            "history",
-                            "gap_when_pending",
-                            format!(
-                                "{pending} gap entr(ies): one per prompt the agent never answered"
-                            ),
-                            format!("{gaps} gap entr(ies)"),
-                        )
-                        .evidence(shown_history(h)),
-                    );
-                }
-            }
-        }
+                format!("{pending} gap entr(ies): one per prompt the agent never answered"),
+                format!("{gaps} gap entr(ies)"),
+            )
+            .evidence(shown_history(h)),
+        );
     }
-    out
 }
 
 fn check_subsequence(want: &[String], got: &[String], out: &mut Vec<Failure>) {

@@ -326,80 +326,100 @@ pub fn check_invocation(
             );
         }
     }
+    signal_checks(&place, e, r, marker_running, &mut out);
+    if let Some(bound) = &e.gone_within_after_signal {
+        gone_after_signal_check(&place, obs, r, scaled(bound.0), &mut out);
+    }
+    out
+}
+
+/// `signals` and `killed`: what reached the invocation, and whether SIGKILL ended it.
+fn signal_checks(
+    place: &str,
+    e: &InvocationExpect,
+    r: &JournalRecord,
+    marker_running: &dyn Fn(u32) -> bool,
+    out: &mut Vec<Failure>,
+) {
     let got: Vec<String> = r.signals.iter().map(|s| s.signal.clone()).collect();
     if let Some(want) = &e.signals {
         if &got != want {
             out.push(Failure::new(
-                &place,
+                place,
                 "signals",
                 format!("{want:?}"),
                 format!("{got:?}"),
             ));
         }
     }
+    let Some(want) = e.killed else { return };
     let running = !r.complete && marker_running(r.pid);
     let killed = !r.complete && !running;
-    if let Some(want) = e.killed {
-        if killed != want {
-            let observed = if running {
-                "still running".to_string()
-            } else if r.complete {
-                format!("ended by itself ({})", exit_text(r))
-            } else {
-                "killed".to_string()
-            };
-            out.push(
-                Failure::new(
-                    &place,
-                    "killed",
-                    if want {
-                        "ended by SIGKILL"
-                    } else {
-                        "not killed"
-                    },
-                    observed,
-                )
-                .evidence([format!("signals received: {got:?}")]),
-            );
-        }
+    if killed != want {
+        let observed = if running {
+            "still running".to_string()
+        } else if r.complete {
+            format!("ended by itself ({})", exit_text(r))
+        } else {
+            "killed".to_string()
+        };
+        out.push(
+            Failure::new(
+                place,
+                "killed",
+                if want {
+                    "ended by SIGKILL"
+                } else {
+                    "not killed"
+                },
+                observed,
+            )
+            .evidence([format!("signals received: {got:?}")]),
+        );
     }
-    if let Some(bound) = &e.gone_within_after_signal {
-        let bound = scaled(bound.0);
-        match r.signals.first() {
-            None => out.push(Failure::new(
-                &place,
-                "gone_within_after_signal",
-                format!("gone within {} of its first signal", secs(bound)),
-                "it received no signal",
-            )),
-            Some(first) => {
-                let end = obs.ended_us.get(&r.pid).copied().or(r.ended_us);
-                match end {
-                    Some(end) => {
-                        let took = Duration::from_micros(end.saturating_sub(first.at_us));
-                        if took > bound {
-                            out.push(Failure::new(
-                                &place,
-                                "gone_within_after_signal",
-                                format!("gone within {} of {}", secs(bound), first.signal),
-                                format!("gone after {}", secs(took)),
-                            ));
-                        }
-                    }
-                    None => out.push(Failure::new(
-                        &place,
-                        "gone_within_after_signal",
-                        format!("gone within {} of {}", secs(bound), first.signal),
-                        format!(
-                            "still running {} after it",
-                            secs(Duration::from_micros(now_us().saturating_sub(first.at_us)))
-                        ),
-                    )),
-                }
+}
+
+/// `gone_within_after_signal`: the invocation ended within `bound` (wall clock) of its
+/// first signal.
+fn gone_after_signal_check(
+    place: &str,
+    obs: &Observation,
+    r: &JournalRecord,
+    bound: Duration,
+    out: &mut Vec<Failure>,
+) {
+    let Some(first) = r.signals.first() else {
+        out.push(Failure::new(
+            place,
+            "gone_within_after_signal",
+            format!("gone within {} of its first signal", secs(bound)),
+            "it received no signal",
+        ));
+        return;
+    };
+    let expected = format!("gone within {} of {}", secs(bound), first.signal);
+    match obs.ended_us.get(&r.pid).copied().or(r.ended_us) {
+        Some(end) => {
+            let took = Duration::from_micros(end.saturating_sub(first.at_us));
+            if took > bound {
+                out.push(Failure::new(
+                    place,
+                    "gone_within_after_signal",
+                    expected,
+                    format!("gone after {}", secs(took)),
+                ));
             }
         }
+        None => out.push(Failure::new(
+            place,
+            "gone_within_after_signal",
+            expected,
+            format!(
+                "still running {} after it",
+                secs(Duration::from_micros(now_us().saturating_sub(first.at_us)))
+            ),
+        )),
     }
-    out
 }
 
 fn secs(d: Duration) -> String {

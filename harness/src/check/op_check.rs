@@ -23,78 +23,8 @@ pub fn check_op(expect: &OpExpect, obs: &OpObservation, work_dir: &Path) -> Vec<
         }
     };
     let mut out = Vec::new();
-    let said = describe_reply(reply, obs);
-    let mut said_all = vec![said.clone()];
-    if let Some(extra) = &reply.result.extra {
-        let text = extra.to_string();
-        let text = if text.chars().count() > 240 {
-            format!("{}…", text.chars().take(239).collect::<String>())
-        } else {
-            text
-        };
-        said_all.push(format!("reply extra: {text}"));
-    }
-    if let Some(want) = &expect.outcome {
-        let ok = obs.outcome.map(|o| want.allows(o)).unwrap_or(false);
-        if !ok {
-            let observed = match obs.outcome {
-                Some(o) => o.to_string(),
-                None => "no outcome class (no `outcome`, and the error name is not in the adapter config's `[errors]`)".into(),
-            };
-            out.push(
-                Failure::new(&place, "outcome", want.describe(), observed).evidence([said.clone()]),
-            );
-        }
-    }
-    if let Some(want) = expect.retryable {
-        let got = reply
-            .retryable
-            .or_else(|| obs.outcome.map(|o| o.default_retryable()));
-        if got != Some(want) {
-            out.push(
-                Failure::new(
-                    &place,
-                    "retryable",
-                    want.to_string(),
-                    got.map(|g| g.to_string())
-                        .unwrap_or_else(|| "not stated".into()),
-                )
-                .evidence([said.clone()]),
-            );
-        }
-    }
-    if let Some(want) = &expect.error_name {
-        let got = reply.error.as_ref().map(|e| e.name.as_str());
-        if got != Some(want.as_str()) {
-            out.push(Failure::new(
-                &place,
-                "error_name",
-                want.clone(),
-                got.unwrap_or("no error").to_string(),
-            ));
-        }
-    }
-    if let Some(want) = &expect.message_contains {
-        // The hint is part of what the user reads: search both.
-        let (msg, hint) = reply
-            .error
-            .as_ref()
-            .map(|e| (e.message.clone(), e.hint.clone().unwrap_or_default()))
-            .unwrap_or_default();
-        let want_lc = want.to_lowercase();
-        if !msg.to_lowercase().contains(&want_lc) && !hint.to_lowercase().contains(&want_lc) {
-            out.push(Failure::new(
-                &place,
-                "message_contains",
-                format!("a message or hint containing {want:?}"),
-                if hint.is_empty() {
-                    format!("{msg:?}")
-                } else {
-                    format!("{msg:?} (hint {hint:?})")
-                },
-            ));
-        }
-    }
+    check_class(expect, reply, obs, &place, &mut out);
+    check_error(expect, reply, &place, &mut out);
     check_usage(expect, reply, &place, &mut out);
     check_output(expect, reply, work_dir, &place, &mut out);
     check_text(expect, reply, &place, &mut out);
@@ -115,6 +45,82 @@ pub fn check_op(expect: &OpExpect, obs: &OpObservation, work_dir: &Path) -> Vec<
         }
     }
     out
+}
+
+/// `outcome` and `retryable`: the class the reply comes to.
+fn check_class(
+    expect: &OpExpect,
+    reply: &Reply,
+    obs: &OpObservation,
+    place: &str,
+    out: &mut Vec<Failure>,
+) {
+    let said = describe_reply(reply, obs);
+    if let Some(want) = &expect.outcome {
+        let ok = obs.outcome.map(|o| want.allows(o)).unwrap_or(false);
+        if !ok {
+            let observed = match obs.outcome {
+                Some(o) => o.to_string(),
+                None => "no outcome class (no `outcome`, and the error name is not in the adapter config's `[errors]`)".into(),
+            };
+            out.push(
+                Failure::new(place, "outcome", want.describe(), observed).evidence([said.clone()]),
+            );
+        }
+    }
+    if let Some(want) = expect.retryable {
+        let got = reply
+            .retryable
+            .or_else(|| obs.outcome.map(|o| o.default_retryable()));
+        if got != Some(want) {
+            out.push(
+                Failure::new(
+                    place,
+                    "retryable",
+                    want.to_string(),
+                    got.map(|g| g.to_string())
+                        .unwrap_or_else(|| "not stated".into()),
+                )
+                .evidence([said]),
+            );
+        }
+    }
+}
+
+/// `error_name` and `message_contains`: what the reply's error says.
+fn check_error(expect: &OpExpect, reply: &Reply, place: &str, out: &mut Vec<Failure>) {
+    if let Some(want) = &expect.error_name {
+        let got = reply.error.as_ref().map(|e| e.name.as_str());
+        if got != Some(want.as_str()) {
+            out.push(Failure::new(
+                place,
+                "error_name",
+                want.clone(),
+                got.unwrap_or("no error").to_string(),
+            ));
+        }
+    }
+    if let Some(want) = &expect.message_contains {
+        // The hint is part of what the user reads: search both.
+        let (msg, hint) = reply
+            .error
+            .as_ref()
+            .map(|e| (e.message.clone(), e.hint.clone().unwrap_or_default()))
+            .unwrap_or_default();
+        let want_lc = want.to_lowercase();
+        if !msg.to_lowercase().contains(&want_lc) && !hint.to_lowercase().contains(&want_lc) {
+            out.push(Failure::new(
+                place,
+                "message_contains",
+                format!("a message or hint containing {want:?}"),
+                if hint.is_empty() {
+                    format!("{msg:?}")
+                } else {
+                    format!("{msg:?} (hint {hint:?})")
+                },
+            ));
+        }
+    }
 }
 
 fn check_output(

@@ -5,8 +5,8 @@ use super::capture_shape::{expected_shape, observed_shape};
 use super::compare::{compare_shapes, Difference};
 use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
 use super::run::run_default;
-use crate::app::Fatal;
 use crate::exit_code;
+use crate::fatal::Fatal;
 use crate::locate::{locate_binary, FAKE_AGY_BIN};
 use crate::report::{ReportFormat, ReportTarget};
 use agy_protocol::capture::{load_corpus, Capture, CaptureKind, Corpus};
@@ -108,7 +108,7 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
         None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy")
             .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?,
     };
-    let fake = crate::app::verified(fake, FAKE_AGY_BIN)?;
+    let fake = crate::binaries::verified(fake, FAKE_AGY_BIN)?;
     let mut results = Vec::new();
     let mut found: BTreeMap<String, Vec<Difference>> = BTreeMap::new();
     for c in selected {

@@ -70,6 +70,13 @@ pub enum TurnAgy {
     DuplicateResult,
 }
 
+impl TurnAgy {
+    /// True when the adapter must not take this turn's agy output for an answer.
+    pub fn fails(&self) -> bool {
+        matches!(self, TurnAgy::Stalled | TurnAgy::Error)
+    }
+}
+
 /// One turn of a session case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionTurn {
@@ -187,12 +194,9 @@ pub fn normalise(mut c: SessionCase) -> SessionCase {
         if needs_previous && !previous_ok {
             t.agy = TurnAgy::Answer;
         }
-        previous_ok = !crate::fuzz::oracle::turn_fails(&t.agy);
+        previous_ok = !t.agy.fails();
     }
-    let last_ok = c
-        .turns
-        .last()
-        .is_some_and(|t| !crate::fuzz::oracle::turn_fails(&t.agy));
+    let last_ok = c.turns.last().is_some_and(|t| !t.agy.fails());
     c.ignores_sigterm &= last_ok && !c.auth_failure;
     c
 }

@@ -7,9 +7,10 @@ pub mod oracle;
 pub mod render;
 
 use crate::adapter_config::{load_adapter_config, AdapterConfig};
-use crate::app::{fake_agy, reference_adapter, Fatal};
+use crate::binaries::{fake_agy, reference_adapter};
 use crate::cli::{CommonArgs, FuzzArgs};
 use crate::exit_code;
+use crate::fatal::Fatal;
 use crate::report::{ScenarioResult, Status};
 use crate::runner::{run_all, RunSettings};
 use crate::scenario::parse_scenario_file;
@@ -239,7 +240,7 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
             format!("the adapter does not implement the `{profile}` profile"),
         ));
     }
-    let jobs = crate::app::jobs(&CommonArgs::for_generated(
+    let jobs = crate::catalogue_run::jobs(&CommonArgs::for_generated(
         args.jobs,
         args.time_scale,
         None,

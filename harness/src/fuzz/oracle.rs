@@ -122,7 +122,7 @@ pub fn late_usage(i: usize) -> (u64, u64) {
 
 /// A turn whose agy output the adapter must not take for an answer.
 pub fn turn_fails(agy: &TurnAgy) -> bool {
-    matches!(agy, TurnAgy::Stalled | TurnAgy::Error)
+    agy.fails()
 }
 
 /// Seed 000: one process per session while turns succeed and the flags stay; a failed

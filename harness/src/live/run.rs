@@ -2,9 +2,11 @@
 //! shared by every scenario of the run, and the credentials choice.
 
 use super::credentials::Credentials;
-use super::wrapper::read_used;
+use super::record::{LiveRecorder, PARTS_DIR};
+use super::wrapper::{read_used, take_invocation};
 use agy_protocol::env::{
     AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
+    AGY_HARNESS_LIVE_RECORD,
 };
 use std::path::{Path, PathBuf};
 
@@ -17,6 +19,8 @@ pub struct LiveRun {
     pub budget: u32,
     /// How each scenario gets credentials.
     pub credentials: Credentials,
+    /// With `--record`: where each scenario's trace goes.
+    pub recorder: Option<LiveRecorder>,
     dir: tempfile::TempDir,
 }
 
@@ -30,8 +34,42 @@ impl LiveRun {
             agy: std::fs::canonicalize(&agy).unwrap_or(agy),
             budget,
             credentials,
+            recorder: None,
             dir,
         })
+    }
+
+    /// The same run, recording every scenario's agy invocations with `recorder`.
+    pub fn recording(mut self, recorder: LiveRecorder) -> LiveRun {
+        self.recorder = Some(recorder);
+        self
+    }
+
+    /// Takes one invocation from the budget outside a scenario (the `--version` run of
+    /// a recording); false when it is spent.
+    pub fn charge_one(&self) -> bool {
+        take_invocation(&self.budget_file(), self.budget).unwrap_or(false)
+    }
+
+    /// The wrapper's recording setting for a scenario whose fake state folder is
+    /// `state`, when the run records.
+    pub fn record_env(&self, state: &Path) -> Option<(String, String)> {
+        self.recorder.as_ref().map(|_| {
+            (
+                AGY_HARNESS_LIVE_RECORD.to_string(),
+                state.join(PARTS_DIR).display().to_string(),
+            )
+        })
+    }
+
+    /// Writes the trace of `scenario` from what the wrapper recorded under `state`;
+    /// `Some` says what went wrong.
+    pub fn record_scenario(&self, scenario: &str, adapter: &str, state: &Path) -> Option<String> {
+        let recorder = self.recorder.as_ref()?;
+        recorder
+            .record(scenario, adapter, &state.join(PARTS_DIR))
+            .err()
+            .map(|e| format!("the live run was not recorded: {e}"))
     }
 
     /// The file counting invocations.

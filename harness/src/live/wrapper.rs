@@ -5,6 +5,7 @@
 //! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
+use super::capture::InvocationCapture;
 use agy_protocol::env::{
     AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
     AGY_HARNESS_LIVE_PREFIX, FAKE_AGY_JOURNAL, FAKE_AGY_PREFIX, FAKE_AGY_STATE_DIR,
@@ -41,7 +42,7 @@ pub fn read_used(file: &Path) -> u32 {
 }
 
 /// Takes one invocation under an exclusive lock; false when the budget is spent.
-fn take_invocation(file: &Path, budget: u32) -> std::io::Result<bool> {
+pub(crate) fn take_invocation(file: &Path, budget: u32) -> std::io::Result<bool> {
     let mut f = OpenOptions::new()
         .read(true)
         .write(true)
@@ -165,9 +166,13 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
         }
     };
     save(&record);
+    let capture = InvocationCapture::from_env(invocation, &argv);
     let mut cmd = tokio::process::Command::new(&agy);
     cmd.args(argv_os.get(1..).unwrap_or_default())
         .stdin(Stdio::piped());
+    if capture.is_some() {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    }
     // The real agy sees neither the fake's knobs nor the wrapper's own settings: the
     // journal is the wrapper's to keep.
     for (k, _) in std::env::vars_os() {
@@ -187,6 +192,13 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
         }
     };
     let child_pid = child.id().and_then(|p| i32::try_from(p).ok());
+    let tees = capture.as_ref().map(|c| {
+        [
+            child.stdout.take().map(|o| c.tee_stdout(o)),
+            child.stderr.take().map(|e| c.tee_stderr(e)),
+        ]
+    });
+    let stdin_sink = capture.as_ref().map(InvocationCapture::stdin_sink);
     // stdin passes through line by line, each line journalled with its arrival time;
     // EOF closes agy's stdin too.
     if let Some(mut to_agy) = child.stdin.take() {
@@ -200,6 +212,9 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
                 let n = lines.read_until(b'\n', &mut buf).await.unwrap_or(0);
                 if n == 0 {
                     break;
+                }
+                if let Some(sink) = &stdin_sink {
+                    sink.line(&buf);
                 }
                 if let Ok(mut r) = record.lock() {
                     r.stdin.bytes += n as u64;
@@ -276,7 +291,34 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
     if let (Some(j), Ok(r)) = (&journal, final_record) {
         let _ = append_final(j, &redacted(&r, &redactor));
     }
+    if let (Some(capture), Some(tees)) = (capture, tees) {
+        let exit = ExitRecord {
+            code,
+            signal: sig
+                .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
+                .map(|s| s.as_str().to_string()),
+        };
+        for tee in tees {
+            drained(tee).await;
+        }
+        // A recording that cannot be written is missing from the scenario's trace (the
+        // harness says so); agy's own stderr is the adapter's and stays clean.
+        let _ = capture.finish(exit, &redactor);
+    }
     code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
+}
+
+/// Waits for a tee to pass on the rest of agy's output; a child of agy that keeps the
+/// pipe open is given a moment, not the whole scenario (what arrived is kept either way).
+async fn drained(task: Option<tokio::task::JoinHandle<()>>) {
+    if let Some(mut task) = task {
+        if tokio::time::timeout(std::time::Duration::from_secs(2), &mut task)
+            .await
+            .is_err()
+        {
+            task.abort();
+        }
+    }
 }
 
 /// The redactor of a live journal: the sandbox's `HOME` and user, and the account

@@ -2,11 +2,11 @@
 //! (`run_catalogue`), each with `FAKE_AGY_VERSION` set, gathered into a [`Matrix`].
 
 use super::table::Matrix;
-use crate::app::{
-    adapter_config, fake_agy, fake_agy_acp, jobs, run_catalogue, select_scenarios, Fatal,
-};
+use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
+use crate::catalogue_run::{jobs, run_catalogue, select_scenarios};
 use crate::cli::MatrixArgs;
 use crate::exit_code;
+use crate::fatal::Fatal;
 use crate::report::ReportFormat;
 use crate::runner::RunSettings;
 use crate::scenario::Scenario;

@@ -1,6 +1,6 @@
 //! `agy-harness repro`'s command line.
 
-use crate::cli::AdapterArgs;
+use crate::options::AdapterArgs;
 use crate::scenario::Profile;
 use agy_protocol::env::{AGY_HARNESS_FAKE_AGY, AGY_HARNESS_REFERENCE_ADAPTER};
 use agy_protocol::TimeScale;
@@ -10,8 +10,9 @@ use std::path::PathBuf;
 /// `agy-harness repro`.
 #[derive(Debug, Clone, Args)]
 pub struct ReproArgs {
-    /// The bug report: a file with the pasted output, `-` for stdin, or a folder (traces
-    /// recorded with `--record`, or a kept sandbox with its `journal.jsonl`).
+    /// The bug report: a file with the pasted agy output or ACP JSON-RPC transcript, `-`
+    /// for stdin, or a folder (traces recorded with `--record`, or a kept sandbox with its
+    /// `journal.jsonl`).
     #[arg(value_name = "CAPTURE")]
     pub capture: PathBuf,
     /// The adapter's profile, when the report does not show it.

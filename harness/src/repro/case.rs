@@ -16,8 +16,12 @@ pub struct ReproCase {
     pub profile: Profile,
     /// The agy version the report shows.
     pub version: Option<AgyVersion>,
-    /// agy's processes: oneshot, one generate op each; session, one per model.
+    /// agy's processes: oneshot, one generate op each; session, one per model; acp,
+    /// one per agent process.
     pub processes: Vec<Process>,
+    /// acp: the client's permission policy (`acp_new`'s `permission`), when the
+    /// transcript shows one other than the default `allow`.
+    pub permission: Option<String>,
 }
 
 /// One agy process.
@@ -34,6 +38,25 @@ pub struct Process {
     pub turns: Vec<Turn>,
     /// Where the report shows it (`invocation 1`).
     pub origin: String,
+    /// acp: how the session was restored on this agent process (none for the first).
+    pub restore: Option<Restore>,
+}
+
+/// acp: a restore of the session on a new agent process, as the agent answered it
+/// (the `[acp.load]` / `[acp.resume]` script).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Restore {
+    /// `session/load` or `session/resume`.
+    pub method: String,
+    /// When the agent replayed the history: `before_response`, `after_response`,
+    /// `none`.
+    pub replay: String,
+    /// The agent's error answer: code and message.
+    pub error: Option<(i64, String)>,
+    /// What the agent sent after its response, before the client's next request.
+    pub late: Vec<ScriptStep>,
+    /// Line of the transcript.
+    pub line: usize,
 }
 
 /// One turn: the user's text and what agy does for it.
@@ -145,7 +168,7 @@ pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
             .collect(),
         Profile::Session => super::convert::session_processes(&turns, &mut notes),
         Profile::Acp => {
-            return Err("repro reads oneshot and session reports; an acp scenario is written by hand (docs/scenario-format.md)".into())
+            return Err("agy's own output is a oneshot or session report; for `--profile acp` paste the ACP JSON-RPC transcript of `agy_acp_server` (docs/reproduce-a-bug.md)".into())
         }
     };
     Ok(Built {
@@ -153,6 +176,7 @@ pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
             profile,
             version: opts.version.or_else(|| e.version.as_ref().map(|v| v.0)),
             processes,
+            permission: None,
         },
         profile_reason,
         notes,

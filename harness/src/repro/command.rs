@@ -3,6 +3,8 @@
 //! not reproduced (the adapter passes it); 2: the report or an option is bad; 3: the
 //! harness could not run.
 
+use super::acp_convert::acp_case;
+use super::acp_transcript::{is_acp_transcript, read_transcript, Direction};
 use super::args::ReproArgs;
 use super::case::{build_case, Built, CaseOptions, ReproCase};
 use super::evidence::Evidence;
@@ -13,10 +15,11 @@ use super::paste::{read_paste, MAX_PASTE_BYTES};
 use super::record::read_folder;
 use super::render::{render, Provenance};
 use crate::adapter_config::AdapterConfig;
-use crate::app::{adapter_config, fake_agy, reference_adapter, Fatal};
+use crate::binaries::{adapter_config, fake_agy, reference_adapter};
 use crate::check::Failure;
 use crate::cli::CommonArgs;
 use crate::exit_code;
+use crate::fatal::Fatal;
 use crate::runner::RunSettings;
 use crate::scenario::{parse_scenario_file, Profile};
 use agy_protocol::diag::{Diagnostics, SourceFile};
@@ -50,10 +53,18 @@ fn located(d: Diagnostics, what: &str) -> Fatal {
     ))
 }
 
-/// The report as evidence: a folder, stdin (`-`), or a file.
-fn read_report(capture: &Path) -> Result<Evidence, Fatal> {
+/// What a report is read into: agy's own output, or an ACP transcript.
+enum Report {
+    Agy(Evidence),
+    Acp(SourceFile, Vec<super::acp_transcript::Line>),
+}
+
+/// The report: a folder, stdin (`-`), or a file.
+fn read_report(capture: &Path) -> Result<Report, Fatal> {
     if capture.is_dir() {
-        return read_folder(capture).map_err(|d| located(d, "the recorded run"));
+        return read_folder(capture)
+            .map(Report::Agy)
+            .map_err(|d| located(d, "the recorded run"));
     }
     let (name, text) = if capture == Path::new("-") {
         let mut bytes = Vec::new();
@@ -80,7 +91,48 @@ fn read_report(capture: &Path) -> Result<Evidence, Fatal> {
             })?;
         (capture.display().to_string(), text)
     };
-    read_paste(&SourceFile::new(name, text)).map_err(|d| located(d, "the report"))
+    let src = SourceFile::new(name, text);
+    if is_acp_transcript(src.text()) {
+        return read_transcript(&src)
+            .map(|lines| Report::Acp(src.clone(), lines))
+            .map_err(|d| located(d, "the ACP transcript"));
+    }
+    read_paste(&src)
+        .map(Report::Agy)
+        .map_err(|d| located(d, "the report"))
+}
+
+/// The case of the report, and its evidence when it is agy's own output.
+fn build(report: Report, args: &ReproArgs) -> Result<(Built, Option<Evidence>), Fatal> {
+    match report {
+        Report::Agy(e) => {
+            let built = build_case(&e, &options(args)?).map_err(bad)?;
+            summary(&e, &built);
+            Ok((built, Some(e)))
+        }
+        Report::Acp(src, lines) => {
+            if args.profile.is_some_and(|p| p != Profile::Acp) {
+                return Err(bad(format!(
+                    "the report is an ACP transcript, not a `{}` report",
+                    args.profile.map(|p| p.to_string()).unwrap_or_default()
+                )));
+            }
+            let built = acp_case(&lines).map_err(bad)?;
+            let count = |d| lines.iter().filter(|l| l.dir == d).count();
+            println!(
+                "read {}: {} ACP message(s), {} from the client, {} from the agent",
+                src.path(),
+                lines.len(),
+                count(Direction::ToAgent),
+                count(Direction::ToClient)
+            );
+            println!("profile {}: {}", built.case.profile, built.profile_reason);
+            for n in &built.notes {
+                println!("  note: {n}");
+            }
+            Ok((built, None))
+        }
+    }
 }
 
 fn common(args: &ReproArgs) -> CommonArgs {
@@ -95,12 +147,13 @@ fn common(args: &ReproArgs) -> CommonArgs {
 fn run_settings(
     config: AdapterConfig,
     fake: &Path,
+    fake_acp: Option<PathBuf>,
     scale: agy_protocol::TimeScale,
 ) -> Arc<RunSettings> {
     Arc::new(RunSettings {
         config,
         fake_agy: fake.to_path_buf(),
-        fake_agy_acp: None,
+        fake_agy_acp: fake_acp,
         time_scale: scale,
         keep_sandboxes: false,
         live: None,
@@ -115,6 +168,7 @@ fn adapters(
 ) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), Fatal> {
     let common = common(args);
     let fake = fake_agy(&common)?;
+    let fake_acp = crate::binaries::fake_agy_acp_if(&common, profile == Profile::Acp)?;
     let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, &common)?;
     if !config.adapter.profiles.contains(&profile) {
         return Err(bad(format!(
@@ -126,11 +180,19 @@ fn adapters(
     let reference = if is_correct_reference {
         None
     } else {
-        reference_adapter(&common)
-            .ok()
-            .map(|bin| run_settings(AdapterConfig::reference(&bin, &[]), &fake, args.time_scale))
+        reference_adapter(&common).ok().map(|bin| {
+            run_settings(
+                AdapterConfig::reference(&bin, &[]),
+                &fake,
+                fake_acp.clone(),
+                args.time_scale,
+            )
+        })
     };
-    Ok((run_settings(config, &fake, args.time_scale), reference))
+    Ok((
+        run_settings(config, &fake, fake_acp, args.time_scale),
+        reference,
+    ))
 }
 
 fn options(args: &ReproArgs) -> Result<CaseOptions, Fatal> {
@@ -244,9 +306,7 @@ fn show_failure(f: &Failure) {
 }
 
 async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
-    let evidence = read_report(&args.capture)?;
-    let built = build_case(&evidence, &options(&args)?).map_err(bad)?;
-    summary(&evidence, &built);
+    let (built, evidence) = build(read_report(&args.capture)?, &args)?;
     let case = built.case.clone();
     let the_plan = plan(&case);
     let slug = format!("repro-{}", the_plan.slug);
@@ -262,7 +322,7 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
     write_scenario(&path, &render(&case, &the_plan, &slug, &prov))?;
     println!("wrote {}", path.display());
     let (target, reference) = adapters(&args, case.profile)?;
-    let jobs = crate::app::jobs(&common(&args));
+    let jobs = crate::catalogue_run::jobs(&common(&args));
     let work = tempfile::tempdir().map_err(|e| cannot(format!("no temporary folder: {e}")))?;
     let mut judge = Judge::new(target, reference, jobs, work.path());
     let verdict = judge.judge(std::slice::from_ref(&case)).await.remove(0);
@@ -276,7 +336,10 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
                 "not reproduced: `{}` passes the scenario",
                 judge.settings.config.adapter.name
             );
-            let missing = missing_evidence(&evidence, &case);
+            let missing = evidence
+                .as_ref()
+                .map(|e| missing_evidence(e, &case))
+                .unwrap_or_default();
             if missing.is_empty() {
                 println!("  the adapter handles this behaviour correctly, or the bug needs more than the report shows");
             } else {

@@ -106,6 +106,7 @@ pub fn oneshot_process(i: usize, inv: &Invocation, notes: &mut Vec<String>) -> P
             steps,
         }],
         origin: format!("invocation {}", i + 1),
+        restore: None,
     }
 }
 
@@ -171,6 +172,7 @@ pub fn session_processes(invs: &[Invocation], notes: &mut Vec<String>) -> Vec<Pr
                 timeout_s: None,
                 turns,
                 origin: format!("invocation {}", i + 1),
+                restore: None,
             }
         })
         .collect();

@@ -20,6 +20,8 @@ enum Unit {
     Step(usize, usize, usize),
     /// A field of a typed step: process, turn, step, key.
     Field(usize, usize, usize, String),
+    /// acp: a step the agent sends after a restore response: process, step.
+    Late(usize, usize),
 }
 
 /// What minimising did.
@@ -253,6 +255,9 @@ fn step_units(case: &ReproCase) -> Vec<Unit> {
         for (t, turn) in proc.turns.iter().enumerate() {
             out.extend((0..turn.steps.len()).map(|s| Unit::Step(p, t, s)));
         }
+        if let Some(r) = &proc.restore {
+            out.extend((0..r.late.len()).map(|s| Unit::Late(p, s)));
+        }
     }
     out
 }
@@ -296,8 +301,17 @@ fn without(case: &ReproCase, gone: &[Unit]) -> ReproCase {
             t += 1;
             !gone.contains(&Unit::Turn(p, t - 1))
         });
+        if let Some(r) = proc.restore.as_mut() {
+            let mut s = 0;
+            r.late.retain(|_| {
+                s += 1;
+                !gone.contains(&Unit::Late(p, s - 1))
+            });
+        }
     }
-    out.processes.retain(|p| !p.turns.is_empty());
+    // An acp restore without prompts is still an op (`acp_restore`).
+    out.processes
+        .retain(|p| !p.turns.is_empty() || p.restore.is_some());
     out
 }
 
@@ -331,6 +345,19 @@ fn describe(case: &ReproCase, u: &Unit) -> String {
                 "step"
             };
             format!("{kind}: `{}`{}", step.key(), at(step.line))
+        }
+        Unit::Late(p, s) => {
+            let step = case.processes[*p]
+                .restore
+                .as_ref()
+                .and_then(|r| r.late.get(*s));
+            step.map_or_else(String::new, |step| {
+                format!(
+                    "step: late `{}` after the restore{}",
+                    step.key(),
+                    at(step.line)
+                )
+            })
         }
         Unit::Field(p, t, s, k) => {
             let step = &case.processes[*p].turns[*t].steps[*s];

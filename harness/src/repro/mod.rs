@@ -5,8 +5,14 @@
 //! [`paste`] and [`record`] read the report into [`evidence`] ([`hint`] reads prose);
 //! [`case`] and `convert` turn it into script steps per turn; [`seen`], [`oracle`] and
 //! `session_oracle` judge it; [`render`] writes the scenario; [`judge`] runs it;
-//! [`minimise`] shrinks it; `command` ties them together.
+//! [`minimise`] shrinks it; `command` ties them together. An ACP JSON-RPC transcript
+//! takes its own way in: [`acp_transcript`] reads it, `acp_convert` makes the case,
+//! `acp_oracle` judges it and `acp_render` writes its `[acp]` script.
 
+mod acp_convert;
+mod acp_oracle;
+mod acp_render;
+pub mod acp_transcript;
 mod args;
 pub mod case;
 mod command;

@@ -9,7 +9,8 @@ use super::seen::{seen, Seen};
 use crate::fuzz::case::{Case, OneshotAgy, OneshotCase, OneshotStep};
 use crate::fuzz::oracle::{oracle as fuzz_oracle, OpOracle};
 use crate::scenario::{
-    HistoryExpect, JournalExpect, OpExpect, OutcomeSet, OutputExpect, Profile, UsageExpect,
+    AcpExpect, HistoryExpect, JournalExpect, OpExpect, OutcomeSet, OutputExpect, Profile,
+    UsageExpect,
 };
 use agy_protocol::driver::Outcome;
 use agy_protocol::GoDuration;
@@ -36,6 +37,8 @@ pub struct Plan {
     pub journal: JournalExpect,
     /// `[expect.history]`.
     pub history: Option<HistoryExpect>,
+    /// `[expect.acp]` (acp only; the journal checks do not apply there).
+    pub acp: Option<AcpExpect>,
     /// The behaviour, kebab-case (the file name).
     pub slug: String,
     /// One sentence on the behaviour (the description).
@@ -48,7 +51,8 @@ pub struct Plan {
 pub fn plan(case: &ReproCase) -> Plan {
     match case.profile {
         Profile::Session => super::session_oracle::session_plan(case),
-        _ => oneshot_plan(case),
+        Profile::Acp => super::acp_oracle::acp_plan(case),
+        Profile::Oneshot => oneshot_plan(case),
     }
 }
 
@@ -268,6 +272,7 @@ fn oneshot_plan(case: &ReproCase) -> Plan {
             ..JournalExpect::default()
         },
         history: None,
+        acp: None,
         slug,
         summary,
         unanswered: 0,

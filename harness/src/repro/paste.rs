@@ -227,8 +227,8 @@ impl Reader<'_> {
         }
         let (message, hint) = if obj.contains_key("jsonrpc") {
             (
-                "an ACP JSON-RPC message: ACP transcripts are not read by repro",
-                "repro turns oneshot and session reports into scenarios; write an acp scenario by hand (docs/scenario-format.md)",
+                "an ACP JSON-RPC message among agy's output",
+                "paste an ACP transcript on its own: repro reads it as an `acp` report (docs/reproduce-a-bug.md)",
             )
         } else if obj.contains_key("invocation") || obj.contains_key("t") {
             (
@@ -316,7 +316,7 @@ fn is_envelope(obj: &Map<String, Value>) -> bool {
 
 /// The byte offset in `text` of serde_json's error position (1-based line and column;
 /// column 0 is the newline ending the line before).
-fn error_offset(text: &str, e: &serde_json::Error) -> usize {
+pub(crate) fn error_offset(text: &str, e: &serde_json::Error) -> usize {
     let mut offset = 0;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if e.column() == 0 && i + 2 == e.line() {
@@ -331,7 +331,7 @@ fn error_offset(text: &str, e: &serde_json::Error) -> usize {
 }
 
 /// serde_json's message without its " at line L column C": the diagnostic says where.
-fn without_location(e: &serde_json::Error) -> String {
+pub(crate) fn without_location(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     text.strip_suffix(&suffix).unwrap_or(&text).to_string()

@@ -9,6 +9,10 @@ use agy_protocol::stream::parse_input_line;
 use agy_protocol::trace::{Trace, TraceEvent, TracedInvocation};
 use std::path::Path;
 
+/// How the header of a trace written by `agy-harness run --live --record` starts its
+/// `source` (one trace per scenario).
+pub const RUN_RECORD_SOURCE: &str = "agy-harness run --live --record";
+
 /// The evidence of recorded traces, invocation by invocation.
 pub fn trace_evidence(source: &str, traces: &[Trace]) -> Evidence {
     let version = traces
@@ -133,6 +137,34 @@ pub fn read_folder(dir: &Path) -> Result<Evidence, Diagnostics> {
             Ok(t) => traces.push(t),
             Err(d) => diags.extend(d),
         }
+    }
+    let scenarios = files
+        .iter()
+        .zip(&traces)
+        .filter(|(_, t)| t.header.source.starts_with(RUN_RECORD_SOURCE))
+        .count();
+    if scenarios > 1 {
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| {
+                f.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        diags.push(
+            Diagnostic::at_line(
+                &shown,
+                1,
+                1,
+                format!("the folder holds the recorded runs of {scenarios} scenarios"),
+            )
+            .with_hint(format!(
+                "give the trace of the one that misbehaved: {}",
+                names.join(", ")
+            )),
+        );
     }
     if files.is_empty() {
         diags.push(

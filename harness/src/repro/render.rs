@@ -40,7 +40,8 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
                 }
             }
         }
-        _ => {
+        Profile::Acp => super::acp_render::acp_script(&mut out, case),
+        Profile::Session => {
             for proc in &case.processes {
                 for (k, t) in proc.turns.iter().enumerate() {
                     let _ = writeln!(
@@ -56,7 +57,7 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
         }
     }
     ops(&mut out, plan);
-    expectations(&mut out, plan);
+    expectations(&mut out, plan, case.profile);
     out
 }
 
@@ -69,7 +70,8 @@ fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, p: &Provena
     );
     let contract = match case.profile {
         Profile::Oneshot => "ADR 0013 error table (docs/adr-0013-summary.md)",
-        _ => "seed 000: the persistent-driver contract (docs/contract.md)",
+        Profile::Session => "seed 000: the persistent-driver contract (docs/contract.md)",
+        Profile::Acp => "seed 003: the restore contract (docs/acp-profile.md)",
     };
     let _ = writeln!(
         out,
@@ -87,7 +89,8 @@ fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, p: &Provena
     let _ = writeln!(out, "description = {}\n", quote(&plan.summary));
 }
 
-fn steps(out: &mut String, t: &Turn) {
+/// A turn's `steps = [ … ]`, each with the report line it came from.
+pub fn steps(out: &mut String, t: &Turn) {
     let _ = writeln!(out, "steps = [");
     for s in &t.steps {
         let origin = if s.line > 0 {
@@ -118,13 +121,25 @@ fn ops(out: &mut String, plan: &Plan) {
     }
 }
 
-fn expectations(out: &mut String, plan: &Plan) {
+fn expectations(out: &mut String, plan: &Plan, profile: Profile) {
+    if profile == Profile::Acp {
+        // acp scenarios have no agy journal: `[expect.acp]` judges the ACP traffic.
+        history(out, plan);
+        if let Some(acp) = &plan.acp {
+            super::acp_render::acp_expectations(out, acp);
+        }
+        return;
+    }
     if let Ok(toml::Value::Table(t)) = toml::Value::try_from(&plan.journal) {
         let _ = writeln!(out, "# Every agy process ends with the scenario; the count is the contract's (one process per request, or per session while turns succeed).\n[expect.journal]");
         for (k, v) in &t {
             let _ = writeln!(out, "{k} = {v}");
         }
     }
+    history(out, plan);
+}
+
+fn history(out: &mut String, plan: &Plan) {
     if let Some(h) = &plan.history {
         if let Ok(toml::Value::Table(t)) = toml::Value::try_from(h) {
             let _ = writeln!(out, "\n# Each turn once in the adapter's history, none carrying another's text.\n[expect.history]");

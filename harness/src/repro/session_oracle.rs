@@ -131,6 +131,7 @@ pub fn session_plan(case: &ReproCase) -> Plan {
             no_carryover: Some(true),
             ..HistoryExpect::default()
         }),
+        acp: None,
         slug: slug.into(),
         summary: summary.into(),
         unanswered,

@@ -1,8 +1,10 @@
 //! `agy-harness spikes`: the command line of a spikes run.
 
+use super::model::Spike;
 use super::notify::post_report;
 use super::parse::load_spikes;
 use super::record::Recorder;
+use super::report::SpikeReport;
 use super::run::{probe_version, run_spikes, SpikeRun};
 use super::target::{Budget, Target};
 use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
@@ -92,27 +94,8 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         check_report_spec(spec).map_err(bad)?;
     }
     let dir = args.spikes.clone().unwrap_or_else(default_spikes);
-    let mut spikes = load_spikes(&dir).map_err(|d| bad(d.to_string()))?;
-    if !args.only.is_empty() {
-        let unknown: Vec<&String> = args
-            .only
-            .iter()
-            .filter(|id| !spikes.iter().any(|s| &s.id == *id))
-            .collect();
-        if !unknown.is_empty() {
-            let known: Vec<&str> = spikes.iter().map(|s| s.id.as_str()).collect();
-            return Err(bad(format!(
-                "error: --only names unknown spikes: {}\nhelp: the spikes are {}",
-                unknown
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                known.join(", ")
-            )));
-        }
-        spikes.retain(|s| args.only.contains(&s.id));
-    }
+    let spikes = load_spikes(&dir).map_err(|d| bad(d.to_string()))?;
+    let spikes = select_spikes(spikes, &args.only).map_err(bad)?;
     let target = target(&args)?;
     let redactor = redactor_for(&target);
     let recorder = match &args.record {
@@ -126,21 +109,7 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         ),
         None => None,
     };
-    let total_runs: u64 = spikes
-        .iter()
-        .flat_map(|s| &s.probes)
-        .map(|p| u64::from(p.repeat))
-        .sum();
-    let progress = if target.live {
-        let bar = indicatif::ProgressBar::new(total_runs);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} live agy runs {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(bar)
-    } else {
-        None
-    };
+    let progress = target.live.then(|| progress_bar(&spikes));
     let tick = |n: u64| {
         if let Some(b) = &progress {
             b.inc(n);
@@ -173,41 +142,10 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         b.finish_and_clear();
     }
     if let Some(url) = args.notify.clone() {
-        // ureq is blocking: post from a blocking thread, not the runtime's.
-        let posted = report.clone();
-        let r = redactor.clone();
-        let result = tokio::task::spawn_blocking(move || post_report(&url, &posted, &r))
-            .await
-            .unwrap_or_else(|e| Err(format!("the notify task failed: {e}")));
-        if let Err(e) = result {
-            report.notify_error = Some(e);
-        }
+        report.notify_error = notify(url, &report, &redactor).await.err();
     }
     for spec in &args.report {
-        let (kind, path) = spec.split_once('=').ok_or_else(|| {
-            bad(format!(
-                "error: --report `{spec}`: write json=PATH, junit=PATH or markdown=PATH"
-            ))
-        })?;
-        let text = match kind {
-            "json" => redactor.redact(&report.to_json()),
-            "junit" => redactor.redact(
-                &super::junit::render_junit(&report)
-                    .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: JUnit report: {e}")))?,
-            ),
-            "markdown" | "md" => redactor.redact(&report.to_markdown()),
-            other => {
-                return Err(bad(format!(
-                    "error: --report kind `{other}` is not one of json, junit, markdown"
-                )))
-            }
-        };
-        std::fs::write(path, text).map_err(|e| {
-            (
-                EXIT_COULD_NOT_RUN,
-                format!("error: failed to write `{path}`: {e}"),
-            )
-        })?;
+        write_report_file(spec, &report, &redactor)?;
     }
     let color = match color {
         ColorChoice::Auto => AutoStream::choice(&std::io::stdout()) != ColorChoice::Never,
@@ -224,6 +162,86 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
             EXIT_HOLDS
         },
     )
+}
+
+/// The spikes `--only` names (all when it names none); an unknown id is an error that
+/// lists the known ones.
+fn select_spikes(mut spikes: Vec<Spike>, only: &[String]) -> Result<Vec<Spike>, String> {
+    if only.is_empty() {
+        return Ok(spikes);
+    }
+    let unknown: Vec<&str> = only
+        .iter()
+        .filter(|id| !spikes.iter().any(|s| &s.id == *id))
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() {
+        let known: Vec<&str> = spikes.iter().map(|s| s.id.as_str()).collect();
+        return Err(format!(
+            "error: --only names unknown spikes: {}\nhelp: the spikes are {}",
+            unknown.join(", "),
+            known.join(", ")
+        ));
+    }
+    spikes.retain(|s| only.contains(&s.id));
+    Ok(spikes)
+}
+
+/// A progress bar over every probe run of `spikes` (live runs take a while).
+fn progress_bar(spikes: &[Spike]) -> indicatif::ProgressBar {
+    let total_runs: u64 = spikes
+        .iter()
+        .flat_map(|s| &s.probes)
+        .map(|p| u64::from(p.repeat))
+        .sum();
+    let bar = indicatif::ProgressBar::new(total_runs);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} live agy runs {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Posts the report to the `--notify` webhook.
+async fn notify(url: String, report: &SpikeReport, redactor: &Redactor) -> Result<(), String> {
+    // ureq is blocking: post from a blocking thread, not the runtime's.
+    let (posted, r) = (report.clone(), redactor.clone());
+    tokio::task::spawn_blocking(move || post_report(&url, &posted, &r))
+        .await
+        .unwrap_or_else(|e| Err(format!("the notify task failed: {e}")))
+}
+
+/// Writes one `--report KIND=PATH`, redacted.
+fn write_report_file(
+    spec: &str,
+    report: &SpikeReport,
+    redactor: &Redactor,
+) -> Result<(), (i32, String)> {
+    let bad = |m: String| (EXIT_BAD_INPUT, m);
+    let (kind, path) = spec.split_once('=').ok_or_else(|| {
+        bad(format!(
+            "error: --report `{spec}`: write json=PATH, junit=PATH or markdown=PATH"
+        ))
+    })?;
+    let text = match kind {
+        "json" => redactor.redact(&report.to_json()),
+        "junit" => redactor.redact(
+            &super::junit::render_junit(report)
+                .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: JUnit report: {e}")))?,
+        ),
+        "markdown" | "md" => redactor.redact(&report.to_markdown()),
+        other => {
+            return Err(bad(format!(
+                "error: --report kind `{other}` is not one of json, junit, markdown"
+            )))
+        }
+    };
+    std::fs::write(path, text).map_err(|e| {
+        (
+            EXIT_COULD_NOT_RUN,
+            format!("error: failed to write `{path}`: {e}"),
+        )
+    })
 }
 
 /// Refuses a `--report` that could not be written, before anything runs.

@@ -1,7 +1,7 @@
 //! Judging facts: each fact's recorded expectation against the runs of its probe.
 
 use super::measure::MeasureValue;
-use super::model::{Comparator, Fact, Spike};
+use super::model::{Comparator, Expectation, Fact, Spike};
 use super::observation::Observation;
 use agy_protocol::AgyVersion;
 use serde::Serialize;
@@ -168,11 +168,24 @@ pub fn judge_fact(
         report.reason = Some(format!("no run met the condition: {m} {c}"));
         return report;
     }
-    for o in &judged {
+    judge_runs(&mut report, fact, &record.expect, &judged, runs);
+    report
+}
+
+/// Judges the runs that meet the fact's condition against the record's expectation:
+/// the values seen, how many passed, how many had to, and the verdict.
+fn judge_runs(
+    report: &mut FactReport,
+    fact: &Fact,
+    expect: &Expectation,
+    judged: &[&Observation],
+    runs: &[Observation],
+) {
+    for o in judged {
         let value = fact.measure.value(o, runs);
-        let pass = compare(&record.expect.comparator, &value);
+        let pass = compare(&expect.comparator, &value);
         report.passed += u32::from(pass);
-        let shown = super::excerpt::excerpt(&record.expect.comparator, &value);
+        let shown = super::excerpt::excerpt(&expect.comparator, &value);
         report.observed.push(RunValue {
             run: o.run,
             value,
@@ -181,21 +194,15 @@ pub fn judge_fact(
         });
     }
     report.judged = judged.len() as u32;
-    report.needed = record
-        .expect
-        .at_least
-        .unwrap_or(report.judged)
-        .min(report.judged);
-    report.expected = match record.expect.at_least {
+    report.needed = expect.at_least.unwrap_or(report.judged).min(report.judged);
+    report.expected = match expect.at_least {
         Some(n) => format!(
             "{} in at least {n} of {} runs",
-            describe(&record.expect.comparator),
+            describe(&expect.comparator),
             report.judged
         ),
-        None if report.judged > 1 => {
-            format!("{} in every run", describe(&record.expect.comparator))
-        }
-        None => describe(&record.expect.comparator),
+        None if report.judged > 1 => format!("{} in every run", describe(&expect.comparator)),
+        None => describe(&expect.comparator),
     };
     if report.passed >= report.needed {
         report.verdict = Verdict::Holds;
@@ -207,7 +214,6 @@ pub fn judge_fact(
             report.quirk_gone = fact.quirk.as_ref().map(|q| q.gone.clone());
         }
     }
-    report
 }
 
 /// Applies a comparator to one value.

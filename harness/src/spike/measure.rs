@@ -1,7 +1,7 @@
 //! Measures: named quantities read off a probe run (`status`, `images.sizes`,
 //! `init.tools.count`, …). The list is in docs/spikes.md.
 
-use super::observation::Observation;
+use super::observation::{ImageInfo, Observation};
 use serde_json::{json, Value};
 use std::fmt;
 
@@ -172,18 +172,6 @@ impl Measure {
     /// Reads the measure off one run; `batch` holds every run of the probe.
     pub fn value(&self, obs: &Observation, batch: &[Observation]) -> MeasureValue {
         let env = obs.envelope.as_ref();
-        let keys = |v: Option<&Value>| -> Value {
-            match v.and_then(Value::as_object) {
-                Some(o) => json!(o.keys().collect::<Vec<_>>()),
-                None => Value::Null,
-            }
-        };
-        let first_call = |name: &str| -> Option<Value> {
-            obs.tool_calls()
-                .into_iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, info)| info)
-        };
         match self {
             Measure::ExitCode => obs.exit_code.map(Value::from).unwrap_or(Value::Null),
             Measure::Field(f) => env.and_then(|e| e.get(f)).cloned().unwrap_or(Value::Null),
@@ -194,14 +182,7 @@ impl Measure {
                 .and_then(|u| u.get(k))
                 .cloned()
                 .unwrap_or(Value::Null),
-            Measure::UsageTotalIsSum => {
-                let u = env.and_then(|e| e.get("usage"));
-                let n = |k: &str| u.and_then(|u| u.get(k)).and_then(Value::as_u64);
-                match (n("input_tokens"), n("output_tokens"), n("total_tokens")) {
-                    (Some(i), Some(o), Some(t)) => json!(i.checked_add(o) == Some(t)),
-                    _ => Value::Null,
-                }
-            }
+            Measure::UsageTotalIsSum => usage_total_is_sum(env.and_then(|e| e.get("usage"))),
             Measure::Stderr => json!(obs.stderr),
             Measure::StderrLines => json!(obs.stderr.lines().collect::<Vec<_>>()),
             Measure::StdoutLines => json!(obs.stdout.lines().collect::<Vec<_>>()),
@@ -218,6 +199,33 @@ impl Measure {
                 .and_then(Value::as_array)
                 .map(|t| json!(t.len()))
                 .unwrap_or(Value::Null),
+            Measure::ToolsCalled
+            | Measure::ToolCalled(_)
+            | Measure::ToolParameterKeys(_)
+            | Measure::ToolParameter(..)
+            | Measure::ToolOutputPresent(_) => self.tool_value(obs),
+            Measure::ImageCount
+            | Measure::ImageFormats
+            | Measure::ImageSizes
+            | Measure::ImageNames
+            | Measure::ImagesInBrain => self.image_value(obs),
+            Measure::BrainEntries => json!(obs.brain_entries),
+            Measure::WorkdirFiles => json!(obs.workdir_files),
+            Measure::ScratchFiles => json!(obs.scratch_files),
+            Measure::WallSeconds => json!(obs.ended - obs.started),
+            Measure::BatchOverlap => batch_overlap(batch),
+        }
+    }
+
+    /// A measure of the tool calls of one run (`Null` for any other measure).
+    fn tool_value(&self, obs: &Observation) -> MeasureValue {
+        let first_call = |name: &str| -> Option<Value> {
+            obs.tool_calls()
+                .into_iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, info)| info)
+        };
+        match self {
             Measure::ToolsCalled => {
                 json!(obs
                     .tool_calls()
@@ -236,25 +244,25 @@ impl Measure {
                 Some(info) => json!(info.get("output").is_some_and(|o| !o.is_null())),
                 None => Value::Null,
             },
+            _ => Value::Null,
+        }
+    }
+
+    /// A measure of the images of one run (`Null` for any other measure).
+    fn image_value(&self, obs: &Observation) -> MeasureValue {
+        let each = |f: &dyn Fn(&ImageInfo) -> String| -> Value {
+            json!(obs.images.iter().map(f).collect::<Vec<_>>())
+        };
+        match self {
             Measure::ImageCount => json!(obs.images.len()),
-            Measure::ImageFormats => json!(obs
-                .images
-                .iter()
-                .map(|i| i.format.clone())
-                .collect::<Vec<_>>()),
-            Measure::ImageSizes => json!(obs
-                .images
-                .iter()
-                .map(|i| match i.size {
-                    Some((w, h)) => format!("{w}x{h}"),
-                    None => "undecodable".to_string(),
-                })
-                .collect::<Vec<_>>()),
-            Measure::ImageNames => json!(obs
-                .images
-                .iter()
-                .map(|i| i.path.rsplit('/').next().unwrap_or_default().to_string())
-                .collect::<Vec<_>>()),
+            Measure::ImageFormats => each(&|i| i.format.clone()),
+            Measure::ImageSizes => each(&|i| match i.size {
+                Some((w, h)) => format!("{w}x{h}"),
+                None => "undecodable".to_string(),
+            }),
+            Measure::ImageNames => {
+                each(&|i| i.path.rsplit('/').next().unwrap_or_default().to_string())
+            }
             Measure::ImagesInBrain => match obs.conversation_id() {
                 Some(id) => {
                     let prefix = format!("brain/{id}/");
@@ -265,21 +273,37 @@ impl Measure {
                 }
                 None => Value::Null,
             },
-            Measure::BrainEntries => json!(obs.brain_entries),
-            Measure::WorkdirFiles => json!(obs.workdir_files),
-            Measure::ScratchFiles => json!(obs.scratch_files),
-            Measure::WallSeconds => json!(obs.ended - obs.started),
-            Measure::BatchOverlap => {
-                let ran: Vec<&Observation> = batch.iter().filter(|o| o.was_run()).collect();
-                if ran.len() < 2 {
-                    return Value::Null;
-                }
-                let latest_start = ran.iter().map(|o| o.started).fold(f64::MIN, f64::max);
-                let earliest_end = ran.iter().map(|o| o.ended).fold(f64::MAX, f64::min);
-                json!(latest_start < earliest_end)
-            }
+            _ => Value::Null,
         }
     }
+}
+
+/// The keys of an object, in order (`Null` for anything else).
+fn keys(v: Option<&Value>) -> Value {
+    match v.and_then(Value::as_object) {
+        Some(o) => json!(o.keys().collect::<Vec<_>>()),
+        None => Value::Null,
+    }
+}
+
+/// Whether `total_tokens` is `input_tokens + output_tokens` (`Null` when one is missing).
+fn usage_total_is_sum(usage: Option<&Value>) -> Value {
+    let n = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+    match (n("input_tokens"), n("output_tokens"), n("total_tokens")) {
+        (Some(i), Some(o), Some(t)) => json!(i.checked_add(o) == Some(t)),
+        _ => Value::Null,
+    }
+}
+
+/// Whether the runs of a batch overlapped in time (`Null` for fewer than two runs).
+fn batch_overlap(batch: &[Observation]) -> Value {
+    let ran: Vec<&Observation> = batch.iter().filter(|o| o.was_run()).collect();
+    if ran.len() < 2 {
+        return Value::Null;
+    }
+    let latest_start = ran.iter().map(|o| o.started).fold(f64::MIN, f64::max);
+    let earliest_end = ran.iter().map(|o| o.ended).fold(f64::MAX, f64::min);
+    json!(latest_start < earliest_end)
 }
 
 impl fmt::Display for Measure {

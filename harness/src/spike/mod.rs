@@ -27,7 +27,10 @@ pub use notify::post_report;
 pub use observation::{ImageInfo, Observation};
 pub use parse::{load_spikes, parse_spike};
 pub use probe::run_probe;
-pub use record::{CapturedChunk, Recorder, RunCapture};
+pub(crate) use probe::{relative as relative_path, walk as walk_files};
+pub use record::{
+    output_events, platform, today, CapturedChunk, Recorder, RunCapture, REDACTION_NOTE,
+};
 pub use report::{SpikeReport, Summary};
-pub use run::{detect_version, parse_version_output, run_spikes, SpikeRun};
+pub use run::{detect_version, parse_version_output, run_spikes, version_of, SpikeRun};
 pub use target::{Budget, Credentials, Target};

@@ -136,40 +136,7 @@ pub fn parse_spike(src: &SourceFile) -> Result<Spike, Diagnostics> {
                     .with_hint("give each probe of a spike its own name"),
                 );
             }
-            if p.repeat == 0 || p.concurrency == 0 {
-                diags.push(
-                    Diagnostic::at(
-                        src,
-                        v.span().start,
-                        format!("{what} has `repeat` or `concurrency` 0"),
-                    )
-                    .with_hint("both are at least 1"),
-                );
-            }
-            for f in &p.fixtures {
-                if f.color
-                    .as_deref()
-                    .is_some_and(|c| super::probe::parse_color(c).is_none())
-                {
-                    diags.push(
-                        Diagnostic::at(
-                            src,
-                            v.span().start,
-                            format!(
-                                "fixture `{}` of {what} has a colour that is not #rrggbb",
-                                f.name
-                            ),
-                        )
-                        .with_hint("write the colour as six hex digits, e.g. \"#ffd700\""),
-                    );
-                }
-            }
-            if p.argv.is_empty() {
-                diags.push(
-                    Diagnostic::at(src, v.span().start, format!("{what} has an empty `argv`"))
-                        .with_hint("write the arguments after the binary, e.g. [\"-p\", \"{prompt}\", \"--output-format\", \"json\"]"),
-                );
-            }
+            check_probe(src, v.span().start, &what, &p, &mut diags);
             probes.push(p);
         }
     }
@@ -200,6 +167,41 @@ pub fn parse_spike(src: &SourceFile) -> Result<Spike, Diagnostics> {
         facts,
     };
     diags.into_result(spike)
+}
+
+/// What a probe must hold beyond its types: runs and concurrency of at least 1,
+/// fixture colours as `#rrggbb`, and arguments to run.
+fn check_probe(src: &SourceFile, at: usize, what: &str, p: &Probe, diags: &mut Diagnostics) {
+    if p.repeat == 0 || p.concurrency == 0 {
+        diags.push(
+            Diagnostic::at(src, at, format!("{what} has `repeat` or `concurrency` 0"))
+                .with_hint("both are at least 1"),
+        );
+    }
+    for f in &p.fixtures {
+        if f.color
+            .as_deref()
+            .is_some_and(|c| super::probe::parse_color(c).is_none())
+        {
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    at,
+                    format!(
+                        "fixture `{}` of {what} has a colour that is not #rrggbb",
+                        f.name
+                    ),
+                )
+                .with_hint("write the colour as six hex digits, e.g. \"#ffd700\""),
+            );
+        }
+    }
+    if p.argv.is_empty() {
+        diags.push(
+            Diagnostic::at(src, at, format!("{what} has an empty `argv`"))
+                .with_hint("write the arguments after the binary, e.g. [\"-p\", \"{prompt}\", \"--output-format\", \"json\"]"),
+        );
+    }
 }
 
 fn parse_fact(
@@ -256,45 +258,7 @@ fn parse_fact(
     }
     for (j, rv) in elements.into_iter().enumerate() {
         let rwhat = format!("record {} of {what}", j + 1);
-        let Some(mut r) = TableWalker::from_value(src, rv, rwhat.clone(), diags) else {
-            continue;
-        };
-        let agy: Option<String> = r.required(
-            "agy",
-            "the agy version it was seen on, e.g. \"1.2.6\"",
-            diags,
-        );
-        let agy = agy.and_then(|s| match s.parse::<AgyVersion>() {
-            Ok(v) => Some(v),
-            Err(e) => {
-                let at = r
-                    .raw("agy")
-                    .map(|v| v.span().start)
-                    .unwrap_or(rv.span().start);
-                diags.push(Diagnostic::at(src, at, e).with_hint("versions are major.minor.patch"));
-                None
-            }
-        });
-        let date: Option<String> = r.required("date", "when it was recorded, YYYY-MM-DD", diags);
-        let source: Option<String> = r.required("source", "where the record is published", diags);
-        let at_least: Option<u32> = r.get("at_least", diags);
-        let comparator = parse_comparator(src, &mut r, diags);
-        let mut known = RECORDED_KEYS.to_vec();
-        known.extend(COMPARATORS);
-        r.finish(&known, diags);
-        if let (Some(agy), Some(date), Some(source), Some(comparator)) =
-            (agy, date, source, comparator)
-        {
-            recorded.push(Recorded {
-                agy,
-                date,
-                source,
-                expect: Expectation {
-                    comparator,
-                    at_least,
-                },
-            });
-        }
+        recorded.extend(parse_recorded(src, rv, rwhat, diags));
     }
     recorded.sort_by_key(|r| r.agy);
     w.finish(FACT_KEYS, diags);
@@ -307,6 +271,49 @@ fn parse_fact(
         quirk,
         manual,
         recorded,
+    })
+}
+
+/// One `[[fact.recorded]]`: the agy version, date and source of a record, and what was
+/// seen.
+fn parse_recorded(
+    src: &SourceFile,
+    rv: &Spanned<DeValue<'_>>,
+    rwhat: String,
+    diags: &mut Diagnostics,
+) -> Option<Recorded> {
+    let mut r = TableWalker::from_value(src, rv, rwhat, diags)?;
+    let agy: Option<String> = r.required(
+        "agy",
+        "the agy version it was seen on, e.g. \"1.2.6\"",
+        diags,
+    );
+    let agy = agy.and_then(|s| match s.parse::<AgyVersion>() {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let at = r
+                .raw("agy")
+                .map(|v| v.span().start)
+                .unwrap_or(rv.span().start);
+            diags.push(Diagnostic::at(src, at, e).with_hint("versions are major.minor.patch"));
+            None
+        }
+    });
+    let date: Option<String> = r.required("date", "when it was recorded, YYYY-MM-DD", diags);
+    let source: Option<String> = r.required("source", "where the record is published", diags);
+    let at_least: Option<u32> = r.get("at_least", diags);
+    let comparator = parse_comparator(src, &mut r, diags);
+    let mut known = RECORDED_KEYS.to_vec();
+    known.extend(COMPARATORS);
+    r.finish(&known, diags);
+    Some(Recorded {
+        agy: agy?,
+        date: date?,
+        source: source?,
+        expect: Expectation {
+            comparator: comparator?,
+            at_least,
+        },
     })
 }
 

@@ -446,7 +446,8 @@ fn observe_files(obs: &mut Observation, app_data: &Path, workdir: &Path) {
     obs.workdir_files.sort();
 }
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
+/// Every file under `dir`, at any depth (none when it is missing).
+pub(crate) fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -465,7 +466,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn relative(base: &Path, p: &Path) -> String {
+/// `p` relative to `base`, with `/` between components.
+pub(crate) fn relative(base: &Path, p: &Path) -> String {
     p.strip_prefix(base)
         .unwrap_or(p)
         .components()

@@ -49,6 +49,72 @@ pub struct RunCapture<'a> {
     pub images: &'a [ImageInfo],
 }
 
+/// The note of a trace redacted at record time.
+pub const REDACTION_NOTE: &str = "redacted at record time (protocol/redact-rules.toml): home path, user and account names, e-mail addresses, tokens and keys";
+
+/// Today's date as a trace header writes it (`YYYY-MM-DD`, UTC).
+pub fn today() -> String {
+    time::OffsetDateTime::now_utc().date().to_string()
+}
+
+/// This machine as a trace header names it (`linux_amd64`).
+pub fn platform() -> String {
+    format!(
+        "{}_{}",
+        std::env::consts::OS,
+        match std::env::consts::ARCH {
+            "x86_64" => "amd64",
+            "aarch64" => "arm64",
+            other => other,
+        }
+    )
+}
+
+/// One stream's chunks as redacted lines, each with the time of the chunk that
+/// completed it: a secret split across two chunks is redacted whole, and bytes that
+/// are not UTF-8 are redacted before they become hex.
+fn redacted_lines(redactor: &Redactor, chunks: &[CapturedChunk]) -> Vec<(f64, Vec<u8>)> {
+    let mut lines = LineRedactor::new(redactor.clone());
+    let mut out = Vec::new();
+    for chunk in chunks {
+        out.extend(lines.push(&chunk.bytes).into_iter().map(|b| (chunk.t, b)));
+    }
+    let last = chunks.last().map_or(0.0, |c| c.t);
+    out.extend(lines.finish().map(|b| (last, b)));
+    out
+}
+
+/// What crossed an invocation's stdio as trace events, redacted and in arrival order
+/// (a stable sort keeps each stream's own order): stdin lines, stdout and stderr.
+pub fn output_events(
+    redactor: &Redactor,
+    stdin: &[CapturedChunk],
+    stdout: &[CapturedChunk],
+    stderr: &[CapturedChunk],
+) -> Vec<TimedEvent> {
+    let mut events: Vec<TimedEvent> = Vec::new();
+    for (t, bytes) in redacted_lines(redactor, stdin) {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        events.push(TimedEvent {
+            t,
+            event: TraceEvent::Stdin(text),
+        });
+    }
+    for (chunks, out) in [(stdout, true), (stderr, false)] {
+        for (t, bytes) in redacted_lines(redactor, chunks) {
+            let event = match (String::from_utf8(bytes), out) {
+                (Ok(s), true) => TraceEvent::Stdout(s),
+                (Ok(s), false) => TraceEvent::Stderr(s),
+                (Err(e), true) => TraceEvent::StdoutHex(HexBytes(e.into_bytes())),
+                (Err(e), false) => TraceEvent::StderrHex(HexBytes(e.into_bytes())),
+            };
+            events.push(TimedEvent { t, event });
+        }
+    }
+    events.sort_by(|a, b| a.t.total_cmp(&b.t));
+    events
+}
+
 /// Writes traces into a folder.
 #[derive(Debug, Clone)]
 pub struct Recorder {
@@ -63,22 +129,12 @@ impl Recorder {
     /// A recorder writing into `dir` (created if missing).
     pub fn new(dir: PathBuf, redactor: Redactor, agy_version: String) -> std::io::Result<Recorder> {
         std::fs::create_dir_all(&dir)?;
-        let date = time::OffsetDateTime::now_utc().date().to_string();
-        let platform = format!(
-            "{}_{}",
-            std::env::consts::OS,
-            match std::env::consts::ARCH {
-                "x86_64" => "amd64",
-                "aarch64" => "arm64",
-                other => other,
-            }
-        );
         Ok(Recorder {
             dir,
             redactor,
             agy_version,
-            date,
-            platform,
+            date: today(),
+            platform: platform(),
         })
     }
 
@@ -88,37 +144,10 @@ impl Recorder {
         self
     }
 
-    /// One stream's chunks as redacted lines, each with the time of the chunk that
-    /// completed it: a secret split across two chunks is redacted whole, and bytes
-    /// that are not UTF-8 are redacted before they become hex.
-    fn redacted_lines(&self, chunks: &[CapturedChunk]) -> Vec<(f64, Vec<u8>)> {
-        let mut lines = LineRedactor::new(self.redactor.clone());
-        let mut out = Vec::new();
-        for chunk in chunks {
-            out.extend(lines.push(&chunk.bytes).into_iter().map(|b| (chunk.t, b)));
-        }
-        let last = chunks.last().map_or(0.0, |c| c.t);
-        out.extend(lines.finish().map(|b| (last, b)));
-        out
-    }
-
     /// Writes one run's trace; returns its path.
     pub fn record(&self, c: &RunCapture<'_>) -> std::io::Result<PathBuf> {
         let r = |s: &str| self.redactor.redact(s);
-        let mut events: Vec<TimedEvent> = Vec::new();
-        for (chunks, out) in [(c.stdout, true), (c.stderr, false)] {
-            for (t, bytes) in self.redacted_lines(chunks) {
-                let event = match (String::from_utf8(bytes), out) {
-                    (Ok(s), true) => TraceEvent::Stdout(s),
-                    (Ok(s), false) => TraceEvent::Stderr(s),
-                    (Err(e), true) => TraceEvent::StdoutHex(HexBytes(e.into_bytes())),
-                    (Err(e), false) => TraceEvent::StderrHex(HexBytes(e.into_bytes())),
-                };
-                events.push(TimedEvent { t, event });
-            }
-        }
-        // Interleave stdout and stderr by arrival; a stable sort keeps each stream's order.
-        events.sort_by(|a, b| a.t.total_cmp(&b.t));
+        let mut events = output_events(&self.redactor, &[], c.stdout, c.stderr);
         // The pipes may be drained a moment after the exit was seen: files and the exit
         // come last, never before output they followed.
         let end = events.last().map_or(c.ended, |e| e.t.max(c.ended));
@@ -156,10 +185,7 @@ impl Recorder {
                     "agy-harness spikes --record ({} probe `{}` run {})",
                     c.spike, c.probe, c.run
                 ),
-                note: Some(
-                    "redacted at record time (protocol/redact-rules.toml): home path, user and account names, e-mail addresses, tokens and keys"
-                        .into(),
-                ),
+                note: Some(REDACTION_NOTE.into()),
             },
             invocations: vec![TracedInvocation {
                 start: InvocationStart {

@@ -78,18 +78,28 @@ pub async fn detect_version(target: &Target) -> Option<String> {
 /// Runs `<bin> --version` (one live invocation): the version it names, or what it did
 /// instead, in words.
 pub async fn probe_version(target: &Target) -> Result<String, String> {
-    // Sandboxed like every probe run: the user's environment and real `HOME` stay out.
-    let sandbox = crate::sandbox::Sandbox::create(None)
-        .map_err(|e| format!("failed to create a sandbox: {e}"))?;
     if !target.take_invocation() {
         return Err("the budget allows no `--version` run".into());
     }
-    let mut cmd = tokio::process::Command::new(&target.bin);
+    version_in(&target.bin, &target.env).await
+}
+
+/// Runs `<bin> --version` in a sandbox: the version it names, or what it did instead,
+/// in words (the caller charges the invocation).
+pub async fn version_of(bin: &std::path::Path) -> Result<String, String> {
+    version_in(bin, &[]).await
+}
+
+async fn version_in(bin: &std::path::Path, env: &[(String, String)]) -> Result<String, String> {
+    // Sandboxed like every probe run: the user's environment and real `HOME` stay out.
+    let sandbox = crate::sandbox::Sandbox::create(None)
+        .map_err(|e| format!("failed to create a sandbox: {e}"))?;
+    let mut cmd = tokio::process::Command::new(bin);
     cmd.arg("--version")
         .current_dir(sandbox.work())
         .env_clear()
         .envs(sandbox.base_env())
-        .envs(target.env.iter().map(|(k, v)| (k, v)))
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -13,6 +13,32 @@ fn help_lists_the_commands() {
 }
 
 #[test]
+fn run_and_repro_help_name_recording_and_acp_transcripts() {
+    let t = TestDir::new();
+    for command in ["run", "repro"] {
+        // Without the variables the help would show their values (this machine's paths).
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+        for (k, _) in std::env::vars_os() {
+            if k.to_string_lossy().starts_with("AGY_HARNESS_") {
+                cmd.env_remove(k);
+            }
+        }
+        cmd.args([command, "--help"]).current_dir(t.path());
+        let out = run(cmd, Duration::from_secs(30));
+        let help = text(&out.stdout);
+        assert!(
+            help.contains(if command == "run" {
+                "--record <DIR>"
+            } else {
+                "ACP JSON-RPC transcript"
+            }),
+            "{help}"
+        );
+        insta_settings(t.path()).bind(|| insta::assert_snapshot!(format!("{command}-help"), help));
+    }
+}
+
+#[test]
 fn bad_scenario_file_is_located_and_exits_2() {
     let t = TestDir::new();
     let bad = t.write(

@@ -13,6 +13,7 @@ mod fuzz;
 mod init;
 mod live;
 mod live_guard;
+mod live_record;
 mod no_panic;
 mod node_example;
 mod probes;

@@ -241,3 +241,74 @@ fn a_malformed_report_gives_every_problem_located() {
     assert!(stderr.contains("3 problem(s)"), "{stderr}");
     assert!(!t.path().join("out").exists(), "nothing is written");
 }
+
+// ACP transcripts: one per acp fault switch of the reference adapter.
+
+#[test]
+fn acp_quarantine_lifted_early_is_reproduced_from_late_output_after_a_load() {
+    reproduces(
+        "acp-quarantine-late-output.txt",
+        "acp-quarantine-lifted-early",
+    );
+}
+
+#[test]
+fn acp_falls_back_to_session_new_is_reproduced_from_a_failed_load() {
+    reproduces("acp-failed-load.txt", "acp-falls-back-to-session-new");
+}
+
+#[test]
+fn acp_appends_load_replay_is_reproduced_from_a_replay_after_the_load_response() {
+    reproduces("acp-load-replay.txt", "acp-appends-load-replay");
+}
+
+#[test]
+fn acp_resends_last_prompt_is_reproduced_from_a_resent_prompt() {
+    reproduces("acp-resent-prompt.txt", "acp-resends-last-prompt");
+}
+
+#[test]
+fn every_acp_fault_of_the_reference_adapter_has_a_transcript_here() {
+    let out = std::process::Command::new(
+        Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter"),
+    )
+    .arg("--list-faults")
+    .output()
+    .expect("--list-faults");
+    let listed: Vec<String> = text(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|f| f["profile"] == "acp")
+        .filter_map(|f| f["name"].as_str().map(str::to_string))
+        .collect();
+    assert!(!listed.is_empty(), "{}", text(&out.stdout));
+    let this = include_str!("repro.rs");
+    for fault in listed {
+        assert!(
+            this.contains(&format!("\"{fault}\");")),
+            "no transcript reproduces `{fault}`"
+        );
+    }
+}
+
+#[test]
+fn a_malformed_acp_transcript_gives_every_problem_located() {
+    let t = TestDir::new();
+    let report = t.write(
+        "acp.txt",
+        "> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/prompt\",\"params\":{\n< {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n",
+    );
+    let mut cmd = harness();
+    cmd.arg("repro")
+        .arg(&report)
+        .arg("--out")
+        .arg(t.path().join("out"));
+    let out = run(cmd, Duration::from_secs(60));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let shown = report.display().to_string();
+    assert!(stderr.contains(&format!("{shown}:2:3")), "{stderr}");
+    assert!(stderr.contains(&format!("{shown}:1:")), "{stderr}");
+    assert!(stderr.contains("help: "), "{stderr}");
+    assert!(!t.path().join("out").exists(), "nothing is written");
+}

@@ -108,13 +108,17 @@ pub enum FrameError {
     /// JSON, but not a JSON-RPC 2.0 message (-32600).
     #[error("not a JSON-RPC 2.0 message: {0}")]
     Invalid(String),
+    /// A line the bounded reader did not take as text (not UTF-8, or over the cap),
+    /// with its located report (-32700, as for any line that cannot be parsed).
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 impl FrameError {
     /// The JSON-RPC error code for this problem.
     pub fn code(&self) -> i32 {
         match self {
-            FrameError::NotJson { .. } => -32700,
+            FrameError::NotJson { .. } | FrameError::Unreadable(_) => -32700,
             FrameError::Invalid(_) => -32600,
         }
     }

@@ -5,6 +5,7 @@
 //! capture's files exist and are bounded in size; [`Capture::to_trace`] turns one
 //! capture into a replayable [`crate::trace::Trace`].
 
+mod files;
 mod known;
 mod lines;
 mod load;
@@ -12,11 +13,10 @@ mod model;
 mod parse;
 mod trace;
 
+pub use files::{read_capture_file, MAX_CAPTURE_FILE_BYTES};
 pub use known::Known;
 pub use lines::{check_stdout_line, LineCheck};
-pub use load::{
-    load_corpus, read_capture_file, CORPUS_FILE, MAX_CAPTURE_FILE_BYTES, MAX_CORPUS_BYTES,
-};
+pub use load::{load_corpus, CORPUS_FILE, MAX_CORPUS_BYTES};
 pub use model::{
     Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus,
 };

@@ -1,7 +1,7 @@
 //! Reading `traces/corpus.toml` with every problem located.
 
+use super::files::check_capture_file;
 use super::known::Known;
-use super::load::check_capture_file;
 use super::model::{
     Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus,
 };

@@ -1,6 +1,6 @@
 //! A capture as a replayable trace (`traces/<id>.jsonl`).
 
-use super::load::read_capture_file;
+use super::files::read_capture_file;
 use super::model::{Capture, CaptureKind};
 use crate::trace::{InvocationStart, Trace, TraceHeader, TRACE_VERSION};
 use std::path::Path;

@@ -48,8 +48,14 @@ mod tests {
         let mut lines = AsyncBoundedLines::new(input, 64);
         let mut texts = Vec::new();
         while let Some(item) = lines.next().await {
-            texts.push(item.expect("read").lossy_text().expect("text"));
+            texts.push(item.expect("read").into_text("in"));
         }
-        assert_eq!(texts, vec!["{\"a\":1}", "\u{fffd}", "{\"b\":2}"]);
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert_eq!(texts[0].as_deref(), Ok("{\"a\":1}"));
+        assert!(
+            texts[1].as_ref().is_err_and(|e| e.starts_with("in:2:1: ")),
+            "{texts:?}"
+        );
+        assert_eq!(texts[2].as_deref(), Ok("{\"b\":2}"));
     }
 }

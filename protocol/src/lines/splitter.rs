@@ -30,22 +30,32 @@ pub enum LineItem {
 }
 
 impl LineItem {
-    /// The line's text; a line that is not UTF-8 as lossy text; `None` for a line over
-    /// the cap.
-    pub fn lossy_text(&self) -> Option<String> {
+    /// The one policy of every reader for what a line is: a UTF-8 line is its text; a
+    /// line that is not UTF-8, or is over the cap, is `Err` with a located report
+    /// (`source:line:column: …`) for the reader to pass on, and is skipped. A bad line
+    /// is never converted into other text and never ends the reading: the lines after
+    /// it are read as usual.
+    pub fn into_text(self, source: &str) -> Result<String, String> {
         match self {
-            LineItem::Text { text, .. } => Some(text.clone()),
-            LineItem::NotUtf8 { bytes, .. } => Some(String::from_utf8_lossy(bytes).into_owned()),
-            LineItem::TooLong { .. } => None,
+            LineItem::Text { text, .. } => Ok(text),
+            bad => Err(bad.problem(source).unwrap_or_default()),
         }
     }
 
-    /// A located description of a bad line (`None` for a good one).
+    /// A located description of a bad line (`None` for a good one). For a line that is
+    /// not UTF-8 the column is the first bad byte's, and that byte is named.
     pub fn problem(&self, source: &str) -> Option<String> {
         match self {
             LineItem::Text { .. } => None,
-            LineItem::NotUtf8 { number, .. } => {
-                Some(format!("{source}:{number}:1: line is not valid UTF-8 (skipped)"))
+            LineItem::NotUtf8 { number, bytes } => {
+                let at = std::str::from_utf8(bytes)
+                    .err()
+                    .map_or(0, |e| e.valid_up_to());
+                let byte = bytes.get(at).copied().unwrap_or_default();
+                Some(format!(
+                    "{source}:{number}:{}: line is not valid UTF-8 (byte 0x{byte:02x}; skipped, the lines after it are read)",
+                    at + 1
+                ))
             }
             LineItem::TooLong { number, cap } => Some(format!(
                 "{source}:{number}:1: line longer than the cap of {cap} bytes (skipped up to its newline)"
@@ -226,6 +236,25 @@ mod tests {
                 LineItem::TooLong { number: 3, cap: 8 },
                 text(4, "last"),
                 text(5, "part"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bad_line_is_a_located_report_never_text() {
+        let mut s = LineSplitter::new(8);
+        let out: Vec<Result<String, String>> = s
+            .push(b"ok\nab\xffc\n0123456789\nnext\n")
+            .into_iter()
+            .map(|item| item.into_text("stdin"))
+            .collect();
+        assert_eq!(
+            out,
+            vec![
+                Ok("ok".to_string()),
+                Err("stdin:2:3: line is not valid UTF-8 (byte 0xff; skipped, the lines after it are read)".to_string()),
+                Err("stdin:3:1: line longer than the cap of 8 bytes (skipped up to its newline)".to_string()),
+                Ok("next".to_string()),
             ]
         );
     }

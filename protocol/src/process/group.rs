@@ -7,6 +7,9 @@ use std::process::ExitStatus;
 use std::time::Duration;
 use tokio::process::{Child, Command};
 
+/// The signal a starter sends a reaper (`reaper`) to end the whole tree at once.
+pub const KILL_TREE: Signal = Signal::SIGUSR1;
+
 /// What the kernel does to a child when the thread that started it dies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParentDeath {
@@ -100,7 +103,7 @@ pub async fn stop_group(
     };
     if reaper && how == Stopped::Killed {
         if let Ok(p) = i32::try_from(pgid) {
-            let _ = kill(Pid::from_raw(p), super::reaper::KILL_TREE);
+            let _ = kill(Pid::from_raw(p), KILL_TREE);
         }
         let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
     }

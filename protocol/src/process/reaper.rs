@@ -26,8 +26,7 @@ use std::path::Path;
 /// `<host> __reap <program> [args…]`.
 pub const REAPER_ARG: &str = "__reap";
 
-/// The signal a starter sends the reaper to end the whole tree at once.
-pub const KILL_TREE: Signal = Signal::SIGUSR1;
+pub use super::group::KILL_TREE;
 
 /// The exit code when the program cannot be started (as a shell reports it).
 const NOT_STARTED: i32 = 127;

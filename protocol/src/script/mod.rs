@@ -14,6 +14,7 @@ mod json_object;
 pub mod limits;
 mod model;
 mod parse;
+pub(crate) mod rule;
 mod step;
 
 pub use flag::{Flag, True};

@@ -1,10 +1,10 @@
 //! Reading a script with every problem located, and rendering one back to TOML.
 
-use super::model::{InvocationRule, Script, ScriptHeader, Times, TurnRule};
+use super::model::{InvocationRule, Script, ScriptHeader, TurnRule};
+use super::rule::{check_reachable_rules, parse_rule_head, parse_step_table, ScriptStep};
 use super::step::Step;
 use crate::diag::{
-    deserialize_one_key, parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics,
-    EmbeddedFormat, SourceFile, TableWalker,
+    parse_embedded_file, parse_whole_document, Diagnostics, EmbeddedFormat, SourceFile, TableWalker,
 };
 use crate::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE};
 use std::path::Path;
@@ -14,6 +14,17 @@ use toml::Spanned;
 const SCRIPT_KEYS: &[&str] = &["script", "invocation", "turn"];
 const INVOCATION_KEYS: &[&str] = &["name", "when", "times", "steps", "turn"];
 const TURN_KEYS: &[&str] = &["name", "when", "times", "steps"];
+const STEP_EXAMPLE: &str = "{ sleep = \"50ms\" }, { exit = 0 }";
+
+impl ScriptStep for Step {
+    fn name(&self) -> &'static str {
+        Step::name(self)
+    }
+
+    fn ends_process(&self) -> bool {
+        matches!(self, Step::Exit(_) | Step::Crash(_) | Step::Hang(_))
+    }
+}
 
 /// Parses a script file. With `table`, the script is that top-level table of the file
 /// (a scenario's `[agy]`); otherwise the whole file.
@@ -43,22 +54,16 @@ pub fn parse_script_value(
     };
     let header: ScriptHeader = root.get("script", diags).unwrap_or_default();
     let invocation_values = root.elements("invocation", diags);
-    let invocation_starts: Vec<usize> = invocation_values.iter().map(|v| v.span().start).collect();
     let invocations: Vec<InvocationRule> = invocation_values
-        .into_iter()
+        .iter()
         .enumerate()
         .map(|(i, v)| parse_invocation(src, v, i + 1, diags))
         .collect();
     let turn_values = root.elements("turn", diags);
     let turns = parse_turns(src, &turn_values, "turn", diags);
     root.finish(SCRIPT_KEYS, diags);
-    check_reachable_rules(
-        src,
-        "invocation",
-        &invocation_starts,
-        invocations.iter().map(|r| (r.when.is_some(), r.times)),
-        diags,
-    );
+    let heads = invocations.iter().map(|r| (r.when.is_some(), r.times));
+    check_reachable_rules(src, "invocation", &invocation_values, heads, diags);
     Script {
         script: header,
         invocations,
@@ -76,18 +81,15 @@ fn parse_invocation(
     let Some(mut w) = TableWalker::from_value(src, value, what.clone(), diags) else {
         return InvocationRule::default();
     };
-    let name = w.get("name", diags);
-    let when = w.get("when", diags);
-    let times = w.get("times", diags);
-    check_times(src, &mut w, times, diags);
+    let head = parse_rule_head(src, &mut w, diags);
     let steps = parse_steps(src, &mut w, diags);
     let turn_values = w.elements("turn", diags);
     let turns = parse_turns(src, &turn_values, &format!("turn of {what}"), diags);
     w.finish(INVOCATION_KEYS, diags);
     InvocationRule {
-        name,
-        when,
-        times,
+        name: head.name,
+        when: head.when,
+        times: head.times,
         steps,
         turns,
     }
@@ -107,76 +109,20 @@ fn parse_turns(
             let Some(mut w) = TableWalker::from_value(src, v, what, diags) else {
                 return TurnRule::default();
             };
-            let name = w.get("name", diags);
-            let when = w.get("when", diags);
-            let times = w.get("times", diags);
-            check_times(src, &mut w, times, diags);
+            let head = parse_rule_head(src, &mut w, diags);
             let steps = parse_steps(src, &mut w, diags);
             w.finish(TURN_KEYS, diags);
             TurnRule {
-                name,
-                when,
-                times,
+                name: head.name,
+                when: head.when,
+                times: head.times,
                 steps,
             }
         })
         .collect();
-    let starts: Vec<usize> = values.iter().map(|v| v.span().start).collect();
-    check_reachable_rules(
-        src,
-        what,
-        &starts,
-        turns.iter().map(|t| (t.when.is_some(), t.times)),
-        diags,
-    );
+    let heads = turns.iter().map(|t| (t.when.is_some(), t.times));
+    check_reachable_rules(src, what, values, heads, diags);
     turns
-}
-
-fn check_times(
-    src: &SourceFile,
-    w: &mut TableWalker<'_, '_>,
-    times: Option<Times>,
-    diags: &mut Diagnostics,
-) {
-    if times == Some(Times::Count(0)) {
-        let offset = w
-            .raw("times")
-            .map(|v| v.span().start)
-            .unwrap_or(w.span_start());
-        diags.push(
-            Diagnostic::at(
-                src,
-                offset,
-                format!("`times = 0` in {} means the rule never runs", w.what()),
-            )
-            .with_hint("remove the rule, or give a count of at least 1 or `\"always\"`"),
-        );
-    }
-}
-
-/// A rule that serves every invocation without limit hides every rule after it.
-fn check_reachable_rules(
-    src: &SourceFile,
-    what: &str,
-    starts: &[usize],
-    rules: impl Iterator<Item = (bool, Option<Times>)>,
-    diags: &mut Diagnostics,
-) {
-    let mut catch_all: Option<usize> = None;
-    for (i, (has_when, times)) in rules.enumerate() {
-        if let (Some(first), Some(&start)) = (catch_all, starts.get(i)) {
-            diags.push(
-                Diagnostic::at(src, start, format!("{what} {} can never be chosen", i + 1))
-                    .with_hint(format!(
-                        "{what} {} before it has no `when` and `times = \"always\"`; move this rule above it",
-                        first + 1
-                    )),
-            );
-        }
-        if catch_all.is_none() && !has_when && Times::limit(times, has_when).is_none() {
-            catch_all = Some(i);
-        }
-    }
 }
 
 fn parse_steps(
@@ -184,42 +130,11 @@ fn parse_steps(
     w: &mut TableWalker<'_, '_>,
     diags: &mut Diagnostics,
 ) -> Vec<Step> {
-    let what = w.what().to_string();
-    let values = w.elements("steps", diags);
-    let mut steps = Vec::with_capacity(values.len());
-    let mut ended_by: Option<(usize, &'static str)> = None;
-    for (i, v) in values.iter().enumerate() {
-        let step_what = format!("step {} of {what}", i + 1);
-        let parsed = deserialize_one_key(
-            src,
-            v,
-            &step_what,
-            "{ sleep = \"50ms\" }, { exit = 0 }",
-            diags,
-        );
-        if let Some((n, name)) = ended_by {
-            diags.push(
-                Diagnostic::at(src, v.span().start, format!("{step_what} is never reached"))
-                    .with_hint(format!(
-                        "step {n} (`{name}`) ends the process; move or remove this step"
-                    )),
-            );
-            ended_by = None; // report once per run of dead steps
+    parse_step_table(src, w, "steps", STEP_EXAMPLE, diags, |at, diags| {
+        if let Err(e) = super::limits::check_step(at.step) {
+            at.limit(src, e, diags);
         }
-        if let Some(Err(e)) = parsed.as_ref().map(super::limits::check_step) {
-            diags.push(
-                Diagnostic::at(src, v.span().start, format!("{step_what}: {}", e.message))
-                    .with_hint(e.hint),
-            );
-        }
-        if let Some(step) = parsed {
-            if matches!(step, Step::Exit(_) | Step::Crash(_) | Step::Hang(_)) {
-                ended_by = Some((i + 1, step.name()));
-            }
-            steps.push(step);
-        }
-    }
-    steps
+    })
 }
 
 /// Renders a script as TOML that [`parse_script`] reads back to an equal script.
@@ -230,7 +145,7 @@ pub fn render_script(script: &Script) -> Result<String, toml::ser::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::script::{Flag, InvocationMatch, True};
+    use crate::script::{Flag, InvocationMatch, Times, True};
     use proptest::prelude::*;
 
     fn parse(text: &str) -> Result<Script, Diagnostics> {

@@ -11,7 +11,7 @@ use super::error_names::{
 use super::permission::PermissionPolicy;
 use super::quarantine::{Gate, QuarantineCounts};
 use super::restore_plan::RestoreCapabilities;
-use super::routing::{Interrupted, Signals};
+use super::signals::{Interrupted, Signals};
 use crate::failure::Failure;
 use crate::faults::{Fault, FaultSet};
 use agent_client_protocol_schema::v1::{

@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
@@ -43,6 +43,31 @@ pub struct Connection {
     closed: bool,
 }
 
+/// Reads the agent's stdout under the line cap until it ends, then sends `Closed`. A
+/// line the reader does not take as text (not UTF-8, over the cap) is named on stderr
+/// and handed on as garbage with its located report, never converted; the lines after
+/// it are read (the one policy of `agy_protocol::lines`).
+async fn read_agent<R: AsyncRead + Unpin>(stdout: R, tx: mpsc::UnboundedSender<Inbound>) {
+    let mut reader = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
+    while let Some(Ok(read)) = reader.next().await {
+        let item = match read.into_text("agent stdout") {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => match parse_frame(&line) {
+                Ok(frame) => Inbound::Frame(frame),
+                Err(_) => Inbound::Garbage(line),
+            },
+            Err(problem) => {
+                eprintln!("agy-reference-adapter: {problem}");
+                Inbound::Garbage(problem)
+            }
+        };
+        if tx.send(item).is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(Inbound::Closed);
+}
+
 impl Connection {
     /// Starts `bin` in `cwd`, in its own process group that dies with the driver.
     pub fn spawn(bin: &Path, cwd: &Path) -> std::io::Result<Connection> {
@@ -56,26 +81,7 @@ impl Connection {
         let guard = GroupGuard::of(&child);
         let (tx, inbound) = mpsc::unbounded_channel();
         if let Some(stdout) = child.stdout.take() {
-            tokio::spawn(async move {
-                // Bounded, and a line that is not UTF-8 is a bad line, not the end.
-                let mut reader = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
-                while let Some(Ok(read)) = reader.next().await {
-                    let line = read
-                        .lossy_text()
-                        .unwrap_or_else(|| read.problem("stdout").unwrap_or_default());
-                    if line.trim().is_empty() {
-                        continue;
-                    }
-                    let item = match parse_frame(&line) {
-                        Ok(frame) => Inbound::Frame(frame),
-                        Err(_) => Inbound::Garbage(line),
-                    };
-                    if tx.send(item).is_err() {
-                        return;
-                    }
-                }
-                let _ = tx.send(Inbound::Closed);
-            });
+            tokio::spawn(read_agent(stdout, tx));
         }
         let stderr = keep_stderr_tail(child.stderr.take());
         Ok(Connection {
@@ -201,5 +207,37 @@ impl Connection {
             }
             None => self.guard.kill_and_reap(&mut self.child).await,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue 13: a line that is not UTF-8 was converted (U+FFFD) and parsed as if the
+    // agent had written that text.
+    #[tokio::test]
+    async fn a_line_that_is_not_utf8_is_reported_and_the_frames_after_it_are_read() {
+        let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n{\"x\":\"\xff\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"b\"}\n";
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        read_agent(input, tx).await;
+        let mut got = Vec::new();
+        while let Ok(item) = rx.try_recv() {
+            got.push(item);
+        }
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert!(
+            matches!(&got[0], Inbound::Frame(Frame::Notification { method, .. }) if method == "a"),
+            "{got:?}"
+        );
+        assert!(
+            matches!(&got[1], Inbound::Garbage(p) if p.starts_with("agent stdout:2:7: line is not valid UTF-8")),
+            "{got:?}"
+        );
+        assert!(
+            matches!(&got[2], Inbound::Frame(Frame::Notification { method, .. }) if method == "b"),
+            "{got:?}"
+        );
+        assert_eq!(got[3], Inbound::Closed);
     }
 }

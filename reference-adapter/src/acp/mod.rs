@@ -11,6 +11,7 @@ mod quarantine;
 mod restore;
 mod restore_plan;
 mod routing;
+mod signals;
 mod turn;
 mod worker;
 

@@ -9,12 +9,12 @@ use super::client::{rpc_failure, typed, AcpClient};
 use super::error_names::{ACP_AGENT_EXITED, ACP_RESTORE_FAILED};
 use super::quarantine::Gate;
 use super::restore_plan::{plan_restore, RestoreMethod, RestorePlan};
-use super::routing::Signals;
+use super::signals::Signals;
 use crate::failure::Failure;
 use crate::faults::Fault;
 use agent_client_protocol_schema::v1::{
-    LoadSessionRequest, LoadSessionResponse, NewSessionRequest, NewSessionResponse,
-    ResumeSessionRequest, ResumeSessionResponse,
+    Error as RpcError, LoadSessionRequest, LoadSessionResponse, NewSessionRequest,
+    NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse,
 };
 use agy_protocol::driver::{AcpRestoreState, HistoryEntry, Outcome};
 use serde_json::Value;
@@ -80,21 +80,7 @@ impl AcpClient {
                 if self.has(Fault::AcpFallsBackToSessionNew) {
                     return self.fall_back_to_new_session().await;
                 }
-                let cause = rpc_failure(name, &e);
-                self.drop_agent().await;
-                self.state = AcpRestoreState::Restorable;
-                return Err(Failure::new(
-                    if cause.outcome == Outcome::Auth {
-                        Outcome::Auth
-                    } else {
-                        Outcome::Permanent
-                    },
-                    ACP_RESTORE_FAILED,
-                    format!(
-                        "{}; session `{}` stays restorable (no new session was created)",
-                        cause.message, self.handle
-                    ),
-                ));
+                return Err(self.refused_restore(name, &e).await);
             }
             Ok(Ok(v)) => v,
         };
@@ -114,20 +100,7 @@ impl AcpClient {
             // history-gap write, while the new turn's context is already installed.
             self.gate = Gate::Turn;
         }
-        if let Some(record) = self.record.as_mut() {
-            if let Some(pending) = record.pending.take().filter(|_| gap) {
-                record.history.push(HistoryEntry {
-                    role: "gap".to_string(),
-                    text: format!(
-                        "turn {}: the prompt was sent but its response never arrived; what the agent did then is not in this history",
-                        pending.turn
-                    ),
-                    turn: Some(pending.turn),
-                });
-            }
-            record.phase = Phase::Committed;
-            record.pending = None;
-        }
+        self.settle_pending(gap);
         if let Err(f) = self.save() {
             self.drop_agent().await;
             self.state = AcpRestoreState::Restorable;
@@ -147,6 +120,45 @@ impl AcpClient {
             self.resend_last_prompt(&record).await?;
         }
         Ok(())
+    }
+
+    /// The agent refused the restore: it is let go, and the session stays restorable.
+    async fn refused_restore(&mut self, name: &str, e: &RpcError) -> Failure {
+        let cause = rpc_failure(name, e);
+        self.drop_agent().await;
+        self.state = AcpRestoreState::Restorable;
+        Failure::new(
+            if cause.outcome == Outcome::Auth {
+                Outcome::Auth
+            } else {
+                Outcome::Permanent
+            },
+            ACP_RESTORE_FAILED,
+            format!(
+                "{}; session `{}` stays restorable (no new session was created)",
+                cause.message, self.handle
+            ),
+        )
+    }
+
+    /// After a restore the checkpoint is committed; with `gap`, a prompt still pending
+    /// (its response never arrived) becomes a history gap.
+    fn settle_pending(&mut self, gap: bool) {
+        let Some(record) = self.record.as_mut() else {
+            return;
+        };
+        if let Some(pending) = record.pending.take().filter(|_| gap) {
+            record.history.push(HistoryEntry {
+                role: "gap".to_string(),
+                text: format!(
+                    "turn {}: the prompt was sent but its response never arrived; what the agent did then is not in this history",
+                    pending.turn
+                ),
+                turn: Some(pending.turn),
+            });
+        }
+        record.phase = Phase::Committed;
+        record.pending = None;
     }
 
     async fn reapply_config(

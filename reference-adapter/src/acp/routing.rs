@@ -6,6 +6,7 @@ use super::client::AcpClient;
 use super::connection::{Connection, Inbound};
 use super::permission::cancelled;
 use super::quarantine::{Gate, PermissionAction, UpdateAction};
+use super::signals::{Interrupted, Signals};
 use crate::faults::Fault;
 use agent_client_protocol_schema::v1::{
     ContentBlock, Error as RpcError, RequestId, RequestPermissionRequest, SessionNotification,
@@ -14,37 +15,6 @@ use agent_client_protocol_schema::v1::{
 use agy_protocol::acp::Frame;
 use agy_protocol::driver::HistoryEntry;
 use serde_json::{json, Value};
-use tokio::sync::watch;
-
-/// Why waiting for a response ended without one.
-#[derive(Debug)]
-pub(crate) enum Interrupted {
-    /// The agent's output ended (it exited or was killed).
-    Exited,
-    /// The driver asked to stop waiting (restart the agent, close).
-    Interrupt,
-    /// A non-prompt request took longer than the setup timeout.
-    Timeout,
-    /// Writing to the agent failed.
-    Io(std::io::Error),
-}
-
-/// Signals that reach a running request.
-pub(crate) struct Signals<'a> {
-    /// `acp_cancel` bumps this: send `session/cancel`.
-    pub cancel: Option<&'a mut watch::Receiver<u64>>,
-    /// `acp_restart_agent` / `acp_close` bump this: stop waiting, kill the agent.
-    pub interrupt: Option<&'a mut watch::Receiver<u64>>,
-}
-
-impl Signals<'_> {
-    pub(crate) fn none() -> Signals<'static> {
-        Signals {
-            cancel: None,
-            interrupt: None,
-        }
-    }
-}
 
 impl AcpClient {
     /// Sends a request and routes everything the agent writes until its response.

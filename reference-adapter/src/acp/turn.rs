@@ -6,7 +6,7 @@ use super::checkpoint::{PendingPrompt, Phase};
 use super::client::{rpc_failure, typed, AcpClient};
 use super::error_names::ACP_TURN_CANCELLED;
 use super::quarantine::Gate;
-use super::routing::{Interrupted, Signals};
+use super::signals::{Interrupted, Signals};
 use crate::failure::Failure;
 use agent_client_protocol_schema::v1::{
     ContentBlock, PromptRequest, PromptResponse, StopReason, TextContent,
@@ -120,42 +120,52 @@ impl AcpClient {
                 self.save()?;
                 Err(rpc_failure("session/prompt", &e))
             }
-            Ok(Ok(value)) => {
-                let response: PromptResponse = match typed("session/prompt", value) {
-                    Ok(r) => r,
-                    Err(f) => {
-                        self.rollback_pending(turn);
-                        let _ = self.save();
-                        return Err(f);
-                    }
-                };
-                if let Some(record) = self.record.as_mut() {
-                    for (role, t) in [("user", text), ("assistant", said.as_str())] {
-                        record.history.push(HistoryEntry {
-                            role: role.to_string(),
-                            text: t.to_string(),
-                            turn: Some(turn),
-                        });
-                    }
-                    record.phase = Phase::Committed;
-                    record.pending = None;
-                }
-                self.save()?;
-                let stop_reason = stop_reason_name(&response.stop_reason);
-                if response.stop_reason == StopReason::Cancelled {
-                    return Err(Failure::new(
-                        Outcome::Transient,
-                        ACP_TURN_CANCELLED,
-                        format!("turn {turn} was cancelled (stopReason: cancelled)"),
-                    ));
-                }
-                Ok(TurnReport {
-                    turn,
-                    text: said,
-                    stop_reason,
-                })
-            }
+            Ok(Ok(value)) => self.commit_turn(turn, text, said, value),
         }
+    }
+
+    /// The prompt's terminal response: the turn and its answer join the history and
+    /// the checkpoint is committed; a cancelled turn is a failure.
+    fn commit_turn(
+        &mut self,
+        turn: u64,
+        text: &str,
+        said: String,
+        value: Value,
+    ) -> Result<TurnReport, Failure> {
+        let response: PromptResponse = match typed("session/prompt", value) {
+            Ok(r) => r,
+            Err(f) => {
+                self.rollback_pending(turn);
+                let _ = self.save();
+                return Err(f);
+            }
+        };
+        if let Some(record) = self.record.as_mut() {
+            for (role, t) in [("user", text), ("assistant", said.as_str())] {
+                record.history.push(HistoryEntry {
+                    role: role.to_string(),
+                    text: t.to_string(),
+                    turn: Some(turn),
+                });
+            }
+            record.phase = Phase::Committed;
+            record.pending = None;
+        }
+        self.save()?;
+        let stop_reason = stop_reason_name(&response.stop_reason);
+        if response.stop_reason == StopReason::Cancelled {
+            return Err(Failure::new(
+                Outcome::Transient,
+                ACP_TURN_CANCELLED,
+                format!("turn {turn} was cancelled (stopReason: cancelled)"),
+            ));
+        }
+        Ok(TurnReport {
+            turn,
+            text: said,
+            stop_reason,
+        })
     }
 
     fn rollback_pending(&mut self, turn: u64) {

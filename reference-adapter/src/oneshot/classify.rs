@@ -109,6 +109,52 @@ fn success_rows(faults: &FaultSet) -> Vec<SuccessRow> {
     rows
 }
 
+/// The first no-image row of the error table that matches a SUCCESS without an image
+/// (print timeout, image quota, output missing), unless faults switched them all off.
+fn no_image_failure(obs: &Observation, env: &Envelope, faults: &FaultSet) -> Option<Failure> {
+    for row in success_rows(faults) {
+        match row {
+            // S6c: a --print-timeout expiry is SUCCESS, empty response, zero usage.
+            SuccessRow::PrintTimeout
+                if env.response.trim().is_empty() && env.usage.total_tokens == 0 =>
+            {
+                return Some(Failure::new(
+                    Outcome::Timeout,
+                    PROVIDER_TIMEOUT,
+                    format!(
+                        "agy print timeout: SUCCESS with an empty response, zero tokens and no image in {}; {}",
+                        brain_name(obs),
+                        stderr_note(&obs.stderr)
+                    ),
+                ));
+            }
+            SuccessRow::ImageQuota if mentions_image_quota(&env.response) => {
+                return Some(Failure::new(
+                    Outcome::Transient,
+                    PROVIDER_TRANSIENT,
+                    format!(
+                        "image model quota exhausted (429 RESOURCE_EXHAUSTED in the response), no image in {}: {}",
+                        brain_name(obs),
+                        head(env.response.trim(), STDERR_TAIL)
+                    ),
+                ));
+            }
+            SuccessRow::OutputMissing => {
+                return Some(Failure::new(
+                    Outcome::OutputMissing,
+                    PROVIDER_OUTPUT_MISSING,
+                    format!(
+                        "agy reported SUCCESS but no image was found in {}",
+                        brain_name(obs)
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn classify_success(obs: &Observation, env: &Envelope, faults: &FaultSet) -> Verdict {
     if faults.has(Fault::TrustsSuccess) && obs.exit_code == Some(0) {
         return Verdict::Delivered(obs.images.first().map(|i| i.path.clone()));
@@ -125,45 +171,8 @@ fn classify_success(obs: &Observation, env: &Envelope, faults: &FaultSet) -> Ver
         ));
     }
     if obs.images.is_empty() {
-        for row in success_rows(faults) {
-            match row {
-                // S6c: a --print-timeout expiry is SUCCESS, empty response, zero usage.
-                SuccessRow::PrintTimeout
-                    if env.response.trim().is_empty() && env.usage.total_tokens == 0 =>
-                {
-                    return Verdict::Failed(Failure::new(
-                        Outcome::Timeout,
-                        PROVIDER_TIMEOUT,
-                        format!(
-                            "agy print timeout: SUCCESS with an empty response, zero tokens and no image in {}; {}",
-                            brain_name(obs),
-                            stderr_note(&obs.stderr)
-                        ),
-                    ));
-                }
-                SuccessRow::ImageQuota if mentions_image_quota(&env.response) => {
-                    return Verdict::Failed(Failure::new(
-                        Outcome::Transient,
-                        PROVIDER_TRANSIENT,
-                        format!(
-                            "image model quota exhausted (429 RESOURCE_EXHAUSTED in the response), no image in {}: {}",
-                            brain_name(obs),
-                            head(env.response.trim(), STDERR_TAIL)
-                        ),
-                    ));
-                }
-                SuccessRow::OutputMissing => {
-                    return Verdict::Failed(Failure::new(
-                        Outcome::OutputMissing,
-                        PROVIDER_OUTPUT_MISSING,
-                        format!(
-                            "agy reported SUCCESS but no image was found in {}",
-                            brain_name(obs)
-                        ),
-                    ));
-                }
-                _ => {}
-            }
+        if let Some(failure) = no_image_failure(obs, env, faults) {
+            return Verdict::Failed(failure);
         }
     }
     let chosen = match obs.images.as_slice() {

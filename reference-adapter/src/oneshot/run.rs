@@ -13,6 +13,7 @@ use crate::failure::{tail, Failure, PROVIDER_PERMANENT};
 use crate::faults::{Fault, FaultSet};
 use agy_protocol::driver::Outcome;
 use agy_protocol::process::{in_own_group, wait_for, GroupGuard, ParentDeath};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -164,7 +165,43 @@ pub async fn generate(
         .unwrap_or_default();
     let exit_code = status.and_then(|s| s.code());
 
-    let envelope = parse_envelope(&stdout);
+    let obs = observe(
+        env,
+        faults,
+        &conversations_before,
+        exit_code,
+        &stdout,
+        stderr,
+    );
+    let ev = evidence(exit_code, obs.envelope.as_ref().ok(), &obs.stderr);
+    match classify(&obs, faults) {
+        Verdict::Delivered(None) => Ok(Delivery {
+            image: None,
+            evidence: ev,
+        }),
+        Verdict::Delivered(Some(path)) => match store(&env.state_dir, request_id, &path) {
+            Ok(stored) => Ok(Delivery {
+                image: Some(stored),
+                evidence: ev,
+            }),
+            Err(f) => Err((f, ev)),
+        },
+        Verdict::Failed(f) => Err((f, ev)),
+    }
+}
+
+/// What a finished run left: its envelope and, for a SUCCESS, the images of its
+/// brain folder (or of the image subagent's, which is created during the run).
+fn observe(
+    env: &Environment,
+    faults: &FaultSet,
+    conversations_before: &BTreeSet<String>,
+    exit_code: Option<i32>,
+    stdout: &str,
+    stderr: String,
+) -> Observation {
+    let brain_root = env.app_data_dir.join("brain");
+    let envelope = parse_envelope(stdout);
     let brain_dir = envelope
         .as_ref()
         .ok()
@@ -181,30 +218,15 @@ pub async fn generate(
         faults.has(Fault::ImageInParentBrainOnly),
     ) {
         if e.status == agy_protocol::Status::Success {
-            images = subagent_images(&brain_root, &conversations_before, &e.conversation_id);
+            images = subagent_images(&brain_root, conversations_before, &e.conversation_id);
         }
     }
-    let obs = Observation {
+    Observation {
         exit_code,
         envelope,
         stderr,
         brain_dir,
         images,
-    };
-    let ev = evidence(exit_code, obs.envelope.as_ref().ok(), &obs.stderr);
-    match classify(&obs, faults) {
-        Verdict::Delivered(None) => Ok(Delivery {
-            image: None,
-            evidence: ev,
-        }),
-        Verdict::Delivered(Some(path)) => match store(&env.state_dir, request_id, &path) {
-            Ok(stored) => Ok(Delivery {
-                image: Some(stored),
-                evidence: ev,
-            }),
-            Err(f) => Err((f, ev)),
-        },
-        Verdict::Failed(f) => Err((f, ev)),
     }
 }
 

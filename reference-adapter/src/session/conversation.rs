@@ -252,32 +252,41 @@ impl Conversation {
                     format!("no result within {TURN_TIMEOUT_S}s; agy was released"),
                 ))
             }
-            Stop::Exited => {
-                let code = agy_protocol::process::wait_for(&mut p.child, self.env.scaled(1.0))
-                    .await
-                    .and_then(|s| s.code());
-                let stderr = p.stderr_tail();
-                self.release(ReleaseReason::ProcessExited).await;
-                let garbage = unparsed
-                    .last()
-                    .map(|l| format!("; last unparsed stdout line: {:?}", tail(l, 200)))
-                    .unwrap_or_default();
-                Err(Failure::new(
-                    Outcome::Permanent,
-                    TURN_FAILED,
-                    format!(
-                        "agy exited ({}) before the turn's result; stderr: {}{garbage}",
-                        code.map_or("killed by a signal".to_string(), |c| format!(
-                            "exit code {c}"
-                        )),
-                        if stderr.is_empty() {
-                            "(empty)"
-                        } else {
-                            &stderr
-                        }
-                    ),
-                ))
-            }
+            Stop::Exited => Err(self.exited_before_result(&unparsed).await),
         }
+    }
+
+    /// agy exited before the turn's result: the failure names its exit, its stderr and
+    /// the last stdout line that was not an event.
+    async fn exited_before_result(&mut self, unparsed: &[String]) -> Failure {
+        let (code, stderr) = match self.process.as_mut() {
+            Some(p) => (
+                agy_protocol::process::wait_for(&mut p.child, self.env.scaled(1.0))
+                    .await
+                    .and_then(|s| s.code()),
+                p.stderr_tail(),
+            ),
+            None => (None, String::new()),
+        };
+        self.release(ReleaseReason::ProcessExited).await;
+        let garbage = unparsed
+            .last()
+            .map(|l| format!("; last unparsed stdout line: {:?}", tail(l, 200)))
+            .unwrap_or_default();
+        Failure::new(
+            Outcome::Permanent,
+            TURN_FAILED,
+            format!(
+                "agy exited ({}) before the turn's result; stderr: {}{garbage}",
+                code.map_or("killed by a signal".to_string(), |c| format!(
+                    "exit code {c}"
+                )),
+                if stderr.is_empty() {
+                    "(empty)"
+                } else {
+                    &stderr
+                }
+            ),
+        )
     }
 }

@@ -9,7 +9,7 @@ use agy_protocol::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::process::{in_own_group, GroupGuard, ParentDeath};
 use agy_protocol::stream::{StreamEvent, UserLine};
 use std::process::Stdio;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
@@ -33,6 +33,32 @@ pub(crate) struct AgyProcess {
     /// What it has shown so far (for the replay filter).
     pub(crate) baseline: ProcessBaseline,
     pub(crate) pid: Option<u32>,
+}
+
+/// Reads agy's stdout under the line cap until it ends. A line the reader does not
+/// take as text (not UTF-8, over the cap) is named on stderr and handed on as unparsed
+/// with its located report, never converted; the lines after it are read (the one
+/// policy of `agy_protocol::lines`).
+async fn read_events<R: AsyncRead + Unpin>(stdout: R, tx: mpsc::UnboundedSender<ProcessOutput>) {
+    let mut reader = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
+    while let Some(Ok(read)) = reader.next().await {
+        let item = match read.into_text("agy stdout") {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => match StreamEvent::parse(&line) {
+                // An event this adapter does not know is treated as before the types
+                // kept such events: as an unparsed line.
+                Ok(StreamEvent::Other(_)) | Err(_) => ProcessOutput::Unparsed(line),
+                Ok(ev) => ProcessOutput::Event(Box::new(ev)),
+            },
+            Err(problem) => {
+                eprintln!("agy-reference-adapter: {problem}");
+                ProcessOutput::Unparsed(problem)
+            }
+        };
+        if tx.send(item).is_err() {
+            break;
+        }
+    }
 }
 
 impl AgyProcess {
@@ -62,27 +88,7 @@ impl AgyProcess {
         let pid = child.id();
         let (tx, rx) = mpsc::unbounded_channel();
         if let Some(stdout) = child.stdout.take() {
-            tokio::spawn(async move {
-                // Bounded, and a line that is not UTF-8 is a bad line, not the end.
-                let mut reader = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
-                while let Some(Ok(read)) = reader.next().await {
-                    let line = read
-                        .lossy_text()
-                        .unwrap_or_else(|| read.problem("stdout").unwrap_or_default());
-                    if line.trim().is_empty() {
-                        continue;
-                    }
-                    let item = match StreamEvent::parse(&line) {
-                        // An event this adapter does not know is treated as before the
-                        // types kept such events: as an unparsed line.
-                        Ok(StreamEvent::Other(_)) | Err(_) => ProcessOutput::Unparsed(line),
-                        Ok(ev) => ProcessOutput::Event(Box::new(ev)),
-                    };
-                    if tx.send(item).is_err() {
-                        break;
-                    }
-                }
-            });
+            tokio::spawn(read_events(stdout, tx));
         }
         let stderr = keep_stderr_tail(child.stderr.take());
         Ok(AgyProcess {
@@ -119,5 +125,30 @@ impl AgyProcess {
             .lock()
             .map(|s| tail(s.trim(), 400).to_string())
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue 13: a line that is not UTF-8 was converted (U+FFFD) and kept as if agy had
+    // written that text.
+    #[tokio::test]
+    async fn a_line_that_is_not_utf8_is_reported_and_the_lines_after_it_are_read() {
+        let input: &[u8] = b"first\n\xffx\n\nthird\n";
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        read_events(input, tx).await;
+        let mut got = Vec::new();
+        while let Ok(item) = rx.try_recv() {
+            got.push(item);
+        }
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0], ProcessOutput::Unparsed("first".into()));
+        assert!(
+            matches!(&got[1], ProcessOutput::Unparsed(p) if p.starts_with("agy stdout:2:1: line is not valid UTF-8 (byte 0xff;")),
+            "{got:?}"
+        );
+        assert_eq!(got[2], ProcessOutput::Unparsed("third".into()));
     }
 }

@@ -3,11 +3,13 @@
 use super::model::{AcpScript, AgentSpec, PromptRule, RestoreSpec};
 use super::step::AcpStep;
 use crate::diag::{
-    deserialize_one_key, parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics,
-    EmbeddedFormat, SourceFile, TableWalker,
+    parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics, EmbeddedFormat, SourceFile,
+    TableWalker,
 };
 use crate::env::{FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE};
-use crate::script::Times;
+use crate::script::rule::{
+    check_reachable_rules, parse_rule_head, parse_step_table, ScriptStep, StepAt,
+};
 use std::path::Path;
 use toml::de::DeValue;
 use toml::Spanned;
@@ -15,6 +17,17 @@ use toml::Spanned;
 const SCRIPT_KEYS: &[&str] = &["agent", "load", "resume", "prompt"];
 const RESTORE_KEYS: &[&str] = &["replay", "late", "error"];
 const PROMPT_KEYS: &[&str] = &["name", "when", "times", "steps"];
+const STEP_EXAMPLE: &str = "{ text = \"Done.\" }, { respond = \"end_turn\" }";
+
+impl ScriptStep for AcpStep {
+    fn name(&self) -> &'static str {
+        AcpStep::name(self)
+    }
+
+    fn ends_process(&self) -> bool {
+        AcpStep::ends_process(self)
+    }
+}
 
 /// Parses an ACP script file. With `table`, the script is that top-level table of the
 /// file (a scenario's `[acp]`); otherwise the whole file.
@@ -59,7 +72,8 @@ pub fn parse_acp_script_value(
         .enumerate()
         .map(|(i, v)| parse_prompt(src, v, i + 1, diags))
         .collect();
-    check_reachable(src, &prompt_values, &prompts, diags);
+    let heads = prompts.iter().map(|r| (r.when.is_some(), r.times));
+    check_reachable_rules(src, "prompt", &prompt_values, heads, diags);
     root.finish(SCRIPT_KEYS, diags);
     AcpScript {
         agent,
@@ -99,33 +113,19 @@ fn parse_prompt(
     let Some(mut w) = TableWalker::from_value(src, value, what, diags) else {
         return PromptRule::default();
     };
-    let name = w.get("name", diags);
-    let when = w.get("when", diags);
-    let times: Option<Times> = w.get("times", diags);
-    if times == Some(Times::Count(0)) {
-        let offset = w
-            .raw("times")
-            .map(|v| v.span().start)
-            .unwrap_or(w.span_start());
-        diags.push(
-            Diagnostic::at(
-                src,
-                offset,
-                format!("`times = 0` in prompt {n} means the rule never runs"),
-            )
-            .with_hint("remove the rule, or give a count of at least 1 or `\"always\"`"),
-        );
-    }
+    let head = parse_rule_head(src, &mut w, diags);
     let steps = parse_steps(src, &mut w, "steps", true, diags);
     w.finish(PROMPT_KEYS, diags);
     PromptRule {
-        name,
-        when,
-        times,
+        name: head.name,
+        when: head.when,
+        times: head.times,
         steps,
     }
 }
 
+/// The steps of a prompt turn (`in_turn`) or of a restore's late phase: a turn
+/// responds at most once, a late phase never (it runs after the response).
 fn parse_steps(
     src: &SourceFile,
     w: &mut TableWalker<'_, '_>,
@@ -133,94 +133,54 @@ fn parse_steps(
     in_turn: bool,
     diags: &mut Diagnostics,
 ) -> Vec<AcpStep> {
-    let what = w.what().to_string();
-    let values = w.elements(key, diags);
-    let mut steps = Vec::with_capacity(values.len());
-    let mut ended_by: Option<(usize, &'static str)> = None;
     let mut responded_at: Option<usize> = None;
-    for (i, v) in values.iter().enumerate() {
-        let step_what = format!("step {} of {what}", i + 1);
-        let parsed = deserialize_one_key(
-            src,
-            v,
-            &step_what,
-            "{ text = \"Done.\" }, { respond = \"end_turn\" }",
-            diags,
-        );
-        if let Some((n, name)) = ended_by.take() {
-            diags.push(
-                Diagnostic::at(src, v.span().start, format!("{step_what} is never reached"))
-                    .with_hint(format!(
-                        "step {n} (`{name}`) ends the process; move or remove this step"
-                    )),
-            );
-        }
-        let Some(step) = parsed else { continue };
-        match &step {
-            AcpStep::Respond(_) if !in_turn => diags.push(
-                Diagnostic::at(
-                    src,
-                    v.span().start,
-                    format!("{step_what} is `respond`, but `late` steps run after the response"),
-                )
-                .with_hint(
-                    "remove it: `late` steps are already sent after the load or resume response",
-                ),
-            ),
-            AcpStep::Respond(_) => {
-                if let Some(first) = responded_at {
-                    diags.push(
-                        Diagnostic::at(
-                            src,
-                            v.span().start,
-                            format!("{step_what} answers the prompt a second time"),
-                        )
-                        .with_hint(format!(
-                            "step {first} already answered it; a prompt gets one response"
-                        )),
-                    );
-                }
-                responded_at.get_or_insert(i + 1);
-            }
-            AcpStep::Exit(code) => {
-                if let Err(e) = crate::script::limits::check_exit_code(*code) {
-                    diags.push(
-                        Diagnostic::at(src, v.span().start, format!("{step_what}: {}", e.message))
-                            .with_hint(e.hint),
-                    );
-                }
-            }
-            _ => {}
-        }
-        if step.ends_process() {
-            ended_by = Some((i + 1, step.name()));
-        }
-        steps.push(step);
-    }
-    steps
+    parse_step_table(src, w, key, STEP_EXAMPLE, diags, |at, diags| {
+        check_step(src, at, in_turn, &mut responded_at, diags);
+    })
 }
 
-fn check_reachable(
+fn check_step(
     src: &SourceFile,
-    values: &[&Spanned<DeValue<'_>>],
-    rules: &[PromptRule],
+    at: &StepAt<'_, AcpStep>,
+    in_turn: bool,
+    responded_at: &mut Option<usize>,
     diags: &mut Diagnostics,
 ) {
-    let mut catch_all: Option<usize> = None;
-    for (i, rule) in rules.iter().enumerate() {
-        if let (Some(first), Some(v)) = (catch_all, values.get(i)) {
-            diags.push(
-                Diagnostic::at(src, v.span().start, format!("prompt {} can never be chosen", i + 1))
+    match at.step {
+        AcpStep::Respond(_) if !in_turn => diags.push(
+            Diagnostic::at(
+                src,
+                at.offset,
+                format!(
+                    "{} is `respond`, but `late` steps run after the response",
+                    at.what
+                ),
+            )
+            .with_hint(
+                "remove it: `late` steps are already sent after the load or resume response",
+            ),
+        ),
+        AcpStep::Respond(_) => {
+            if let Some(first) = responded_at {
+                diags.push(
+                    Diagnostic::at(
+                        src,
+                        at.offset,
+                        format!("{} answers the prompt a second time", at.what),
+                    )
                     .with_hint(format!(
-                        "prompt {} before it has no `when` and `times = \"always\"`; move this rule above it",
-                        first + 1
+                        "step {first} already answered it; a prompt gets one response"
                     )),
-            );
+                );
+            }
+            responded_at.get_or_insert(at.number);
         }
-        let has_when = rule.when.is_some();
-        if catch_all.is_none() && !has_when && Times::limit(rule.times, has_when).is_none() {
-            catch_all = Some(i);
+        AcpStep::Exit(code) => {
+            if let Err(e) = crate::script::limits::check_exit_code(*code) {
+                at.limit(src, e, diags);
+            }
         }
+        _ => {}
     }
 }
 
@@ -233,7 +193,7 @@ pub fn render_acp_script(script: &AcpScript) -> Result<String, toml::ser::Error>
 mod tests {
     use super::*;
     use crate::acp::script::{PromptMatch, ReplayTiming, StopReasonName, ToolUpdateSpec};
-    use crate::script::True;
+    use crate::script::{Times, True};
     use proptest::prelude::*;
 
     fn parse(text: &str) -> Result<AcpScript, Diagnostics> {

@@ -1,0 +1,109 @@
+//! The programs a command runs: fake-agy and the fake ACP agent (each verified by the
+//! identity handshake), the reference adapter, and the adapter under test.
+
+use crate::adapter_config::{load_adapter_config, AdapterConfig};
+use crate::exit_code;
+use crate::fatal::Fatal;
+use crate::locate::{locate_binary, FAKE_AGY_ACP_BIN, FAKE_AGY_BIN, REFERENCE_ADAPTER_BIN};
+use crate::options::CommonArgs;
+use crate::scenario::Scenario;
+use agy_protocol::env::{
+    AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
+};
+use std::path::PathBuf;
+
+/// fake-agy: `--fake-agy`, `$AGY_HARNESS_FAKE_AGY`, or next to agy-harness, verified
+/// by the identity handshake before it runs any scenario.
+pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
+    let found = match &common.fake_agy {
+        Some(p) if p.is_file() => Ok(p.clone()),
+        Some(p) => Err(format!(
+            "the fake-agy binary `{}` does not exist",
+            p.display()
+        )),
+        None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy"),
+    }
+    .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
+    verified(found, FAKE_AGY_BIN)
+}
+
+/// `path` once it has answered the identity handshake as `name`; bad input otherwise.
+pub(crate) fn verified(path: PathBuf, name: &str) -> Result<PathBuf, Fatal> {
+    crate::fake_identity::verify_fake(&path, name)
+        .map(|_| path)
+        .map_err(|e| Fatal(exit_code::BAD_INPUT, e.to_string()))
+}
+
+/// The fake ACP agent: `--fake-agy-acp`, `$AGY_HARNESS_FAKE_AGY_ACP`, or next to
+/// agy-harness. Needed only when `scenarios` has an `acp` scenario.
+pub(crate) fn fake_agy_acp(
+    common: &CommonArgs,
+    scenarios: &[Scenario],
+) -> Result<Option<PathBuf>, Fatal> {
+    let needed = scenarios
+        .iter()
+        .any(|s| s.meta.profile == crate::scenario::Profile::Acp);
+    fake_agy_acp_if(common, needed)
+}
+
+/// fake-agy-acp, verified, when `needed` (an acp scenario will run).
+pub(crate) fn fake_agy_acp_if(common: &CommonArgs, needed: bool) -> Result<Option<PathBuf>, Fatal> {
+    let found = match &common.fake_agy_acp {
+        Some(p) if p.is_file() => Ok(p.clone()),
+        Some(p) => Err(format!(
+            "the fake-agy-acp binary `{}` does not exist",
+            p.display()
+        )),
+        None => locate_binary(FAKE_AGY_ACP_BIN, AGY_HARNESS_FAKE_AGY_ACP, "fake-agy-acp"),
+    };
+    // Verified only when it will run; one that will not is not handed on.
+    match found {
+        Ok(p) if needed => verified(p, FAKE_AGY_ACP_BIN).map(Some),
+        Err(e) if needed => Err(Fatal(exit_code::COULD_NOT_RUN, e)),
+        Ok(_) | Err(_) => Ok(None),
+    }
+}
+
+/// The reference adapter: `--reference-adapter`, `$AGY_HARNESS_REFERENCE_ADAPTER`, or
+/// next to agy-harness.
+pub(crate) fn reference_adapter(common: &CommonArgs) -> Result<PathBuf, Fatal> {
+    match &common.reference_adapter {
+        Some(p) if p.is_file() => Ok(p.clone()),
+        Some(p) => Err(format!(
+            "the reference adapter `{}` does not exist",
+            p.display()
+        )),
+        None => locate_binary(
+            REFERENCE_ADAPTER_BIN,
+            AGY_HARNESS_REFERENCE_ADAPTER,
+            "agy-reference-adapter",
+        ),
+    }
+    .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
+}
+
+/// The adapter under test: the config file `adapter`, else the reference adapter with
+/// `faults` switched on.
+pub(crate) fn adapter_config(
+    adapter: Option<&std::path::Path>,
+    faults: &[String],
+    common: &CommonArgs,
+) -> Result<AdapterConfig, Fatal> {
+    match adapter {
+        Some(path) => load_adapter_config(path).map_err(|d| {
+            eprint!("{d}");
+            Fatal(
+                exit_code::BAD_INPUT,
+                format!("the adapter config `{}` is not valid", path.display()),
+            )
+        }),
+        None => {
+            let bin = reference_adapter(common)?;
+            let extra: Vec<String> = faults
+                .iter()
+                .flat_map(|f| ["--fault".to_string(), f.clone()])
+                .collect();
+            Ok(AdapterConfig::reference(&bin, &extra))
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! `agy-harness run --agy PATH --live --record DIR`: every live agy invocation written as
+//! a trace per scenario with provenance, redacted at record time, and read back by
+//! `agy-harness repro`. The "real agy" is a shell script that execs fake-agy: what
+//! `--live` accepts is any binary, and no test needs a real agy.
+
+use crate::support::*;
+use agy_protocol::trace::{Trace, TraceEvent};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn workspace() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn fake_agy() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy")
+}
+
+/// Secrets of several redactor rules (protocol/redact-rules.toml), none of which may
+/// reach a trace.
+const IN_ARGV: &str = "ghs_abcdefghijklmnopqrstuvwxyz0123456789";
+const IN_STDOUT: &str = "AIzaSyA1234567890abcdefghijklmnopqrstu";
+const IN_STDERR: &str = "opaque.tok3n~value-42";
+const EMAIL: &str = "alice.liddell+agy@example.com";
+const IN_FILE_NAME: &str = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123";
+
+/// A stand-in for a real agy: a script that plants secrets on stderr and in the brain
+/// folder, then execs fake-agy acting out `script`.
+fn real_agy(t: &TestDir, script: &Path) -> PathBuf {
+    let bin = t.write(
+        "real-agy",
+        &format!(
+            "#!/bin/sh\n\
+             if [ \"$1\" != --version ]; then\n\
+             echo 'Authorization: Bearer {IN_STDERR} for {EMAIL}' >&2\n\
+             mkdir -p \"$HOME/.gemini/antigravity-cli/brain/c1\"\n\
+             printf 'x' > \"$HOME/.gemini/antigravity-cli/brain/c1/{IN_FILE_NAME}.txt\"\n\
+             fi\n\
+             FAKE_AGY_SCRIPT='{}' exec '{}' \"$@\"\n",
+            script.display(),
+            fake_agy().display()
+        ),
+    );
+    let mut perms = std::fs::metadata(&bin).expect("meta").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&bin, perms).expect("chmod");
+    bin
+}
+
+fn live_run(agy: &Path, record: &Path, scenario: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.current_dir(workspace())
+        .args(["--color", "never", "run", "--live", "--budget", "5"])
+        .arg("--agy")
+        .arg(agy)
+        .arg("--record")
+        .arg(record)
+        .arg(scenario)
+        .env("CI", "true")
+        .env("AGY_HARNESS_ALLOW_LIVE", "1");
+    cmd
+}
+
+fn traces(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn record_without_live_is_refused_with_a_hint() {
+    let t = TestDir::new();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.current_dir(workspace())
+        .args(["run", "--record"])
+        .arg(t.path().join("rec"))
+        .arg("scenarios/oneshot/success-delivers-one-decodable-image.toml");
+    let out = run(cmd, Duration::from_secs(60));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("help: add `--agy PATH --live`"), "{stderr}");
+    assert!(!t.path().join("rec").exists(), "nothing is recorded");
+}
+
+#[test]
+fn a_live_run_is_recorded_per_scenario_with_provenance_and_no_secret() {
+    let t = TestDir::new();
+    let script = t.write(
+        "agy-script.toml",
+        &format!(
+            "[[invocation]]\ntimes = \"always\"\nsteps = [\n  {{ image = {{ width = 64, height = 48, name = \"hexagon\" }} }},\n  {{ envelope = {{ status = \"SUCCESS\", response = \"key {IN_STDOUT} mailed to {EMAIL}\" }} }},\n  {{ exit = 0 }},\n]\n"
+        ),
+    );
+    let scenario = t.write(
+        "scenarios/oneshot/secret-prompt.toml",
+        &format!(
+            "[scenario]\nname = \"oneshot/secret-prompt\"\nprofile = \"oneshot\"\ncovers = [\"harness self-test\"]\ntags = [\"live\"]\n\n[[op]]\ngenerate = {{ prompt = \"draw {IN_ARGV}\" }}\n"
+        ),
+    );
+    let record = t.path().join("rec");
+    let out = run(
+        live_run(&real_agy(&t, &script), &record, &scenario),
+        Duration::from_secs(120),
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        traces(&record),
+        [record.join("oneshot-secret-prompt.jsonl")],
+        "one trace per scenario"
+    );
+    let raw = std::fs::read_to_string(record.join("oneshot-secret-prompt.jsonl")).expect("trace");
+    for secret in [
+        IN_ARGV,
+        IN_STDOUT,
+        IN_STDERR,
+        EMAIL,
+        IN_FILE_NAME,
+        "liddell",
+    ] {
+        assert!(
+            !raw.contains(secret),
+            "`{secret}` reached the trace:\n{raw}"
+        );
+    }
+    let trace = Trace::parse("trace", &raw).expect("a valid trace");
+    // Provenance: the version as `--version` answered it, the scenario and the adapter.
+    let version = std::process::Command::new(fake_agy())
+        .arg("--version")
+        .output()
+        .expect("fake-agy --version");
+    assert!(
+        text(&version.stdout).contains(&trace.header.agy_version),
+        "{:?} vs {}",
+        trace.header,
+        text(&version.stdout)
+    );
+    assert!(trace.header.source.contains("oneshot/secret-prompt"));
+    assert!(trace.header.source.contains("adapter `"));
+    assert_eq!(trace.invocations.len(), 1);
+    let inv = &trace.invocations[0];
+    assert!(
+        inv.start.argv.iter().any(|a| a.contains("draw [TOKEN]")),
+        "{:?}",
+        inv.start.argv
+    );
+    let out_text = String::from_utf8_lossy(&inv.stdout()).into_owned();
+    assert!(
+        out_text.contains("key [TOKEN] mailed to [EMAIL]"),
+        "{out_text}"
+    );
+    let err_text = String::from_utf8_lossy(&inv.stderr()).into_owned();
+    assert!(
+        err_text.contains("Bearer [TOKEN] for [EMAIL]"),
+        "{err_text}"
+    );
+    let files: Vec<_> = inv
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            TraceEvent::File(f) => Some(f.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        files
+            .iter()
+            .any(|f| f.path == "brain/c1/[TOKEN].txt" && f.bytes == 1),
+        "{files:?}"
+    );
+    assert!(
+        files
+            .iter()
+            .any(|f| f.path.ends_with(".jpg") && f.width == Some(64) && f.height == Some(48)),
+        "{files:?}"
+    );
+    assert!(matches!(
+        inv.events.last().map(|e| &e.event),
+        Some(TraceEvent::Exit(x)) if x.code == Some(0)
+    ));
+}
+
+/// A print timeout seen live becomes a repro input: the recorded folder gives a
+/// scenario `check` accepts that fails the adapter treating it as success
+/// (`trusts-success`) and passes the correct adapter.
+#[test]
+fn a_recorded_print_timeout_reproduces_trusts_success_and_passes_the_correct_adapter() {
+    let t = TestDir::new();
+    let script = workspace().join("scenarios/agy-scripts/print-timeout-as-success.toml");
+    let record = t.path().join("rec");
+    let scenario = workspace().join("scenarios/oneshot/success-delivers-one-decodable-image.toml");
+    let out = run(
+        live_run(&real_agy(&t, &script), &record, &scenario),
+        Duration::from_secs(120),
+    );
+    // The correct adapter reports the timeout, so the success path fails live.
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert_eq!(traces(&record).len(), 1, "{:?}", traces(&record));
+
+    let repro = |fault: Option<&str>, out_dir: &Path| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+        cmd.current_dir(workspace())
+            .args(["--color", "never", "repro"])
+            .arg(&record)
+            .args(["--jobs", "2", "--out"])
+            .arg(out_dir);
+        if let Some(f) = fault {
+            cmd.args(["--fault", f]);
+        }
+        run(cmd, Duration::from_secs(600))
+    };
+    let faulty = t.path().join("faulty");
+    let out = repro(Some("trusts-success"), &faulty);
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    assert!(stdout.contains("reproduced:"), "{stdout}");
+    let mut check = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    check.current_dir(workspace()).arg("check").arg(&faulty);
+    let out = run(check, Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let correct = t.path().join("correct");
+    let out = repro(None, &correct);
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    assert!(stdout.contains("not reproduced"), "{stdout}");
+}
