@@ -273,7 +273,7 @@ fn build_step(
     step.usage = spec
         .usage
         .as_ref()
-        .map(|u| resolve_usage(u, crate::turn::TEXT_USAGE));
+        .map(|u| resolve_usage(u, crate::usage_figures::TEXT_USAGE));
     let error = spec.error.as_ref().map(step_error);
     // The DONE line of a step (`same_index`) takes the tool of its ACTIVE line.
     let continued = match spec.same_index {

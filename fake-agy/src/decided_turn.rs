@@ -11,7 +11,7 @@ use crate::permission::denied;
 use crate::session::Session;
 use crate::situations::{deny_call, end_denied};
 use crate::subagent::{report_back, start_subagent};
-use crate::turn::TEXT_USAGE;
+use crate::usage_figures::TEXT_USAGE;
 use agy_protocol::script::{ImageSpec, ModelCall, ModelResponse, ModelTurn, SUBAGENT_TOOL};
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::Usage;

@@ -42,6 +42,7 @@ mod subcommands;
 mod tools;
 mod trace_replay;
 mod turn;
+mod usage_figures;
 mod version_model;
 
 pub use app::{main_with, main_with_os};

@@ -10,20 +10,11 @@ use crate::prompt::{read_prompt, GatedTool};
 use crate::session::{Session, UsageUpdate};
 use crate::situations::{deny, print_timeout};
 use crate::subagent::delegate_image;
+use crate::usage_figures::TEXT_USAGE;
 use crate::version_model::{has, Behaviour};
 use agy_protocol::script::{DefaultSpec, ImageSpec, UsageName, UsageSpec};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
-
-/// A text-only run's usage (docs/spike-records.md S8: 18914/332/267/16268).
-pub const TEXT_USAGE: Usage = Usage {
-    input_tokens: 18914,
-    output_tokens: 332,
-    thinking_tokens: 267,
-    cache_read_tokens: 16268,
-    total_tokens: 19246,
-    cache_read_absent: false,
-};
 
 /// An image run's usage (S8: 62753/4953/4459/85548), split over the planning step and
 /// the final answer.
@@ -115,16 +106,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
             canned_response(&s.prompt)
         }
     });
-    let default_usage = if image {
-        IMAGE_USAGE_PLAN.add(&IMAGE_USAGE_ANSWER)
-    } else {
-        TEXT_USAGE
-    };
-    let usage = spec
-        .usage
-        .as_ref()
-        .map(|u| resolve_usage(u, default_usage))
-        .unwrap_or(default_usage);
+    let usage = turn_usage(spec, image);
     let id = s.conversation_id()?;
     s.ensure_init()?;
     let i = s.next_step_index()?;
@@ -154,25 +136,9 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         Some(r) if spec.response.is_none() => r.full_text(),
         _ => answer,
     };
-    // §2.5: a gated tool without --dangerously-skip-permissions is soft-denied;
-    // generate_image is never gated (S5).
     if !image && !s.args.skip_permissions && spec.response.is_none() && decided.is_none() {
-        match reading.gated {
-            Some(GatedTool::Command) => {
-                return deny(
-                    s,
-                    "run_command",
-                    serde_json::json!({ "CommandLine": format!("touch {}", "notes-copy.txt") }),
-                )
-            }
-            Some(GatedTool::Mcp) => {
-                return deny(
-                    s,
-                    "call_mcp_tool",
-                    serde_json::json!({ "Arguments": {}, "ServerName": "server", "ToolName": "tool" }),
-                )
-            }
-            None => {}
+        if let Some(denied) = deny_gated(s, reading.gated.as_ref()) {
+            return denied;
         }
     }
     let (response, structured_output) = match conform(s, spec, answer) {
@@ -181,38 +147,13 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     };
     let mut lead = lead;
     let answer_usage = if image {
-        let split = if spec.usage.is_some() {
-            usage
-        } else {
-            IMAGE_USAGE_PLAN
+        let planned = PlannedImage {
+            usage,
+            duration,
+            references: &reading.references,
+            delegates,
         };
-        let plan_usage = if spec.usage.is_some() {
-            Usage::ZERO
-        } else {
-            split
-        };
-        let i = s.next_step_index()?;
-        let mut plan = StepUpdate::new(id.clone(), i, StepState::Done, StepType::AgentResponse);
-        plan.duration_seconds = Some(duration.as_secs_f64() * 0.8);
-        plan.usage = Some(plan_usage);
-        s.emit_step(plan);
-        view_references(s, &id, &reading.references)?;
-        let size = spec.image_size;
-        let images = ImageSpec {
-            width: size.map(|[w, _]| w),
-            height: size.map(|[_, h]| h),
-            ..ImageSpec::default()
-        };
-        if delegates {
-            lead = delegate_image(s, &id, &images)?;
-        } else {
-            write_images(s, &images)?;
-        }
-        if spec.usage.is_some() {
-            usage
-        } else {
-            IMAGE_USAGE_ANSWER
-        }
+        image_steps(s, &id, spec, planned, &mut lead)?
     } else {
         usage
     };
@@ -237,23 +178,124 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
             )?,
         },
     }
+    let answered = Answered {
+        response: lead + &response,
+        structured_output,
+        duration,
+    };
+    write_result(s, spec, id, answered)
+}
+
+/// The turn's usage: the script's, resolved against the recorded default for a text or
+/// an image turn.
+fn turn_usage(spec: &DefaultSpec, image: bool) -> Usage {
+    let default_usage = if image {
+        IMAGE_USAGE_PLAN.add(&IMAGE_USAGE_ANSWER)
+    } else {
+        TEXT_USAGE
+    };
+    spec.usage
+        .as_ref()
+        .map(|u| resolve_usage(u, default_usage))
+        .unwrap_or(default_usage)
+}
+
+/// What a default turn answered, for its result.
+struct Answered {
+    /// Every text-bearing agent message of the turn, joined.
+    response: String,
+    structured_output: Option<serde_json::Value>,
+    duration: std::time::Duration,
+}
+
+/// The default turn's result: the envelope with the turn's counts and usage.
+fn write_result(
+    s: &mut Session,
+    spec: &DefaultSpec,
+    id: String,
+    a: Answered,
+) -> Result<(), FakeError> {
     let advance = spec.advance_turns.unwrap_or(true);
     let spent = s.turn.spent;
     let env = Envelope {
         // agy joins every text-bearing agent message of the turn (cp-1.2.16-image-subagent).
-        response: lead + &response,
+        response: a.response,
         error: spec.error.clone().unwrap_or_default(),
-        duration_seconds: s.result_duration(duration.as_secs_f64() + 0.04),
+        duration_seconds: s.result_duration(a.duration.as_secs_f64() + 0.04),
         num_turns: s.turns_after_this(advance),
         usage: s.cumulative_usage(&spent),
-        json_schema: structured_output
+        json_schema: a
+            .structured_output
             .as_ref()
             .and(s.schema.as_ref())
             .map(|x| x.document.clone()),
-        structured_output,
+        structured_output: a.structured_output,
         ..Envelope::empty(id, spec.status.clone().unwrap_or(Status::Success))
     };
     s.emit_result(env, UsageUpdate::AddSpent)
+}
+
+/// What a default turn's image half needs from the turn.
+struct PlannedImage<'a> {
+    usage: Usage,
+    duration: std::time::Duration,
+    references: &'a [String],
+    delegates: bool,
+}
+
+/// The image half of a default turn: the planning step, the referenced files viewed and
+/// the image written (or delegated to the image subagent, whose report text becomes
+/// `lead`); returns the answer step's usage.
+fn image_steps(
+    s: &mut Session,
+    id: &str,
+    spec: &DefaultSpec,
+    planned: PlannedImage<'_>,
+    lead: &mut String,
+) -> Result<Usage, FakeError> {
+    let plan_usage = if spec.usage.is_some() {
+        Usage::ZERO
+    } else {
+        IMAGE_USAGE_PLAN
+    };
+    let i = s.next_step_index()?;
+    let mut plan = StepUpdate::new(id.to_string(), i, StepState::Done, StepType::AgentResponse);
+    plan.duration_seconds = Some(planned.duration.as_secs_f64() * 0.8);
+    plan.usage = Some(plan_usage);
+    s.emit_step(plan);
+    view_references(s, id, planned.references)?;
+    let size = spec.image_size;
+    let images = ImageSpec {
+        width: size.map(|[w, _]| w),
+        height: size.map(|[_, h]| h),
+        ..ImageSpec::default()
+    };
+    if planned.delegates {
+        *lead = delegate_image(s, id, &images)?;
+    } else {
+        write_images(s, &images)?;
+    }
+    Ok(if spec.usage.is_some() {
+        planned.usage
+    } else {
+        IMAGE_USAGE_ANSWER
+    })
+}
+
+/// §2.5: a gated tool without --dangerously-skip-permissions is soft-denied;
+/// generate_image is never gated (S5). `Some` when the turn ends in that denial.
+fn deny_gated(s: &mut Session, gated: Option<&GatedTool>) -> Option<Result<(), FakeError>> {
+    let (tool, input) = match gated? {
+        GatedTool::Command => (
+            "run_command",
+            serde_json::json!({ "CommandLine": format!("touch {}", "notes-copy.txt") }),
+        ),
+        GatedTool::Mcp => (
+            "call_mcp_tool",
+            serde_json::json!({ "Arguments": {}, "ServerName": "server", "ToolName": "tool" }),
+        ),
+    };
+    Some(deny(s, tool, input))
 }
 
 /// The first turn a process runs in a conversation with earlier turns has a
