@@ -125,7 +125,8 @@ pub struct StdinLog {
 pub struct StdinLine {
     /// Arrival, microseconds since the Unix epoch.
     pub at_us: u64,
-    /// The line without its newline (lossy UTF-8).
+    /// The line without its newline (a UTF-8 line: one that is not is never journalled
+    /// as converted text).
     pub text: String,
     /// The turn rule chosen for it, when it ran as a turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,7 +1,7 @@
 //! The live wrapper: agy-harness installed as `agy` in a live run's sandbox. Each time
 //! the adapter runs `agy`, it takes one invocation from the run's budget (or refuses,
 //! exit 2, once it is spent), then runs the real binary with the same argv, passing
-//! stdin through line by line and forwarding SIGTERM, SIGINT and SIGHUP, and keeps the
+//! stdin through byte for byte and forwarding SIGTERM, SIGINT and SIGHUP, and keeps the
 //! same journal record fake-agy keeps (argv, cwd, pid, times, stdin lines and close,
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
@@ -14,6 +14,7 @@ use agy_protocol::journal::{
     append_final, now_us, write_live, ExitRecord, JournalRecord, SignalRecord, StdinLine,
     JOURNALED_ENV, JOURNAL_VERSION,
 };
+use agy_protocol::lines::{LineItem, LineSplitter, DEFAULT_LINE_CAP};
 use agy_protocol::redact::{Identity, Redactor};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -22,7 +23,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::signal::unix::{signal, SignalKind};
 
 /// True when this process was started as the live wrapper (`argv[0]` is `agy` and the
@@ -262,38 +263,52 @@ async fn run_real(agy: PathBuf, invocation: u32, argv_os: Vec<OsString>) -> i32 
     code.unwrap_or_else(|| 128 + sig.unwrap_or(0))
 }
 
-/// Passes stdin through line by line, each line journalled (and recorded) with its
-/// arrival time; EOF closes agy's stdin too.
+/// Passes stdin through to agy byte for byte as it arrives (a live agy gets exactly what
+/// the client wrote), recording each chunk with its time. The journal's copy is split by
+/// the shared bounded splitter: a UTF-8 line is journalled with its arrival time; a line
+/// that is not UTF-8 or is over the cap is counted in `bytes` but not journalled (the
+/// one line policy: never converted; the recording keeps its bytes). EOF closes agy's
+/// stdin too.
 async fn pass_stdin(
     mut to_agy: tokio::process::ChildStdin,
     journal: LiveJournal,
     sink: Option<StdinSink>,
 ) {
-    let mut lines = BufReader::new(tokio::io::stdin());
+    let mut from_client = tokio::io::stdin();
+    let mut splitter = LineSplitter::new(DEFAULT_LINE_CAP);
+    let mut chunk = vec![0u8; 64 * 1024];
     loop {
-        let mut buf = Vec::new();
-        let n = lines.read_until(b'\n', &mut buf).await.unwrap_or(0);
-        if n == 0 {
-            break;
-        }
+        let n = match from_client.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let bytes = &chunk[..n];
         if let Some(sink) = &sink {
-            sink.line(&buf);
+            sink.line(bytes);
         }
-        journal.update(|r| {
-            r.stdin.bytes += n as u64;
-            r.stdin.lines.push(StdinLine {
-                at_us: now_us(),
-                text: String::from_utf8_lossy(&buf)
-                    .trim_end_matches('\n')
-                    .to_string(),
-                rule: None,
-            });
-        });
-        if to_agy.write_all(&buf).await.is_err() {
+        journal_stdin(&journal, n, splitter.push(bytes));
+        if to_agy.write_all(bytes).await.is_err() {
             break;
         }
     }
+    journal_stdin(&journal, 0, splitter.finish().into_iter().collect());
     journal.update(|r| r.stdin.closed_us = Some(now_us()));
+}
+
+/// Journals `bytes` more stdin bytes and the UTF-8 lines among `items`.
+fn journal_stdin(journal: &LiveJournal, bytes: usize, items: Vec<LineItem>) {
+    journal.update(|r| {
+        r.stdin.bytes += bytes as u64;
+        for item in items {
+            if let Ok(text) = item.into_text("stdin") {
+                r.stdin.lines.push(StdinLine {
+                    at_us: now_us(),
+                    text,
+                    rule: None,
+                });
+            }
+        }
+    });
 }
 
 /// Waits for agy, passing SIGTERM, SIGINT and SIGHUP on (each journalled); `None` when

@@ -183,3 +183,38 @@ fn the_live_wrapper_checks_its_settings_before_spending_the_budget() {
         assert!(!t.path().join("used").exists(), "an invocation was charged");
     }
 }
+
+// Issue 13: the wrapper read stdin with an unbounded `read_until` and journalled a lossy
+// copy of every line. agy must get the client's bytes unchanged; the journal keeps the
+// UTF-8 lines and never a converted copy of a bad one, and the lines after it.
+#[test]
+fn the_live_wrapper_forwards_stdin_bytes_and_journals_only_its_utf8_lines() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = TestDir::new();
+    let seen = t.path().join("seen");
+    let real = t.write(
+        "real-agy",
+        &format!("#!/bin/sh\ncat > '{}'\n", seen.display()),
+    );
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let input: &[u8] = b"one\n\xff\xfe bad\nthree\nlast without newline";
+    let input_file = t.path().join("stdin");
+    std::fs::write(&input_file, input).expect("stdin");
+    let journal = t.path().join("journal.jsonl");
+    let mut cmd = wrapper(&t, &real, "1");
+    cmd.env("FAKE_AGY_JOURNAL", &journal)
+        .args(["--input-format", "stream-json"])
+        .stdin(std::fs::File::open(&input_file).expect("open stdin"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    // Not `run`, which gives the command an empty stdin.
+    let out = wait_exit(cmd.spawn().expect("spawn"), Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&seen).expect("seen"), input);
+    let records = agy_protocol::journal::read_journal(&journal).expect("journal");
+    let record = records.last().expect("a record");
+    let lines: Vec<&str> = record.stdin.lines.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(lines, ["one", "three", "last without newline"]);
+    assert_eq!(record.stdin.bytes, input.len() as u64);
+    assert!(record.stdin.closed_us.is_some());
+}
