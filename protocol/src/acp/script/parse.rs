@@ -1,6 +1,7 @@
 //! Reading an ACP script with every problem located, and rendering one back to TOML.
 
 use super::model::{AcpScript, AgentSpec, PromptRule, RestoreSpec};
+use super::reply::{line_problem, OpeningSpec, ReplyRule, ReplyStep};
 use super::step::AcpStep;
 use crate::diag::{
     parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics, EmbeddedFormat, SourceFile,
@@ -14,10 +15,22 @@ use std::path::Path;
 use toml::de::DeValue;
 use toml::Spanned;
 
-const SCRIPT_KEYS: &[&str] = &["agent", "load", "resume", "prompt"];
+const SCRIPT_KEYS: &[&str] = &["agent", "load", "resume", "prompt", "opening", "reply"];
 const RESTORE_KEYS: &[&str] = &["replay", "late", "error"];
 const PROMPT_KEYS: &[&str] = &["name", "when", "times", "steps"];
 const STEP_EXAMPLE: &str = "{ text = \"Done.\" }, { respond = \"end_turn\" }";
+const REPLY_KEYS: &[&str] = &["name", "when", "times", "steps"];
+const REPLY_EXAMPLE: &str = "{ line = '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}' }";
+
+impl ScriptStep for ReplyStep {
+    fn name(&self) -> &'static str {
+        ReplyStep::name(self)
+    }
+
+    fn ends_process(&self) -> bool {
+        false
+    }
+}
 
 impl ScriptStep for AcpStep {
     fn name(&self) -> &'static str {
@@ -74,13 +87,96 @@ pub fn parse_acp_script_value(
         .collect();
     let heads = prompts.iter().map(|r| (r.when.is_some(), r.times));
     check_reachable_rules(src, "prompt", &prompt_values, heads, diags);
+    let opening = root
+        .raw("opening")
+        .map(|v| parse_opening(src, v, diags))
+        .unwrap_or_default();
+    let reply_values = root.elements("reply", diags);
+    let replies: Vec<ReplyRule> = reply_values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_reply(src, v, i + 1, diags))
+        .collect();
+    let heads = replies.iter().map(|r| (r.when.is_some(), r.times));
+    check_reachable_rules(src, "reply", &reply_values, heads, diags);
     root.finish(SCRIPT_KEYS, diags);
     AcpScript {
         agent,
         load,
         resume,
         prompts,
+        opening,
+        replies,
     }
+}
+
+fn parse_opening(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    diags: &mut Diagnostics,
+) -> OpeningSpec {
+    let Some(mut w) = TableWalker::from_value(src, value, "`[opening]`", diags) else {
+        return OpeningSpec::default();
+    };
+    let steps = parse_reply_steps(src, &mut w, false, diags);
+    w.finish(&["steps"], diags);
+    OpeningSpec { steps }
+}
+
+fn parse_reply(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    n: usize,
+    diags: &mut Diagnostics,
+) -> ReplyRule {
+    let what = format!("reply {n}");
+    let Some(mut w) = TableWalker::from_value(src, value, what, diags) else {
+        return ReplyRule::default();
+    };
+    let head = parse_rule_head(src, &mut w, diags);
+    let steps = parse_reply_steps(src, &mut w, true, diags);
+    w.finish(REPLY_KEYS, diags);
+    ReplyRule {
+        name: head.name,
+        when: head.when,
+        times: head.times,
+        steps,
+    }
+}
+
+/// The steps of a reply (`answers` a request) or of the opening (no request to answer).
+fn parse_reply_steps(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    answers: bool,
+    diags: &mut Diagnostics,
+) -> Vec<ReplyStep> {
+    parse_step_table(
+        src,
+        w,
+        "steps",
+        REPLY_EXAMPLE,
+        diags,
+        |at, diags| match at.step {
+            ReplyStep::Line(line) => {
+                if let Some((problem, hint)) = line_problem(line) {
+                    diags.push(
+                        Diagnostic::at(src, at.offset, format!("{}: the line {problem}", at.what))
+                            .with_hint(hint),
+                    );
+                }
+            }
+            ReplyStep::Error(_) if !answers => diags.push(
+                Diagnostic::at(
+                    src,
+                    at.offset,
+                    format!("{} is `error`, but the opening answers no request", at.what),
+                )
+                .with_hint("write the error message as a `line`, or move it into a `[[reply]]`"),
+            ),
+            _ => {}
+        },
+    )
 }
 
 fn parse_restore(
