@@ -41,7 +41,12 @@ pub fn acp_capture_to_script(
         });
     };
     let bytes = read_capture_file(dir, rel).map_err(|what| ConvertError { what })?;
-    let lines = read_lines(&bytes)?;
+    transcript_to_script(&bytes)
+}
+
+/// The script that replays a transcript's bytes.
+fn transcript_to_script(bytes: &[u8]) -> Result<AcpScript, ConvertError> {
+    let lines = read_lines(bytes)?;
     let mut script = AcpScript {
         // A capture holds no stderr: the replay writes none.
         agent: AgentSpec {
@@ -196,4 +201,83 @@ fn agent_step(line: &TranscriptLine, request: Option<&Frame>) -> ReplyStep {
         }
     }
     ReplyStep::Line(line.text.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn convert(text: &str) -> Result<AcpScript, ConvertError> {
+        transcript_to_script(text.as_bytes())
+    }
+
+    #[test]
+    fn agent_lines_follow_the_client_request_they_come_after() {
+        let script = convert(concat!(
+            "{\"direction\": \"agent\", \"method\": \"session/update\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/request_permission\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"outcome\":{\"outcome\":\"cancelled\"}}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/cancel\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}\n",
+        ))
+        .expect("converts");
+        assert_eq!(script.agent.stderr_noise, Some(false));
+        assert_eq!(script.opening.steps.len(), 1);
+        let whens: Vec<_> = script
+            .replies
+            .iter()
+            .map(|r| r.when.clone().unwrap_or_default())
+            .map(|w| (w.nth, w.method))
+            .collect();
+        // The permission answer (line 5) is the client's: it answers the agent's id 4,
+        // and being no request it gets no rule.
+        assert_eq!(
+            whens,
+            [
+                (Some(1), Some("initialize".into())),
+                (Some(2), Some("session/cancel".into())),
+            ]
+        );
+        let names: Vec<&str> = script.replies[0]
+            .steps
+            .iter()
+            .map(ReplyStep::name)
+            .collect();
+        assert_eq!(names, ["line", "line"]);
+        assert!(matches!(
+            &script.replies[1].steps[..],
+            [ReplyStep::Error(e)] if e.code == -32601 && e.message == "Method not found"
+        ));
+    }
+
+    #[test]
+    fn an_error_answering_another_id_stays_a_verbatim_line() {
+        let line = "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32000,\"message\":\"x\"}}";
+        let script = convert(&format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"authenticate\"}}\n{line}\n"
+        ))
+        .expect("converts");
+        assert_eq!(script.replies[0].steps, [ReplyStep::Line(line.into())]);
+    }
+
+    #[test]
+    fn what_a_script_cannot_say_is_named_with_its_line() {
+        let cases = [
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}", "line 1: no newline"),
+            ("{\"jsonrpc\":\"2.0\",\"method\":\"x/y\"}\n", "line 1: `x/y` is not an ACP v1 method"),
+            ("{\"direction\": \"up\"}\n", "line 1: neither a JSON-RPC message"),
+            ("[1\n", "line 1: not JSON"),
+            (
+                "{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
+                "line 2: agent lines after a client message that is no request",
+            ),
+            ("", "holds no line"),
+        ];
+        for (text, want) in cases {
+            let err = convert(text).expect_err(want);
+            assert!(err.what.contains(want), "{want}: {err}");
+        }
+    }
 }
