@@ -17,9 +17,8 @@ use toml::Spanned;
 
 const SCRIPT_KEYS: &[&str] = &["agent", "load", "resume", "prompt", "opening", "reply"];
 const RESTORE_KEYS: &[&str] = &["replay", "late", "error"];
-const PROMPT_KEYS: &[&str] = &["name", "when", "times", "steps"];
+const RULE_KEYS: &[&str] = &["name", "when", "times", "steps"];
 const STEP_EXAMPLE: &str = "{ text = \"Done.\" }, { respond = \"end_turn\" }";
-const REPLY_KEYS: &[&str] = &["name", "when", "times", "steps"];
 const REPLY_EXAMPLE: &str = "{ line = '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}' }";
 
 impl ScriptStep for ReplyStep {
@@ -135,7 +134,7 @@ fn parse_reply(
     };
     let head = parse_rule_head(src, &mut w, diags);
     let steps = parse_reply_steps(src, &mut w, true, diags);
-    w.finish(REPLY_KEYS, diags);
+    w.finish(RULE_KEYS, diags);
     ReplyRule {
         name: head.name,
         when: head.when,
@@ -211,7 +210,7 @@ fn parse_prompt(
     };
     let head = parse_rule_head(src, &mut w, diags);
     let steps = parse_steps(src, &mut w, "steps", true, diags);
-    w.finish(PROMPT_KEYS, diags);
+    w.finish(RULE_KEYS, diags);
     PromptRule {
         name: head.name,
         when: head.when,
