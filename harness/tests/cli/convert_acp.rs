@@ -168,3 +168,31 @@ fn converse(
     }
     Ok(())
 }
+
+#[test]
+fn convert_writes_an_acp_capture_as_the_fake_agy_acp_script_it_converts_to() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../traces"));
+    let t = TestDir::new();
+    let out_file = t.path().join("probe.toml");
+    let mut cmd = t.harness();
+    cmd.args(["convert", "acp-1.3.0-dsh-probe", "--traces"])
+        .arg(dir)
+        .arg("--out")
+        .arg(&out_file);
+    let out = run(cmd, Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&out_file).expect("script written");
+    assert!(
+        written.starts_with("# fake-agy-acp script replaying capture acp-1.3.0-dsh-probe"),
+        "{written}"
+    );
+    let parsed = agy_protocol::acp::script::parse_acp_script_file(&out_file, None)
+        .unwrap_or_else(|e| panic!("{e}\n{written}"));
+    let corpus = agy_protocol::capture::load_corpus(dir).expect("corpus");
+    let capture = corpus.find("acp-1.3.0-dsh-probe").expect("capture");
+    assert_eq!(
+        Some(parsed),
+        acp_capture_to_script(dir, capture).ok(),
+        "{written}"
+    );
+}
