@@ -155,31 +155,31 @@ mod tests {
 
     #[test]
     fn prefixes_cover_their_families() {
-        for name in [
-            FAKE_AGY_SCRIPT,
-            FAKE_AGY_SCRIPT_TABLE,
-            FAKE_AGY_JOURNAL,
-            FAKE_AGY_VERSION,
-            FAKE_AGY_STATE_DIR,
-            FAKE_AGY_TIME_SCALE,
-            FAKE_AGY_TURN_DURATION,
-            FAKE_AGY_IMAGE_DURATION,
-            FAKE_AGY_SIGNED_OUT,
-            FAKE_AGY_IDENTIFY,
-            FAKE_AGY_ACP_SCRIPT,
-            FAKE_AGY_ACP_SCRIPT_TABLE,
-            FAKE_AGY_ACP_JOURNAL,
-            FAKE_AGY_ACP_VERSION,
-        ] {
-            assert!(name.starts_with(FAKE_AGY_PREFIX), "{name}");
-        }
-        for name in [
-            AGY_HARNESS_LIVE_AGY,
-            AGY_HARNESS_LIVE_BUDGET,
-            AGY_HARNESS_LIVE_BUDGET_FILE,
-            AGY_HARNESS_LIVE_RECORD,
-        ] {
-            assert!(name.starts_with(AGY_HARNESS_LIVE_PREFIX), "{name}");
-        }
+        let with = |prefix: &str| -> Vec<&str> {
+            ALL.iter()
+                .copied()
+                .filter(|n| n.starts_with(prefix))
+                .collect()
+        };
+        // The fakes' knobs are declared first, up to the driver's variables.
+        let knobs: Vec<&str> = ALL
+            .iter()
+            .copied()
+            .take_while(|n| *n != AGY_DRIVER_STATE_DIR)
+            .collect();
+        assert_eq!(knobs.len(), 14, "{knobs:?}");
+        assert!(
+            knobs.iter().all(|n| n.starts_with(FAKE_AGY_PREFIX)),
+            "{knobs:?}"
+        );
+        assert_eq!(
+            with(AGY_HARNESS_LIVE_PREFIX),
+            [
+                AGY_HARNESS_LIVE_AGY,
+                AGY_HARNESS_LIVE_BUDGET,
+                AGY_HARNESS_LIVE_BUDGET_FILE,
+                AGY_HARNESS_LIVE_RECORD,
+            ]
+        );
     }
 }

@@ -11,8 +11,8 @@ pub mod generated;
 pub mod oracle;
 pub mod render;
 
-use crate::adapter_config::{load_adapter_config, AdapterConfig};
-use crate::binaries::{fake_agy, fake_agy_acp_if, reference_adapter};
+use crate::adapter_config::AdapterConfig;
+use crate::binaries::{adapter_config, fake_agy, fake_agy_acp_if, reference_adapter};
 use crate::cli::FuzzArgs;
 use crate::exit_code;
 use crate::fatal::Fatal;
@@ -87,22 +87,12 @@ fn bad_input(message: String) -> Fatal {
 /// The adapter under test: `--adapter`, else the reference adapter with `--fault`s,
 /// each fault checked against the adapter's own list.
 fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, Fatal> {
-    if let Some(path) = &args.target.adapter {
-        return load_adapter_config(path).map_err(|d| {
-            eprint!("{d}");
-            bad_input("the adapter config has problems".into())
-        });
-    }
-    let bin = reference_adapter(&args.runner)?;
-    if !args.target.fault.is_empty() {
+    let faults = &args.target.fault;
+    if args.target.adapter.is_none() && !faults.is_empty() {
+        let bin = reference_adapter(&args.runner)?;
         let known =
             crate::faults::list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
-        if let Some(f) = args
-            .target
-            .fault
-            .iter()
-            .find(|f| !known.iter().any(|k| &k.name == *f))
-        {
+        if let Some(f) = faults.iter().find(|f| !known.iter().any(|k| &k.name == *f)) {
             let names: Vec<&str> = known.iter().map(|k| k.name.as_str()).collect();
             return Err(bad_input(format!(
                 "`{f}` is not a fault of the reference adapter; it has: {}",
@@ -110,13 +100,7 @@ fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, Fatal> {
             )));
         }
     }
-    let extra: Vec<String> = args
-        .target
-        .fault
-        .iter()
-        .flat_map(|f| ["--fault".to_string(), f.clone()])
-        .collect();
-    Ok(AdapterConfig::reference(&bin, &extra))
+    adapter_config(args.target.adapter.as_deref(), faults, &args.runner)
 }
 
 fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
