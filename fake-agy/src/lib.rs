@@ -18,6 +18,7 @@ mod decided_turn;
 mod ending;
 mod error;
 pub mod exit_code;
+mod help;
 mod image;
 mod knobs;
 pub mod mock;
@@ -46,6 +47,6 @@ mod usage_figures;
 mod version_model;
 
 pub use app::{main_with, main_with_os};
-pub use cli::usage;
+pub use help::root_usage;
 pub use image::encode as encode_image;
 pub use prompt::{read_prompt, GatedTool, PromptReading};

@@ -1,10 +1,11 @@
 //! The default behaviour of one print-mode invocation (`-p`): version, subcommands,
 //! slash commands, pre-turn checks, then one default turn.
 
-use crate::cli::{usage, CliError, OutputFormat};
+use crate::cli::{CliError, OutputFormat};
 use crate::commands;
 use crate::error::FakeError;
 use crate::exit_code;
+use crate::help::{root_usage, subcommand_help};
 use crate::models::validate;
 use crate::session::Session;
 use crate::structured::Schema;
@@ -12,7 +13,7 @@ use crate::subcommands;
 use crate::turn::default_turn;
 use agy_protocol::script::DefaultSpec;
 use agy_protocol::stream::StreamEvent;
-use agy_protocol::Envelope;
+use agy_protocol::{AgyVersion, Envelope};
 
 /// What the command line asks for before any turn runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +34,8 @@ pub enum Request {
     Persistent,
     /// A usage error already described (exit 2).
     UsageError(String),
+    /// A subcommand's `-h`/`--help`: the text for stderr (exit 0).
+    Help(String),
     /// No prompt and no terminal for the interactive UI.
     NoTerminal,
     /// Something fake-agy does not simulate.
@@ -54,11 +57,16 @@ pub fn classify(s: &Session) -> Request {
                 a.rest.join(" ")
             ));
         }
+        if a.rest[1..].iter().any(|t| is_help(t)) {
+            // ua-1.0.16-*-help: a subcommand's help, or the root usage for a name agy
+            // does not know (ua-1.0.16-unknown-subcommand), exit 0.
+            return Request::Help(subcommand_help(first).unwrap_or_else(|| root_usage(s.version)));
+        }
         return match first.as_str() {
             "models" => match a.rest.get(1) {
                 // BB (1.1.19): a flag after the subcommand is undefined for it.
                 Some(f) if f.starts_with('-') => Request::UsageError(format!(
-                    "flag provided but not defined: -{}",
+                    "flags provided but not defined: -{}",
                     f.trim_start_matches('-').split('=').next().unwrap_or("")
                 )),
                 _ => Request::Models,
@@ -113,6 +121,11 @@ pub fn classify(s: &Session) -> Request {
     Request::Turn
 }
 
+/// `-h`, `--help`, `-help` or `--h`.
+fn is_help(token: &str) -> bool {
+    matches!(token.trim_start_matches('-'), "h" | "help") && token.starts_with('-')
+}
+
 /// True when the process can open its controlling terminal, as agy's interactive UI
 /// (bubbletea) does first.
 fn has_terminal() -> bool {
@@ -130,10 +143,10 @@ const NO_TERMINAL: &str = "CLI error: bubbletea: error opening TTY: bubbletea: c
 
 /// What agy's flag parser answers for a command line it does not run: the stderr text
 /// and the exit code (`-h`: usage, 0; any other error: the message and usage, 2).
-pub fn flag_error_answer(e: &CliError) -> (String, i32) {
+pub fn flag_error_answer(e: &CliError, version: AgyVersion) -> (String, i32) {
     match e {
-        CliError::Help => (usage(), exit_code::OK),
-        CliError::Usage(msg) => (format!("{msg}\n{}", usage()), exit_code::USAGE),
+        CliError::Help => (root_usage(version), exit_code::OK),
+        CliError::Usage(msg) => (format!("{msg}\n{}", root_usage(version)), exit_code::USAGE),
     }
 }
 
@@ -141,7 +154,7 @@ pub fn flag_error_answer(e: &CliError) -> (String, i32) {
 /// in `s.exit_code`.
 pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
     if let Some(e) = &s.flag_error {
-        let (text, code) = flag_error_answer(e);
+        let (text, code) = flag_error_answer(e, s.version);
         s.out.stderr(text.as_bytes());
         s.exit_code = code;
         return Ok(());
@@ -155,8 +168,10 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
             let rest = s.args.rest.get(1..).unwrap_or_default().to_vec();
             subcommands::answer(s, &name, &rest);
         }
+        Request::Help(text) => s.out.stderr(text.as_bytes()),
         Request::UsageError(msg) => {
-            s.out.stderr(format!("{msg}\n{}", usage()).as_bytes());
+            s.out
+                .stderr(format!("{msg}\n{}", root_usage(s.version)).as_bytes());
             s.exit_code = exit_code::USAGE;
         }
         Request::NoTerminal => {

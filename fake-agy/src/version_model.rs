@@ -8,6 +8,19 @@ use agy_protocol::AgyVersion;
 /// A default behaviour that changed between agy versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Behaviour {
+    /// `init.tools` lacks `code_search`, `moma_search` and `skill_search` (1.1.8 lists
+    /// them: 59 tools).
+    SearchToolsDropped,
+    /// `init.tools` lists `ask_custom_permission` (1.1.9: 56 tools without it).
+    AskCustomPermissionTool,
+    /// Usage objects carry `cache_read_tokens` (before: input, output, thinking, total).
+    CacheReadTokens,
+    /// `agy models` lists `<id>\t<label>` per line (before: the label alone).
+    ModelIdsListed,
+    /// The catalogue has three Gemini Flash generations with High/Medium/Low tiers and
+    /// Gemini 3.1 Pro High/Low (before: Gemini 3.5 Flash Medium/High/Low, 3.1 Pro
+    /// Low/High).
+    ThreeFlashGenerations,
     /// The model catalogue lists Gemini 3.8/3.7/3.6 Flash (before: 3.7/3.6/3.5).
     Gemini38Family,
     /// `--conversation` with an unknown id warns and mints agy's own id (before: creates
@@ -62,6 +75,31 @@ const fn v(major: u32, minor: u32, patch: u32) -> AgyVersion {
 
 /// The table (docs/agy-versions.md).
 pub const TABLE: &[Row] = &[
+    Row {
+        behaviour: Behaviour::SearchToolsDropped,
+        since: v(1, 1, 9),
+        source: "jd-1.1.8-adversarial-review (59 tools); jd-1.1.9-review-stream (56)",
+    },
+    Row {
+        behaviour: Behaviour::AskCustomPermissionTool,
+        since: v(1, 1, 22),
+        source: "jd-1.1.9-review-stream (56, without it); FM 1.1.22 (57), kp-1.1.27-list-dir-turn",
+    },
+    Row {
+        behaviour: Behaviour::CacheReadTokens,
+        since: v(1, 1, 8),
+        source: "ua-1.0.16-print-json-ok (none); jd-1.1.8-adversarial-review (cache_read_tokens)",
+    },
+    Row {
+        behaviour: Behaviour::ModelIdsListed,
+        since: v(1, 1, 13),
+        source: "ua-1.0.16-models (labels only); UX (1.1.13), gb-1.1.18-models-text (id, tab, label)",
+    },
+    Row {
+        behaviour: Behaviour::ThreeFlashGenerations,
+        since: v(1, 1, 18),
+        source: "ua-1.0.16-models (Gemini 3.5 Flash only); gb-1.1.18-models-text (3.7/3.6/3.5)",
+    },
     Row {
         behaviour: Behaviour::Gemini38Family,
         since: v(1, 1, 27),
@@ -196,5 +234,8 @@ mod tests {
         assert!(!has(v(1, 2, 7), Behaviour::DeniedCommandDone));
         assert!(has(v(1, 3, 1), Behaviour::Claude55Models));
         assert!(!has(v(1, 1, 18), Behaviour::Gemini38Family));
+        assert!(!has(v(1, 0, 16), Behaviour::CacheReadTokens));
+        assert!(!has(v(1, 0, 16), Behaviour::ModelIdsListed));
+        assert!(has(v(1, 1, 18), Behaviour::ThreeFlashGenerations));
     }
 }
