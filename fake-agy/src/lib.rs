@@ -9,6 +9,7 @@ mod actor;
 mod answer_stream;
 mod app;
 mod artifact;
+mod bookkeeping;
 mod brain;
 mod cli;
 mod clock;

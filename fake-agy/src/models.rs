@@ -100,24 +100,34 @@ pub fn validate(
     let Some(m) = model else {
         return match effort {
             None | Some("low" | "medium" | "high") => Ok(()),
+            // gb-1.1.18-effort-bogus.
             Some(e) => Err(prefix(
                 "",
                 e,
-                &format!("--effort {e} is not one of low, medium, high"),
+                &format!("invalid --effort {e:?} (valid: low, medium, high)"),
             )),
         };
     };
     let e = effort.unwrap_or("");
     let models = catalogue(version);
-    if models.iter().any(|x| x.id == m || x.label == m) {
-        if effort.is_some() {
-            return Err(prefix(
-                m,
-                e,
-                &format!("--model {m} conflicts with --effort={e}"),
-            ));
+    if let Some(known) = models.iter().find(|x| x.id == m || x.label == m) {
+        if effort.is_none() {
+            return Ok(());
         }
-        return Ok(());
+        let tiered = TIERS3
+            .iter()
+            .any(|(t, _)| known.id.ends_with(&format!("-{t}")));
+        return Err(prefix(
+            m,
+            e,
+            &if tiered {
+                // PB error-model-effort-conflict.
+                format!("--model {m} conflicts with --effort={e}")
+            } else {
+                // kp-1.2.3-effort-unsupported: a model without effort tiers.
+                format!("--effort is not supported for model {m:?}")
+            },
+        ));
     }
     let tiers: Vec<&str> = models
         .iter()

@@ -11,6 +11,7 @@ use crate::session::Session;
 use crate::structured::Schema;
 use crate::subcommands;
 use crate::turn::default_turn;
+use crate::version_model::{has, Behaviour};
 use agy_protocol::script::DefaultSpec;
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{AgyVersion, Envelope};
@@ -24,6 +25,8 @@ pub enum Request {
     Models,
     /// `-p /usage` or `-p /quota`.
     Usage,
+    /// `-p /credits`.
+    Credits,
     /// `-p /model` (the selected model) or `-p /effort` (its reasoning effort).
     Setting(String),
     /// `update`, `changelog`, `agents`, `plugin`, `mcp`, `help` (answered briefly).
@@ -114,6 +117,7 @@ pub fn classify(s: &Session) -> Request {
         let cmd = prompt.split_whitespace().next().unwrap_or("");
         return match cmd {
             "/usage" | "/quota" => Request::Usage,
+            "/credits" => Request::Credits,
             "/model" | "/effort" => Request::Setting(cmd.trim_start_matches('/').to_string()),
             _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
         };
@@ -135,6 +139,9 @@ fn has_terminal() -> bool {
         .open("/dev/tty")
         .is_ok()
 }
+
+/// `-p /credits` on an account without AI credits (gb-1.1.18-credits-error).
+const CREDITS_ERROR: &str = "/credits failed: retrieving credits: no credits info found";
 
 /// agy 1.3.2 started without a prompt and without a terminal
 /// (capture `ga-1.3.2-no-tty`); the exit code is not recorded (the fake's 1 is
@@ -162,6 +169,8 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
     match classify(s) {
         Request::Version => commands::version(s),
         Request::Models => commands::models(s),
+        // gb-1.1.18-credits-error: an account without AI credits (the fake's own).
+        Request::Credits => report_pre_turn_error(s, CREDITS_ERROR),
         Request::Usage => commands::usage(s),
         Request::Setting(name) => commands::setting(s, &name),
         Request::Subcommand(name) => {
@@ -196,6 +205,14 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
 /// `--model`/`--effort` validation (§1.4) and the `--json-schema` load; on failure
 /// prints the error and returns false.
 pub fn pre_turn_checks(s: &mut Session) -> bool {
+    if let Some(mode) = s.args.mode.as_deref() {
+        if !matches!(mode, "plan" | "accept-edits") {
+            // gb-1.1.18-mode-bogus: a warning, then the turn in the default mode.
+            s.out.stderr_line(&format!(
+                "warning: unrecognized --mode value {mode:?} (valid: accept-edits, plan)"
+            ));
+        }
+    }
     if let Err(text) = validate(s.version, s.args.model.as_deref(), s.args.effort.as_deref()) {
         report_pre_turn_error(s, &text);
         return false;
@@ -218,7 +235,13 @@ pub fn pre_turn_checks(s: &mut Session) -> bool {
 /// A pre-turn failure: `error: …` on stderr, the ERROR envelope (json) or a lone
 /// `result` event without `init` (stream-json), exit 1 (PB, TF S6b).
 pub fn report_pre_turn_error(s: &mut Session, text: &str) {
-    s.out.stderr_line(&format!("error: {text}"));
+    // gb-1.1.18-effort-bogus: `Error: ` before 1.2.3.
+    let head = if has(s.version, Behaviour::LowercaseErrorPrefix) {
+        "error"
+    } else {
+        "Error"
+    };
+    s.out.stderr_line(&format!("{head}: {text}"));
     let env = Envelope::pre_turn_error(text);
     match s.format {
         OutputFormat::Json => s.out.stdout(env.to_line().as_bytes()),

@@ -124,6 +124,9 @@ pub struct Session {
     /// This process resumed a conversation with earlier turns and has not yet shown
     /// the `system_message` agy puts at the head of the first resumed turn.
     pub resume_message_due: bool,
+    /// This default turn is a new conversation's first and has not yet shown the
+    /// `checkpoint` of the versions that write one (`crate::bookkeeping`).
+    pub checkpoint_due: bool,
     /// Why the command line did not parse, when a script rule serves it anyway
     /// (`args` are then the defaults); `default` answers as agy's flag parser.
     pub flag_error: Option<CliError>,
@@ -207,6 +210,7 @@ impl Session {
             last_result_line: None,
             schema: None,
             resume_message_due: false,
+            checkpoint_due: false,
             flag_error: None,
             model: None,
             conversation: None,

@@ -153,6 +153,7 @@ impl<'de> Deserialize<'de> for VersionRange {
 /// default.
 pub const MODELLED_VERSIONS: &[AgyVersion] = &[
     AgyVersion::new(1, 0, 16),
+    AgyVersion::new(1, 1, 9),
     AgyVersion::new(1, 1, 18),
     AgyVersion::new(1, 1, 27),
     AgyVersion::new(1, 2, 6),
