@@ -127,4 +127,10 @@ fn every_capture_converts_to_a_script_fake_agy_replays_byte_for_byte() {
         "the corpus at {} is empty",
         dir.display()
     );
+    assert!(
+        std::env::var_os("AGY_CORPUS_DIR").is_some()
+            || captures.iter().any(|c| c.kind == CaptureKind::Acp),
+        "the corpus at {} holds no ACP transcript to replay through fake-agy-acp",
+        dir.display()
+    );
 }
