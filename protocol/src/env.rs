@@ -27,6 +27,10 @@ pub const FAKE_AGY_TIME_SCALE: &str = "FAKE_AGY_TIME_SCALE";
 pub const FAKE_AGY_TURN_DURATION: &str = "FAKE_AGY_TURN_DURATION";
 /// How long fake-agy's default image turn takes (a Go duration).
 pub const FAKE_AGY_IMAGE_DURATION: &str = "FAKE_AGY_IMAGE_DURATION";
+/// A folder where fake-agy keeps each picture it encodes, named by its size, seed and
+/// format, and reads it back instead of encoding the same picture again (set by
+/// `agy-harness fuzz` for its run).
+pub const FAKE_AGY_IMAGE_CACHE: &str = "FAKE_AGY_IMAGE_CACHE";
 /// `1`: fake-agy plays an agy without credentials.
 pub const FAKE_AGY_SIGNED_OUT: &str = "FAKE_AGY_SIGNED_OUT";
 /// The identity handshake's nonce (`agy_protocol::identity`): a fake that sees it
@@ -109,6 +113,7 @@ pub const ALL: &[&str] = &[
     FAKE_AGY_TIME_SCALE,
     FAKE_AGY_TURN_DURATION,
     FAKE_AGY_IMAGE_DURATION,
+    FAKE_AGY_IMAGE_CACHE,
     FAKE_AGY_SIGNED_OUT,
     FAKE_AGY_IDENTIFY,
     FAKE_AGY_ACP_SCRIPT,
@@ -172,7 +177,7 @@ mod tests {
             .copied()
             .take_while(|n| *n != AGY_DRIVER_STATE_DIR)
             .collect();
-        assert_eq!(knobs.len(), 14, "{knobs:?}");
+        assert_eq!(knobs.len(), 15, "{knobs:?}");
         assert!(
             knobs.iter().all(|n| n.starts_with(FAKE_AGY_PREFIX)),
             "{knobs:?}"

@@ -19,6 +19,7 @@ use crate::fatal::Fatal;
 use crate::report::ReportFormat;
 use crate::runner::RunSettings;
 use crate::scenario::Profile;
+use agy_protocol::env::FAKE_AGY_IMAGE_CACHE;
 use agy_protocol::GoDuration;
 use engine::{Bench, Violation};
 use generated::Generated;
@@ -159,7 +160,7 @@ fn default_jobs() -> usize {
 
 async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
     let budget = validate(&args)?;
-    let settings = Arc::new(settings(&args)?);
+    let mut settings = settings(&args)?;
     if !settings.config.adapter.profiles.contains(&args.profile) {
         return Err(bad_input(format!(
             "the adapter does not implement the `{}` profile",
@@ -168,8 +169,16 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
     }
     let jobs = args.runner.jobs.unwrap_or_else(default_jobs);
     let work = engine::work_dir()?;
+    // The run's cases draw the same few pictures again and again: fake-agy encodes
+    // each once and reads it back from here (an agy that inherits this environment).
+    settings
+        .config
+        .adapter
+        .env
+        .entry(FAKE_AGY_IMAGE_CACHE.to_string())
+        .or_insert_with(|| work.path().join("images").display().to_string());
     let bench = Bench {
-        settings,
+        settings: Arc::new(settings),
         dir: work.path().to_path_buf(),
     };
     let strategy = generated::strategy(args.profile);
