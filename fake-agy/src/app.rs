@@ -24,6 +24,7 @@ use agy_protocol::script::{
     parse_script_file, DefaultSpec, Exhausted, InvocationRule, MalformedLines, RunMode, Script,
     ScriptHeader, Step, Times,
 };
+use agy_protocol::AgyVersion;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::sync::Arc;
@@ -105,12 +106,17 @@ fn read_command_line(rest: &[String]) -> (Args, Option<CliError>) {
 /// agy's flag parser answers a command line it does not run before anything else
 /// (usage on stderr; the exit code is returned), unless a rule of the script names the
 /// command line (`argv_has`) and may serve it.
-fn parser_answer(e: Option<&CliError>, script: Option<&Script>) -> Option<i32> {
+fn parser_answer(
+    e: Option<&CliError>,
+    script: Option<&Script>,
+    version: AgyVersion,
+) -> Option<i32> {
     let e = e?;
     if script.is_some_and(|s| s.invocations.iter().any(targets_flag_errors)) {
         return None;
     }
-    let (text, code) = flag_error_answer(e);
+    let version = script.and_then(|s| s.script.agy).unwrap_or(version);
+    let (text, code) = flag_error_answer(e, version);
     eprint!("{text}");
     Some(code)
 }
@@ -125,7 +131,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         ),
         None => None,
     };
-    if let Some(code) = parser_answer(flag_error.as_ref(), script.as_ref()) {
+    if let Some(code) = parser_answer(flag_error.as_ref(), script.as_ref(), knobs.version) {
         return Ok(code);
     }
     let script = script.unwrap_or_default();

@@ -4,6 +4,7 @@
 use crate::cli::OutputFormat;
 use crate::models::catalogue;
 use crate::session::Session;
+use crate::version_model::{has, Behaviour};
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{Envelope, Status};
 use serde_json::json;
@@ -23,8 +24,14 @@ pub fn models(s: &mut Session) {
     let models = catalogue(s.version);
     match s.format {
         OutputFormat::Text => {
+            let ids = has(s.version, Behaviour::ModelIdsListed);
             for m in &models {
-                s.out.stdout_line(&format!("{}\t{}", m.id, m.label));
+                if ids {
+                    s.out.stdout_line(&format!("{}\t{}", m.id, m.label));
+                } else {
+                    // ua-1.0.16-models: the label alone.
+                    s.out.stdout_line(&m.label);
+                }
             }
         }
         _ => {

@@ -5,6 +5,7 @@
 //! turn, subagent steps and the `system_message` of a subagent's report.
 
 use crate::artifact::write_images;
+use crate::bookkeeping::checkpoint;
 use crate::error::FakeError;
 use crate::exit_code;
 use crate::permission::denied;
@@ -12,6 +13,7 @@ use crate::session::Session;
 use crate::situations::{deny_call, end_denied};
 use crate::subagent::{report_back, start_subagent};
 use crate::usage_figures::TEXT_USAGE;
+use crate::version_model::{has, Behaviour};
 use agy_protocol::script::{ImageSpec, ModelCall, ModelResponse, ModelTurn, SUBAGENT_TOOL};
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::Usage;
@@ -127,8 +129,14 @@ fn interrupted(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeEr
     });
     s.emit_step(active);
     s.signals.wait_interrupt();
-    s.emit_error_result(id.to_string(), "interrupted".into())?;
-    s.out.stderr_line("error: interrupted");
+    // gb-1.1.18-context-canceled: before 1.1.28 the result says `context canceled`.
+    let why = if has(s.version, Behaviour::InterruptedError) {
+        "interrupted"
+    } else {
+        "context canceled"
+    };
+    s.emit_error_result(id.to_string(), why.into())?;
+    s.out.stderr_line(&format!("error: {why}"));
     s.ending = Some(exit_code::TURN_FAILED);
     Ok(())
 }
@@ -197,5 +205,6 @@ fn run_call(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeError
     done.tool_name = Some(call.tool.clone());
     done.duration_seconds = Some(0.006262922);
     s.emit_step(done);
-    Ok(())
+    // jd-1.1.8-adversarial-review: a new conversation's checkpoint follows its first tool.
+    checkpoint(s, id)
 }

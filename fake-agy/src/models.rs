@@ -17,32 +17,60 @@ const TIERS3: &[(&str, &str)] = &[("high", "High"), ("medium", "Medium"), ("low"
 
 /// The models `version` lists (docs/agy-versions.md, "Models"). 1.1.18: the gobby
 /// `models` capture (14, Gemini 3.7/3.6/3.5 Flash); 1.2.6: docs/spike-records.md S6b (14); 1.2.17 and
-/// 1.3.1: the PB `error-model-rejected` traces (18 labels). The Claude 5.5 ids are the
-/// fake's guess from the labels (not recorded). `*-preview` ids are never listed: no agy
+/// 1.3.1: the PB `error-model-rejected` traces (18 labels); 1.3.3: `ng-1.3.3-models` (the
+/// Claude 5.5 ids); 1.0.16: `ua-1.0.16-models` (8 labels). `*-preview` ids are never listed: no agy
 /// capture shows one (they are gemini-cli's), so the fake rejects them as unknown.
 pub fn catalogue(version: AgyVersion) -> Vec<Model> {
     let mut out = Vec::new();
     let mut push = |id: String, label: String| out.push(Model { id, label });
-    let flash = if has(version, Behaviour::Gemini38Family) {
-        ["3.8", "3.7", "3.6"]
+    let three = has(version, Behaviour::ThreeFlashGenerations);
+    let flash: &[&str] = if has(version, Behaviour::Gemini38Family) {
+        &["3.8", "3.7", "3.6"]
+    } else if three {
+        &["3.7", "3.6", "3.5"]
     } else {
-        ["3.7", "3.6", "3.5"]
+        &["3.5"]
+    };
+    // ua-1.0.16-models: Medium, High, Low; later High, Medium, Low.
+    let tiers: &[(&str, &str)] = if three {
+        TIERS3
+    } else {
+        &[("medium", "Medium"), ("high", "High"), ("low", "Low")]
     };
     for v in flash {
-        for (t, l) in TIERS3 {
+        for (t, l) in tiers {
             push(
                 format!("gemini-{v}-flash-{t}"),
                 format!("Gemini {v} Flash ({l})"),
             );
         }
     }
-    push("gemini-3.1-pro-high".into(), "Gemini 3.1 Pro (High)".into());
-    push("gemini-3.1-pro-low".into(), "Gemini 3.1 Pro (Low)".into());
+    let pro_high = || {
+        (
+            "gemini-3.1-pro-high".to_string(),
+            "Gemini 3.1 Pro (High)".to_string(),
+        )
+    };
+    let pro_low = || {
+        (
+            "gemini-3.1-pro-low".to_string(),
+            "Gemini 3.1 Pro (Low)".to_string(),
+        )
+    };
+    let pro = if three {
+        [pro_high(), pro_low()]
+    } else {
+        [pro_low(), pro_high()]
+    };
+    for (id, label) in pro {
+        push(id, label);
+    }
     if has(version, Behaviour::Claude55Models) {
         for (name, slug) in [("Opus", "opus"), ("Sonnet", "sonnet")] {
             for (t, l) in [("low", "Low"), ("medium", "Medium"), ("high", "High")] {
+                // Ids recorded in ng-1.3.3-models.
                 push(
-                    format!("claude-{slug}-5.5-{t}"),
+                    format!("claude-{slug}-5-5-{t}"),
                     format!("Claude {name} 5.5 ({l})"),
                 );
             }
@@ -72,24 +100,34 @@ pub fn validate(
     let Some(m) = model else {
         return match effort {
             None | Some("low" | "medium" | "high") => Ok(()),
+            // gb-1.1.18-effort-bogus.
             Some(e) => Err(prefix(
                 "",
                 e,
-                &format!("--effort {e} is not one of low, medium, high"),
+                &format!("invalid --effort {e:?} (valid: low, medium, high)"),
             )),
         };
     };
     let e = effort.unwrap_or("");
     let models = catalogue(version);
-    if models.iter().any(|x| x.id == m || x.label == m) {
-        if effort.is_some() {
-            return Err(prefix(
-                m,
-                e,
-                &format!("--model {m} conflicts with --effort={e}"),
-            ));
+    if let Some(known) = models.iter().find(|x| x.id == m || x.label == m) {
+        if effort.is_none() {
+            return Ok(());
         }
-        return Ok(());
+        let tiered = TIERS3
+            .iter()
+            .any(|(t, _)| known.id.ends_with(&format!("-{t}")));
+        return Err(prefix(
+            m,
+            e,
+            &if tiered {
+                // PB error-model-effort-conflict.
+                format!("--model {m} conflicts with --effort={e}")
+            } else {
+                // kp-1.2.3-effort-unsupported: a model without effort tiers.
+                format!("--effort is not supported for model {m:?}")
+            },
+        ));
     }
     let tiers: Vec<&str> = models
         .iter()

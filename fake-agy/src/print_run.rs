@@ -1,18 +1,20 @@
 //! The default behaviour of one print-mode invocation (`-p`): version, subcommands,
 //! slash commands, pre-turn checks, then one default turn.
 
-use crate::cli::{usage, CliError, OutputFormat};
+use crate::cli::{CliError, OutputFormat};
 use crate::commands;
 use crate::error::FakeError;
 use crate::exit_code;
+use crate::help::{root_usage, subcommand_help};
 use crate::models::validate;
 use crate::session::Session;
 use crate::structured::Schema;
 use crate::subcommands;
 use crate::turn::default_turn;
+use crate::version_model::{has, Behaviour};
 use agy_protocol::script::DefaultSpec;
 use agy_protocol::stream::StreamEvent;
-use agy_protocol::Envelope;
+use agy_protocol::{AgyVersion, Envelope};
 
 /// What the command line asks for before any turn runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +25,8 @@ pub enum Request {
     Models,
     /// `-p /usage` or `-p /quota`.
     Usage,
+    /// `-p /credits`.
+    Credits,
     /// `-p /model` (the selected model) or `-p /effort` (its reasoning effort).
     Setting(String),
     /// `update`, `changelog`, `agents`, `plugin`, `mcp`, `help` (answered briefly).
@@ -33,6 +37,8 @@ pub enum Request {
     Persistent,
     /// A usage error already described (exit 2).
     UsageError(String),
+    /// A subcommand's `-h`/`--help`: the text for stderr (exit 0).
+    Help(String),
     /// No prompt and no terminal for the interactive UI.
     NoTerminal,
     /// Something fake-agy does not simulate.
@@ -54,11 +60,16 @@ pub fn classify(s: &Session) -> Request {
                 a.rest.join(" ")
             ));
         }
+        if a.rest[1..].iter().any(|t| is_help(t)) {
+            // ua-1.0.16-*-help: a subcommand's help, or the root usage for a name agy
+            // does not know (ua-1.0.16-unknown-subcommand), exit 0.
+            return Request::Help(subcommand_help(first).unwrap_or_else(|| root_usage(s.version)));
+        }
         return match first.as_str() {
             "models" => match a.rest.get(1) {
                 // BB (1.1.19): a flag after the subcommand is undefined for it.
                 Some(f) if f.starts_with('-') => Request::UsageError(format!(
-                    "flag provided but not defined: -{}",
+                    "flags provided but not defined: -{}",
                     f.trim_start_matches('-').split('=').next().unwrap_or("")
                 )),
                 _ => Request::Models,
@@ -106,11 +117,17 @@ pub fn classify(s: &Session) -> Request {
         let cmd = prompt.split_whitespace().next().unwrap_or("");
         return match cmd {
             "/usage" | "/quota" => Request::Usage,
+            "/credits" => Request::Credits,
             "/model" | "/effort" => Request::Setting(cmd.trim_start_matches('/').to_string()),
             _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
         };
     }
     Request::Turn
+}
+
+/// `-h`, `--help`, `-help` or `--h`.
+fn is_help(token: &str) -> bool {
+    matches!(token.trim_start_matches('-'), "h" | "help") && token.starts_with('-')
 }
 
 /// True when the process can open its controlling terminal, as agy's interactive UI
@@ -123,6 +140,9 @@ fn has_terminal() -> bool {
         .is_ok()
 }
 
+/// `-p /credits` on an account without AI credits (gb-1.1.18-credits-error).
+const CREDITS_ERROR: &str = "/credits failed: retrieving credits: no credits info found";
+
 /// agy 1.3.2 started without a prompt and without a terminal
 /// (capture `ga-1.3.2-no-tty`); the exit code is not recorded (the fake's 1 is
 /// unverified).
@@ -130,10 +150,10 @@ const NO_TERMINAL: &str = "CLI error: bubbletea: error opening TTY: bubbletea: c
 
 /// What agy's flag parser answers for a command line it does not run: the stderr text
 /// and the exit code (`-h`: usage, 0; any other error: the message and usage, 2).
-pub fn flag_error_answer(e: &CliError) -> (String, i32) {
+pub fn flag_error_answer(e: &CliError, version: AgyVersion) -> (String, i32) {
     match e {
-        CliError::Help => (usage(), exit_code::OK),
-        CliError::Usage(msg) => (format!("{msg}\n{}", usage()), exit_code::USAGE),
+        CliError::Help => (root_usage(version), exit_code::OK),
+        CliError::Usage(msg) => (format!("{msg}\n{}", root_usage(version)), exit_code::USAGE),
     }
 }
 
@@ -141,7 +161,7 @@ pub fn flag_error_answer(e: &CliError) -> (String, i32) {
 /// in `s.exit_code`.
 pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
     if let Some(e) = &s.flag_error {
-        let (text, code) = flag_error_answer(e);
+        let (text, code) = flag_error_answer(e, s.version);
         s.out.stderr(text.as_bytes());
         s.exit_code = code;
         return Ok(());
@@ -149,14 +169,18 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
     match classify(s) {
         Request::Version => commands::version(s),
         Request::Models => commands::models(s),
+        // gb-1.1.18-credits-error: an account without AI credits (the fake's own).
+        Request::Credits => report_pre_turn_error(s, CREDITS_ERROR),
         Request::Usage => commands::usage(s),
         Request::Setting(name) => commands::setting(s, &name),
         Request::Subcommand(name) => {
             let rest = s.args.rest.get(1..).unwrap_or_default().to_vec();
             subcommands::answer(s, &name, &rest);
         }
+        Request::Help(text) => s.out.stderr(text.as_bytes()),
         Request::UsageError(msg) => {
-            s.out.stderr(format!("{msg}\n{}", usage()).as_bytes());
+            s.out
+                .stderr(format!("{msg}\n{}", root_usage(s.version)).as_bytes());
             s.exit_code = exit_code::USAGE;
         }
         Request::NoTerminal => {
@@ -181,6 +205,14 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
 /// `--model`/`--effort` validation (§1.4) and the `--json-schema` load; on failure
 /// prints the error and returns false.
 pub fn pre_turn_checks(s: &mut Session) -> bool {
+    if let Some(mode) = s.args.mode.as_deref() {
+        if !matches!(mode, "plan" | "accept-edits") {
+            // gb-1.1.18-mode-bogus: a warning, then the turn in the default mode.
+            s.out.stderr_line(&format!(
+                "warning: unrecognized --mode value {mode:?} (valid: accept-edits, plan)"
+            ));
+        }
+    }
     if let Err(text) = validate(s.version, s.args.model.as_deref(), s.args.effort.as_deref()) {
         report_pre_turn_error(s, &text);
         return false;
@@ -203,7 +235,13 @@ pub fn pre_turn_checks(s: &mut Session) -> bool {
 /// A pre-turn failure: `error: …` on stderr, the ERROR envelope (json) or a lone
 /// `result` event without `init` (stream-json), exit 1 (PB, TF S6b).
 pub fn report_pre_turn_error(s: &mut Session, text: &str) {
-    s.out.stderr_line(&format!("error: {text}"));
+    // gb-1.1.18-effort-bogus: `Error: ` before 1.2.3.
+    let head = if has(s.version, Behaviour::LowercaseErrorPrefix) {
+        "error"
+    } else {
+        "Error"
+    };
+    s.out.stderr_line(&format!("{head}: {text}"));
     let env = Envelope::pre_turn_error(text);
     match s.format {
         OutputFormat::Json => s.out.stdout(env.to_line().as_bytes()),

@@ -124,6 +124,9 @@ pub struct Session {
     /// This process resumed a conversation with earlier turns and has not yet shown
     /// the `system_message` agy puts at the head of the first resumed turn.
     pub resume_message_due: bool,
+    /// This default turn is a new conversation's first and has not yet shown the
+    /// `checkpoint` of the versions that write one (`crate::bookkeeping`).
+    pub checkpoint_due: bool,
     /// Why the command line did not parse, when a script rule serves it anyway
     /// (`args` are then the defaults); `default` answers as agy's flag parser.
     pub flag_error: Option<CliError>,
@@ -207,6 +210,7 @@ impl Session {
             last_result_line: None,
             schema: None,
             resume_message_due: false,
+            checkpoint_due: false,
             flag_error: None,
             model: None,
             conversation: None,
@@ -359,6 +363,31 @@ impl Session {
         tool_permission(&self.app.root).unwrap_or_else(|| "request-review".into())
     }
 
+    /// `init` names the `--agent` after `cwd` (jd-1.1.8-adversarial-review,
+    /// jd-1.1.9-review-stream, jd-1.1.9-unknown-agent: the requested name even when agy
+    /// falls back to its default agent); a scripted `init` that orders its keys keeps
+    /// them.
+    fn with_agent(&self, mut init: Init, spec: &InitSpec) -> Init {
+        let Some(agent) = &self.args.agent else {
+            return init;
+        };
+        if init.extra.contains_key("agent") || !spec.key_order.is_empty() {
+            return init;
+        }
+        init.extra
+            .insert("agent".into(), serde_json::Value::String(agent.clone()));
+        let order = [
+            "model",
+            "cwd",
+            "agent",
+            "tools",
+            "permission_mode",
+            "json_schema",
+        ];
+        init.layout = Layout::from_keys(&order.map(String::from));
+        init
+    }
+
     /// Writes `init` in any output format (a scripted `init` step).
     pub fn write_init(&mut self, spec: &InitSpec) -> Result<(), FakeError> {
         // An init that names its conversation does not make the session pick one.
@@ -388,6 +417,7 @@ impl Session {
             extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
             layout: Layout::from_keys(&spec.key_order),
         };
+        let init = self.with_agent(init, spec);
         let line = StreamEvent::Init {
             conversation_id: id,
             init,
@@ -458,6 +488,11 @@ impl Session {
         usage: UsageUpdate,
         format: OutputFormat,
     ) -> Result<(), FakeError> {
+        let mut env = env;
+        if !has(self.version, Behaviour::CacheReadTokens) {
+            // ua-1.0.16-print-json-ok: no `cache_read_tokens` key.
+            env.usage.cache_read_absent = true;
+        }
         let line = match format {
             OutputFormat::StreamJson => StreamEvent::Result(env.clone()).to_line(),
             OutputFormat::Json => env.to_line(),

@@ -23,7 +23,7 @@ pub fn answer(s: &mut Session) -> bool {
             s.exit_code = exit_code::TURN_FAILED;
             true
         }
-        Request::Turn | Request::Persistent | Request::Usage => {
+        Request::Turn | Request::Persistent | Request::Usage | Request::Credits => {
             fail_turn(s);
             true
         }

@@ -2,6 +2,7 @@
 //! print-timeout expiry (docs/agy-reference.md §2.4), headless permission denial (§2.5), quota
 //! exhausted mid-turn (§2.2 item 5), and a question awaiting the next stdin line.
 
+use crate::cli::OutputFormat;
 use crate::error::FakeError;
 use crate::exit_code;
 use crate::session::{PendingQuestion, Session, UsageUpdate};
@@ -38,6 +39,10 @@ pub fn print_timeout(s: &mut Session, planned_usage: Usage) -> Result<(), FakeEr
         } else {
             planned_usage
         };
+        if s.format == OutputFormat::Text {
+            // gb-1.1.18-text-timeout: text mode says so on stderr.
+            s.out.stderr_line("Error: timeout waiting for response");
+        }
         let env = Envelope {
             error: "timeout waiting for response".into(),
             duration_seconds: d.0.as_secs_f64(),
@@ -50,13 +55,14 @@ pub fn print_timeout(s: &mut Session, planned_usage: Usage) -> Result<(), FakeEr
 }
 
 /// The `denied_actions` entry for a tool (recorded: run_command → command/RunCommand,
-/// call_mcp_tool → mcp/CallMcpTool; others are the fake's guess).
+/// call_mcp_tool → mcp/CallMcpTool, write_to_file → write_file/WriteToFile in
+/// jd-1.2.7-write-denied; the other file edits are the fake's guess).
 pub fn denied_action(tool: &str) -> DeniedAction {
     let (action, display) = match tool {
         "run_command" => ("command", "RunCommand".to_string()),
         "call_mcp_tool" => ("mcp", "CallMcpTool".to_string()),
         "write_to_file" | "replace_file_content" | "multi_replace_file_content" => {
-            ("file", pascal(tool))
+            ("write_file", pascal(tool))
         }
         other => ("command", pascal(other)),
     };

@@ -7,7 +7,8 @@
 //! the `NAME TYPE STATUS COMMAND/URL` header. The other texts are unverified (no capture):
 //! a script replaces them with a rule targeting the probe (`argv_has = ["changelog"]`).
 
-use crate::cli::{usage, OutputFormat};
+use crate::cli::OutputFormat;
+use crate::help::root_usage;
 use crate::session::Session;
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{Envelope, Status};
@@ -47,7 +48,7 @@ pub fn answer(s: &mut Session, name: &str, rest: &[String]) {
             None | Some("list") => s.out.stdout_line("NAME   TYPE   STATUS   COMMAND/URL"),
             Some(other) => s.out.stdout_line(&format!("mcp {other}: nothing to do")),
         },
-        _ => s.out.stderr(usage().as_bytes()),
+        _ => s.out.stderr(root_usage(s.version).as_bytes()),
     }
 }
 

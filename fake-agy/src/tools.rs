@@ -1,5 +1,6 @@
-//! The tool list `init` reports, by version (docs/agy-reference.md §3.2: 57 names on 1.1.22 and
-//! 1.2.7, 60 on 1.2.17; exact lists from the CL and PB traces).
+//! The tool list `init` reports, by version (docs/agy-reference.md §3.2: 59 names on 1.1.8,
+//! 56 on 1.1.9, 57 on 1.1.22 and 1.2.7, 60 on 1.2.17; exact lists from the jd, CL and PB
+//! traces).
 
 use crate::version_model::{has, Behaviour};
 use agy_protocol::AgyVersion;
@@ -26,9 +27,22 @@ const TOOLS_57: &[&str] = &[
 /// Tools added by 1.2.16 (capitoline image-subagent capture; PB success-pong, 1.2.17).
 const ADDED_1_2_17: &[&str] = &["list_plugin_accounts", "run_workflow", "search_marketplace"];
 
+/// Tools 1.1.8 lists that 1.1.9 does not (jd-1.1.8-adversarial-review, jd-1.1.9-*).
+const DROPPED_1_1_9: &[&str] = &["code_search", "moma_search", "skill_search"];
+
+/// The tool 1.1.9 lacks and 1.1.22 lists (jd-1.1.9-*, docs/agy-reference.md §3.2).
+const ADDED_1_1_22: &str = "ask_custom_permission";
+
 /// The sorted tool list of `version`.
 pub fn tools_for(version: AgyVersion) -> Vec<String> {
     let mut tools: Vec<String> = TOOLS_57.iter().map(|s| s.to_string()).collect();
+    if !has(version, Behaviour::AskCustomPermissionTool) {
+        tools.retain(|t| t != ADDED_1_1_22);
+    }
+    if !has(version, Behaviour::SearchToolsDropped) {
+        tools.extend(DROPPED_1_1_9.iter().map(|s| s.to_string()));
+        tools.sort();
+    }
     if has(version, Behaviour::SixtyTools) {
         tools.extend(ADDED_1_2_17.iter().map(|s| s.to_string()));
         tools.sort();
@@ -45,6 +59,11 @@ mod tests {
         let old = tools_for(AgyVersion::new(1, 2, 13));
         let new = tools_for(AgyVersion::new(1, 2, 16));
         assert_eq!((old.len(), new.len()), (57, 60));
+        // jd-1.1.8-adversarial-review: 59; jd-1.1.9-review-stream: 56.
+        assert_eq!(tools_for(AgyVersion::new(1, 1, 8)).len(), 59);
+        let v119 = tools_for(AgyVersion::new(1, 1, 9));
+        assert_eq!(v119.len(), 56);
+        assert!(!v119.iter().any(|t| t == "ask_custom_permission"));
         let mut sorted = new.clone();
         sorted.sort();
         assert_eq!(new, sorted);

@@ -4,6 +4,7 @@
 
 use crate::answer_stream::stream_answer;
 use crate::artifact::write_images;
+use crate::bookkeeping::{agent_setup, checkpoint, plan_checkpoint};
 use crate::decided_turn::{act_out, respond_with, Acted};
 use crate::error::FakeError;
 use crate::prompt::{read_prompt, GatedTool};
@@ -117,6 +118,8 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         StepType::UserInput,
     ));
     resume_message(s, &id)?;
+    agent_setup(s, &id)?;
+    plan_checkpoint(s);
     let timeout = s.args.print_timeout().0;
     if timeout < duration {
         s.clock.sleep(timeout);
@@ -215,6 +218,7 @@ fn write_result(
     id: String,
     a: Answered,
 ) -> Result<(), FakeError> {
+    checkpoint(s, &id)?;
     let advance = spec.advance_turns.unwrap_or(true);
     let spent = s.turn.spent;
     let env = Envelope {
@@ -309,9 +313,10 @@ fn resume_message(s: &mut Session, id: &str) -> Result<(), FakeError> {
     }
     let i = s.next_step_index()?;
     let mut step = StepUpdate::new(id, i, StepState::Done, StepType::SystemMessage);
-    // pl-1.2.13-resume-turn: 0.000265 s (1.1.9 wrote none: jd-1.1.9-resume, a
-    // version the fake does not model).
-    step.duration_seconds = Some(0.000265);
+    // pl-1.2.13-resume-turn: 0.000265 s (1.1.9 wrote none: jd-1.1.9-resume).
+    if has(s.version, Behaviour::SystemMessageDuration) {
+        step.duration_seconds = Some(0.000265);
+    }
     s.emit_step(step);
     Ok(())
 }

@@ -8,6 +8,31 @@ use agy_protocol::AgyVersion;
 /// A default behaviour that changed between agy versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Behaviour {
+    /// A pre-turn error on stderr starts `error: ` (before: `Error: `).
+    LowercaseErrorPrefix,
+    /// An interrupted turn's result error is `interrupted` (before: `context canceled`).
+    InterruptedError,
+    /// A turn run by agy's default agent (no `--agent`) has an `unknown` step DONE
+    /// right after `user_input`.
+    AgentSetupStep,
+    /// The first turn of a new conversation has a `checkpoint` step DONE with its own
+    /// usage: after the first tool step, or before the result when no tool ran.
+    TitleCheckpoint,
+    /// The `system_message` at the head of a resumed turn carries `duration_seconds`.
+    SystemMessageDuration,
+    /// `init.tools` lacks `code_search`, `moma_search` and `skill_search` (1.1.8 lists
+    /// them: 59 tools).
+    SearchToolsDropped,
+    /// `init.tools` lists `ask_custom_permission` (1.1.9: 56 tools without it).
+    AskCustomPermissionTool,
+    /// Usage objects carry `cache_read_tokens` (before: input, output, thinking, total).
+    CacheReadTokens,
+    /// `agy models` lists `<id>\t<label>` per line (before: the label alone).
+    ModelIdsListed,
+    /// The catalogue has three Gemini Flash generations with High/Medium/Low tiers and
+    /// Gemini 3.1 Pro High/Low (before: Gemini 3.5 Flash Medium/High/Low, 3.1 Pro
+    /// Low/High).
+    ThreeFlashGenerations,
     /// The model catalogue lists Gemini 3.8/3.7/3.6 Flash (before: 3.7/3.6/3.5).
     Gemini38Family,
     /// `--conversation` with an unknown id warns and mints agy's own id (before: creates
@@ -50,6 +75,9 @@ pub struct Row {
     pub behaviour: Behaviour,
     /// The first modelled version that has it.
     pub since: AgyVersion,
+    /// The first version that no longer has it, for a behaviour recorded only in a
+    /// window of versions.
+    pub until: Option<AgyVersion>,
     /// Where the evidence is (capture ids of traces/corpus.toml, or a source named in
     /// docs/agy-versions.md); read by the test that keeps the doc in step.
     #[cfg_attr(not(test), allow(dead_code))]
@@ -63,63 +91,135 @@ const fn v(major: u32, minor: u32, patch: u32) -> AgyVersion {
 /// The table (docs/agy-versions.md).
 pub const TABLE: &[Row] = &[
     Row {
+        behaviour: Behaviour::LowercaseErrorPrefix,
+        since: v(1, 2, 3),
+        until: None,
+        source: "gb-1.1.18-effort-bogus (Error:); kp-1.2.3-effort-unsupported, PB (error:)",
+    },
+    Row {
+        behaviour: Behaviour::InterruptedError,
+        since: v(1, 1, 28),
+        until: None,
+        source: "gb-1.1.18-context-canceled (context canceled); kp-1.1.28-interrupted, ut-1.3.1-interrupted-sigint",
+    },
+    Row {
+        behaviour: Behaviour::AgentSetupStep,
+        since: v(1, 1, 9),
+        until: Some(v(1, 1, 11)),
+        source: "jd-1.1.9-unknown-conversation, jd-1.1.9-unknown-agent, jd-1.1.9-print-timeout-error; none: jd-1.1.9-review-stream (--agent), am-1.1.11-tools-turn",
+    },
+    Row {
+        behaviour: Behaviour::TitleCheckpoint,
+        since: v(1, 1, 8),
+        until: Some(v(1, 1, 11)),
+        source: "jd-1.1.8-adversarial-review, jd-1.1.9-review-stream, jd-1.1.9-unknown-conversation; none: am-1.1.11-tools-turn",
+    },
+    Row {
+        behaviour: Behaviour::SystemMessageDuration,
+        since: v(1, 1, 11),
+        until: None,
+        source: "jd-1.1.9-resume (none); am-1.1.11-resume-turn, pl-1.2.13-resume-turn",
+    },
+    Row {
+        behaviour: Behaviour::SearchToolsDropped,
+        since: v(1, 1, 9),
+        until: None,
+        source: "jd-1.1.8-adversarial-review (59 tools); jd-1.1.9-review-stream (56)",
+    },
+    Row {
+        behaviour: Behaviour::AskCustomPermissionTool,
+        since: v(1, 1, 22),
+        until: None,
+        source: "jd-1.1.9-review-stream (56, without it); FM 1.1.22 (57), kp-1.1.27-list-dir-turn",
+    },
+    Row {
+        behaviour: Behaviour::CacheReadTokens,
+        since: v(1, 1, 8),
+        until: None,
+        source: "ua-1.0.16-print-json-ok (none); jd-1.1.8-adversarial-review (cache_read_tokens)",
+    },
+    Row {
+        behaviour: Behaviour::ModelIdsListed,
+        since: v(1, 1, 13),
+        until: None,
+        source: "ua-1.0.16-models (labels only); UX (1.1.13), gb-1.1.18-models-text (id, tab, label)",
+    },
+    Row {
+        behaviour: Behaviour::ThreeFlashGenerations,
+        since: v(1, 1, 18),
+        until: None,
+        source: "ua-1.0.16-models (Gemini 3.5 Flash only); gb-1.1.18-models-text (3.7/3.6/3.5)",
+    },
+    Row {
         behaviour: Behaviour::Gemini38Family,
         since: v(1, 1, 27),
+        until: None,
         source: "1.1.18 models: gb-1.1.18-models-text; 1.1.27: kp-1.1.27-list-dir-turn",
     },
     Row {
         behaviour: Behaviour::ResumeOnlyConversation,
         since: v(1, 2, 0),
+        until: None,
         source: "uxnan PR #255 (1.2.7); UX comment (1.1.4)",
     },
     Row {
         behaviour: Behaviour::PrintTimeoutSuccess,
         since: v(1, 2, 0),
+        until: None,
         source: "TF S6c (1.2.6), PB print-timeout (1.2.17); HV capture (≤1.1.24)",
     },
     Row {
         behaviour: Behaviour::DenialSuccess,
-        since: v(1, 2, 0),
-        source: "cl-1.2.7-denied-mcp-turn; FM (1.1.22 CANCELED)",
+        since: v(1, 1, 27),
+        until: None,
+        source: "dm-1.1.27-denied-result, cl-1.2.7-denied-mcp-turn; gb-1.1.18-canceled-denial, FM (1.1.22 CANCELED)",
     },
     Row {
         behaviour: Behaviour::DeniedCommandDone,
         since: v(1, 2, 8),
+        until: None,
         source: "cp-1.2.8-tool-denied, pb-1.2.17-denied-command, pb-1.3.1-denied-command",
     },
     Row {
         behaviour: Behaviour::SixtyTools,
         since: v(1, 2, 16),
+        until: None,
         source: "cp-1.2.16-image-subagent (60 tools); pl-1.2.13 (57)",
     },
     Row {
         behaviour: Behaviour::ImageSubagent,
         since: v(1, 2, 16),
+        until: None,
         source: "cp-1.2.16-image-subagent, cp-1.2.16-image-subagent-429; changelog 1.2.16; tf-1.2.6-* (direct)",
     },
     Row {
         behaviour: Behaviour::Claude55Models,
         since: v(1, 2, 17),
+        until: None,
         source: "pb-1.2.17-error-model-rejected, pb-1.3.1-error-model-rejected",
     },
     Row {
         behaviour: Behaviour::DenialAdvice,
         since: v(1, 3, 1),
+        until: None,
         source: "ut-1.3.1-tools-denied (littlebearapps/untether)",
     },
     Row {
         behaviour: Behaviour::StreamSlashFatal,
         since: v(1, 3, 1),
+        until: None,
         source: "ut-1.3.1-stream-slash-fatal",
     },
     Row {
         behaviour: Behaviour::TierlessModelAlone,
         since: v(1, 3, 2),
+        until: None,
         source: "ut-1.3.2-slash-prompt-literal; PB judge-module comment (requires --effort)",
     },
     Row {
         behaviour: Behaviour::SignInNamesAgy,
         since: v(1, 3, 2),
+        until: None,
         source:
             "ut-1.3.2-signed-out (untether unauth); pl-1.2.13-signed-out-stream says 'antigravity'",
     },
@@ -130,7 +230,7 @@ pub fn has(version: AgyVersion, behaviour: Behaviour) -> bool {
     TABLE
         .iter()
         .find(|r| r.behaviour == behaviour)
-        .is_some_and(|r| version >= r.since)
+        .is_some_and(|r| version >= r.since && r.until.is_none_or(|u| version < u))
 }
 
 #[cfg(test)]
@@ -196,5 +296,8 @@ mod tests {
         assert!(!has(v(1, 2, 7), Behaviour::DeniedCommandDone));
         assert!(has(v(1, 3, 1), Behaviour::Claude55Models));
         assert!(!has(v(1, 1, 18), Behaviour::Gemini38Family));
+        assert!(!has(v(1, 0, 16), Behaviour::CacheReadTokens));
+        assert!(!has(v(1, 0, 16), Behaviour::ModelIdsListed));
+        assert!(has(v(1, 1, 18), Behaviour::ThreeFlashGenerations));
     }
 }

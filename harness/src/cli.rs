@@ -53,7 +53,7 @@ pub enum Command {
     /// Compare fake-agy's default behaviour with every capture of the corpus by shape
     /// and print the fidelity score.
     Fidelity(crate::fidelity::FidelityArgs),
-    /// Write the agy script that replays a capture of the corpus.
+    /// Write the script (agy or ACP) that replays a capture of the corpus.
     Convert(crate::capture::ConvertArgs),
     /// Run scenarios against an adapter under each agy version fake-agy models and print
     /// the adapter × version table.

@@ -37,7 +37,8 @@ impl FlagDef {
     }
 }
 
-/// Every flag agy 1.2.x accepts (docs/agy-reference.md §1.2), sorted by name as Go prints them.
+/// Every flag agy accepts (docs/agy-reference.md §1.2), sorted by name. agy's own help
+/// layout, per version, is fake-agy's (`fake_agy::help`); [`usage`] is Go's.
 #[rustfmt::skip]
 const FLAGS: &[FlagDef] = &[
     FlagDef { name: "add-dir", set: Setter::List(|a, v| a.add_dirs.push(v)), usage: "add a workspace directory (repeatable)", default: "" },
@@ -54,10 +55,12 @@ const FLAGS: &[FlagDef] = &[
     FlagDef { name: "log-file", set: Setter::String(|a, v| a.log_file = Some(v)), usage: "write the internal log to this `path`", default: "" },
     FlagDef { name: "mode", set: Setter::String(|a, v| a.mode = Some(v)), usage: "agent mode: plan, accept-edits", default: "" },
     FlagDef { name: "model", set: Setter::String(|a, v| a.model = Some(v)), usage: "model id or display label", default: "" },
+    FlagDef { name: "new-project", set: Setter::Bool(|a, b| a.new_project = b), usage: "create a new project for this session", default: "" },
     FlagDef { name: "output-format", set: Setter::String(|a, v| a.output_format_raw = Some(v)), usage: "output format: text, json, stream-json", default: "text" },
     FlagDef { name: "p", set: Setter::String(|a, v| a.prompt = Some(v)), usage: "run one prompt headlessly and print the result (shorthand)", default: "" },
     FlagDef { name: "print", set: Setter::String(|a, v| a.prompt = Some(v)), usage: "run one prompt headlessly and print the result", default: "" },
     FlagDef { name: "print-timeout", set: Setter::Duration(|a, d| a.print_timeout = Some(d)), usage: "give up on a headless turn after this long", default: "5m0s" },
+    FlagDef { name: "project", set: Setter::String(|a, v| a.project = Some(v)), usage: "project ID or name for this session", default: "" },
     FlagDef { name: "prompt", set: Setter::String(|a, v| a.prompt = Some(v)), usage: "run one prompt headlessly and print the result", default: "" },
     FlagDef { name: "prompt-interactive", set: Setter::String(|a, v| a.prompt_interactive = Some(v)), usage: "start the interactive UI with this prompt", default: "" },
     FlagDef { name: "remote-control", set: Setter::Bool(|a, b| a.remote_control = b), usage: "enable the remote UI", default: "" },
@@ -118,6 +121,10 @@ pub struct Args {
     pub remote_control: bool,
     /// `-i/--prompt-interactive`.
     pub prompt_interactive: Option<String>,
+    /// `--new-project` (listed in `agy -h` from 1.0.16, capture `ua-1.0.16-help`).
+    pub new_project: bool,
+    /// `--project` (listed in `agy -h` from 1.0.16, capture `ua-1.0.16-help`).
+    pub project: Option<String>,
     /// Positional arguments left after the flags (a subcommand and its arguments).
     pub rest: Vec<String>,
 }
@@ -229,7 +236,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, CliError> {
                 return Err(CliError::Help);
             }
             return Err(CliError::Usage(format!(
-                "flag provided but not defined: -{name}"
+                "flags provided but not defined: -{name}"
             )));
         };
         let value = if def.is_bool() {
@@ -391,10 +398,10 @@ mod tests {
         let v = |a: &[&str]| -> Vec<String> { a.iter().map(|s| s.to_string()).collect() };
         let help = v(&["--output-format", "json", "--help", "--nope"]);
         assert_eq!(flag_error_token(&help).map(String::as_str), Some("--help"));
-        let undefined = v(&["-p", "x", "--new-project", "--log-file", "l"]);
+        let undefined = v(&["-p", "x", "--no-such-flag", "--log-file", "l"]);
         assert_eq!(
             flag_error_token(&undefined).map(String::as_str),
-            Some("--new-project")
+            Some("--no-such-flag")
         );
         let missing = v(&["-p", "x", "--model"]);
         assert_eq!(
@@ -493,7 +500,7 @@ mod tests {
         assert_eq!(
             parse(&["--yolo"]),
             Err(CliError::Usage(
-                "flag provided but not defined: -yolo".into()
+                "flags provided but not defined: -yolo".into()
             ))
         );
         assert_eq!(parse(&["-h"]), Err(CliError::Help));

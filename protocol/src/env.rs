@@ -73,6 +73,10 @@ pub const AGY_HARNESS_REFERENCE_ADAPTER: &str = "AGY_HARNESS_REFERENCE_ADAPTER";
 pub const AGY_HARNESS_SCENARIOS: &str = "AGY_HARNESS_SCENARIOS";
 /// agy-harness: the spike folder.
 pub const AGY_HARNESS_SPIKES: &str = "AGY_HARNESS_SPIKES";
+/// agy-harness: the folder sandboxes are made in (default: the system temp folder).
+/// A RAM-backed folder (tmpfs, e.g. `/dev/shm`) spares the disk file system the work
+/// of creating and removing each sandbox's files.
+pub const AGY_HARNESS_SANDBOX_DIR: &str = "AGY_HARNESS_SANDBOX_DIR";
 /// agy-harness: `1` allows a live run when `CI` is set.
 pub const AGY_HARNESS_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
 /// The live wrapper: the real agy binary.

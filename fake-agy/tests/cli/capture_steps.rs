@@ -18,7 +18,7 @@ fn a_rule_naming_help_answers_it_and_other_flag_errors_keep_the_parsers_answer()
         .assert()
         .code(2)
         .stderr(starts_with(
-            "flag provided but not defined: -nope\nUsage of agy:\n",
+            "flags provided but not defined: -nope\nUsage of agy:\n",
         ));
 }
 
@@ -32,7 +32,7 @@ fn a_rule_without_an_argv_predicate_leaves_help_to_the_parser() {
         .code(0);
     assert_eq!(
         String::from_utf8_lossy(&out.get_output().stderr),
-        fake_agy::usage()
+        fake_agy::root_usage(agy_protocol::AgyVersion::DEFAULT)
     );
 }
 
@@ -44,16 +44,16 @@ fn default_in_a_rule_naming_an_undefined_flag_is_the_parsers_answer() {
         .assert()
         .code(2)
         .stderr(starts_with(
-            "first\nflag provided but not defined: -nope\nUsage of agy:\n",
+            "first\nflags provided but not defined: -nope\nUsage of agy:\n",
         ));
 }
 
 #[test]
 fn log_steps_append_to_the_log_file_even_when_the_command_line_does_not_parse() {
     let sb = Sandbox::new();
-    let script = "[[invocation]]\nwhen = { argv_has = [\"--new-project\"] }\nsteps = [{ log = \"I0730 first\\n\" }, { log = \"E0730 cut\" }]\n[[invocation]]\nsteps = [{ log = \"one\\n\" }]\n";
+    let script = "[[invocation]]\nwhen = { argv_has = [\"--no-such-flag\"] }\nsteps = [{ log = \"I0730 first\\n\" }, { log = \"E0730 cut\" }]\n[[invocation]]\nsteps = [{ log = \"one\\n\" }]\n";
     sb.scripted(script)
-        .args(["-p", "x", "--new-project", "--log-file", "run.log"])
+        .args(["-p", "x", "--no-such-flag", "--log-file", "run.log"])
         .assert()
         .code(0)
         .stdout("")

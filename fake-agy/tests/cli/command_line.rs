@@ -1,14 +1,14 @@
-//! Go `flag` semantics at the process boundary: exit codes and messages.
+//! agy's flag parsing at the process boundary: exit codes and messages.
 
 use crate::support::{snapshot_settings, Sandbox};
 
 #[test]
-fn unknown_flag_exits_2_with_the_go_message_and_usage() {
+fn unknown_flag_exits_2_with_agys_message_and_usage() {
     let sb = Sandbox::new();
     let out = sb.cmd().args(["--yolo", "-p", "x"]).assert().code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
-        stderr.starts_with("flag provided but not defined: -yolo\nUsage of agy:\n"),
+        stderr.starts_with("flags provided but not defined: -yolo\nUsage of agy:\n"),
         "{stderr}"
     );
     snapshot_settings().bind(|| insta::assert_snapshot!("unknown_flag_stderr", stderr));
@@ -19,7 +19,10 @@ fn help_prints_usage_and_exits_0() {
     let sb = Sandbox::new();
     let out = sb.cmd().arg("-h").assert().code(0);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert_eq!(stderr, fake_agy::usage());
+    assert_eq!(
+        stderr,
+        fake_agy::root_usage(agy_protocol::AgyVersion::DEFAULT)
+    );
     snapshot_settings().bind(|| insta::assert_snapshot!("help_stderr", stderr));
 }
 
@@ -56,7 +59,7 @@ fn flag_after_models_subcommand_is_undefined() {
         .assert()
         .code(2);
     assert!(String::from_utf8_lossy(&out.get_output().stderr)
-        .starts_with("flag provided but not defined: -output-format"));
+        .starts_with("flags provided but not defined: -output-format"));
 }
 
 #[test]

@@ -31,6 +31,7 @@ pub fn expected_shape(dir: &Path, capture: &Capture) -> Result<Shape, String> {
         exit: capture.exit.get().copied(),
         stdout: read(&capture.files.stdout)?.map(|b| elided(stdout_shape(&b, kind))),
         stderr: read(&capture.files.stderr)?.map(|b| stderr_patterns(&b)),
+        stderr_cut: capture.elided.iter().any(|e| e == "stderr"),
     })
 }
 
@@ -40,5 +41,6 @@ pub fn observed_shape(capture: &Capture, out: &RunOutput) -> Shape {
         exit: out.exit,
         stdout: Some(stdout_shape(&out.stdout, text_lines(capture.kind))),
         stderr: Some(stderr_patterns(&out.stderr)),
+        stderr_cut: false,
     }
 }

@@ -173,7 +173,10 @@ async fn measure(
     let expected = expected_shape(dir, c)
         .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?;
     let interrupted = c.host.as_ref().is_some_and(|h| h.interrupt.is_some());
+    let stated = c.host.as_ref().map(|h| h.model.clone()).unwrap_or_default();
     let decisions = match &c.files.stdout {
+        // The record states what the model did where its kept lines do not show it.
+        _ if !stated.is_empty() => stated,
         Some(rel) => read_capture_file(dir, rel)
             .map(|bytes| model_decisions(c.kind, &bytes, interrupted))
             .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?,

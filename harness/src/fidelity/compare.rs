@@ -32,7 +32,8 @@ pub fn compare_shapes(expected: &Shape, observed: &Shape) -> Vec<Difference> {
     }
     if let Some(exp) = &expected.stderr {
         let obs = observed.stderr.clone().unwrap_or_default();
-        if *exp != obs {
+        let cut = expected.stderr_cut;
+        if (cut && !starts_like(exp, &obs)) || (!cut && *exp != obs) {
             out.push(diff("stderr", lines(exp), lines(&obs)));
         }
     }
@@ -40,7 +41,16 @@ pub fn compare_shapes(expected: &Shape, observed: &Shape) -> Vec<Difference> {
 }
 
 fn compare_stdout(exp: &StdoutShape, obs: &StdoutShape, out: &mut Vec<Difference>) {
-    if exp.sequence != obs.sequence {
+    if exp.elided.contains(KEPT_LINES) {
+        // Some lines of the run were kept: they must show, in order, among fake-agy's.
+        if !in_order(&exp.sequence, &obs.sequence) {
+            out.push(diff(
+                "sequence",
+                format!("(kept lines, in order) {}", list(&exp.sequence)),
+                list(&obs.sequence),
+            ));
+        }
+    } else if exp.sequence != obs.sequence {
         out.push(diff("sequence", list(&exp.sequence), list(&obs.sequence)));
     }
     for (kind, keys) in &exp.keys {
@@ -86,6 +96,26 @@ fn compare_stdout(exp: &StdoutShape, obs: &StdoutShape, out: &mut Vec<Difference
             out.push(diff(&format!("values {at}"), set(values), set(seen)));
         }
     }
+}
+
+/// The corpus `elided` entry for a stdout of which only some lines were kept.
+pub const KEPT_LINES: &str = "stdout";
+
+/// True when `kept` appears in `all` in the same order (other labels between).
+fn in_order(kept: &[String], all: &[String]) -> bool {
+    let mut rest = all.iter();
+    kept.iter().all(|k| rest.any(|a| a == k))
+}
+
+/// True when the kept start of stderr (`kept`, cut inside its last line) is how
+/// `all` starts.
+fn starts_like(kept: &[String], all: &[String]) -> bool {
+    let Some((last, whole)) = kept.split_last() else {
+        return true;
+    };
+    all.len() >= kept.len()
+        && all[..whole.len()] == *whole
+        && all[whole.len()].starts_with(last.as_str())
 }
 
 fn diff(what: &str, expected: String, observed: String) -> Difference {
@@ -140,6 +170,7 @@ mod tests {
             exit: Some(exit),
             stdout: Some(stdout_shape(stdout.as_bytes(), TextLines::Model)),
             stderr: None,
+            stderr_cut: false,
         }
     }
 
@@ -202,8 +233,62 @@ mod tests {
             exit: None,
             stdout: None,
             stderr: None,
+            stderr_cut: false,
         };
         let b = shape("anything", 3);
         assert!(compare_shapes(&a, &b).is_empty());
+    }
+
+    #[test]
+    fn kept_lines_must_show_in_order_among_the_observed() {
+        let result = r#"{"event":"result","result":{"status":"ERROR"}}"#;
+        let init = r#"{"event":"init","init":{}}"#;
+        let mut kept = shape(result, 1);
+        if let Some(s) = kept.stdout.as_mut() {
+            s.elided.insert(KEPT_LINES.into());
+        }
+        let whole = shape(&format!("{init}\n{result}"), 1);
+        assert_eq!(compare_shapes(&kept, &whole), vec![]);
+        // Without the note the missing init is a difference; a missing kept line is one
+        // either way.
+        assert_eq!(compare_shapes(&shape(result, 1), &whole).len(), 1);
+        let whats: Vec<String> = compare_shapes(&kept, &shape(init, 1))
+            .into_iter()
+            .map(|d| d.what)
+            .collect();
+        assert_eq!(whats, vec!["sequence"]);
+    }
+
+    #[test]
+    fn a_cut_stderr_is_compared_as_the_start_of_the_observed() {
+        let lines = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let cut = Shape {
+            stderr: Some(lines(&[
+                "Usage of agy:",
+                "  --add-dir  Add a dir",
+                "  --pro",
+            ])),
+            stderr_cut: true,
+            ..Shape::default()
+        };
+        let full = Shape {
+            stderr: Some(lines(&[
+                "Usage of agy:",
+                "  --add-dir  Add a dir",
+                "  --prompt  x",
+                "more",
+            ])),
+            ..Shape::default()
+        };
+        assert_eq!(compare_shapes(&cut, &full), vec![]);
+        let other = Shape {
+            stderr: Some(lines(&[
+                "Usage of agy:",
+                "  --add-dir  Add a dir",
+                "  --model  x",
+            ])),
+            ..Shape::default()
+        };
+        assert_eq!(compare_shapes(&cut, &other).len(), 1);
     }
 }

@@ -108,7 +108,7 @@ fn envelope_decisions(stdout: &[u8]) -> Vec<ModelTurn> {
 fn gated_tool(action: &str) -> &'static str {
     match action {
         "mcp" => "call_mcp_tool",
-        "file" => "write_to_file",
+        "file" | "write_file" => "write_to_file",
         _ => "run_command",
     }
 }

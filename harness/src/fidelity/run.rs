@@ -3,7 +3,7 @@
 //! and the capture's model decisions as the script's `[[model]]` layer.
 
 use crate::sandbox::Sandbox;
-use agy_protocol::capture::{Capture, HostSignal};
+use agy_protocol::capture::{Capture, CaptureKind, HostSignal};
 use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
 use agy_protocol::process::{in_own_group, signal_group, stop_group, ParentDeath};
 use agy_protocol::script::{render_script, ModelTurn, Script};
@@ -70,7 +70,7 @@ pub async fn run_default(
     let pgid = child.id();
     let (mut stdin, mut stdout, mut stderr) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take());
-    let lines: Vec<String> = capture.stdin_lines().to_vec();
+    let lines = stdin_lines(capture, decisions.len());
     let feed = async move {
         if let Some(pipe) = stdin.as_mut() {
             for line in lines {
@@ -124,6 +124,17 @@ pub async fn run_default(
             ))
         }
     }
+}
+
+/// The user lines to feed: the capture's, or, for a persistent run whose record did not
+/// keep them, one line per decided turn (the user's words are not compared; without a
+/// line no turn would run).
+fn stdin_lines(capture: &Capture, decided_turns: usize) -> Vec<String> {
+    if capture.stdin.get().is_some() || capture.kind != CaptureKind::Persistent {
+        return capture.stdin_lines().to_vec();
+    }
+    let line = r#"{"event":"user","message":{"role":"user","content":"(not recorded)"}}"#;
+    vec![line.to_string(); decided_turns]
 }
 
 /// Writes the decisions as a script of `[[model]]` turns only (every invocation runs

@@ -66,6 +66,9 @@ pub struct Shape {
     pub stdout: Option<StdoutShape>,
     /// stderr line patterns.
     pub stderr: Option<Vec<String>>,
+    /// Only the start of stderr was kept (corpus `elided = ["stderr"]`): it must be how
+    /// the observed stderr starts.
+    pub stderr_cut: bool,
 }
 
 /// Reads the shape of stdout bytes.

@@ -182,7 +182,8 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
     let cpu = cpu_seconds() - cpu;
     let mut violations = Vec::new();
     if let Some((number, tree, v)) = outcome.first {
-        let shrunk = engine::shrink(tree, &v.invariant, &bench).await?;
+        let regenerate = || engine::nth_tree(&strategy, &mut seeded_runner(args.seed), number);
+        let shrunk = engine::shrink(tree, &v.invariant, &bench, regenerate).await?;
         let scenario = write_finding(&args, &shrunk, &v, number)?;
         violations.push(Finding {
             invariant: v.invariant,

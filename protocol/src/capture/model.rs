@@ -53,7 +53,7 @@ pub struct Capture {
 }
 
 /// The host a capture ran on, as far as the record shows it (corpus.toml `host`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CaptureHost {
     /// The `settings.json` agy read (its data directory), as a JSON object.
@@ -74,6 +74,11 @@ pub struct CaptureHost {
     /// a fidelity run sends it at the same point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupt: Option<HostSignal>,
+    /// The model's decisions per turn (the script's `[[model]]` tables) when the kept
+    /// lines do not show them but the record says what the model did (a command it ran,
+    /// a file it wrote); a fidelity run gives these instead of the ones read from stdout.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model: Vec<crate::script::ModelTurn>,
     /// Where the record says so.
     pub from: String,
 }

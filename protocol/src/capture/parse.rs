@@ -33,8 +33,10 @@ const CAPTURE_KEYS: &[&str] = &[
     "elided",
 ];
 
-/// The values `elided` may name.
-pub const ELIDABLE: &[&str] = &["init.tools"];
+/// The values `elided` may name: a trimmed `init.tools` list; `stdout` when the
+/// publisher kept only some of the run's lines (in order); `stderr` when it kept only
+/// the start of stderr (cut at a length).
+pub const ELIDABLE: &[&str] = &["init.tools", "stdout", "stderr"];
 
 /// Parses a corpus table (the whole document). File existence is checked by
 /// [`super::load_corpus`], which knows the folder.
@@ -300,7 +302,7 @@ fn parse_notes(
         w,
         "elided",
         elided.iter().all(|e| ELIDABLE.contains(&e.as_str())),
-        "`elided` lists values the publisher trimmed; known: `init.tools`",
+        "`elided` lists what the publisher trimmed; known: `init.tools`, `stdout` (some lines kept), `stderr` (its start kept)",
         diags,
     );
     (note, host, elided)
