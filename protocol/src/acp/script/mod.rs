@@ -4,14 +4,16 @@
 //! scenario (`FAKE_AGY_ACP_SCRIPT_TABLE=acp`). The format is documented in
 //! `docs/acp-fake-agent.md`.
 
+mod error;
 mod model;
 mod parse;
 mod reply;
 mod step;
 
+pub use error::ErrorSpec;
 pub use model::{
-    AcpScript, AgentSpec, AuthState, CancelMode, CommandsTiming, ErrorSpec, PromptMatch,
-    PromptRule, ReplayTiming, RestoreSpec, StartMode,
+    AcpScript, AgentSpec, AuthState, CancelMode, CommandsTiming, PromptMatch, PromptRule,
+    ReplayTiming, RestoreSpec, StartMode,
 };
 pub use parse::{
     parse_acp_script, parse_acp_script_file, parse_acp_script_value, render_acp_script,

@@ -3,7 +3,7 @@
 //! (or a typed error) in place of the agent's own answer. A recorded transcript
 //! replays through them (`agy-harness convert`, docs/fidelity.md).
 
-use super::model::ErrorSpec;
+use super::error::ErrorSpec;
 use crate::duration::GoDuration;
 use crate::script::Times;
 use serde::{Deserialize, Serialize};

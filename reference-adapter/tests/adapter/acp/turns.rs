@@ -4,6 +4,7 @@
 use super::support::*;
 use agy_protocol::acp::{AcpDirection, AcpKind};
 use agy_protocol::driver::AcpRestoreState;
+use agy_protocol::env::AGY_ACP_AUTH_METHOD;
 use serde_json::json;
 
 #[tokio::test]
@@ -169,7 +170,7 @@ async fn authentication_is_reported_or_done_with_the_configured_method() {
 
     let mut sb = AcpSandbox::new(script);
     sb.env
-        .push(("AGY_ACP_AUTH_METHOD".into(), "gemini-api-key".into()));
+        .push((AGY_ACP_AUTH_METHOD.into(), "gemini-api-key".into()));
     let mut d = sb.driver(&[]);
     assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
     d.finish().await;
