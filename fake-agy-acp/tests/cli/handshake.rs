@@ -1,6 +1,7 @@
 //! `initialize`: the recorded capabilities and agent info (docs/agy-acp-reference.md §2.3), stderr noise.
 
 use crate::support::Sandbox;
+use agy_protocol::env::{FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_VERSION};
 use serde_json::json;
 
 #[tokio::test]
@@ -55,7 +56,7 @@ async fn agent_info_version_comes_in_each_recorded_format() {
         "agy_acp_server_1.1.1",
         "1.3.0",
     ] {
-        let sb = Sandbox::new().with_env("FAKE_AGY_ACP_VERSION", version);
+        let sb = Sandbox::new().with_env(FAKE_AGY_ACP_VERSION, version);
         let mut agent = sb.spawn();
         let (_, resp) = agent
             .call(
@@ -148,7 +149,7 @@ fn help_and_version_answer_without_waiting_on_stdin() {
     let (help, code) = info_flag("--help");
     assert_eq!(code, Some(0));
     assert!(help.contains("agy_acp_server"), "{help}");
-    assert!(help.contains("FAKE_AGY_ACP_SCRIPT "), "{help}");
+    assert!(help.contains(&format!("{FAKE_AGY_ACP_SCRIPT} ")), "{help}");
     let (version, code) = info_flag("--version");
     assert_eq!(code, Some(0));
     assert_eq!(

@@ -3,6 +3,10 @@
 //! stderr) or abort; it ends when stdin closes.
 
 use crate::support::agent_bin;
+use agy_protocol::env::{
+    FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE, FAKE_AGY_ACP_VERSION,
+    FAKE_AGY_TIME_SCALE,
+};
 use proptest::prelude::*;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
@@ -118,9 +122,9 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::collection::vec(word(ARGS), 0..3),
         proptest::collection::vec(
             prop_oneof![
-                word(SCALES).prop_map(|v| ("FAKE_AGY_TIME_SCALE", v)),
-                word(VERSIONS).prop_map(|v| ("FAKE_AGY_ACP_VERSION", v)),
-                word(&["acp", "nope", ""]).prop_map(|v| ("FAKE_AGY_ACP_SCRIPT_TABLE", v)),
+                word(SCALES).prop_map(|v| (FAKE_AGY_TIME_SCALE, v)),
+                word(VERSIONS).prop_map(|v| (FAKE_AGY_ACP_VERSION, v)),
+                word(&["acp", "nope", ""]).prop_map(|v| (FAKE_AGY_ACP_SCRIPT_TABLE, v)),
             ],
             0..3,
         ),
@@ -141,8 +145,8 @@ fn run(case: &Case) -> Option<std::process::Output> {
     cmd.env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("HOME", dir.path())
-        .env("FAKE_AGY_TIME_SCALE", "0.001")
-        .env("FAKE_AGY_ACP_JOURNAL", dir.path().join("acp.jsonl"))
+        .env(FAKE_AGY_TIME_SCALE, "0.001")
+        .env(FAKE_AGY_ACP_JOURNAL, dir.path().join("acp.jsonl"))
         .current_dir(dir.path())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -153,7 +157,7 @@ fn run(case: &Case) -> Option<std::process::Output> {
     if let Some(text) = &case.script {
         let path = dir.path().join("acp.toml");
         std::fs::write(&path, text).expect("script");
-        cmd.env("FAKE_AGY_ACP_SCRIPT", path);
+        cmd.env(FAKE_AGY_ACP_SCRIPT, path);
     }
     cmd.args(case.argv.iter().map(|a| OsString::from_vec(a.clone())));
     let child = cmd.spawn().expect("spawn fake-agy-acp");
@@ -180,13 +184,13 @@ fn an_out_of_range_time_scale_is_the_fakes_own_error() {
         let out = std::process::Command::new(agent_bin())
             .env_clear()
             .env("HOME", dir.path())
-            .env("FAKE_AGY_TIME_SCALE", value)
+            .env(FAKE_AGY_TIME_SCALE, value)
             .stdin(std::process::Stdio::null())
             .output()
             .expect("runs");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(70), "{value}: {stderr}");
-        assert!(stderr.contains("FAKE_AGY_TIME_SCALE"), "{value}: {stderr}");
+        assert!(stderr.contains(FAKE_AGY_TIME_SCALE), "{value}: {stderr}");
         assert!(stderr.contains("from 0 to 1000"), "{value}: {stderr}");
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::assert_transcript_snapshot;
 use crate::support::{agent_text, open_session, transcript_text, update_kinds, Sandbox};
+use agy_protocol::env::FAKE_AGY_ACP_VERSION;
 use serde_json::json;
 
 #[tokio::test]
@@ -50,7 +51,7 @@ async fn a_reply_word_prompt_is_answered_as_in_print_mode() {
 
 #[tokio::test]
 async fn builds_before_1_3_0_send_no_usage_update_and_commands_after_session_new() {
-    let sb = Sandbox::new().with_env("FAKE_AGY_ACP_VERSION", "agy_acp_server_1.1.1");
+    let sb = Sandbox::new().with_env(FAKE_AGY_ACP_VERSION, "agy_acp_server_1.1.1");
     let mut agent = sb.spawn();
     agent
         .call(

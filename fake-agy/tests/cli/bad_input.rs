@@ -1,6 +1,7 @@
 //! A broken fake: every script problem located, `fake-agy:` prefix, exit 70.
 
 use crate::support::{snapshot_settings, Sandbox};
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_TIME_SCALE};
 use fake_agy::exit_code::BROKEN;
 
 #[test]
@@ -28,7 +29,7 @@ fn every_script_problem_is_reported_with_its_location() {
 fn missing_script_file_is_a_fake_error() {
     let sb = Sandbox::new();
     sb.cmd()
-        .env("FAKE_AGY_SCRIPT", sb.path().join("no-such-script.toml"))
+        .env(FAKE_AGY_SCRIPT, sb.path().join("no-such-script.toml"))
         .args(["-p", "x"])
         .assert()
         .code(BROKEN)
@@ -39,11 +40,11 @@ fn missing_script_file_is_a_fake_error() {
 fn bad_knob_is_a_fake_error_naming_the_variable() {
     let sb = Sandbox::new();
     sb.cmd()
-        .env("FAKE_AGY_TIME_SCALE", "fast")
+        .env(FAKE_AGY_TIME_SCALE, "fast")
         .args(["-p", "x"])
         .assert()
         .code(BROKEN)
-        .stderr(predicates::str::contains("FAKE_AGY_TIME_SCALE"));
+        .stderr(predicates::str::contains(FAKE_AGY_TIME_SCALE));
 }
 
 #[test]
@@ -94,11 +95,11 @@ fn an_out_of_range_time_scale_is_a_fake_error() {
     let sb = Sandbox::new();
     for value in ["1e300", "1e19", "inf", "nan", "-1"] {
         sb.cmd()
-            .env("FAKE_AGY_TIME_SCALE", value)
+            .env(FAKE_AGY_TIME_SCALE, value)
             .args(["-p", "x"])
             .assert()
             .code(BROKEN)
-            .stderr(predicates::str::contains("FAKE_AGY_TIME_SCALE"))
+            .stderr(predicates::str::contains(FAKE_AGY_TIME_SCALE))
             .stderr(predicates::str::contains("from 0 to 1000"));
     }
 }

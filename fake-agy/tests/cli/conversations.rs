@@ -1,6 +1,7 @@
 //! Conversations on disk: layout, resume, unknown ids by version, `--continue`.
 
 use crate::support::{json_lines, Sandbox};
+use agy_protocol::env::FAKE_AGY_VERSION;
 
 fn run_json(sb: &Sandbox, extra: &[&str]) -> (serde_json::Value, String) {
     let mut args = vec!["-p", "reply ok", "--output-format", "json"];
@@ -102,7 +103,7 @@ fn client_minted_conversation_id_is_accepted_on_1_1() {
     let wanted = "11111111-2222-3333-4444-555555555555";
     let out = sb
         .cmd()
-        .env("FAKE_AGY_VERSION", "1.1.13")
+        .env(FAKE_AGY_VERSION, "1.1.13")
         .args([
             "-p",
             "reply ok",

@@ -1,6 +1,7 @@
 //! Images in the brain dir: real JPEGs of the S3 sizes, scripted counts, corrupt files.
 
 use crate::support::{jpeg_size, json_lines, Sandbox};
+use agy_protocol::env::FAKE_AGY_VERSION;
 
 fn image_run(sb: &Sandbox, prompt: &str) -> String {
     let out = sb
@@ -144,7 +145,7 @@ fn image_quota_in_prose_leaves_only_empty_subfolders() {
 fn bicycle_run(sb: &Sandbox, version: &str, format: &str) -> Vec<serde_json::Value> {
     let out = sb
         .cmd()
-        .env("FAKE_AGY_VERSION", version)
+        .env(FAKE_AGY_VERSION, version)
         .args(["-p", "draw a red bicycle", "--output-format", format])
         .assert()
         .success();

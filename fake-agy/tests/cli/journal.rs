@@ -2,6 +2,7 @@
 //! live record for a process killed by SIGKILL.
 
 use crate::support::{read_line_with_timeout, wait_with_timeout, Sandbox};
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_VERSION};
 use std::io::{BufReader, Write};
 use std::time::Duration;
 
@@ -9,7 +10,7 @@ use std::time::Duration;
 fn record_holds_argv_env_pid_times_exit_and_stdin() {
     let sb = Sandbox::new();
     sb.cmd()
-        .env("FAKE_AGY_VERSION", "1.2.6")
+        .env(FAKE_AGY_VERSION, "1.2.6")
         .env("SECRET_THING", "not journalled")
         .args(["-p", "reply ok", "--output-format", "json"])
         .write_stdin("line one\nline two\n")
@@ -22,7 +23,7 @@ fn record_holds_argv_env_pid_times_exit_and_stdin() {
     assert_eq!(r.invocation, 1);
     assert_eq!(&r.argv[1..], ["-p", "reply ok", "--output-format", "json"]);
     assert_eq!(
-        r.env.get("FAKE_AGY_VERSION").map(String::as_str),
+        r.env.get(FAKE_AGY_VERSION).map(String::as_str),
         Some("1.2.6")
     );
     assert!(!r.env.contains_key("SECRET_THING"));
@@ -43,7 +44,7 @@ fn concurrent_invocations_each_leave_one_whole_record() {
     let children: Vec<_> = (0..256)
         .map(|i| {
             let mut c = sb.std_cmd();
-            c.env("FAKE_AGY_SCRIPT", &script).args([
+            c.env(FAKE_AGY_SCRIPT, &script).args([
                 "-p",
                 &format!("n{i}"),
                 "--output-format",
@@ -80,7 +81,7 @@ fn sigkilled_process_leaves_a_live_record_with_its_stdin_and_signals() {
         "[[invocation]]\nsteps = [{ on_sigterm = \"ignore\" }, { stdout = \"ready\" }, { hang = true }]\n",
     );
     let mut c = sb.std_cmd();
-    c.env("FAKE_AGY_SCRIPT", &script)
+    c.env(FAKE_AGY_SCRIPT, &script)
         .args(["-p", "x", "--output-format", "json"]);
     let mut child = c.spawn().expect("spawn");
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));

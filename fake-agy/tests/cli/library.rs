@@ -2,6 +2,7 @@
 //! agy, shows the behaviour its name promises.
 
 use crate::support::{jpeg_size, json_lines, workspace, Sandbox};
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_TIME_SCALE};
 use std::path::PathBuf;
 
 fn script(name: &str) -> PathBuf {
@@ -12,8 +13,8 @@ fn script(name: &str) -> PathBuf {
 
 fn run(sb: &Sandbox, name: &str, prompt: &str) -> std::process::Output {
     let mut c = sb.cmd();
-    c.env("FAKE_AGY_SCRIPT", script(name))
-        .env("FAKE_AGY_TIME_SCALE", "0.001")
+    c.env(FAKE_AGY_SCRIPT, script(name))
+        .env(FAKE_AGY_TIME_SCALE, "0.001")
         .args([
             "-p",
             prompt,
@@ -189,7 +190,7 @@ fn hang_past_any_timeout() {
     use nix::sys::signal::{kill, Signal};
     let sb = Sandbox::new();
     let mut c = sb.std_cmd();
-    c.env("FAKE_AGY_SCRIPT", script("hang-past-any-timeout"))
+    c.env(FAKE_AGY_SCRIPT, script("hang-past-any-timeout"))
         .args(["-p", "x", "--output-format", "json"]);
     let child = c.spawn().expect("spawn");
     crate::journal::wait_for(&sb, |r| r.rule.is_some());

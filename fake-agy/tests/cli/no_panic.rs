@@ -3,6 +3,10 @@
 //! abort; every run ends, with a scripted code or the fake's own 70.
 
 use crate::support::Sandbox;
+use agy_protocol::env::{
+    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_SIGNED_OUT,
+    FAKE_AGY_TIME_SCALE, FAKE_AGY_TURN_DURATION, FAKE_AGY_VERSION,
+};
 use proptest::prelude::*;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
@@ -195,11 +199,11 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::collection::vec(word(FLAGS), 0..6),
         proptest::collection::vec(
             prop_oneof![
-                word(SCALES).prop_map(|v| ("FAKE_AGY_TIME_SCALE", v)),
-                word(VERSIONS).prop_map(|v| ("FAKE_AGY_VERSION", v)),
-                word(&["1", "0", "yes"]).prop_map(|v| ("FAKE_AGY_SIGNED_OUT", v)),
-                word(&["agy", "nope", ""]).prop_map(|v| ("FAKE_AGY_SCRIPT_TABLE", v)),
-                word(&["0s", "1ms", "soon"]).prop_map(|v| ("FAKE_AGY_TURN_DURATION", v)),
+                word(SCALES).prop_map(|v| (FAKE_AGY_TIME_SCALE, v)),
+                word(VERSIONS).prop_map(|v| (FAKE_AGY_VERSION, v)),
+                word(&["1", "0", "yes"]).prop_map(|v| (FAKE_AGY_SIGNED_OUT, v)),
+                word(&["agy", "nope", ""]).prop_map(|v| (FAKE_AGY_SCRIPT_TABLE, v)),
+                word(&["0s", "1ms", "soon"]).prop_map(|v| (FAKE_AGY_TURN_DURATION, v)),
             ],
             0..3,
         ),
@@ -222,14 +226,14 @@ fn run(case: &Case) -> Option<std::process::Output> {
     let sb = Sandbox::new();
     let mut cmd = sb.std_cmd();
     // Delays stay short unless a case sets its own scale.
-    cmd.env("FAKE_AGY_TIME_SCALE", "0.001")
-        .env("FAKE_AGY_TURN_DURATION", "0s")
-        .env("FAKE_AGY_IMAGE_DURATION", "0s");
+    cmd.env(FAKE_AGY_TIME_SCALE, "0.001")
+        .env(FAKE_AGY_TURN_DURATION, "0s")
+        .env(FAKE_AGY_IMAGE_DURATION, "0s");
     for (k, v) in &case.env {
         cmd.env(k, OsString::from_vec(v.clone()));
     }
     if let Some(text) = &case.script {
-        cmd.env("FAKE_AGY_SCRIPT", sb.script(text));
+        cmd.env(FAKE_AGY_SCRIPT, sb.script(text));
         std::fs::write(sb.path().join("t.jsonl"), &case.trace).expect("trace");
     }
     cmd.args(case.argv.iter().map(|a| OsString::from_vec(a.clone())));

@@ -3,6 +3,7 @@
 
 use crate::session_driver::{labels, user, Driver};
 use crate::support::{snapshot_settings, Sandbox};
+use agy_protocol::env::{FAKE_AGY_TURN_DURATION, FAKE_AGY_VERSION};
 
 #[tokio::test]
 async fn init_comes_only_after_the_first_line_and_turns_accumulate() {
@@ -98,7 +99,7 @@ async fn content_parts_and_missing_role_are_accepted() {
 #[tokio::test]
 async fn a_line_written_during_a_turn_waits_for_it() {
     let sb = Sandbox::new();
-    let mut d = Driver::start(&sb, None, &[], &[("FAKE_AGY_TURN_DURATION", "300ms")]);
+    let mut d = Driver::start(&sb, None, &[], &[(FAKE_AGY_TURN_DURATION, "300ms")]);
     d.send(&user("reply A")).await;
     d.send(&user("reply B")).await;
     let a = d.turn().await;
@@ -196,7 +197,7 @@ async fn print_timeout_applies_per_turn() {
         &sb,
         Some("[[turn]]\nwhen = { line = 2 }\nsteps = [{ default = { duration = \"1h\" } }]\n"),
         &["--print-timeout", "50ms"],
-        &[("FAKE_AGY_TURN_DURATION", "1ms")],
+        &[(FAKE_AGY_TURN_DURATION, "1ms")],
     );
     d.send(&user("reply FAST")).await;
     assert_eq!(
@@ -303,7 +304,7 @@ async fn stream_events_snapshot() {
         &sb,
         None,
         &["--dangerously-skip-permissions"],
-        &[("FAKE_AGY_VERSION", "1.2.17")],
+        &[(FAKE_AGY_VERSION, "1.2.17")],
     );
     d.send(&user("generate an image of a red circle, 16:9 widescreen"))
         .await;
@@ -330,7 +331,7 @@ async fn model_conflict_fails_before_stdin_with_the_recorded_bytes() {
             "--effort",
             "high",
         ],
-        &[("FAKE_AGY_VERSION", "1.2.17")],
+        &[(FAKE_AGY_VERSION, "1.2.17")],
     );
     let raw = |f: &str| {
         std::fs::read_to_string(crate::support::workspace().join("traces/upstream").join(f))

@@ -2,6 +2,9 @@
 //! denial, versions.
 
 use crate::support::{json_lines, snapshot_settings, Sandbox};
+use agy_protocol::env::{
+    FAKE_AGY_SCRIPT, FAKE_AGY_TIME_SCALE, FAKE_AGY_TURN_DURATION, FAKE_AGY_VERSION,
+};
 use agy_protocol::{Envelope, Status};
 
 fn envelope(out: &[u8]) -> Envelope {
@@ -62,7 +65,7 @@ fn print_timeout_on_1_2_6_is_an_empty_success_with_a_stderr_notice() {
     let sb = Sandbox::new();
     let out = sb
         .cmd()
-        .env("FAKE_AGY_TURN_DURATION", "10s")
+        .env(FAKE_AGY_TURN_DURATION, "10s")
         .args([
             "-p",
             "write an essay",
@@ -89,8 +92,8 @@ fn print_timeout_on_1_1_24_is_an_error_with_exit_1_and_empty_stderr() {
     let sb = Sandbox::new();
     let out = sb
         .cmd()
-        .env("FAKE_AGY_VERSION", "1.1.24")
-        .env("FAKE_AGY_TURN_DURATION", "10s")
+        .env(FAKE_AGY_VERSION, "1.1.24")
+        .env(FAKE_AGY_TURN_DURATION, "10s")
         .args([
             "-p",
             "x",
@@ -112,8 +115,8 @@ fn time_scale_shrinks_the_turn_so_a_long_timeout_does_not_fire() {
     let sb = Sandbox::new();
     let out = sb
         .cmd()
-        .env("FAKE_AGY_TURN_DURATION", "1h")
-        .env("FAKE_AGY_TIME_SCALE", "0")
+        .env(FAKE_AGY_TURN_DURATION, "1h")
+        .env(FAKE_AGY_TIME_SCALE, "0")
         .args([
             "-p",
             "x",
@@ -161,7 +164,7 @@ fn model_effort_conflict_in_stream_json_is_a_lone_result() {
     let sb = Sandbox::new();
     let out = sb
         .cmd()
-        .env("FAKE_AGY_VERSION", "1.2.17")
+        .env(FAKE_AGY_VERSION, "1.2.17")
         .args([
             "-p",
             "x",
@@ -194,7 +197,7 @@ fn unknown_model_on_1_2_17_matches_the_recorded_stderr() {
     let sb = Sandbox::new();
     let out = sb
         .cmd()
-        .env("FAKE_AGY_VERSION", "1.2.17")
+        .env(FAKE_AGY_VERSION, "1.2.17")
         .args([
             "-p",
             "x",
@@ -260,7 +263,7 @@ fn denial_on_1_1_22_is_canceled() {
     let sb = Sandbox::new();
     let out = sb
         .cmd()
-        .env("FAKE_AGY_VERSION", "1.1.22")
+        .env(FAKE_AGY_VERSION, "1.1.22")
         .args(["-p", "run the shell command ls", "--output-format", "json"])
         .assert()
         .code(0);
@@ -276,7 +279,7 @@ fn version_prints_the_modelled_version() {
         .success()
         .stdout("1.2.6\n");
     sb.cmd()
-        .env("FAKE_AGY_VERSION", "1.2.17")
+        .env(FAKE_AGY_VERSION, "1.2.17")
         .arg("-version")
         .assert()
         .success()
@@ -422,7 +425,7 @@ fn no_prompt_and_no_terminal_fails_as_agy_1_3_2_does() {
         .arg("--wait")
         .arg(bin)
         .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
-        .env_remove("FAKE_AGY_SCRIPT")
+        .env_remove(FAKE_AGY_SCRIPT)
         .current_dir(sb.path())
         .stdin(std::process::Stdio::null());
     let out = detached.output().expect("setsid runs (util-linux)");

@@ -3,6 +3,7 @@
 //! "Turns and probes").
 
 use crate::support::{workspace, Sandbox};
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_TIME_SCALE};
 use agy_protocol::script::parse_script_file;
 use agy_protocol::AgyVersion;
 use std::path::PathBuf;
@@ -45,9 +46,9 @@ fn every_shipped_script_answers_version_with_its_modelled_version() {
         let sb = Sandbox::new();
         for _ in 0..2 {
             let mut c = sb.cmd();
-            c.env("FAKE_AGY_SCRIPT", &path).arg("--version");
+            c.env(FAKE_AGY_SCRIPT, &path).arg("--version");
             if let Some(t) = table {
-                c.env("FAKE_AGY_SCRIPT_TABLE", t);
+                c.env(FAKE_AGY_SCRIPT_TABLE, t);
             }
             let out = c.output().expect("runs");
             assert_eq!(
@@ -80,8 +81,8 @@ fn the_third_turn_is_counted_without_probes() {
     let turn = |sb: &Sandbox| {
         let out = sb
             .cmd()
-            .env("FAKE_AGY_SCRIPT", &script)
-            .env("FAKE_AGY_TIME_SCALE", "0.001")
+            .env(FAKE_AGY_SCRIPT, &script)
+            .env(FAKE_AGY_TIME_SCALE, "0.001")
             .args(["-p", "hello", "--output-format", "json"])
             .output()
             .expect("runs");
@@ -91,7 +92,7 @@ fn the_third_turn_is_counted_without_probes() {
     let probe = |sb: &Sandbox, argv: &[&str]| {
         let out = sb
             .cmd()
-            .env("FAKE_AGY_SCRIPT", &script)
+            .env(FAKE_AGY_SCRIPT, &script)
             .args(argv)
             .output()
             .expect("runs");

@@ -2,6 +2,7 @@
 
 use crate::session_driver::{labels, user, Driver};
 use crate::support::Sandbox;
+use agy_protocol::env::FAKE_AGY_VERSION;
 
 fn result(events: &[serde_json::Value]) -> &serde_json::Value {
     &events.last().expect("events")["result"]
@@ -199,7 +200,7 @@ async fn denied_turn_by_version_and_tool() {
     ] {
         let sb = Sandbox::new();
         let script = format!("[[turn]]\nsteps = [{{ deny = {deny} }}]\n");
-        let mut d = Driver::start(&sb, Some(&script), &[], &[("FAKE_AGY_VERSION", version)]);
+        let mut d = Driver::start(&sb, Some(&script), &[], &[(FAKE_AGY_VERSION, version)]);
         d.send(&user("use the tool")).await;
         let t = d.turn().await;
         let tool_end = t

@@ -1,6 +1,7 @@
 //! Scripted behaviour: rule selection, state across invocations, output steps.
 
 use crate::support::{json_lines, Sandbox};
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_TIME_SCALE};
 
 #[test]
 fn the_third_call_fails() {
@@ -16,7 +17,7 @@ steps = [{ stderr = "boom" }, { exit = 5 }]
     );
     for expected in [0, 0, 5, 0] {
         sb.cmd()
-            .env("FAKE_AGY_SCRIPT", &script)
+            .env(FAKE_AGY_SCRIPT, &script)
             .args(["-p", "reply ok", "--output-format", "json"])
             .assert()
             .code(expected);
@@ -45,7 +46,7 @@ steps = [{ envelope = { response = "meow\n" } }]
     );
     let out = sb
         .cmd()
-        .env("FAKE_AGY_SCRIPT", &script)
+        .env(FAKE_AGY_SCRIPT, &script)
         .args(["-p", "a cat", "--output-format", "json"])
         .assert()
         .success();
@@ -55,7 +56,7 @@ steps = [{ envelope = { response = "meow\n" } }]
     );
     let out = sb
         .cmd()
-        .env("FAKE_AGY_SCRIPT", &script)
+        .env(FAKE_AGY_SCRIPT, &script)
         .args(["-p", "a dog", "--output-format", "json"])
         .assert()
         .success();
@@ -72,13 +73,13 @@ fn when_exhausted_fail_breaks_the_fake_on_an_extra_call() {
     let script =
         sb.script("[script]\nwhen_exhausted = \"fail\"\n[[invocation]]\nsteps = [{ exit = 0 }]\n");
     sb.cmd()
-        .env("FAKE_AGY_SCRIPT", &script)
+        .env(FAKE_AGY_SCRIPT, &script)
         .args(["-p", "x"])
         .assert()
         .code(0);
     let out = sb
         .cmd()
-        .env("FAKE_AGY_SCRIPT", &script)
+        .env(FAKE_AGY_SCRIPT, &script)
         .args(["-p", "x"])
         .assert()
         .code(fake_agy::exit_code::BROKEN);
@@ -137,7 +138,7 @@ steps = [
 fn close_stdout_ends_the_stream_while_the_process_runs_on() {
     let sb = Sandbox::new();
     let mut c = sb.std_cmd();
-    c.env("FAKE_AGY_SCRIPT", sb.script("[[invocation]]\nsteps = [{ stdout = \"partial\" }, { close_stdout = true }, { stderr = \"still here\" }, { exit = 4 }]\n"))
+    c.env(FAKE_AGY_SCRIPT, sb.script("[[invocation]]\nsteps = [{ stdout = \"partial\" }, { close_stdout = true }, { stderr = \"still here\" }, { exit = 4 }]\n"))
         .args(["-p", "x"]);
     let out = crate::support::wait_with_timeout(
         c.spawn().expect("spawn"),
@@ -154,8 +155,8 @@ fn scenario_table_of_a_scenario_file_is_read() {
     let p = sb.path().join("scenario.toml");
     std::fs::write(&p, "[scenario]\nname = \"x\"\n[[agy.invocation]]\nsteps = [{ stdout = \"from agy table\" }, { exit = 9 }]\n").expect("write");
     sb.cmd()
-        .env("FAKE_AGY_SCRIPT", &p)
-        .env("FAKE_AGY_SCRIPT_TABLE", "agy")
+        .env(FAKE_AGY_SCRIPT, &p)
+        .env(FAKE_AGY_SCRIPT_TABLE, "agy")
         .args(["-p", "x"])
         .assert()
         .code(9)
@@ -187,7 +188,7 @@ fn sleep_is_scaled_by_the_time_scale() {
     // A 1-hour sleep at scale 0 finishes at once; the test's timeout would catch it.
     let sb = Sandbox::new();
     sb.scripted("[[invocation]]\nsteps = [{ sleep = \"1h\" }, { exit = 0 }]\n")
-        .env("FAKE_AGY_TIME_SCALE", "0")
+        .env(FAKE_AGY_TIME_SCALE, "0")
         .args(["-p", "x"])
         .assert()
         .success();
@@ -269,7 +270,7 @@ fn replay_previous_works_across_processes_of_a_conversation() {
     );
     let first = sb
         .cmd()
-        .env("FAKE_AGY_SCRIPT", &script)
+        .env(FAKE_AGY_SCRIPT, &script)
         .args(["-p", "reply ONE", "--output-format", "stream-json"])
         .assert()
         .success();
@@ -277,7 +278,7 @@ fn replay_previous_works_across_processes_of_a_conversation() {
     let id = ev1[0]["conversation_id"].as_str().expect("id").to_string();
     let second = sb
         .cmd()
-        .env("FAKE_AGY_SCRIPT", &script)
+        .env(FAKE_AGY_SCRIPT, &script)
         .args([
             "-p",
             "reply TWO",
@@ -395,7 +396,7 @@ fn extra_that_is_not_a_json_object_is_reported_with_its_line() {
 fn a_script_path_that_never_ends_is_refused_naming_the_cap() {
     let sb = Sandbox::new();
     sb.cmd()
-        .env("FAKE_AGY_SCRIPT", "/dev/zero")
+        .env(FAKE_AGY_SCRIPT, "/dev/zero")
         .args(["-p", "hi", "--output-format", "json"])
         .timeout(std::time::Duration::from_secs(60))
         .assert()
@@ -408,7 +409,7 @@ fn a_trace_path_that_never_ends_is_refused_naming_the_cap() {
     let sb = Sandbox::new();
     let script = sb.script("[[invocation]]\nsteps = [{ trace = \"/dev/zero\" }]\n");
     sb.cmd()
-        .env("FAKE_AGY_SCRIPT", &script)
+        .env(FAKE_AGY_SCRIPT, &script)
         .args(["-p", "hi", "--output-format", "json"])
         .timeout(std::time::Duration::from_secs(60))
         .assert()

@@ -2,6 +2,7 @@
 //! as they come, every wait bounded.
 
 use crate::support::{bin, Sandbox};
+use agy_protocol::env::{FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT};
 use serde_json::Value;
 use std::process::Stdio;
 use std::time::Duration;
@@ -35,7 +36,7 @@ impl Driver {
         c.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", sb.home())
-            .env("FAKE_AGY_JOURNAL", sb.journal_path())
+            .env(FAKE_AGY_JOURNAL, sb.journal_path())
             .current_dir(sb.path())
             .args([
                 "--input-format",
@@ -52,7 +53,7 @@ impl Driver {
             c.env(k, v);
         }
         if let Some(text) = script {
-            c.env("FAKE_AGY_SCRIPT", sb.script(text));
+            c.env(FAKE_AGY_SCRIPT, sb.script(text));
         }
         let mut child = c.spawn().expect("spawn fake-agy");
         let stdin = child.stdin.take();

@@ -1,6 +1,7 @@
 //! Hangs and signals: default death by signal, ignore, exit N ms after, crashes.
 
 use crate::support::{read_line_with_timeout, wait_with_timeout, Sandbox};
+use agy_protocol::env::FAKE_AGY_SCRIPT;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 use std::io::BufReader;
@@ -12,7 +13,7 @@ fn start(
     script: &str,
 ) -> (std::process::Child, BufReader<std::process::ChildStdout>) {
     let mut c = sb.std_cmd();
-    c.env("FAKE_AGY_SCRIPT", sb.script(script))
+    c.env(FAKE_AGY_SCRIPT, sb.script(script))
         .args(["-p", "x", "--output-format", "json"]);
     let mut child = c.spawn().expect("spawn");
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
@@ -87,7 +88,7 @@ fn sigint_exit_gives_130() {
 fn crash_mid_line_dies_by_the_signal_after_partial_output() {
     let sb = Sandbox::new();
     let mut c = sb.std_cmd();
-    c.env("FAKE_AGY_SCRIPT", sb.script("[[invocation]]\nsteps = [{ stdout_raw = \"{\\\"conversation_id\\\":\" }, { crash = \"segv\" }]\n"))
+    c.env(FAKE_AGY_SCRIPT, sb.script("[[invocation]]\nsteps = [{ stdout_raw = \"{\\\"conversation_id\\\":\" }, { crash = \"segv\" }]\n"))
         .args(["-p", "x"]);
     let out = wait_with_timeout(c.spawn().expect("spawn"), Duration::from_secs(20));
     assert_eq!(out.stdout, b"{\"conversation_id\":");
@@ -96,7 +97,7 @@ fn crash_mid_line_dies_by_the_signal_after_partial_output() {
     let sb = Sandbox::new();
     let mut c = sb.std_cmd();
     c.env(
-        "FAKE_AGY_SCRIPT",
+        FAKE_AGY_SCRIPT,
         sb.script("[[invocation]]\nsteps = [{ crash = \"abort\" }]\n"),
     )
     .args(["-p", "x"]);

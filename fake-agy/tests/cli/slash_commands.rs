@@ -2,6 +2,7 @@
 //! stream-json with its `command_result` event), and a slash line in persistent mode.
 
 use crate::support::{json_lines, Sandbox};
+use agy_protocol::env::FAKE_AGY_VERSION;
 
 #[test]
 fn model_in_stream_json_is_a_command_result_then_the_result() {
@@ -9,7 +10,7 @@ fn model_in_stream_json_is_a_command_result_then_the_result() {
     let sb = Sandbox::new();
     let out = sb
         .cmd()
-        .env("FAKE_AGY_VERSION", "1.3.1")
+        .env(FAKE_AGY_VERSION, "1.3.1")
         .args(["-p", "/model", "--output-format", "stream-json"])
         .assert()
         .success();
@@ -36,7 +37,7 @@ fn effort_reports_the_tier_of_the_selected_model() {
     let sb = Sandbox::new();
     let out = sb
         .cmd()
-        .env("FAKE_AGY_VERSION", "1.3.1")
+        .env(FAKE_AGY_VERSION, "1.3.1")
         .args([
             "-p",
             "/effort",
@@ -57,7 +58,7 @@ fn effort_reports_the_tier_of_the_selected_model() {
 fn slash_line(version: &str) -> std::process::Output {
     let sb = Sandbox::new();
     let mut cmd = sb.std_cmd();
-    cmd.env("FAKE_AGY_VERSION", version).args([
+    cmd.env(FAKE_AGY_VERSION, version).args([
         "--input-format",
         "stream-json",
         "--output-format",

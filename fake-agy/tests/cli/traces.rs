@@ -5,6 +5,7 @@
 use crate::support::{wait_with_timeout, workspace, Sandbox};
 use agy_protocol::capture::{load_corpus, read_capture_file, Capture, Corpus};
 use agy_protocol::command_line::{flag_error_token, invocation_kind, InvocationKind};
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_WRITE_TRACES};
 use agy_protocol::trace::Trace;
 use std::io::Write;
 use std::path::PathBuf;
@@ -33,7 +34,7 @@ fn committed_traces_are_the_conversions_of_their_raw_captures() {
         replayable(&corpus).count() >= 13,
         "every raw capture has a trace"
     );
-    let write = std::env::var("FAKE_AGY_WRITE_TRACES").is_ok_and(|v| v == "1");
+    let write = std::env::var(FAKE_AGY_WRITE_TRACES).is_ok_and(|v| v == "1");
     for c in replayable(&corpus) {
         let rendered = c
             .to_trace(&traces_dir())
@@ -47,7 +48,7 @@ fn committed_traces_are_the_conversions_of_their_raw_captures() {
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(
             committed, rendered,
-            "{} is stale; regenerate with FAKE_AGY_WRITE_TRACES=1",
+            "{} is stale; regenerate with {FAKE_AGY_WRITE_TRACES}=1",
             c.id
         );
         Trace::parse(&c.id, &committed).unwrap_or_else(|e| panic!("{e}"));
@@ -105,8 +106,7 @@ fn replay(c: &Capture) -> Replay {
         trace_path.display().to_string()
     ));
     let mut cmd = sb.std_cmd();
-    cmd.env("FAKE_AGY_SCRIPT", &script)
-        .args(argv.iter().skip(1));
+    cmd.env(FAKE_AGY_SCRIPT, &script).args(argv.iter().skip(1));
     let mut child = cmd.spawn().expect("spawn");
     let mut stdin = child.stdin.take().expect("stdin");
     for line in c.stdin_lines() {

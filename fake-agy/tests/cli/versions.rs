@@ -2,6 +2,7 @@
 //! version and by `settings.json` (docs/agy-versions.md).
 
 use crate::support::{json_lines, Sandbox};
+use agy_protocol::env::{FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
 use serde_json::json;
 
 fn init_of(sb: &Sandbox, extra: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
@@ -57,8 +58,8 @@ fn signed_out_models_and_every_mode_fail_auth() {
     let sb = Sandbox::new();
     let signed_out = |argv: &[&str], version: &str| {
         sb.cmd()
-            .env("FAKE_AGY_SIGNED_OUT", "1")
-            .env("FAKE_AGY_VERSION", version)
+            .env(FAKE_AGY_SIGNED_OUT, "1")
+            .env(FAKE_AGY_VERSION, version)
             .args(argv)
             .output()
             .expect("runs")
@@ -123,7 +124,7 @@ fn a_strict_settings_denial_of_a_command_is_a_tool_error() {
     let deny = |sb: &Sandbox| {
         let out = sb
             .scripted("[[invocation]]\nwhen = { mode = \"stream_json\" }\nsteps = [{ deny = { tool = \"run_command\", parameters = { CommandLine = \"Get-ChildItem\" } } }]\n")
-            .env("FAKE_AGY_VERSION", "1.2.13")
+            .env(FAKE_AGY_VERSION, "1.2.13")
             .args(["-p", "list files", "--output-format", "stream-json"])
             .output()
             .expect("runs");

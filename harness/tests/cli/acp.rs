@@ -3,6 +3,7 @@
 //! `agy-harness` (`cargo build --workspace --bins`).
 
 use crate::support::*;
+use agy_protocol::env::AGY_HARNESS_FAKE_AGY_ACP;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ fn workspace() -> PathBuf {
 fn harness_in_workspace() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
     cmd.current_dir(workspace())
-        .env_remove("AGY_HARNESS_FAKE_AGY_ACP")
+        .env_remove(AGY_HARNESS_FAKE_AGY_ACP)
         .args(["--color", "never"]);
     cmd
 }
@@ -61,7 +62,7 @@ fn a_quarantine_leak_is_reported_with_expected_observed_and_closest() {
 fn acp_scenarios_need_fake_agy_acp() {
     let mut cmd = harness_in_workspace();
     cmd.args(["run", "scenarios/acp/agent-version-rc01-is-accepted.toml"])
-        .env("AGY_HARNESS_FAKE_AGY_ACP", "/nonexistent/fake-agy-acp");
+        .env(AGY_HARNESS_FAKE_AGY_ACP, "/nonexistent/fake-agy-acp");
     let out = run(cmd, Duration::from_secs(60));
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
     assert!(

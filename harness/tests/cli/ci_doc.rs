@@ -4,6 +4,7 @@
 //! kit for real).
 
 use crate::support::*;
+use agy_protocol::env::AGY_HARNESS_SCENARIOS;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -125,7 +126,7 @@ fn the_commands_of_the_ci_job_in_docs_ci_run_against_an_adapter_repository() {
             .current_dir(&repo)
             .env("PATH", &path)
             .env("HOME", t.path())
-            .env_remove("AGY_HARNESS_SCENARIOS");
+            .env_remove(AGY_HARNESS_SCENARIOS);
         let out = run(cmd, Duration::from_secs(300));
         assert!(
             out.status.success(),

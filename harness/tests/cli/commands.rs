@@ -1,6 +1,7 @@
 //! The commands' contracts: exit codes, located errors, reports, expected failures.
 
 use crate::support::*;
+use agy_protocol::env::{AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_SCENARIOS};
 use std::time::Duration;
 
 #[test]
@@ -40,11 +41,11 @@ fn every_command_help_shows_its_own_options_and_the_shared_groups() {
         let help = text(&out.stdout);
         assert!(help.contains(own), "{command}: {help}");
         let shared = if *command == "check" {
-            "[env: AGY_HARNESS_SCENARIOS=]"
+            format!("[env: {AGY_HARNESS_SCENARIOS}=]")
         } else {
-            "[env: AGY_HARNESS_FAKE_AGY_ACP=]"
+            format!("[env: {AGY_HARNESS_FAKE_AGY_ACP}=]")
         };
-        assert!(help.contains(shared), "{command}: {help}");
+        assert!(help.contains(&shared), "{command}: {help}");
         insta_settings(t.path()).bind(|| insta::assert_snapshot!(format!("{command}-help"), help));
     }
 }
@@ -163,7 +164,7 @@ fn missing_fake_agy_exits_3() {
     let config = t.standin_config("ok", None);
     let scenario = t.scenario("standin/ok", "success", "5s");
     let mut cmd = t.harness();
-    cmd.env("AGY_HARNESS_FAKE_AGY", "/nonexistent/fake-agy")
+    cmd.env(AGY_HARNESS_FAKE_AGY, "/nonexistent/fake-agy")
         .args(["run", "--adapter"])
         .arg(&config)
         .arg(&scenario);

@@ -8,6 +8,7 @@ use agy_harness::capture::acp_capture_to_script;
 use agy_protocol::acp::script::render_acp_script;
 use agy_protocol::acp::{method_sender, Sender};
 use agy_protocol::capture::{read_capture_file, Capture};
+use agy_protocol::env::{AGY_HARNESS_FAKE_AGY_ACP, FAKE_AGY_ACP_SCRIPT};
 use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -71,11 +72,11 @@ fn spawn_fake(dir: &Path, c: &Capture, t: &TestDir) -> Result<Child, String> {
     let script = acp_capture_to_script(dir, c).map_err(|e| format!("{}: {e}", c.id))?;
     let text = render_acp_script(&script).map_err(|e| format!("{}: renders no TOML: {e}", c.id))?;
     let path = t.write("capture.toml", &text);
-    let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy-acp");
+    let fake = agy_test_support::workspace_bin("fake-agy-acp", AGY_HARNESS_FAKE_AGY_ACP);
     std::process::Command::new(&fake)
         .env_clear()
         .env("HOME", t.path())
-        .env("FAKE_AGY_ACP_SCRIPT", &path)
+        .env(FAKE_AGY_ACP_SCRIPT, &path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -2,6 +2,7 @@
 //! corpus, the baseline as expected failures, located errors, reports.
 
 use crate::support::*;
+use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -16,7 +17,7 @@ fn fidelity(t: &TestDir, args: &[&str]) -> std::process::Output {
 fn fidelity_at(t: &TestDir, dir: &Path, args: &[&str]) -> std::process::Output {
     let mut cmd = t.harness();
     let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
-    cmd.env("AGY_HARNESS_FAKE_AGY", fake)
+    cmd.env(AGY_HARNESS_FAKE_AGY, fake)
         .arg("fidelity")
         .arg("--traces")
         .arg(dir)

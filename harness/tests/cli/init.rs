@@ -2,6 +2,7 @@
 //! driver protocol, and nothing is overwritten without `--force`.
 
 use crate::support::*;
+use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::io::Write;
@@ -95,7 +96,7 @@ fn the_python_skeleton_runs_under_the_harness_and_fails_as_not_implemented() {
     let t = TestDir::new();
     init(&t, &[]).success();
     let mut cmd = t.harness();
-    cmd.env_remove("AGY_HARNESS_FAKE_AGY").args([
+    cmd.env_remove(AGY_HARNESS_FAKE_AGY).args([
         "--color",
         "never",
         "run",

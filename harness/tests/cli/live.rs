@@ -3,6 +3,10 @@
 //! guards that keep a real agy from running by accident.
 
 use crate::support::*;
+use agy_protocol::env::{
+    AGY_HARNESS_ALLOW_LIVE, AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET,
+    AGY_HARNESS_LIVE_BUDGET_FILE, FAKE_AGY_JOURNAL, FAKE_AGY_STATE_DIR,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -30,7 +34,7 @@ fn live(budget: u32, report: &Path) -> std::process::Command {
         .arg("--report")
         .arg(format!("json={}", report.display()))
         .env("CI", "true")
-        .env("AGY_HARNESS_ALLOW_LIVE", "1");
+        .env(AGY_HARNESS_ALLOW_LIVE, "1");
     cmd
 }
 
@@ -114,11 +118,11 @@ fn a_real_binary_needs_live_and_in_ci_the_allow_variable() {
         text(&out.stderr)
     );
     let mut in_ci = live(5, &t.path().join("r.json"));
-    in_ci.env_remove("AGY_HARNESS_ALLOW_LIVE");
+    in_ci.env_remove(AGY_HARNESS_ALLOW_LIVE);
     let out = run(in_ci, Duration::from_secs(30));
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("AGY_HARNESS_ALLOW_LIVE=1"),
+        text(&out.stderr).contains(&format!("{AGY_HARNESS_ALLOW_LIVE}=1")),
         "{}",
         text(&out.stderr)
     );
@@ -132,11 +136,11 @@ fn wrapper(t: &TestDir, real: &Path, budget: &str) -> std::process::Command {
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_agy-harness"), &link).expect("link");
     }
     let mut cmd = std::process::Command::new(link);
-    cmd.env("AGY_HARNESS_LIVE_AGY", real)
-        .env("AGY_HARNESS_LIVE_BUDGET", budget)
-        .env("AGY_HARNESS_LIVE_BUDGET_FILE", t.path().join("used"))
-        .env_remove("FAKE_AGY_JOURNAL")
-        .env_remove("FAKE_AGY_STATE_DIR")
+    cmd.env(AGY_HARNESS_LIVE_AGY, real)
+        .env(AGY_HARNESS_LIVE_BUDGET, budget)
+        .env(AGY_HARNESS_LIVE_BUDGET_FILE, t.path().join("used"))
+        .env_remove(FAKE_AGY_JOURNAL)
+        .env_remove(FAKE_AGY_STATE_DIR)
         .stdin(std::process::Stdio::null());
     cmd
 }
@@ -202,7 +206,7 @@ fn the_live_wrapper_forwards_stdin_bytes_and_journals_only_its_utf8_lines() {
     std::fs::write(&input_file, input).expect("stdin");
     let journal = t.path().join("journal.jsonl");
     let mut cmd = wrapper(&t, &real, "1");
-    cmd.env("FAKE_AGY_JOURNAL", &journal)
+    cmd.env(FAKE_AGY_JOURNAL, &journal)
         .args(["--input-format", "stream-json"])
         .stdin(std::fs::File::open(&input_file).expect("open stdin"))
         .stdout(std::process::Stdio::piped())

@@ -4,6 +4,7 @@
 //! and it never runs a scenario: at most the one handshake run.
 
 use crate::support::*;
+use agy_protocol::env::{AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -38,8 +39,8 @@ fn runs(log: &Path) -> (usize, usize) {
 fn harness() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
     cmd.current_dir(workspace())
-        .env_remove("AGY_HARNESS_FAKE_AGY")
-        .env_remove("AGY_HARNESS_FAKE_AGY_ACP")
+        .env_remove(AGY_HARNESS_FAKE_AGY)
+        .env_remove(AGY_HARNESS_FAKE_AGY_ACP)
         .args(["--color", "never"]);
     cmd
 }
@@ -77,7 +78,7 @@ fn the_fake_agy_variable_naming_another_binary_is_refused_before_any_scenario() 
     let t = TestDir::new();
     let (marker, log) = marker_agy(&t);
     let mut cmd = harness();
-    cmd.env("AGY_HARNESS_FAKE_AGY", &marker)
+    cmd.env(AGY_HARNESS_FAKE_AGY, &marker)
         .args(["run", "scenarios/oneshot"]);
     assert_refused(cmd, &marker, &log);
 }
@@ -87,7 +88,7 @@ fn run_with_fake_agy_acp_naming_another_binary_is_refused_before_any_scenario() 
     let t = TestDir::new();
     let (marker, log) = marker_agy(&t);
     let mut cmd = harness();
-    cmd.env("AGY_HARNESS_FAKE_AGY", crate::spikes::fake_agy())
+    cmd.env(AGY_HARNESS_FAKE_AGY, crate::spikes::fake_agy())
         .args(["run", "--fake-agy-acp"])
         .arg(&marker)
         .arg("scenarios/acp/agent-version-rc01-is-accepted.toml");

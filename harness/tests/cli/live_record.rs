@@ -4,6 +4,7 @@
 //! `--live` accepts is any binary, and no test needs a real agy.
 
 use crate::support::*;
+use agy_protocol::env::AGY_HARNESS_ALLOW_LIVE;
 use agy_protocol::trace::{Trace, TraceEvent};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -75,7 +76,7 @@ fn live_run(agy: &Path, record: &Path, scenario: &Path) -> std::process::Command
         .arg(record)
         .arg(scenario)
         .env("CI", "true")
-        .env("AGY_HARNESS_ALLOW_LIVE", "1");
+        .env(AGY_HARNESS_ALLOW_LIVE, "1");
     cmd
 }
 

@@ -3,6 +3,7 @@
 //! Bad input ends with exit 2 and a located error; a run that starts ends on its own.
 
 use crate::support::*;
+use agy_protocol::env::{AGY_HARNESS_FAKE_AGY, AGY_HARNESS_SCENARIOS};
 use proptest::prelude::*;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
@@ -145,8 +146,8 @@ fn case() -> impl Strategy<Value = Case> {
         argv(),
         proptest::collection::vec(
             prop_oneof![
-                word(&["/no/such/fake-agy", ""]).prop_map(|v| ("AGY_HARNESS_FAKE_AGY", v)),
-                word(&["/no/such/dir", ""]).prop_map(|v| ("AGY_HARNESS_SCENARIOS", v)),
+                word(&["/no/such/fake-agy", ""]).prop_map(|v| (AGY_HARNESS_FAKE_AGY, v)),
+                word(&["/no/such/dir", ""]).prop_map(|v| (AGY_HARNESS_SCENARIOS, v)),
                 word(&["1", ""]).prop_map(|v| ("NO_COLOR", v)),
             ],
             0..2,

@@ -3,6 +3,7 @@
 //! JUnit report) unless the adapter config says `strict = true`.
 
 use crate::support::*;
+use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -53,7 +54,7 @@ fn run_it(t: &TestDir, strict: bool) -> (Option<i32>, String, String) {
     let junit = t.path().join(format!("junit-{strict}.xml"));
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
     let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
-    cmd.env("AGY_HARNESS_FAKE_AGY", fake)
+    cmd.env(AGY_HARNESS_FAKE_AGY, fake)
         .args(["--color", "never", "run", "--adapter"])
         .arg(config(t, strict))
         .arg("--report")

@@ -2,6 +2,7 @@
 //! expected failures naming no scenario, skips summed up, failing scenarios located.
 
 use crate::support::*;
+use agy_protocol::env::AGY_HARNESS_SCENARIOS;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
@@ -186,7 +187,7 @@ fn the_catalogue_is_built_in_and_a_folder_overrides_it() {
         .len();
     assert!(!t.path().join("scenarios").exists());
     harness(&t)
-        .env_remove("AGY_HARNESS_SCENARIOS")
+        .env_remove(AGY_HARNESS_SCENARIOS)
         .arg("check")
         .assert()
         .code(0)
@@ -201,7 +202,7 @@ fn the_catalogue_is_built_in_and_a_folder_overrides_it() {
         .code(0)
         .stdout("1 scenario(s) are valid\n");
     harness(&t)
-        .env("AGY_HARNESS_SCENARIOS", &own)
+        .env(AGY_HARNESS_SCENARIOS, &own)
         .arg("check")
         .assert()
         .code(0)

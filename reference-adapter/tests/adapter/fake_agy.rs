@@ -3,7 +3,9 @@
 
 use crate::support::*;
 use agy_protocol::driver::Outcome;
-use agy_protocol::env::FAKE_AGY_BIN;
+use agy_protocol::env::{
+    AGY_HARNESS_TIME_SCALE, FAKE_AGY_BIN, FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_TIME_SCALE,
+};
 use agy_protocol::journal::{read_journal, JournalRecord};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -21,8 +23,8 @@ fn fake_sandbox() -> Sandbox {
     std::fs::remove_file(&agy).expect("remove placeholder");
     std::os::unix::fs::symlink(fake_agy(), &agy).expect("symlink fake-agy as agy");
     let journal = sb.path("journal.jsonl").display().to_string();
-    sb.set("FAKE_AGY_JOURNAL", &journal)
-        .set("FAKE_AGY_TIME_SCALE", "0.1");
+    sb.set(FAKE_AGY_JOURNAL, &journal)
+        .set(FAKE_AGY_TIME_SCALE, "0.1");
     sb
 }
 
@@ -127,10 +129,10 @@ fn library_script(name: &str) -> String {
 
 async fn generate_with_script(script: &str, faults: &[&str]) -> agy_protocol::driver::Reply {
     let mut sb = fake_sandbox();
-    sb.set("FAKE_AGY_SCRIPT", &library_script(script))
+    sb.set(FAKE_AGY_SCRIPT, &library_script(script))
         // The hang row: killed at (1 s + 30 s) × 0.1.
-        .set("AGY_HARNESS_TIME_SCALE", "0.1")
-        .set("FAKE_AGY_TIME_SCALE", "0.01");
+        .set(AGY_HARNESS_TIME_SCALE, "0.1")
+        .set(FAKE_AGY_TIME_SCALE, "0.01");
     let mut d = sb.driver(faults);
     let r = d
         .call(json!({"op": "generate", "prompt": "a purple hexagon", "aspect": "16:9", "timeout_s": 1}))
@@ -199,7 +201,7 @@ fn scripted_session(script: &str) -> Sandbox {
     let mut sb = fake_sandbox();
     let path = sb.path("script.toml");
     std::fs::write(&path, script).expect("write script");
-    sb.set("FAKE_AGY_SCRIPT", &path.display().to_string());
+    sb.set(FAKE_AGY_SCRIPT, &path.display().to_string());
     sb
 }
 
@@ -369,10 +371,7 @@ async fn sigterm_without_sigkill_leaves_fake_agy_running() {
 #[tokio::test]
 async fn not_signed_in_is_auth_in_stream_json_mode_too() {
     let mut sb = fake_sandbox();
-    sb.set(
-        "FAKE_AGY_SCRIPT",
-        &library_script("authentication-required"),
-    );
+    sb.set(FAKE_AGY_SCRIPT, &library_script("authentication-required"));
     let mut d = sb.driver(&[]);
     assert!(d.call(json!({"op": "open", "session": "s"})).await.ok);
     let r = d

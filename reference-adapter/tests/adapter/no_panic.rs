@@ -2,6 +2,9 @@
 //! the driver-protocol lines on stdin never make it panic (exit 101, "panicked" on
 //! stderr) or abort; it ends when stdin closes.
 
+use agy_protocol::env::{
+    AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_TIME_SCALE,
+};
 use proptest::prelude::*;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
@@ -66,9 +69,9 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::collection::vec(word(ARGS), 0..4),
         proptest::collection::vec(
             prop_oneof![
-                word(SCALES).prop_map(|v| ("AGY_HARNESS_TIME_SCALE", v)),
-                word(AGY).prop_map(|v| ("AGY_BIN", v)),
-                word(&["", "/no/such/dir", "."]).prop_map(|v| ("AGY_DRIVER_STATE_DIR", v)),
+                word(SCALES).prop_map(|v| (AGY_HARNESS_TIME_SCALE, v)),
+                word(AGY).prop_map(|v| (AGY_BIN, v)),
+                word(&["", "/no/such/dir", "."]).prop_map(|v| (AGY_DRIVER_STATE_DIR, v)),
                 word(&["", "/no/such/dir"]).prop_map(|v| ("ANTIGRAVITY_APP_DATA_DIR", v)),
             ],
             0..3,
@@ -84,9 +87,9 @@ fn run(case: &Case) -> Option<std::process::Output> {
     cmd.env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("HOME", dir.path())
-        .env("AGY_DRIVER_WORK_DIR", dir.path())
-        .env("AGY_BIN", "/bin/true")
-        .env("AGY_HARNESS_TIME_SCALE", "0.01")
+        .env(AGY_DRIVER_WORK_DIR, dir.path())
+        .env(AGY_BIN, "/bin/true")
+        .env(AGY_HARNESS_TIME_SCALE, "0.01")
         .current_dir(dir.path())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

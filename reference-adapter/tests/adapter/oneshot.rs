@@ -2,6 +2,7 @@
 
 use crate::support::*;
 use agy_protocol::driver::Outcome;
+use agy_protocol::env::AGY_BIN;
 use serde_json::json;
 use std::path::Path;
 
@@ -181,7 +182,7 @@ async fn a_hung_agy_is_killed_with_its_process_group_and_reported_as_a_retryable
 #[tokio::test]
 async fn a_missing_binary_is_permanent_with_an_install_hint() {
     let mut sb = Sandbox::new(PRINT_AGY);
-    sb.set("AGY_BIN", "/nonexistent/agy");
+    sb.set(AGY_BIN, "/nonexistent/agy");
     let mut d = sb.driver(&[]);
     let r = d.call(generate(1.0)).await;
     assert_eq!(

@@ -1,6 +1,7 @@
 //! The `spikes` command line: bad input, live guards, budget.
 
 use super::support::{fake_agy, workspace, TIME_SCALE};
+use agy_protocol::env::{AGY_HARNESS_ALLOW_LIVE, FAKE_AGY_SCRIPT, FAKE_AGY_VERSION};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
@@ -16,7 +17,7 @@ fn spikes() -> Command {
         .arg("--color")
         .arg("never")
         .env_remove("CI")
-        .env_remove("AGY_HARNESS_ALLOW_LIVE");
+        .env_remove(AGY_HARNESS_ALLOW_LIVE);
     cmd
 }
 
@@ -62,7 +63,9 @@ fn a_live_run_in_ci_needs_the_allow_variable() {
         .env("CI", "true")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("AGY_HARNESS_ALLOW_LIVE=1"));
+        .stderr(predicate::str::contains(format!(
+            "{AGY_HARNESS_ALLOW_LIVE}=1"
+        )));
 }
 
 #[test]
@@ -81,7 +84,7 @@ fn runs_past_the_budget_are_skipped_and_never_count_as_holds() {
         .arg("--agy")
         .arg(fake_agy())
         .env("CI", "true")
-        .env("AGY_HARNESS_ALLOW_LIVE", "1")
+        .env(AGY_HARNESS_ALLOW_LIVE, "1")
         .assert()
         .get_output()
         .stdout
@@ -133,10 +136,8 @@ fn spikes_help_is_stable() {
         .output()
         .expect("run");
     assert!(out.status.success());
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(workspace().join("snapshots/harness/spikes"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings.bind(|| insta::assert_snapshot!("spikes-help", String::from_utf8_lossy(&out.stdout)));
+    agy_test_support::snapshot_settings("agy-harness/spikes")
+        .bind(|| insta::assert_snapshot!("spikes-help", String::from_utf8_lossy(&out.stdout)));
 }
 
 /// Spike runs get the sandbox's environment only, as scenario runs do: a user's
@@ -145,8 +146,8 @@ fn spikes_help_is_stable() {
 fn the_users_fake_agy_variables_do_not_reach_spike_runs() {
     spikes()
         .args(["--only", "S1"])
-        .env("FAKE_AGY_SCRIPT", "/nonexistent/script.toml")
-        .env("FAKE_AGY_VERSION", "0.0.1")
+        .env(FAKE_AGY_SCRIPT, "/nonexistent/script.toml")
+        .env(FAKE_AGY_VERSION, "0.0.1")
         .assert()
         .code(0)
         .stdout(predicate::str::contains("no such file").not());

@@ -3,11 +3,12 @@
 
 use super::support::{explain, ids, run_fake, script};
 use agy_harness::spike::Verdict;
+use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_VERSION};
 
 #[test]
 fn an_older_version_drifts_only_the_print_timeout_facts_and_says_the_quirk_is_gone() {
     // ≤1.1.24 reported a print timeout as ERROR, exit 1 (docs/agy-reference.md §2.4).
-    let report = run_fake(&[], &[("FAKE_AGY_VERSION", "1.1.24")]);
+    let report = run_fake(&[], &[(FAKE_AGY_VERSION, "1.1.24")]);
     let drifted = ids(&report, Verdict::Drifted);
     for must in ["S6c.exit-zero", "S6c.status-success", "S6c.stderr-notice"] {
         assert!(
@@ -44,7 +45,7 @@ steps = [{ default = { image_size = [1024, 1024] } }]
     );
     let report = run_fake(
         &["S3"],
-        &[("FAKE_AGY_SCRIPT", path.to_str().expect("utf-8 path"))],
+        &[(FAKE_AGY_SCRIPT, path.to_str().expect("utf-8 path"))],
     );
     assert_eq!(
         ids(&report, Verdict::Drifted),
@@ -81,7 +82,7 @@ steps = [
     );
     let report = run_fake(
         &["S8"],
-        &[("FAKE_AGY_SCRIPT", path.to_str().expect("utf-8 path"))],
+        &[(FAKE_AGY_SCRIPT, path.to_str().expect("utf-8 path"))],
     );
     assert_eq!(
         ids(&report, Verdict::Drifted),

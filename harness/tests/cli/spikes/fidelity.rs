@@ -32,9 +32,7 @@ fn fake_agy_shows_every_recorded_fact_of_the_version_it_models() {
 #[test]
 fn the_full_report_against_fake_agy_is_stable() {
     let report = run_fake(&[], &[]);
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(super::support::workspace().join("snapshots/harness/spikes"));
-    settings.set_prepend_module_to_snapshot(false);
+    let mut settings = agy_test_support::snapshot_settings("agy-harness/spikes");
     settings.add_filter(r"spikes against \S+", "spikes against [FAKE_AGY]");
     settings.add_filter(r"Target: `[^`]+`", "Target: `[FAKE_AGY]`");
     settings.add_filter(r"\d{4}-\d{2}-\d{2}", "[DATE]");

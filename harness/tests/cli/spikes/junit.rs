@@ -2,6 +2,7 @@
 //! unverified fact skipped — the same counts as the JSON report.
 
 use super::support::{fake_agy, script, workspace, TIME_SCALE};
+use agy_protocol::env::FAKE_AGY_SCRIPT;
 use assert_cmd::Command;
 
 #[test]
@@ -19,7 +20,7 @@ fn the_junit_report_has_a_case_per_fact_and_fails_the_drifted_one() {
         .arg("--fake-agy")
         .arg(fake_agy())
         .args(["--time-scale", &TIME_SCALE.to_string(), "--fake-env"])
-        .arg(format!("FAKE_AGY_SCRIPT={}", path.display()))
+        .arg(format!("{FAKE_AGY_SCRIPT}={}", path.display()))
         .arg("--report")
         .arg(format!("junit={}", xml.display()))
         .arg("--report")

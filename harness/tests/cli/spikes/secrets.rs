@@ -5,6 +5,7 @@
 //! payload.
 
 use super::support::{fake_agy, TIME_SCALE};
+use agy_protocol::env::FAKE_AGY_SCRIPT;
 use agy_protocol::redact::percent_encode;
 use agy_protocol::redact::rules::builtin_rules;
 use assert_cmd::Command;
@@ -99,7 +100,7 @@ async fn no_planted_secret_reaches_a_trace_report_or_webhook() {
     .arg("--fake-agy")
     .arg(fake_agy())
     .arg("--fake-env")
-    .arg(format!("FAKE_AGY_SCRIPT={}", script.display()))
+    .arg(format!("{FAKE_AGY_SCRIPT}={}", script.display()))
     .arg("--record")
     .arg(&traces)
     .arg("--report")

@@ -91,17 +91,9 @@ async fn a_pending_prompt_is_loaded_with_a_gap_and_late_output_stays_quarantined
     assert_eq!(quarantine["permissions_cancelled"], json!(1));
     // The late permission request was answered `cancelled`.
     assert_eq!(permission_outcomes(&journal), ["cancelled"]);
-    let pids = agent_pids(&journal);
-    assert_eq!(pids.len(), 2);
     assert_eq!(
-        methods_of(&journal, pids[1]),
-        [
-            "initialize",
-            "session/load",
-            "session/set_config_option",
-            "session/set_config_option",
-            "session/prompt"
-        ]
+        second_agent_methods(&journal),
+        restored_then_prompted("session/load")
     );
     assert_eq!(prompts_sent(&journal), ["hello", "deploy", "next"]);
 }
@@ -151,22 +143,15 @@ async fn a_committed_session_resumes_after_a_client_restart() {
     let mut want = turn(1, "one", "Received: one").to_vec();
     want.extend(turn(2, "two", "Received: two"));
     assert_eq!(history(&two), want);
-    let pids = agent_pids(&journal);
-    assert_eq!(pids.len(), 2);
     // Resume preferred; model re-applied (Antigravity forgets it, docs/agy-acp-reference.md §2.9).
     assert_eq!(
-        methods_of(&journal, pids[1]),
-        [
-            "initialize",
-            "session/resume",
-            "session/set_config_option",
-            "session/set_config_option",
-            "session/prompt"
-        ]
+        second_agent_methods(&journal),
+        restored_then_prompted("session/resume")
     );
     let model_set = journal
         .iter()
-        .filter(|e| e.pid == pids[1] && e.method.as_deref() == Some("session/set_config_option"))
+        .filter(|e| e.pid == agent_pids(&journal)[1])
+        .filter(|e| e.method.as_deref() == Some("session/set_config_option"))
         .filter_map(|e| e.message.as_ref())
         .any(|m| {
             m.pointer("/params/configId") == Some(&json!("model"))
@@ -184,13 +169,8 @@ async fn a_failed_restore_stays_restorable_and_never_creates_a_session() {
     let (two, journal) = committed_then_client_restart(RESUME_FAILS, &[]).await;
     assert_eq!(error_name(&two), "AcpRestoreFailedError");
     assert_eq!(two.result.restore_state, Some(AcpRestoreState::Restorable));
-    let pids = agent_pids(&journal);
-    assert_eq!(pids.len(), 2);
-    assert!(
-        !methods_of(&journal, pids[1]).contains(&"session/new".to_string()),
-        "{:?}",
-        methods_of(&journal, pids[1])
-    );
+    let methods = second_agent_methods(&journal);
+    assert!(!methods.contains(&"session/new".to_string()), "{methods:?}");
     assert_eq!(
         prompts_sent(&journal),
         ["one"],
@@ -228,10 +208,12 @@ async fn restart_agent_restores_the_same_session_on_a_new_process() {
     assert_ok(&two, "turn 2");
     d.finish().await;
     let journal = sb.journal();
-    let pids = agent_pids(&journal);
-    assert_eq!(pids.len(), 2);
-    assert!(methods_of(&journal, pids[1]).contains(&"session/resume".to_string()));
-    assert!(!methods_of(&journal, pids[1]).contains(&"session/new".to_string()));
+    let methods = second_agent_methods(&journal);
+    assert!(
+        methods.contains(&"session/resume".to_string()),
+        "{methods:?}"
+    );
+    assert!(!methods.contains(&"session/new".to_string()), "{methods:?}");
 }
 
 #[tokio::test]
@@ -279,9 +261,8 @@ async fn an_explicit_restore_of_a_pending_prompt_reports_the_gap_and_sends_nothi
     let journal = sb.journal();
     assert_eq!(permission_outcomes(&journal), ["cancelled"]);
     assert_eq!(prompts_sent(&journal), ["deploy"], "nothing is sent again");
-    let pids = agent_pids(&journal);
-    assert_eq!(pids.len(), 2, "one restore, one agent");
-    assert!(!methods_of(&journal, pids[1]).contains(&"session/new".to_string()));
+    let methods = second_agent_methods(&journal);
+    assert!(!methods.contains(&"session/new".to_string()), "{methods:?}");
 }
 
 #[tokio::test]

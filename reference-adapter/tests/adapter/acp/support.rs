@@ -98,6 +98,28 @@ pub fn methods_of(journal: &[AcpJournalEntry], pid: u32) -> Vec<String> {
         .collect()
 }
 
+/// The methods the client called on the second agent process; fails unless exactly two
+/// started (one restart).
+pub fn second_agent_methods(journal: &[AcpJournalEntry]) -> Vec<String> {
+    let pids = agent_pids(journal);
+    assert_eq!(pids.len(), 2, "agent processes started");
+    methods_of(journal, pids[1])
+}
+
+/// What a restarted client calls on its new agent up to the next prompt, restoring
+/// with `restore` (`session/load` or `session/resume`): the handshake, the restore, the
+/// model and the mode set again (Antigravity forgets them, docs/agy-acp-reference.md
+/// §2.9), the prompt.
+pub fn restored_then_prompted(restore: &str) -> [&str; 5] {
+    [
+        "initialize",
+        restore,
+        "session/set_config_option",
+        "session/set_config_option",
+        "session/prompt",
+    ]
+}
+
 /// The text of every `session/prompt` the client sent, across agent processes.
 pub fn prompts_sent(journal: &[AcpJournalEntry]) -> Vec<String> {
     journal

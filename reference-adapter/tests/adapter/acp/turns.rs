@@ -4,6 +4,7 @@
 use super::support::*;
 use agy_protocol::acp::{AcpDirection, AcpKind};
 use agy_protocol::driver::AcpRestoreState;
+use agy_protocol::env::AGY_ACP_AUTH_METHOD;
 use serde_json::json;
 
 #[tokio::test]
@@ -169,7 +170,7 @@ async fn authentication_is_reported_or_done_with_the_configured_method() {
 
     let mut sb = AcpSandbox::new(script);
     sb.env
-        .push(("AGY_ACP_AUTH_METHOD".into(), "gemini-api-key".into()));
+        .push((AGY_ACP_AUTH_METHOD.into(), "gemini-api-key".into()));
     let mut d = sb.driver(&[]);
     assert_ok(&d.call(json!({"op":"acp_new","session":"s"})).await, "new");
     d.finish().await;
@@ -249,21 +250,13 @@ async fn restart_agent_interrupts_a_hung_turn_and_loads_with_a_gap() {
     assert_eq!(after.result.text.as_deref(), Some("Received: after"));
     d.finish().await;
     let journal = sb.journal();
-    let pids = agent_pids(&journal);
-    assert_eq!(pids.len(), 2);
     assert_eq!(
-        methods_of(&journal, pids[1]),
-        [
-            "initialize",
-            "session/load",
-            "session/set_config_option",
-            "session/set_config_option",
-            "session/prompt"
-        ]
+        second_agent_methods(&journal),
+        restored_then_prompted("session/load")
     );
     assert_eq!(prompts_sent(&journal), ["stuck", "after"]);
     assert!(
-        crate::support::gone(pids[0] as i32).await,
+        crate::support::gone(agent_pids(&journal)[0] as i32).await,
         "the hung agent was killed"
     );
 }
