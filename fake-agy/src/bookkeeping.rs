@@ -35,9 +35,19 @@ pub fn agent_setup(s: &mut Session, id: &str) -> Result<(), FakeError> {
     Ok(())
 }
 
-/// Marks a checkpoint as due when this turn is its conversation's first.
-pub fn plan_checkpoint(s: &mut Session) {
-    s.checkpoint_due = has(s.version, Behaviour::TitleCheckpoint) && s.turns_after_this(false) == 0;
+/// Marks a checkpoint as due when this turn is its conversation's first; on the
+/// versions that show it right after `user_input` (gb-1.1.18-run-command-turn: DONE
+/// with a duration, no usage), writes it now.
+pub fn plan_checkpoint(s: &mut Session, id: &str) -> Result<(), FakeError> {
+    let first = s.turns_after_this(false) == 0;
+    s.checkpoint_due = first && has(s.version, Behaviour::TitleCheckpoint);
+    if first && has(s.version, Behaviour::UserInputCheckpoint) {
+        let i = s.next_step_index()?;
+        let mut step = StepUpdate::new(id, i, StepState::Done, StepType::Checkpoint);
+        step.duration_seconds = Some(1.180448);
+        s.emit_step(step);
+    }
+    Ok(())
 }
 
 /// The due checkpoint, once (after a tool step, or before the result).
