@@ -48,6 +48,9 @@ pub(crate) struct Agent {
     pub(crate) signed_in: bool,
     pub(crate) prompts_seen: u32,
     pub(crate) rule_uses: Vec<u32>,
+    /// Client requests taken up so far, and how often each `[[reply]]` rule answered.
+    pub(crate) requests_seen: u32,
+    pub(crate) reply_uses: Vec<u32>,
     next_request_id: i64,
     /// The session whose turn is running, and whether a cancel for it arrived.
     pub(crate) turn_session: Option<String>,
@@ -81,6 +84,7 @@ impl Agent {
         };
         let inbox = spawn_reader(wire.clone());
         let rule_uses = vec![0; settings.script.prompts.len()];
+        let reply_uses = vec![0; settings.script.replies.len()];
         Agent {
             wire,
             settings,
@@ -91,6 +95,8 @@ impl Agent {
             signed_in,
             prompts_seen: 0,
             rule_uses,
+            requests_seen: 0,
+            reply_uses,
             next_request_id: 0,
             turn_session: None,
             cancel_requested: false,
@@ -105,6 +111,7 @@ impl Agent {
                 self.wire.stderr(line);
             }
         }
+        self.opening();
         if self.settings.script.agent.start == Some(StartMode::Hang) {
             // RC01 hung at `initialize` in 2 of 4 starts (docs/agy-acp-reference.md §2.2): read, never answer.
             self.hang();
@@ -150,6 +157,9 @@ impl Agent {
     pub(crate) fn handle(&mut self, frame: Frame) {
         match frame {
             Frame::Request { id, method, params } => {
+                if self.reply(&id, &method) {
+                    return;
+                }
                 if method == "session/prompt" {
                     self.prompt(id, params);
                 } else {
@@ -259,7 +269,7 @@ impl Agent {
         self.wait(None, stop_on_cancel, Some(deadline))
     }
 
-    fn sleep_plain(&self, d: Duration) {
+    pub(crate) fn sleep_plain(&self, d: Duration) {
         std::thread::sleep(self.settings.scaled(d));
     }
 
@@ -305,7 +315,7 @@ impl Agent {
     /// unrecorded; default the spec's -32002 (docs/agy-acp-reference.md §1.4, §6.6), scriptable.
     pub(crate) fn unknown_session(&self, session_id: &str) -> RpcError {
         match &self.settings.script.agent.unknown_session {
-            Some(spec) => RpcError::new(spec.code, spec.message.clone()).data(spec.data.clone()),
+            Some(spec) => spec.rpc_error(),
             None => RpcError::new(-32002, "Resource not found")
                 .data(json!({ "uri": format!("session:{session_id}") })),
         }

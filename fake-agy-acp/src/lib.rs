@@ -7,6 +7,7 @@ mod agent;
 mod catalog;
 mod error;
 mod inbox;
+mod reply;
 mod rpc_error;
 mod settings;
 mod setup;

@@ -165,7 +165,7 @@ impl Agent {
             return Err(auth_required());
         }
         if let Some(e) = &spec.error {
-            return Err(RpcError::new(e.code, e.message.clone()).data(e.data.clone()));
+            return Err(e.rpc_error());
         }
         match self.store.load(session_id) {
             Ok(Some(s)) => Ok(s),

@@ -4,13 +4,13 @@
 
 use crate::adapter_config::{check_expected_failures, load_adapter_config};
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
-use crate::catalogue_run::{ensure_something_runs, jobs, load_and_select, run_catalogue};
-use crate::cli::{CheckArgs, Cli, ColorWhen, Command, CommonArgs, RunArgs};
+use crate::catalogue_run::{ensure_something_runs, load_and_select, run_catalogue};
+use crate::cli::{CheckArgs, Cli, ColorWhen, Command, RunArgs};
 use crate::exit_code;
 use crate::fatal::Fatal;
 use crate::report::{write_report, write_summary};
 use crate::runner::RunSettings;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, Selection};
 use agy_protocol::TimeScale;
 use anstream::{AutoStream, ColorChoice};
 use std::io::Write;
@@ -69,9 +69,9 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
     let config = adapter_config(
         args.target.adapter.as_deref(),
         &args.target.fault,
-        &args.common,
+        &args.common.runner,
     )?;
-    let (mut scenarios, names) = load_and_select(&args.common)?;
+    let (mut scenarios, names) = load_and_select(&args.common.source, &args.common.selection())?;
     check_expected_failures(&config, names.iter().map(String::as_str)).map_err(|d| {
         eprint!("{d}");
         Fatal(
@@ -82,7 +82,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
     if !args.allow_empty {
         ensure_something_runs(&scenarios, &config, &args.common)?;
     }
-    let mut jobs = jobs(&args.common);
+    let mut jobs = args.common.runner.jobs();
     let live = match &args.agy {
         Some(agy) => {
             scenarios = live_scenarios(scenarios)?;
@@ -101,14 +101,14 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
         config,
         fake_agy: match &live {
             Some(_) => PathBuf::new(),
-            None => fake_agy(&args.common)?,
+            None => fake_agy(&args.common.runner)?,
         },
         time_scale: match &live {
             // A real agy takes real time: adapter timeouts are not shortened.
             Some(_) => TimeScale::ONE,
-            None => args.common.time_scale,
+            None => args.common.runner.time_scale,
         },
-        fake_agy_acp: fake_agy_acp(&args.common, &scenarios)?,
+        fake_agy_acp: fake_agy_acp(&args.common.runner, &scenarios)?,
         keep_sandboxes: args.keep_sandboxes,
         live: live.clone(),
         agy_version: None,
@@ -221,20 +221,7 @@ fn live_scenarios(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, Fatal> {
 }
 
 fn check_command(args: CheckArgs) -> i32 {
-    let common = CommonArgs {
-        paths: args.paths,
-        jobs: None,
-        time_scale: TimeScale::ONE,
-        fake_agy: None,
-        fake_agy_acp: None,
-        reference_adapter: None,
-        scenarios: args.scenarios,
-        name: vec![],
-        tag: vec![],
-        profile: vec![],
-        partition: None,
-    };
-    let (selected, names) = match load_and_select(&common) {
+    let (selected, names) = match load_and_select(&args.source, &Selection::default()) {
         Ok(loaded) => loaded,
         Err(f) => return f.report(),
     };

@@ -4,7 +4,7 @@
 
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
-use crate::catalogue_run::{jobs, run_catalogue, select_scenarios};
+use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::cli::BenchArgs;
 use crate::driver_client::DriverClient;
 use crate::exit_code;
@@ -63,18 +63,18 @@ async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, 
 }
 
 async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
-    let bin = reference_adapter(&args.common)?;
+    let bin = reference_adapter(&args.common.runner)?;
     let scenarios = select_scenarios(&args.common)?;
     let settings = RunSettings {
         config: AdapterConfig::reference(&bin, &[]),
-        fake_agy: fake_agy(&args.common)?,
-        fake_agy_acp: fake_agy_acp(&args.common, &scenarios)?,
-        time_scale: args.common.time_scale,
+        fake_agy: fake_agy(&args.common.runner)?,
+        fake_agy_acp: fake_agy_acp(&args.common.runner, &scenarios)?,
+        time_scale: args.common.runner.time_scale,
         keep_sandboxes: false,
         live: None,
         agy_version: None,
     };
-    let jobs = jobs(&args.common);
+    let jobs = args.common.runner.jobs();
     println!(
         "catalogue: {} scenarios, --jobs {jobs}, time scale {}, {} CPU(s)",
         scenarios.len(),

@@ -5,30 +5,50 @@ use crate::adapter_config::{load_adapter_config, AdapterConfig};
 use crate::exit_code;
 use crate::fatal::Fatal;
 use crate::locate::{locate_binary, FAKE_AGY_ACP_BIN, FAKE_AGY_BIN, REFERENCE_ADAPTER_BIN};
-use crate::options::CommonArgs;
+use crate::options::RunnerArgs;
 use crate::scenario::Scenario;
 use agy_protocol::env::{
     AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The binary at `given` (`what` names it in the error), else `$env_var`'s or the
+/// one named `name` next to agy-harness ([`locate_binary`]; `package` builds it).
+fn given_or_located(
+    given: Option<&Path>,
+    what: &str,
+    name: &str,
+    env_var: &str,
+    package: &str,
+) -> Result<PathBuf, String> {
+    match given {
+        Some(p) if p.is_file() => Ok(p.to_path_buf()),
+        Some(p) => Err(format!("{what} `{}` does not exist", p.display())),
+        None => locate_binary(name, env_var, package),
+    }
+}
 
 /// fake-agy: `--fake-agy`, `$AGY_HARNESS_FAKE_AGY`, or next to agy-harness, verified
 /// by the identity handshake before it runs any scenario.
-pub(crate) fn fake_agy(common: &CommonArgs) -> Result<PathBuf, Fatal> {
-    let found = match &common.fake_agy {
-        Some(p) if p.is_file() => Ok(p.clone()),
-        Some(p) => Err(format!(
-            "the fake-agy binary `{}` does not exist",
-            p.display()
-        )),
-        None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy"),
-    }
+pub(crate) fn fake_agy(runner: &RunnerArgs) -> Result<PathBuf, Fatal> {
+    fake_agy_at(runner.fake_agy.as_deref())
+}
+
+/// fake-agy at `given`, else as [`fake_agy`] finds it, verified.
+pub(crate) fn fake_agy_at(given: Option<&Path>) -> Result<PathBuf, Fatal> {
+    let found = given_or_located(
+        given,
+        "the fake-agy binary",
+        FAKE_AGY_BIN,
+        AGY_HARNESS_FAKE_AGY,
+        "fake-agy",
+    )
     .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
     verified(found, FAKE_AGY_BIN)
 }
 
 /// `path` once it has answered the identity handshake as `name`; bad input otherwise.
-pub(crate) fn verified(path: PathBuf, name: &str) -> Result<PathBuf, Fatal> {
+fn verified(path: PathBuf, name: &str) -> Result<PathBuf, Fatal> {
     crate::fake_identity::verify_fake(&path, name)
         .map(|_| path)
         .map_err(|e| Fatal(exit_code::BAD_INPUT, e.to_string()))
@@ -37,25 +57,24 @@ pub(crate) fn verified(path: PathBuf, name: &str) -> Result<PathBuf, Fatal> {
 /// The fake ACP agent: `--fake-agy-acp`, `$AGY_HARNESS_FAKE_AGY_ACP`, or next to
 /// agy-harness. Needed only when `scenarios` has an `acp` scenario.
 pub(crate) fn fake_agy_acp(
-    common: &CommonArgs,
+    runner: &RunnerArgs,
     scenarios: &[Scenario],
 ) -> Result<Option<PathBuf>, Fatal> {
     let needed = scenarios
         .iter()
         .any(|s| s.meta.profile == crate::scenario::Profile::Acp);
-    fake_agy_acp_if(common, needed)
+    fake_agy_acp_if(runner, needed)
 }
 
 /// fake-agy-acp, verified, when `needed` (an acp scenario will run).
-pub(crate) fn fake_agy_acp_if(common: &CommonArgs, needed: bool) -> Result<Option<PathBuf>, Fatal> {
-    let found = match &common.fake_agy_acp {
-        Some(p) if p.is_file() => Ok(p.clone()),
-        Some(p) => Err(format!(
-            "the fake-agy-acp binary `{}` does not exist",
-            p.display()
-        )),
-        None => locate_binary(FAKE_AGY_ACP_BIN, AGY_HARNESS_FAKE_AGY_ACP, "fake-agy-acp"),
-    };
+pub(crate) fn fake_agy_acp_if(runner: &RunnerArgs, needed: bool) -> Result<Option<PathBuf>, Fatal> {
+    let found = given_or_located(
+        runner.fake_agy_acp.as_deref(),
+        "the fake-agy-acp binary",
+        FAKE_AGY_ACP_BIN,
+        AGY_HARNESS_FAKE_AGY_ACP,
+        "fake-agy-acp",
+    );
     // Verified only when it will run; one that will not is not handed on.
     match found {
         Ok(p) if needed => verified(p, FAKE_AGY_ACP_BIN).map(Some),
@@ -66,28 +85,23 @@ pub(crate) fn fake_agy_acp_if(common: &CommonArgs, needed: bool) -> Result<Optio
 
 /// The reference adapter: `--reference-adapter`, `$AGY_HARNESS_REFERENCE_ADAPTER`, or
 /// next to agy-harness.
-pub(crate) fn reference_adapter(common: &CommonArgs) -> Result<PathBuf, Fatal> {
-    match &common.reference_adapter {
-        Some(p) if p.is_file() => Ok(p.clone()),
-        Some(p) => Err(format!(
-            "the reference adapter `{}` does not exist",
-            p.display()
-        )),
-        None => locate_binary(
-            REFERENCE_ADAPTER_BIN,
-            AGY_HARNESS_REFERENCE_ADAPTER,
-            "agy-reference-adapter",
-        ),
-    }
+pub(crate) fn reference_adapter(runner: &RunnerArgs) -> Result<PathBuf, Fatal> {
+    given_or_located(
+        runner.reference_adapter.as_deref(),
+        "the reference adapter",
+        REFERENCE_ADAPTER_BIN,
+        AGY_HARNESS_REFERENCE_ADAPTER,
+        "agy-reference-adapter",
+    )
     .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
 }
 
 /// The adapter under test: the config file `adapter`, else the reference adapter with
 /// `faults` switched on.
 pub(crate) fn adapter_config(
-    adapter: Option<&std::path::Path>,
+    adapter: Option<&Path>,
     faults: &[String],
-    common: &CommonArgs,
+    runner: &RunnerArgs,
 ) -> Result<AdapterConfig, Fatal> {
     match adapter {
         Some(path) => load_adapter_config(path).map_err(|d| {
@@ -98,7 +112,7 @@ pub(crate) fn adapter_config(
             )
         }),
         None => {
-            let bin = reference_adapter(common)?;
+            let bin = reference_adapter(runner)?;
             let extra: Vec<String> = faults
                 .iter()
                 .flat_map(|f| ["--fault".to_string(), f.clone()])

@@ -1,12 +1,12 @@
-//! The scenarios a command runs and the run itself: loading and selecting them, the
-//! number of jobs, and the catalogue run with its progress lines.
+//! The scenarios a command runs and the run itself: loading and selecting them, and
+//! the catalogue run with its progress lines.
 
 use crate::adapter_config::AdapterConfig;
 use crate::exit_code;
 use crate::fatal::Fatal;
 use crate::interrupt::cancel_on_signals;
 use crate::locate::default_catalogue;
-use crate::options::CommonArgs;
+use crate::options::{CommonArgs, ScenarioArgs};
 use crate::report::{write_progress, RunReport, Status};
 use crate::runner::{run_all, RunSettings};
 use crate::scenario::{load_catalogue, Scenario, Selection};
@@ -16,17 +16,20 @@ use std::sync::Arc;
 
 /// Loads and selects the scenarios of `common`.
 pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, Fatal> {
-    load_and_select(common).map(|(selected, _)| selected)
+    load_and_select(&common.source, &common.selection()).map(|(selected, _)| selected)
 }
 
-/// Loads the scenarios of `common`: the selected ones, and every known name (those
+/// Loads the scenarios of `source`: those `selection` keeps, and every known name (those
 /// loaded and, when paths were given, the default catalogue's).
-pub(crate) fn load_and_select(common: &CommonArgs) -> Result<(Vec<Scenario>, Vec<String>), Fatal> {
-    let paths: Vec<PathBuf> = if common.paths.is_empty() {
-        vec![default_catalogue(common.scenarios.as_deref())
+pub(crate) fn load_and_select(
+    source: &ScenarioArgs,
+    selection: &Selection,
+) -> Result<(Vec<Scenario>, Vec<String>), Fatal> {
+    let paths: Vec<PathBuf> = if source.paths.is_empty() {
+        vec![default_catalogue(source.scenarios.as_deref())
             .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?]
     } else {
-        common.paths.clone()
+        source.paths.clone()
     };
     let catalogue = load_catalogue(&paths).map_err(|d| {
         eprint!("{d}");
@@ -38,20 +41,14 @@ pub(crate) fn load_and_select(common: &CommonArgs) -> Result<(Vec<Scenario>, Vec
             ),
         )
     })?;
-    let selection = Selection {
-        names: common.name.clone(),
-        tags: common.tag.clone(),
-        profiles: common.profile.clone(),
-        partition: common.partition,
-    };
     let selected = selection.apply(&catalogue).into_iter().cloned().collect();
     let mut names: Vec<String> = catalogue
         .scenarios
         .into_iter()
         .map(|s| s.meta.name)
         .collect();
-    if !common.paths.is_empty() {
-        let default = default_catalogue(common.scenarios.as_deref())
+    if !source.paths.is_empty() {
+        let default = default_catalogue(source.scenarios.as_deref())
             .ok()
             .and_then(|p| load_catalogue(&[p]).ok());
         names.extend(
@@ -62,18 +59,6 @@ pub(crate) fn load_and_select(common: &CommonArgs) -> Result<(Vec<Scenario>, Vec
         );
     }
     Ok((selected, names))
-}
-
-/// The number of scenarios run at once: `--jobs`, else the cores available.
-pub(crate) fn jobs(common: &CommonArgs) -> usize {
-    common
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2)
-        })
-        .max(1)
 }
 
 /// Fails a run that would execute no scenario: nothing selected, or nothing of a
@@ -123,7 +108,13 @@ pub(crate) fn ensure_something_runs(
 /// The selection options of `common`, as a user typed them.
 fn describe_selection(common: &CommonArgs) -> String {
     let mut parts: Vec<String> = Vec::new();
-    parts.extend(common.paths.iter().map(|p| format!("`{}`", p.display())));
+    parts.extend(
+        common
+            .source
+            .paths
+            .iter()
+            .map(|p| format!("`{}`", p.display())),
+    );
     parts.extend(common.name.iter().map(|n| format!("--name {n}")));
     parts.extend(common.tag.iter().map(|t| format!("--tag {t}")));
     parts.extend(common.profile.iter().map(|p| format!("--profile {p}")));

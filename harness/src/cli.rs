@@ -2,15 +2,10 @@
 
 use crate::report::{parse_report_target, ReportTarget};
 use crate::scenario::Profile;
-use agy_protocol::env::{
-    AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
-    AGY_HARNESS_SCENARIOS,
-};
-use agy_protocol::TimeScale;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-pub use crate::options::{AdapterArgs, CommonArgs};
+pub use crate::options::{AdapterArgs, CommonArgs, RunnerArgs, ScenarioArgs};
 
 /// Run conformance scenarios against an adapter that drives agy, on fake-agy.
 #[derive(Debug, Parser)]
@@ -58,7 +53,7 @@ pub enum Command {
     /// Compare fake-agy's default behaviour with every capture of the corpus by shape
     /// and print the fidelity score.
     Fidelity(crate::fidelity::FidelityArgs),
-    /// Write the agy script that replays a capture of the corpus.
+    /// Write the script (agy or ACP) that replays a capture of the corpus.
     Convert(crate::capture::ConvertArgs),
     /// Run scenarios against an adapter under each agy version fake-agy models and print
     /// the adapter × version table.
@@ -139,6 +134,10 @@ pub struct FaultsArgs {
 
 /// `agy-harness fuzz`.
 #[derive(Debug, Clone, Args)]
+#[command(
+    mut_arg("jobs", |a| a.help("Cases run at once (default: 8 per CPU; a case mostly waits on its processes)")),
+    mut_arg("fake_agy_acp", |a| a.help("The fake ACP agent binary, for `--profile acp` (default: next to agy-harness)")),
+)]
 pub struct FuzzArgs {
     /// The profile whose agent behaviours and ops are generated.
     #[arg(long, value_enum)]
@@ -152,45 +151,26 @@ pub struct FuzzArgs {
     /// Stop starting cases after this long (a Go duration: `30s`, `5m`).
     #[arg(long, value_name = "DUR")]
     pub time_budget: Option<String>,
-    /// The adapter config file (default: the reference adapter).
-    #[arg(long, value_name = "FILE")]
-    pub adapter: Option<PathBuf>,
-    /// Run the reference adapter with this fault switched on (repeatable).
-    #[arg(long, value_name = "NAME", conflicts_with = "adapter")]
-    pub fault: Vec<String>,
-    /// Cases run at once (default: 8 per CPU; a case mostly waits on its processes).
-    #[arg(long, short = 'j', value_name = "N")]
-    pub jobs: Option<usize>,
+    /// The adapter under test.
+    #[command(flatten)]
+    pub target: AdapterArgs,
     /// Where shrunk scenarios go (`<DIR>/<profile>/fuzz-<invariant>-<seed>-<case>.toml`).
     #[arg(long, value_name = "DIR", default_value = "fuzz-findings")]
     pub out: PathBuf,
     /// Also write the report: `json=PATH` (repeatable).
     #[arg(long, value_name = "json=PATH", value_parser = parse_report_target)]
     pub report: Vec<ReportTarget>,
-    /// Multiply every scripted delay and adapter timeout by this factor.
-    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
-    pub time_scale: TimeScale,
-    /// The fake-agy binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
-    pub fake_agy: Option<PathBuf>,
-    /// The fake ACP agent binary, for `--profile acp` (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY_ACP)]
-    pub fake_agy_acp: Option<PathBuf>,
-    /// The reference adapter binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = AGY_HARNESS_REFERENCE_ADAPTER)]
-    pub reference_adapter: Option<PathBuf>,
+    /// How many cases run at once, at what pace, with which binaries.
+    #[command(flatten)]
+    pub runner: RunnerArgs,
 }
 
 /// `agy-harness check`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
-    /// Scenario files or folders (default: the catalogue).
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
-    /// The catalogue folder (default: `./scenarios` when it exists, else the catalogue
-    /// built into agy-harness).
-    #[arg(long, value_name = "DIR", env = AGY_HARNESS_SCENARIOS)]
-    pub scenarios: Option<PathBuf>,
+    /// The scenario files.
+    #[command(flatten)]
+    pub source: ScenarioArgs,
     /// Also check this adapter config (and that its expected failures name scenarios).
     #[arg(long, value_name = "FILE")]
     pub adapter: Option<PathBuf>,

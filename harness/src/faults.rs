@@ -4,7 +4,7 @@
 
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
-use crate::catalogue_run::{jobs, run_catalogue, select_scenarios};
+use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::cli::FaultsArgs;
 use crate::exit_code;
 use crate::fatal::Fatal;
@@ -66,19 +66,19 @@ pub async fn faults_command(args: FaultsArgs, choice: ColorChoice) -> i32 {
 }
 
 async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fatal> {
-    let bin = reference_adapter(&args.common)?;
-    let fake = fake_agy(&args.common)?;
+    let bin = reference_adapter(&args.common.runner)?;
+    let fake = fake_agy(&args.common.runner)?;
     let mut faults = list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
     if !args.fault.is_empty() {
         faults.retain(|f| args.fault.contains(&f.name));
     }
     let scenarios = select_scenarios(&args.common)?;
-    let fake_acp = fake_agy_acp(&args.common, &scenarios)?;
+    let fake_acp = fake_agy_acp(&args.common.runner, &scenarios)?;
     let settings = |extra: &[String]| RunSettings {
         config: AdapterConfig::reference(&bin, extra),
         fake_agy: fake.clone(),
         fake_agy_acp: fake_acp.clone(),
-        time_scale: args.common.time_scale,
+        time_scale: args.common.runner.time_scale,
         keep_sandboxes: false,
         live: None,
         agy_version: None,
@@ -96,7 +96,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fata
         })
         .partition(|v| !v.selected.is_empty());
     let Some((baseline, reports)) =
-        run_variants(&scenarios, &scored, settings, jobs(&args.common)).await?
+        run_variants(&scenarios, &scored, settings, args.common.runner.jobs()).await?
     else {
         return Ok(exit_code::COULD_NOT_RUN);
     };

@@ -1,8 +1,9 @@
-//! Option groups several commands share: which scenarios and binaries
-//! ([`CommonArgs`]) and which adapter ([`AdapterArgs`]). Their own module, so a command's
-//! arguments can use them without depending on the whole command line.
+//! Option groups several commands share: which scenario files ([`ScenarioArgs`]), how
+//! scenarios run and with which binaries ([`RunnerArgs`]), both with a selection
+//! ([`CommonArgs`]), and which adapter ([`AdapterArgs`]). Their own module, so a
+//! command's arguments can use them without depending on the whole command line.
 
-use crate::scenario::Profile;
+use crate::scenario::{Profile, Selection};
 use agy_protocol::env::{
     AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
     AGY_HARNESS_SCENARIOS,
@@ -22,9 +23,9 @@ pub struct AdapterArgs {
     pub fault: Vec<String>,
 }
 
-/// Options shared by commands that run scenarios.
+/// Which scenario files a command reads: the paths given, else the catalogue.
 #[derive(Debug, Clone, Args)]
-pub struct CommonArgs {
+pub struct ScenarioArgs {
     /// Scenario files or folders (default: the catalogue).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -32,6 +33,14 @@ pub struct CommonArgs {
     /// built into agy-harness).
     #[arg(long, value_name = "DIR", env = AGY_HARNESS_SCENARIOS)]
     pub scenarios: Option<PathBuf>,
+}
+
+/// How a command runs scenarios: how many at once, at what pace, with which binaries.
+///
+/// A command whose runs are not scenarios of a catalogue words `--jobs` (and
+/// `--fake-agy-acp`) for itself with `#[command(mut_arg(…))]`.
+#[derive(Debug, Clone, Args)]
+pub struct RunnerArgs {
     /// Scenarios run at once (default: the number of CPUs).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
@@ -47,6 +56,30 @@ pub struct CommonArgs {
     /// The reference adapter binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = AGY_HARNESS_REFERENCE_ADAPTER)]
     pub reference_adapter: Option<PathBuf>,
+}
+
+impl RunnerArgs {
+    /// The number of runs at once: `--jobs`, else the cores available.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism()
+                    .map(|n| n.get())
+                    .unwrap_or(2)
+            })
+            .max(1)
+    }
+}
+
+/// Options shared by commands that run scenarios of a catalogue.
+#[derive(Debug, Clone, Args)]
+pub struct CommonArgs {
+    /// The scenario files.
+    #[command(flatten)]
+    pub source: ScenarioArgs,
+    /// How they run.
+    #[command(flatten)]
+    pub runner: RunnerArgs,
     /// Only scenarios whose name contains this (repeatable).
     #[arg(long, value_name = "TEXT")]
     pub name: Vec<String>,
@@ -62,26 +95,13 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// The settings of a command that writes and runs its own scenarios (`fuzz`,
-    /// `repro`): no selection, no catalogue, no ACP agent.
-    pub fn for_generated(
-        jobs: Option<usize>,
-        time_scale: TimeScale,
-        fake_agy: Option<PathBuf>,
-        reference_adapter: Option<PathBuf>,
-    ) -> CommonArgs {
-        CommonArgs {
-            paths: Vec::new(),
-            scenarios: None,
-            jobs,
-            time_scale,
-            fake_agy,
-            fake_agy_acp: None,
-            reference_adapter,
-            name: Vec::new(),
-            tag: Vec::new(),
-            profile: Vec::new(),
-            partition: None,
+    /// The scenarios `--name`, `--tag`, `--profile` and `--partition` keep.
+    pub fn selection(&self) -> Selection {
+        Selection {
+            names: self.name.clone(),
+            tags: self.tag.clone(),
+            profiles: self.profile.clone(),
+            partition: self.partition,
         }
     }
 }

@@ -40,6 +40,16 @@ pub struct RunSettings {
     pub agy_version: Option<agy_protocol::AgyVersion>,
 }
 
+impl RunSettings {
+    /// These settings with at most `slack` added to each time-scaled bound (the
+    /// adapter's `[timeouts] slack`, kept when already lower).
+    pub fn with_slack_at_most(&self, slack: Duration) -> RunSettings {
+        let mut s = self.clone();
+        s.config.timeouts.slack = s.config.timeouts.slack.0.min(slack).into();
+        s
+    }
+}
+
 /// A cancellation signal shared by every scenario of a run (set on SIGINT).
 pub type Cancel = watch::Receiver<bool>;
 
@@ -137,15 +147,22 @@ async fn collect(
         let mut running = obs.probe(&ctx.sandbox.journal(), ctx.sandbox.marker());
         if let Some(bound) = gone_within {
             let deadline = Instant::now() + ctx.scaled(bound.0);
-            // Waiting on a condition (every journaled agy pid gone), with a deadline.
-            // Each probe reads the journal and `/proc`: the interval grows from 5 ms
-            // to 25 ms, so a process that ends at once is seen at once and one that
-            // never ends (a fault the scenario catches) costs a fifth of the probes.
-            let mut pause = Duration::from_millis(5);
+            // Waiting on the kernel: the running agys' pidfds, until each has exited
+            // or the bound runs out; then the journal is read again, for an agy
+            // started meanwhile. A process that never ends (a fault the scenario
+            // catches) costs one wait, not a probe every few milliseconds.
             while !running.is_empty() && Instant::now() < deadline {
-                tokio::time::sleep_until((Instant::now() + pause).min(deadline)).await;
-                pause = (pause * 5 / 4).min(Duration::from_millis(25));
+                let left = agy_protocol::process::wait_gone_until(&running, deadline).await;
+                let before = std::mem::take(&mut running);
                 running = obs.probe(&ctx.sandbox.journal(), ctx.sandbox.marker());
+                if left.is_empty() && running == before {
+                    // No pidfd for a process `/proc` still shows running (none left
+                    // to open): look again shortly rather than spin.
+                    tokio::time::sleep_until(
+                        (Instant::now() + Duration::from_millis(5)).min(deadline),
+                    )
+                    .await;
+                }
             }
             o.still_running = Some(running);
         }

@@ -7,9 +7,10 @@
 //! Reusable by anything that runs agy or an adapter (scenario runs, spikes).
 
 use agy_protocol::env::{
-    AGY_ACP_BIN, AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_TIME_SCALE,
-    FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE, FAKE_AGY_JOURNAL,
-    FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE,
+    AGY_ACP_BIN, AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_SANDBOX_DIR,
+    AGY_HARNESS_TIME_SCALE, FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE,
+    FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_STATE_DIR,
+    FAKE_AGY_TIME_SCALE,
 };
 use agy_protocol::process::{marked_processes, sweep_marked, MARKER_ENV};
 use std::io;
@@ -40,10 +41,21 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
-    /// Makes a sandbox under the system temp dir; with `fake_agy`, installs it as
-    /// `bin/agy` (a symlink, so `argv[0]` is `agy`).
+    /// Makes a sandbox under `$AGY_HARNESS_SANDBOX_DIR` when set, else the system temp
+    /// dir; with `fake_agy`, installs it as `bin/agy` (a symlink, so `argv[0]` is `agy`).
     pub fn create(fake_agy: Option<&Path>) -> io::Result<Sandbox> {
-        let dir = tempfile::Builder::new().prefix("agy-harness-").tempdir()?;
+        let parent = std::env::var_os(AGY_HARNESS_SANDBOX_DIR).filter(|d| !d.is_empty());
+        Sandbox::create_in(parent.as_deref().map(Path::new), fake_agy)
+    }
+
+    /// [`Sandbox::create`] in `parent` (`None`: the system temp dir).
+    pub fn create_in(parent: Option<&Path>, fake_agy: Option<&Path>) -> io::Result<Sandbox> {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix("agy-harness-");
+        let dir = match parent {
+            Some(parent) => builder.tempdir_in(parent),
+            None => builder.tempdir(),
+        }?;
         let root = dir.path().to_path_buf();
         for sub in ["home", "bin", "fake-state", "driver-state", "work", "tmp"] {
             std::fs::create_dir_all(root.join(sub))?;
@@ -268,6 +280,17 @@ mod tests {
             get(FAKE_AGY_ACP_JOURNAL),
             Some(sb.acp_journal().display().to_string())
         );
+        let root = sb.root().to_path_buf();
+        drop(sb);
+        assert!(!root.exists());
+    }
+
+    #[test]
+    fn a_sandbox_is_made_in_the_folder_given_and_removed_with_it() {
+        let parent = tempfile::tempdir().expect("parent");
+        let sb = Sandbox::create_in(Some(parent.path()), None).expect("sandbox");
+        assert_eq!(sb.root().parent(), Some(parent.path()));
+        assert!(sb.home().is_dir());
         let root = sb.root().to_path_buf();
         drop(sb);
         assert!(!root.exists());

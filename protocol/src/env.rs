@@ -75,6 +75,10 @@ pub const AGY_HARNESS_REFERENCE_ADAPTER: &str = "AGY_HARNESS_REFERENCE_ADAPTER";
 pub const AGY_HARNESS_SCENARIOS: &str = "AGY_HARNESS_SCENARIOS";
 /// agy-harness: the spike folder.
 pub const AGY_HARNESS_SPIKES: &str = "AGY_HARNESS_SPIKES";
+/// agy-harness: the folder sandboxes are made in (default: the system temp folder).
+/// A RAM-backed folder (tmpfs, e.g. `/dev/shm`) spares the disk file system the work
+/// of creating and removing each sandbox's files.
+pub const AGY_HARNESS_SANDBOX_DIR: &str = "AGY_HARNESS_SANDBOX_DIR";
 /// agy-harness: `1` allows a live run when `CI` is set.
 pub const AGY_HARNESS_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
 /// The live wrapper: the real agy binary.
@@ -96,38 +100,93 @@ pub const FAKE_AGY_ACP_BIN: &str = "FAKE_AGY_ACP_BIN";
 /// Test switch: `1` rewrites the converted traces instead of comparing them.
 pub const FAKE_AGY_WRITE_TRACES: &str = "FAKE_AGY_WRITE_TRACES";
 
+/// Every variable above (the prefixes are not variables): what a script or document
+/// that cannot import this module may spell.
+pub const ALL: &[&str] = &[
+    FAKE_AGY_SCRIPT,
+    FAKE_AGY_SCRIPT_TABLE,
+    FAKE_AGY_JOURNAL,
+    FAKE_AGY_VERSION,
+    FAKE_AGY_STATE_DIR,
+    FAKE_AGY_TIME_SCALE,
+    FAKE_AGY_TURN_DURATION,
+    FAKE_AGY_IMAGE_DURATION,
+    FAKE_AGY_SIGNED_OUT,
+    FAKE_AGY_QUOTA_EXHAUSTED,
+    FAKE_AGY_IDENTIFY,
+    FAKE_AGY_ACP_SCRIPT,
+    FAKE_AGY_ACP_SCRIPT_TABLE,
+    FAKE_AGY_ACP_JOURNAL,
+    FAKE_AGY_ACP_VERSION,
+    AGY_DRIVER_STATE_DIR,
+    AGY_DRIVER_WORK_DIR,
+    AGY_BIN,
+    AGY_HARNESS_TIME_SCALE,
+    AGY_HARNESS_SANDBOX,
+    AGY_ACP_BIN,
+    AGY_ACP_AUTH_METHOD,
+    AGY_HARNESS_FAKE_AGY,
+    AGY_HARNESS_FAKE_AGY_ACP,
+    AGY_HARNESS_REFERENCE_ADAPTER,
+    AGY_HARNESS_SCENARIOS,
+    AGY_HARNESS_SPIKES,
+    AGY_HARNESS_ALLOW_LIVE,
+    AGY_HARNESS_LIVE_AGY,
+    AGY_HARNESS_LIVE_BUDGET,
+    AGY_HARNESS_LIVE_BUDGET_FILE,
+    AGY_HARNESS_LIVE_RECORD,
+    FAKE_AGY_BIN,
+    FAKE_AGY_ACP_BIN,
+    FAKE_AGY_WRITE_TRACES,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn every_variable_is_listed_and_named_after_itself() {
+        let source = include_str!("env.rs");
+        let declared: Vec<&str> = source
+            .lines()
+            .filter_map(|l| l.strip_prefix("pub const "))
+            .filter_map(|l| l.split_once(": &str = \""))
+            .filter(|(name, _)| !name.ends_with("_PREFIX"))
+            .map(|(name, rest)| {
+                assert_eq!(rest, format!("{name}\";"), "`{name}` is spelled otherwise");
+                name
+            })
+            .collect();
+        assert_eq!(declared, ALL, "ALL lists every variable, in order");
+    }
+
+    #[test]
     fn prefixes_cover_their_families() {
-        for name in [
-            FAKE_AGY_SCRIPT,
-            FAKE_AGY_SCRIPT_TABLE,
-            FAKE_AGY_JOURNAL,
-            FAKE_AGY_VERSION,
-            FAKE_AGY_STATE_DIR,
-            FAKE_AGY_TIME_SCALE,
-            FAKE_AGY_TURN_DURATION,
-            FAKE_AGY_IMAGE_DURATION,
-            FAKE_AGY_SIGNED_OUT,
-            FAKE_AGY_QUOTA_EXHAUSTED,
-            FAKE_AGY_IDENTIFY,
-            FAKE_AGY_ACP_SCRIPT,
-            FAKE_AGY_ACP_SCRIPT_TABLE,
-            FAKE_AGY_ACP_JOURNAL,
-            FAKE_AGY_ACP_VERSION,
-        ] {
-            assert!(name.starts_with(FAKE_AGY_PREFIX), "{name}");
-        }
-        for name in [
-            AGY_HARNESS_LIVE_AGY,
-            AGY_HARNESS_LIVE_BUDGET,
-            AGY_HARNESS_LIVE_BUDGET_FILE,
-            AGY_HARNESS_LIVE_RECORD,
-        ] {
-            assert!(name.starts_with(AGY_HARNESS_LIVE_PREFIX), "{name}");
-        }
+        let with = |prefix: &str| -> Vec<&str> {
+            ALL.iter()
+                .copied()
+                .filter(|n| n.starts_with(prefix))
+                .collect()
+        };
+        // The fakes' knobs are declared first, up to the driver's variables.
+        let knobs: Vec<&str> = ALL
+            .iter()
+            .copied()
+            .take_while(|n| *n != AGY_DRIVER_STATE_DIR)
+            .collect();
+        assert_eq!(knobs.len(), 14, "{knobs:?}");
+        assert!(
+            knobs.iter().all(|n| n.starts_with(FAKE_AGY_PREFIX)),
+            "{knobs:?}"
+        );
+        assert_eq!(
+            with(AGY_HARNESS_LIVE_PREFIX),
+            [
+                AGY_HARNESS_LIVE_AGY,
+                AGY_HARNESS_LIVE_BUDGET,
+                AGY_HARNESS_LIVE_BUDGET_FILE,
+                AGY_HARNESS_LIVE_RECORD,
+            ]
+        );
     }
 }

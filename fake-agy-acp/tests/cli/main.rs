@@ -7,6 +7,7 @@ mod handshake;
 mod no_panic;
 mod permission;
 mod prompt;
+mod reply;
 mod restore;
 mod sdk_client;
 mod support;

@@ -6,7 +6,6 @@ use crate::support::agent_bin;
 use proptest::prelude::*;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
-use std::os::unix::process::ExitStatusExt;
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
@@ -137,7 +136,6 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 fn run(case: &Case) -> Option<std::process::Output> {
-    use std::io::Write;
     let dir = tempfile::tempdir().expect("temp");
     let mut cmd = std::process::Command::new(agent_bin());
     cmd.env_clear()
@@ -158,27 +156,8 @@ fn run(case: &Case) -> Option<std::process::Output> {
         cmd.env("FAKE_AGY_ACP_SCRIPT", path);
     }
     cmd.args(case.argv.iter().map(|a| OsString::from_vec(a.clone())));
-    let mut child = cmd.spawn().expect("spawn fake-agy-acp");
-    if let Some(mut stdin) = child.stdin.take() {
-        for f in &case.stdin {
-            let _ = stdin.write_all(f);
-            let _ = stdin.write_all(b"\n");
-        }
-    }
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(Duration::from_secs(30)) {
-        Ok(out) => Some(out.expect("wait")),
-        Err(_) => {
-            let _ = std::process::Command::new("kill")
-                .args(["-KILL", &pid.to_string()])
-                .status();
-            None
-        }
-    }
+    let child = cmd.spawn().expect("spawn fake-agy-acp");
+    agy_test_support::feed_lines_and_wait(child, &case.stdin, Duration::from_secs(30))
 }
 
 proptest! {
@@ -189,10 +168,7 @@ proptest! {
         let out = run(&case);
         prop_assert!(out.is_some(), "fake-agy-acp did not end within 30 s: {case:?}");
         let out = out.expect("checked");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        prop_assert_ne!(out.status.code(), Some(101), "{}", stderr);
-        prop_assert!(!stderr.contains("panicked"), "{}", stderr);
-        prop_assert_ne!(out.status.signal(), Some(6), "aborted: {}", stderr);
+        prop_assert_eq!(agy_test_support::panic_shown(&out), None);
     }
 }
 

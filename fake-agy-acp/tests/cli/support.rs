@@ -2,6 +2,7 @@
 //! as a real child process on pipes, and waits that always time out.
 
 use agy_protocol::acp::{read_acp_journal, AcpJournalEntry};
+use agy_protocol::env::{FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -19,16 +20,16 @@ pub fn agent_bin() -> PathBuf {
 
 /// One test's temp dir: HOME, journal, optional script, a project cwd.
 pub struct Sandbox {
-    pub dir: tempfile::TempDir,
+    pub dir: agy_test_support::TestDir,
     pub script: Option<PathBuf>,
     pub env: Vec<(String, String)>,
 }
 
 impl Sandbox {
     pub fn new() -> Sandbox {
-        let dir = tempfile::tempdir().expect("temp dir");
-        std::fs::create_dir_all(dir.path().join("home")).expect("home");
-        std::fs::create_dir_all(dir.path().join("proj")).expect("proj");
+        let dir = agy_test_support::TestDir::new("fake-agy-acp-test-");
+        dir.mkdir("home");
+        dir.mkdir("proj");
         Sandbox {
             dir,
             script: None,
@@ -37,9 +38,7 @@ impl Sandbox {
     }
 
     pub fn with_script(mut self, text: &str) -> Sandbox {
-        let path = self.dir.path().join("acp.toml");
-        std::fs::write(&path, text).expect("write script");
-        self.script = Some(path);
+        self.script = Some(self.dir.write("acp.toml", text));
         self
     }
 
@@ -67,20 +66,12 @@ impl Sandbox {
     /// Waits until the journal holds an entry matching `pred` (the agent writes it
     /// from another process, so this polls the file, with a deadline).
     pub async fn wait_for_entry(&self, what: &str, pred: impl Fn(&AcpJournalEntry) -> bool) {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            if read_acp_journal(&self.journal_path())
-                .map(|j| j.iter().any(&pred))
-                .unwrap_or(false)
-            {
-                return;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "journal never showed {what}"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        let journal = self.journal_path();
+        let what = format!("the journal showing {what}");
+        agy_test_support::poll_until(&what, WAIT, || {
+            read_acp_journal(&journal).is_ok_and(|j| j.iter().any(&pred))
+        })
+        .await;
     }
 
     pub fn command(&self) -> Command {
@@ -88,7 +79,7 @@ impl Sandbox {
         cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.home())
-            .env("FAKE_AGY_ACP_JOURNAL", self.journal_path())
+            .env(FAKE_AGY_ACP_JOURNAL, self.journal_path())
             .current_dir(self.dir.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -96,7 +87,7 @@ impl Sandbox {
             .kill_on_drop(true)
             .process_group(0);
         if let Some(s) = &self.script {
-            cmd.env("FAKE_AGY_ACP_SCRIPT", s);
+            cmd.env(FAKE_AGY_ACP_SCRIPT, s);
         }
         for (k, v) in &self.env {
             cmd.env(k, v);
@@ -318,9 +309,7 @@ pub fn transcript_text(agent: &Agent, temp: &Path) -> String {
 #[macro_export]
 macro_rules! assert_transcript_snapshot {
     ($name:expr, $text:expr) => {{
-        let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path("../../../snapshots/fake-agy-acp");
-        settings.set_prepend_module_to_snapshot(false);
-        settings.bind(|| insta::assert_snapshot!($name, $text));
+        agy_test_support::snapshot_settings("fake-agy-acp")
+            .bind(|| insta::assert_snapshot!($name, $text));
     }};
 }

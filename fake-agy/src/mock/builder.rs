@@ -115,9 +115,10 @@ fn locate_fake_agy(
             .find(|p| p.is_file())
     });
     let mut tried = Vec::new();
+    let env_name = format!("${ENV_FAKE_AGY_BIN}");
     for (what, candidate) in [
         ("the builder's `fake_agy`", given.map(Path::to_path_buf)),
-        ("$FAKE_AGY_BIN", env),
+        (env_name.as_str(), env),
         ("`fake-agy` on PATH", on_path),
     ] {
         match candidate {

@@ -6,7 +6,6 @@ use crate::support::Sandbox;
 use proptest::prelude::*;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
-use std::os::unix::process::ExitStatusExt;
 use std::time::Duration;
 
 /// One generated invocation.
@@ -238,21 +237,7 @@ fn run(case: &Case) -> Option<std::process::Output> {
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(&case.stdin);
     }
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(Duration::from_secs(20)) {
-        Ok(out) => Some(out.expect("wait")),
-        Err(_) => {
-            let _ = nix::sys::signal::kill(
-                nix::unistd::Pid::from_raw(pid as i32),
-                nix::sys::signal::Signal::SIGKILL,
-            );
-            None
-        }
-    }
+    agy_test_support::try_wait_output(child, Duration::from_secs(20))
 }
 
 proptest! {
@@ -263,9 +248,6 @@ proptest! {
         let out = run(&case);
         prop_assert!(out.is_some(), "fake-agy did not end within 20 s: {case:?}");
         let out = out.expect("checked");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        prop_assert_ne!(out.status.code(), Some(101), "{}", stderr);
-        prop_assert!(!stderr.contains("panicked"), "{}", stderr);
-        prop_assert_ne!(out.status.signal(), Some(6), "aborted: {}", stderr);
+        prop_assert_eq!(agy_test_support::panic_shown(&out), None);
     }
 }

@@ -1,6 +1,7 @@
 //! Shared helpers: a sandbox per test (temp HOME, journal, state), a ready command, and
 //! insta settings bound to `snapshots/fake-agy/cli/`.
 
+use agy_protocol::env::{FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT};
 use agy_protocol::journal::{read_journal, JournalRecord};
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
@@ -9,13 +10,14 @@ use std::time::Duration;
 
 /// One test's world: a temporary HOME and journal.
 pub struct Sandbox {
-    pub dir: tempfile::TempDir,
+    pub dir: agy_test_support::TestDir,
 }
 
 impl Sandbox {
     pub fn new() -> Sandbox {
         Sandbox {
-            dir: tempfile::tempdir().expect("temp dir"),
+            // Named like tempfile's own folders: the snapshots' `[TEMP]` filter matches them.
+            dir: agy_test_support::TestDir::new(".tmp"),
         }
     }
 
@@ -37,31 +39,27 @@ impl Sandbox {
 
     /// fake-agy with this sandbox's HOME and journal, nothing else inherited.
     pub fn cmd(&self) -> Command {
-        let mut c = Command::new(bin());
-        self.configure(&mut c);
+        let mut c = Command::from_std(self.bare_cmd());
         c.timeout(Duration::from_secs(30));
         c
     }
 
-    fn configure(&self, c: &mut Command) {
-        std::fs::create_dir_all(self.home()).expect("home");
-        c.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", self.home())
-            .env("FAKE_AGY_JOURNAL", self.journal_path())
-            .current_dir(self.path());
-    }
-
-    /// A std command (for tests that drive stdin/stdout interactively).
-    pub fn std_cmd(&self) -> std::process::Command {
+    /// fake-agy with only `PATH`, this sandbox's HOME and its journal in the environment.
+    fn bare_cmd(&self) -> std::process::Command {
         std::fs::create_dir_all(self.home()).expect("home");
         let mut c = std::process::Command::new(bin());
         c.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.home())
-            .env("FAKE_AGY_JOURNAL", self.journal_path())
-            .current_dir(self.path())
-            .stdin(Stdio::piped())
+            .env(FAKE_AGY_JOURNAL, self.journal_path())
+            .current_dir(self.path());
+        c
+    }
+
+    /// A std command (for tests that drive stdin/stdout interactively).
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut c = self.bare_cmd();
+        c.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         c
@@ -69,16 +67,14 @@ impl Sandbox {
 
     /// Writes a script file and returns its path.
     pub fn script(&self, text: &str) -> PathBuf {
-        let p = self.path().join("script.toml");
-        std::fs::write(&p, text).expect("script");
-        p
+        self.dir.write("script.toml", text)
     }
 
     /// fake-agy running `script`.
     pub fn scripted(&self, text: &str) -> Command {
         let p = self.script(text);
         let mut c = self.cmd();
-        c.env("FAKE_AGY_SCRIPT", p);
+        c.env(FAKE_AGY_SCRIPT, p);
         c
     }
 
@@ -108,10 +104,7 @@ pub fn bin() -> PathBuf {
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf()
+    agy_test_support::workspace().to_path_buf()
 }
 
 /// Parses stdout lines as JSON values.
@@ -124,9 +117,7 @@ pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
 
 /// insta settings: snapshots under snapshots/fake-agy/cli/, ids and times redacted.
 pub fn snapshot_settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path(workspace().join("snapshots").join("fake-agy").join("cli"));
-    s.set_prepend_module_to_snapshot(false);
+    let mut s = agy_test_support::snapshot_settings("fake-agy/cli");
     s.add_filter(
         r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
         "[ID]",
@@ -153,21 +144,7 @@ pub fn jpeg_size(path: &Path) -> (usize, usize) {
 
 /// Waits for a child with a timeout (a hung fake fails the test instead of hanging it).
 pub fn wait_with_timeout(child: std::process::Child, timeout: Duration) -> std::process::Output {
-    let (tx, rx) = std::sync::mpsc::channel();
-    let pid = child.id();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(timeout) {
-        Ok(out) => out.expect("wait"),
-        Err(_) => {
-            let _ = nix::sys::signal::kill(
-                nix::unistd::Pid::from_raw(pid as i32),
-                nix::sys::signal::Signal::SIGKILL,
-            );
-            panic!("fake-agy (pid {pid}) did not exit within {timeout:?}");
-        }
-    }
+    agy_test_support::wait_output(child, timeout, "fake-agy")
 }
 
 /// Reads one line from a child's stdout, failing after `timeout`.

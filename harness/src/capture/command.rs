@@ -1,10 +1,13 @@
-//! `agy-harness convert CAPTURE_ID_OR_FILE [--out FILE]`: writes the agy script that
-//! replays a capture.
+//! `agy-harness convert CAPTURE_ID_OR_FILE [--out FILE]`: writes the script that
+//! replays a capture: an agy script for fake-agy, or for an ACP transcript a
+//! fake-agy-acp script.
 
+use super::acp::acp_capture_to_script;
 use super::convert::capture_to_script;
 use crate::exit_code;
 use crate::fidelity::traces_dir;
-use agy_protocol::capture::load_corpus;
+use agy_protocol::acp::script::render_acp_script;
+use agy_protocol::capture::{load_corpus, Capture, CaptureKind};
 use agy_protocol::script::render_script;
 use clap::Args;
 use std::path::PathBuf;
@@ -42,30 +45,10 @@ pub fn convert_command(args: ConvertArgs) -> i32 {
         eprintln!("error: the corpus has no capture `{}`{hint}", args.capture);
         return exit_code::BAD_INPUT;
     };
-    let script = match capture_to_script(&dir, capture) {
-        Ok(s) => s,
+    let text = match script_text(&dir, capture) {
+        Ok(t) => t,
         Err(e) => {
-            eprintln!(
-                "error: capture `{}` cannot be written as a script: {e}",
-                capture.id
-            );
-            return exit_code::BAD_INPUT;
-        }
-    };
-    let argv = capture
-        .argv()
-        .map(|a| a.join(" "))
-        .unwrap_or_else(|| "unknown".into());
-    let text = match render_script(&script) {
-        Ok(t) => format!(
-            "# agy script replaying capture {} (traces/corpus.toml)\n# argv: {argv}\n\n{t}",
-            capture.id
-        ),
-        Err(e) => {
-            eprintln!(
-                "error: failed to render the script of `{}`: {e}",
-                capture.id
-            );
+            eprintln!("error: {e}");
             return exit_code::BAD_INPUT;
         }
     };
@@ -82,4 +65,29 @@ pub fn convert_command(args: ConvertArgs) -> i32 {
             exit_code::ALL_CONFORM
         }
     }
+}
+
+/// The script of `capture` as the file `convert` writes, with a header naming it.
+fn script_text(dir: &std::path::Path, capture: &Capture) -> Result<String, String> {
+    let id = &capture.id;
+    let unwritable =
+        |e: super::ConvertError| format!("capture `{id}` cannot be written as a script: {e}");
+    let unrendered = |e: toml::ser::Error| format!("failed to render the script of `{id}`: {e}");
+    let argv = capture
+        .argv()
+        .map(|a| a.join(" "))
+        .unwrap_or_else(|| "unknown".into());
+    let (what, body) = if capture.kind == CaptureKind::Acp {
+        let script = acp_capture_to_script(dir, capture).map_err(unwritable)?;
+        (
+            "fake-agy-acp script",
+            render_acp_script(&script).map_err(unrendered)?,
+        )
+    } else {
+        let script = capture_to_script(dir, capture).map_err(unwritable)?;
+        ("agy script", render_script(&script).map_err(unrendered)?)
+    };
+    Ok(format!(
+        "# {what} replaying capture {id} (traces/corpus.toml)\n# argv: {argv}\n\n{body}"
+    ))
 }

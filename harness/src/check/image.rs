@@ -19,7 +19,38 @@ pub struct ImageCheck {
 
 /// Inspects image bytes (the shared check, [`agy_protocol::image`]). Never panics,
 /// whatever the bytes.
+///
+/// The check is a function of the bytes alone, and a run meets the same picture again
+/// and again (fake-agy draws the same gradient for the same size): the last few
+/// results are kept with the bytes they belong to, and equal bytes reuse the result
+/// instead of decoding every pixel again.
 pub fn inspect_image(bytes: &[u8]) -> ImageCheck {
+    static SEEN: std::sync::Mutex<Vec<(Vec<u8>, ImageCheck)>> = std::sync::Mutex::new(Vec::new());
+    // Pictures above this are decoded each time rather than kept.
+    const KEPT_BYTES: usize = 4 << 20;
+    const KEPT: usize = 8;
+    let seen = |list: &Vec<(Vec<u8>, ImageCheck)>| {
+        list.iter()
+            .find(|(b, _)| b.as_slice() == bytes)
+            .map(|(_, c)| c.clone())
+    };
+    if let Some(check) = SEEN.lock().ok().and_then(|l| seen(&l)) {
+        return check;
+    }
+    let check = decode_check(bytes);
+    if bytes.len() <= KEPT_BYTES {
+        if let Ok(mut list) = SEEN.lock() {
+            if list.len() >= KEPT {
+                list.remove(0);
+            }
+            list.push((bytes.to_vec(), check.clone()));
+        }
+    }
+    check
+}
+
+/// [`inspect_image`] without the kept results: every pixel decoded.
+fn decode_check(bytes: &[u8]) -> ImageCheck {
     match decode_image(bytes) {
         Ok(image) => ImageCheck {
             format: image.format.name().into(),
@@ -81,6 +112,22 @@ mod tests {
                 decodes: false
             }
         );
+    }
+
+    #[test]
+    fn a_kept_result_is_reused_only_for_the_same_bytes() {
+        let mut good = Vec::new();
+        jpeg_encoder::Encoder::new(&mut good, 80)
+            .encode(&[90u8; 24 * 10 * 3], 24, 10, jpeg_encoder::ColorType::Rgb)
+            .expect("encodes");
+        let first = inspect_image(&good);
+        assert!(first.decodes);
+        assert_eq!(first.size, Some((24, 10)));
+        // Same start, cut short: not the kept picture.
+        let cut = inspect_image(&good[..good.len() / 2]);
+        assert!(!cut.decodes, "{cut:?}");
+        assert_eq!(inspect_image(&good), first);
+        assert_eq!(inspect_image(&good[..good.len() / 2]), cut);
     }
 
     #[test]

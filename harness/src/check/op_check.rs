@@ -138,6 +138,9 @@ fn check_output(
             p.to_path_buf()
         }
     });
+    // Decoded at most once, however many expectations look at it.
+    let decoded = std::cell::OnceCell::new();
+    let decode = |p: &Path| decoded.get_or_init(|| decode_jpeg(p)).clone();
     match (expect.output, &image) {
         (None, _) => {}
         (Some(OutputExpect::Absent), None) => {}
@@ -164,13 +167,13 @@ fn check_output(
             }
         }
         (Some(OutputExpect::Decodable), Some(p)) => {
-            if let Err(e) = decode_jpeg(p) {
+            if let Err(e) = decode(p) {
                 out.push(Failure::new(place, "output", "a decodable JPEG", e));
             }
         }
     }
     if let (Some([w, h]), Some(p)) = (expect.image_size, &image) {
-        match decode_jpeg(p) {
+        match decode(p) {
             Ok((gw, gh)) if (gw, gh) == (w, h) => {}
             Ok((gw, gh)) => out.push(Failure::new(
                 place,

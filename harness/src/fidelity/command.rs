@@ -8,7 +8,6 @@ use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
 use super::run::run_default;
 use crate::exit_code;
 use crate::fatal::Fatal;
-use crate::locate::{locate_binary, FAKE_AGY_BIN};
 use crate::report::{ReportFormat, ReportTarget};
 use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind, Corpus};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
@@ -98,18 +97,7 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
     let corpus = load_corpus_dir(&dir)?;
     let selected = select(&corpus, &args.captures)?;
     let baseline = baseline(&dir, args.baseline.as_deref(), &corpus)?;
-    let fake = match &args.fake_agy {
-        Some(p) if p.is_file() => p.clone(),
-        Some(p) => {
-            return Err(Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("the fake-agy binary `{}` does not exist", p.display()),
-            ))
-        }
-        None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy")
-            .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?,
-    };
-    let fake = crate::binaries::verified(fake, FAKE_AGY_BIN)?;
+    let fake = crate::binaries::fake_agy_at(args.fake_agy.as_deref())?;
     let mut results = Vec::new();
     let mut found: BTreeMap<String, Vec<Difference>> = BTreeMap::new();
     for c in selected {

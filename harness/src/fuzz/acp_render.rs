@@ -8,12 +8,13 @@ use super::acp_oracle::{
     Action, Rule, RuleAgy,
 };
 use super::render::{header, q, q_list, write_expect};
+use crate::scenario::Profile;
 use std::fmt::Write;
 
 /// The scenario file of `c`, named `name`, with `comment` lines on top.
 pub fn render_acp(c: &AcpCase, name: &str, description: &str, comment: &[String]) -> String {
     let o = acp_oracle(c);
-    let mut out = header("acp", None, name, description, comment);
+    let mut out = header(Profile::Acp, None, name, description, comment);
     restore_table(&mut out, "load", &c.load, Replay::Before);
     restore_table(&mut out, "resume", &c.resume, Replay::None);
     for rule in &o.rules {

@@ -39,6 +39,16 @@ pub struct Bench {
     pub dir: PathBuf,
 }
 
+impl Bench {
+    /// This bench with at most `slack` added to each time-scaled bound.
+    fn with_slack_at_most(&self, slack: Duration) -> Bench {
+        Bench {
+            settings: Arc::new(self.settings.with_slack_at_most(slack)),
+            dir: self.dir.clone(),
+        }
+    }
+}
+
 /// How a run of cases ended.
 pub struct Outcome {
     /// Cases judged: every case up to the first violation, or all run.
@@ -139,9 +149,7 @@ pub async fn run_cases(
         while set.len() < jobs.max(1)
             && !stop_starting(started, cases, budget, clock, first.is_some())
         {
-            let tree = strategy
-                .new_tree(runner)
-                .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, format!("generation failed: {e}")))?;
+            let tree = next_tree(strategy, runner)?;
             started += 1;
             let (n, c, bench) = (started, tree.current(), bench.clone());
             trees.insert(n, tree);
@@ -189,22 +197,79 @@ pub async fn run_cases(
     })
 }
 
+/// The value tree of case `n` (1-based) as `runner` generates it from its start: the
+/// same seed gives the same cases.
+pub fn nth_tree(
+    strategy: &BoxedStrategy<Generated>,
+    runner: &mut TestRunner,
+    n: usize,
+) -> Result<Box<dyn ValueTree<Value = Generated>>, Fatal> {
+    for _ in 1..n {
+        next_tree(strategy, runner)?;
+    }
+    next_tree(strategy, runner)
+}
+
+/// The next case `runner` generates.
+fn next_tree(
+    strategy: &BoxedStrategy<Generated>,
+    runner: &mut TestRunner,
+) -> Result<Box<dyn ValueTree<Value = Generated>>, Fatal> {
+    strategy
+        .new_tree(runner)
+        .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, format!("generation failed: {e}")))
+}
+
 /// Shrinks `tree` (proptest's simplify/complicate walk) while its case keeps breaking
 /// `invariant`; returns the smallest case that still does.
+///
+/// A violation of a bound (an agy left running, a reply too late) shows only when the
+/// bound has run out, so a shrink run of such a case waits out the load slack added to
+/// every bound. The walk runs with a smaller slack ([`SHRINK_SLACK`]); the case it ends
+/// on is then judged again with the run's own bounds, and only if it still breaks
+/// `invariant` there is it the finding; otherwise the walk is repeated with the run's
+/// bounds (a run slowed by load looked like a violation under the small slack).
 pub async fn shrink(
+    tree: Box<dyn ValueTree<Value = Generated>>,
+    invariant: &str,
+    bench: &Bench,
+    regenerate: impl FnOnce() -> Result<Box<dyn ValueTree<Value = Generated>>, Fatal>,
+) -> Result<Generated, Fatal> {
+    let tight = bench.with_slack_at_most(SHRINK_SLACK);
+    let (best, shrunk) = walk(tree, invariant, &tight).await?;
+    if !shrunk {
+        // The case as found, which broke `invariant` under the run's own bounds.
+        return Ok(best);
+    }
+    let again = judge(&best, "shrunk", bench).await?;
+    if again.is_some_and(|v| v.invariant == invariant) {
+        return Ok(best);
+    }
+    Ok(walk(regenerate()?, invariant, bench).await?.0)
+}
+
+/// The slack added to every bound while shrinking: enough for a process start on an
+/// idle machine, far below the run's default (3 s), which absorbs heavy load.
+const SHRINK_SLACK: Duration = Duration::from_millis(500);
+
+/// The simplify/complicate walk under `bench`: the smallest case found still breaking
+/// `invariant`, and whether it is smaller than the case `tree` started from.
+async fn walk(
     mut tree: Box<dyn ValueTree<Value = Generated>>,
     invariant: &str,
     bench: &Bench,
-) -> Result<Generated, Fatal> {
+) -> Result<(Generated, bool), Fatal> {
     let mut best = tree.current();
+    let mut shrunk = false;
     if !tree.simplify() {
-        return Ok(best);
+        return Ok((best, shrunk));
     }
     for run in 0..MAX_SHRINK_RUNS {
         let candidate = tree.current();
         let v = judge(&candidate, &format!("shrink{run}"), bench).await?;
         if v.is_some_and(|v| v.invariant == invariant) {
             best = candidate;
+            shrunk = true;
             if !tree.simplify() {
                 break;
             }
@@ -212,7 +277,7 @@ pub async fn shrink(
             break;
         }
     }
-    Ok(best)
+    Ok((best, shrunk))
 }
 
 /// The folder a run's scenario files go to.

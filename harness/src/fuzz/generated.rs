@@ -16,12 +16,11 @@ pub enum Generated {
 }
 
 impl Generated {
-    /// The profile's name.
-    pub fn profile(&self) -> &'static str {
+    /// The case's profile.
+    pub fn profile(&self) -> Profile {
         match self {
-            Generated::Agy(Case::Oneshot(_)) => "oneshot",
-            Generated::Agy(Case::Session(_)) => "session",
-            Generated::Acp(_) => "acp",
+            Generated::Agy(c) => c.profile(),
+            Generated::Acp(_) => Profile::Acp,
         }
     }
 

@@ -11,9 +11,9 @@ pub mod generated;
 pub mod oracle;
 pub mod render;
 
-use crate::adapter_config::{load_adapter_config, AdapterConfig};
-use crate::binaries::{fake_agy, fake_agy_acp_if, reference_adapter};
-use crate::cli::{CommonArgs, FuzzArgs};
+use crate::adapter_config::AdapterConfig;
+use crate::binaries::{adapter_config, fake_agy, fake_agy_acp_if, reference_adapter};
+use crate::cli::FuzzArgs;
 use crate::exit_code;
 use crate::fatal::Fatal;
 use crate::report::ReportFormat;
@@ -50,8 +50,8 @@ pub struct Finding {
 /// The JSON report.
 #[derive(Debug, Serialize)]
 pub struct FuzzReport {
-    /// `oneshot`, `session` or `acp`.
-    pub profile: String,
+    /// The profile fuzzed (`oneshot`, `session` or `acp`).
+    pub profile: Profile,
     /// `--seed`.
     pub seed: u64,
     /// Cases judged (shrinking runs not counted).
@@ -84,35 +84,15 @@ fn bad_input(message: String) -> Fatal {
     Fatal(exit_code::BAD_INPUT, message)
 }
 
-fn common(args: &FuzzArgs) -> CommonArgs {
-    let mut common = CommonArgs::for_generated(
-        args.jobs,
-        args.time_scale,
-        args.fake_agy.clone(),
-        args.reference_adapter.clone(),
-    );
-    common.fake_agy_acp = args.fake_agy_acp.clone();
-    common
-}
-
 /// The adapter under test: `--adapter`, else the reference adapter with `--fault`s,
 /// each fault checked against the adapter's own list.
-fn adapter(args: &FuzzArgs, common: &CommonArgs) -> Result<AdapterConfig, Fatal> {
-    if let Some(path) = &args.adapter {
-        return load_adapter_config(path).map_err(|d| {
-            eprint!("{d}");
-            bad_input("the adapter config has problems".into())
-        });
-    }
-    let bin = reference_adapter(common)?;
-    if !args.fault.is_empty() {
+fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, Fatal> {
+    let faults = &args.target.fault;
+    if args.target.adapter.is_none() && !faults.is_empty() {
+        let bin = reference_adapter(&args.runner)?;
         let known =
             crate::faults::list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
-        if let Some(f) = args
-            .fault
-            .iter()
-            .find(|f| !known.iter().any(|k| &k.name == *f))
-        {
+        if let Some(f) = faults.iter().find(|f| !known.iter().any(|k| &k.name == *f)) {
             let names: Vec<&str> = known.iter().map(|k| k.name.as_str()).collect();
             return Err(bad_input(format!(
                 "`{f}` is not a fault of the reference adapter; it has: {}",
@@ -120,23 +100,17 @@ fn adapter(args: &FuzzArgs, common: &CommonArgs) -> Result<AdapterConfig, Fatal>
             )));
         }
     }
-    let extra: Vec<String> = args
-        .fault
-        .iter()
-        .flat_map(|f| ["--fault".to_string(), f.clone()])
-        .collect();
-    Ok(AdapterConfig::reference(&bin, &extra))
+    adapter_config(args.target.adapter.as_deref(), faults, &args.runner)
 }
 
 fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
-    let common = common(args);
-    let fake = fake_agy(&common)?;
-    let fake_agy_acp = fake_agy_acp_if(&common, args.profile == Profile::Acp)?;
+    let fake = fake_agy(&args.runner)?;
+    let fake_agy_acp = fake_agy_acp_if(&args.runner, args.profile == Profile::Acp)?;
     Ok(RunSettings {
-        config: adapter(args, &common)?,
+        config: adapter(args)?,
         fake_agy: fake,
         fake_agy_acp,
-        time_scale: args.time_scale,
+        time_scale: args.runner.time_scale,
         keep_sandboxes: false,
         live: None,
         agy_version: None,
@@ -149,7 +123,7 @@ fn validate(args: &FuzzArgs) -> Result<Option<Duration>, Fatal> {
     if args.cases == 0 {
         return Err(bad_input("--cases must be at least 1".into()));
     }
-    if args.jobs == Some(0) {
+    if args.runner.jobs == Some(0) {
         return Err(bad_input("--jobs must be at least 1".into()));
     }
     if args.report.iter().any(|t| t.format != ReportFormat::Json) {
@@ -192,7 +166,7 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
             args.profile
         )));
     }
-    let jobs = args.jobs.unwrap_or_else(default_jobs);
+    let jobs = args.runner.jobs.unwrap_or_else(default_jobs);
     let work = engine::work_dir()?;
     let bench = Bench {
         settings,
@@ -208,7 +182,8 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
     let cpu = cpu_seconds() - cpu;
     let mut violations = Vec::new();
     if let Some((number, tree, v)) = outcome.first {
-        let shrunk = engine::shrink(tree, &v.invariant, &bench).await?;
+        let regenerate = || engine::nth_tree(&strategy, &mut seeded_runner(args.seed), number);
+        let shrunk = engine::shrink(tree, &v.invariant, &bench, regenerate).await?;
         let scenario = write_finding(&args, &shrunk, &v, number)?;
         violations.push(Finding {
             invariant: v.invariant,
@@ -219,7 +194,7 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
         });
     }
     let report = FuzzReport {
-        profile: args.profile.as_str().into(),
+        profile: args.profile,
         seed: args.seed,
         cases_run: outcome.cases_run,
         jobs,
@@ -255,7 +230,7 @@ fn write_finding(
 ) -> Result<PathBuf, Fatal> {
     let (profile, invariant) = (c.profile(), &v.invariant);
     let stem = format!("fuzz-{invariant}-{}-{number}", args.seed);
-    let dir = args.out.join(profile);
+    let dir = args.out.join(profile.as_str());
     let path = dir.join(format!("{stem}.toml"));
     let description = format!(
         "Found by agy-harness fuzz and shrunk: the generated behaviour below must keep the `{invariant}` invariant (expectations written by the fuzz oracle)."

@@ -5,6 +5,7 @@ use super::case::{Case, OneshotAgy, OneshotCase, SessionCase, TurnAgy};
 use super::oracle::{
     answer, late_text, late_usage, oracle, turn_usage, OpOracle, Oracle, TURN_WORDS,
 };
+use crate::scenario::Profile;
 use std::fmt::Write;
 
 /// A string as a TOML basic string.
@@ -20,7 +21,7 @@ pub(super) fn q_list<S: AsRef<str>>(items: &[S]) -> String {
 
 /// The `[scenario]` table of a generated case, with `comment` lines on top.
 pub(super) fn header(
-    profile: &str,
+    profile: Profile,
     agy: Option<&str>,
     name: &str,
     description: &str,
@@ -70,12 +71,8 @@ fn agy_version(case: &Case) -> &'static str {
 /// The scenario file of `case`, named `name`, with `comment` lines on top.
 pub fn render(case: &Case, name: &str, description: &str, comment: &[String]) -> String {
     let o = oracle(case);
-    let profile = match case {
-        Case::Oneshot(_) => "oneshot",
-        Case::Session(_) => "session",
-    };
     let agy = agy_version(case);
-    let mut out = header(profile, Some(agy), name, description, comment);
+    let mut out = header(case.profile(), Some(agy), name, description, comment);
     if agy != DEFAULT_AGY {
         let _ = writeln!(out, "[agy.script]\nagy = \"{agy}\"\n");
     }

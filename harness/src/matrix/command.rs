@@ -3,7 +3,7 @@
 
 use super::table::Matrix;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
-use crate::catalogue_run::{jobs, run_catalogue, select_scenarios};
+use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::cli::MatrixArgs;
 use crate::exit_code;
 use crate::fatal::Fatal;
@@ -35,7 +35,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Fata
     let config = adapter_config(
         args.target.adapter.as_deref(),
         &args.target.fault,
-        &args.common,
+        &args.common.runner,
     )?;
     let scenarios = select_scenarios(&args.common)?;
     let versions: Vec<AgyVersion> = if args.versions.is_empty() {
@@ -43,9 +43,9 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Fata
     } else {
         args.versions.clone()
     };
-    let fake = fake_agy(&args.common)?;
-    let fake_acp = fake_agy_acp(&args.common, &scenarios)?;
-    let jobs = jobs(&args.common);
+    let fake = fake_agy(&args.common.runner)?;
+    let fake_acp = fake_agy_acp(&args.common.runner, &scenarios)?;
+    let jobs = args.common.runner.jobs();
     let mut matrix = Matrix::new(config.adapter.name.clone(), versions.clone());
     for s in &scenarios {
         matrix.add_row(&s.meta.name, &s.meta.profile.to_string());
@@ -67,7 +67,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Fata
             config: config.clone(),
             fake_agy: fake.clone(),
             fake_agy_acp: fake_acp.clone(),
-            time_scale: args.common.time_scale,
+            time_scale: args.common.runner.time_scale,
             keep_sandboxes: false,
             live: None,
             agy_version: Some(*version),

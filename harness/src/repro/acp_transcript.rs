@@ -2,12 +2,14 @@
 //! one message per line, client → agent and agent → client, with or without a label
 //! saying which (`>` / `<`, `-->` / `<--`, `→` / `←`, `client:` / `agent:`, `stdin:` /
 //! `stdout:`). Unlabelled messages are placed by their method (docs/agy-acp-reference.md
-//! §1: the client calls `initialize`, `session/*`; the agent sends `session/update` and
+//! §1, the schema's method tables through `agy_protocol::acp::method_sender`: the client
+//! calls `initialize`, `session/*`; the agent sends `session/update` and
 //! `session/request_permission`) and responses by the request whose id they answer.
 //! Other lines (prose, agent stderr) are ignored; every malformed message is reported
 //! at once at `file:line:col` with a hint.
 
 use super::paste::{error_offset, without_location};
+use agy_protocol::acp::{method_sender, Sender};
 use agy_protocol::diag::{Diagnostic, Diagnostics, SourceFile};
 use serde_json::{Map, Value};
 
@@ -66,30 +68,6 @@ pub struct Line {
     pub dir: Direction,
     /// The message.
     pub message: Message,
-}
-
-/// Client → agent methods of ACP v1 (and the legacy `session/set_model`).
-const CLIENT_METHODS: [&str; 13] = [
-    "initialize",
-    "authenticate",
-    "logout",
-    "session/new",
-    "session/load",
-    "session/resume",
-    "session/prompt",
-    "session/cancel",
-    "session/set_mode",
-    "session/set_model",
-    "session/set_config_option",
-    "session/list",
-    "session/close",
-];
-
-/// Agent → client methods (the `fs/*` and `terminal/*` families included).
-fn is_agent_method(method: &str) -> bool {
-    matches!(method, "session/update" | "session/request_permission")
-        || method.starts_with("fs/")
-        || method.starts_with("terminal/")
 }
 
 /// Labels people put before a message, and the direction each means.
@@ -223,14 +201,16 @@ fn classify(
     {
         let dir = match label {
             Some(d) => d,
-            None if CLIENT_METHODS.contains(&method.as_str()) => Direction::ToAgent,
-            None if is_agent_method(&method) => Direction::ToClient,
-            None => {
-                return Err((
-                    format!("`{method}` is not an ACP v1 method: who sent it is unknown"),
-                    "label the line `client:` or `agent:` (or `>` / `<`)".into(),
-                ))
-            }
+            None => match method_sender(&method) {
+                Some(Sender::Client) => Direction::ToAgent,
+                Some(Sender::Agent) => Direction::ToClient,
+                None => {
+                    return Err((
+                        format!("`{method}` is not an ACP v1 method: who sent it is unknown"),
+                        "label the line `client:` or `agent:` (or `>` / `<`)".into(),
+                    ))
+                }
+            },
         };
         let params = obj.remove("params").unwrap_or(Value::Null);
         return Ok(match id {

@@ -1,14 +1,13 @@
 //! `agy-harness repro`'s command line.
 
-use crate::options::AdapterArgs;
+use crate::options::{AdapterArgs, RunnerArgs};
 use crate::scenario::Profile;
-use agy_protocol::env::{AGY_HARNESS_FAKE_AGY, AGY_HARNESS_REFERENCE_ADAPTER};
-use agy_protocol::TimeScale;
 use clap::Args;
 use std::path::PathBuf;
 
 /// `agy-harness repro`.
 #[derive(Debug, Clone, Args)]
+#[command(mut_arg("jobs", |a| a.help("Runs at once while minimising (default: the number of CPUs)")))]
 pub struct ReproArgs {
     /// The bug report: a file with the pasted agy output or ACP JSON-RPC transcript, `-`
     /// for stdin, or a folder (traces recorded with `--record`, or a kept sandbox with its
@@ -39,16 +38,7 @@ pub struct ReproArgs {
     /// Stop minimising after this long (a Go duration: `30s`, `5m`).
     #[arg(long, value_name = "DUR")]
     pub time_budget: Option<String>,
-    /// Runs at once while minimising (default: the number of CPUs).
-    #[arg(long, short = 'j', value_name = "N")]
-    pub jobs: Option<usize>,
-    /// Multiply every scripted delay and adapter timeout by this factor.
-    #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
-    pub time_scale: TimeScale,
-    /// The fake-agy binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
-    pub fake_agy: Option<PathBuf>,
-    /// The reference adapter binary (default: next to agy-harness).
-    #[arg(long, value_name = "BIN", env = AGY_HARNESS_REFERENCE_ADAPTER)]
-    pub reference_adapter: Option<PathBuf>,
+    /// How many runs go at once, at what pace, with which binaries.
+    #[command(flatten)]
+    pub runner: RunnerArgs,
 }

@@ -18,7 +18,6 @@ use super::render::{render, Provenance};
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, reference_adapter};
 use crate::check::Failure;
-use crate::cli::CommonArgs;
 use crate::exit_code;
 use crate::fatal::Fatal;
 use crate::runner::RunSettings;
@@ -136,15 +135,6 @@ fn build(report: Report, args: &ReproArgs) -> Result<(Built, Option<Evidence>), 
     }
 }
 
-fn common(args: &ReproArgs) -> CommonArgs {
-    CommonArgs::for_generated(
-        args.jobs,
-        args.time_scale,
-        args.fake_agy.clone(),
-        args.reference_adapter.clone(),
-    )
-}
-
 fn run_settings(
     config: AdapterConfig,
     fake: &Path,
@@ -167,10 +157,10 @@ fn adapters(
     args: &ReproArgs,
     profile: Profile,
 ) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), Fatal> {
-    let common = common(args);
-    let fake = fake_agy(&common)?;
-    let fake_acp = crate::binaries::fake_agy_acp_if(&common, profile == Profile::Acp)?;
-    let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, &common)?;
+    let runner = &args.runner;
+    let fake = fake_agy(runner)?;
+    let fake_acp = crate::binaries::fake_agy_acp_if(runner, profile == Profile::Acp)?;
+    let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, runner)?;
     if !config.adapter.profiles.contains(&profile) {
         return Err(bad(format!(
             "the adapter `{}` does not implement the `{profile}` profile the report shows",
@@ -181,17 +171,17 @@ fn adapters(
     let reference = if is_correct_reference {
         None
     } else {
-        reference_adapter(&common).ok().map(|bin| {
+        reference_adapter(runner).ok().map(|bin| {
             run_settings(
                 AdapterConfig::reference(&bin, &[]),
                 &fake,
                 fake_acp.clone(),
-                args.time_scale,
+                args.runner.time_scale,
             )
         })
     };
     Ok((
-        run_settings(config, &fake, fake_acp, args.time_scale),
+        run_settings(config, &fake, fake_acp, args.runner.time_scale),
         reference,
     ))
 }
@@ -323,7 +313,7 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
     write_scenario(&path, &render(&case, &the_plan, &slug, &prov))?;
     println!("wrote {}", path.display());
     let (target, reference) = adapters(&args, case.profile)?;
-    let jobs = crate::catalogue_run::jobs(&common(&args));
+    let jobs = args.runner.jobs();
     let work = tempfile::tempdir().map_err(|e| cannot(format!("no temporary folder: {e}")))?;
     let mut judge = Judge::new(target, reference, jobs, work.path());
     let verdict = judge.judge(std::slice::from_ref(&case)).await.remove(0);

@@ -72,13 +72,6 @@ fn verdict(r: &ScenarioResult) -> Verdict {
 /// The settings of the adapter under test and of the reference adapter.
 pub type Bounds = (Arc<RunSettings>, Option<Arc<RunSettings>>);
 
-/// `settings` with at most `slack` added to each time-scaled bound.
-fn with_slack(settings: &Arc<RunSettings>, slack: std::time::Duration) -> Arc<RunSettings> {
-    let mut s = (**settings).clone();
-    s.config.timeouts.slack = s.config.timeouts.slack.0.min(slack).into();
-    Arc::new(s)
-}
-
 /// Runs reproductions: writes each candidate into a work folder, parses it as the
 /// catalogue does, runs the batch on the runner.
 pub struct Judge {
@@ -187,8 +180,11 @@ impl Judge {
     /// returns the settings in force before, for [`Judge::restore`].
     pub fn tighten(&mut self, slack: std::time::Duration) -> Bounds {
         let before = (self.settings.clone(), self.reference.clone());
-        self.settings = with_slack(&self.settings, slack);
-        self.reference = self.reference.as_ref().map(|r| with_slack(r, slack));
+        self.settings = Arc::new(self.settings.with_slack_at_most(slack));
+        self.reference = self
+            .reference
+            .as_ref()
+            .map(|r| Arc::new(r.with_slack_at_most(slack)));
         before
     }
 

@@ -298,7 +298,7 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
     if !bin.is_file() {
         return Err((
             EXIT_COULD_NOT_RUN,
-            format!("error: fake-agy not found at `{}`\nhelp: build it with `cargo build -p fake-agy`, or set AGY_HARNESS_FAKE_AGY", bin.display()),
+            format!("error: fake-agy not found at `{}`\nhelp: build it with `cargo build -p fake-agy`, or set {AGY_HARNESS_FAKE_AGY}", bin.display()),
         ));
     }
     crate::fake_identity::verify_fake(&bin, FAKE_AGY_BIN)

@@ -127,14 +127,9 @@ pub fn parse_spike(src: &SourceFile) -> Result<Spike, Diagnostics> {
         let what = format!("probe {}", i + 1);
         if let Some(p) = deserialize_value::<Probe>(src, v, &what, &mut diags) {
             if !probe_names.insert(p.name.clone()) {
-                diags.push(
-                    Diagnostic::at(
-                        src,
-                        v.span().start,
-                        format!("probe name `{}` is used twice", p.name),
-                    )
-                    .with_hint("give each probe of a spike its own name"),
-                );
+                let message = format!("probe name `{}` is used twice", p.name);
+                let hint = "give each probe of a spike its own name";
+                diags.push(Diagnostic::at(src, v.span().start, message).with_hint(hint));
             }
             check_probe(src, v.span().start, &what, &p, &mut diags);
             probes.push(p);
@@ -145,14 +140,9 @@ pub fn parse_spike(src: &SourceFile) -> Result<Spike, Diagnostics> {
     for (i, v) in root.elements("fact", &mut diags).into_iter().enumerate() {
         if let Some(f) = parse_fact(src, v, i + 1, &probe_names, &mut diags) {
             if !fact_ids.insert(f.id.clone()) {
-                diags.push(
-                    Diagnostic::at(
-                        src,
-                        v.span().start,
-                        format!("fact id `{}` is used twice", f.id),
-                    )
-                    .with_hint("fact ids are unique across a spike"),
-                );
+                let message = format!("fact id `{}` is used twice", f.id);
+                let hint = "fact ids are unique across a spike";
+                diags.push(Diagnostic::at(src, v.span().start, message).with_hint(hint));
             }
             facts.push(f);
         }

@@ -12,10 +12,22 @@ fn help_lists_the_commands() {
     insta_settings(t.path()).bind(|| insta::assert_snapshot!("help", text(&out.stdout)));
 }
 
+/// Every command that takes a shared option group, with a line of its help that only
+/// that command words so.
+const HELP_OF_COMMANDS: &[(&str, &str)] = &[
+    ("run", "--record <DIR>"),
+    ("repro", "ACP JSON-RPC transcript"),
+    ("faults", "Only these faults (repeatable"),
+    ("bench", "How many times to run the catalogue"),
+    ("matrix", "--versions <V,…>"),
+    ("fuzz", "Cases run at once (default: 8 per CPU"),
+    ("check", "Also check this adapter config"),
+];
+
 #[test]
-fn run_and_repro_help_name_recording_and_acp_transcripts() {
+fn every_command_help_shows_its_own_options_and_the_shared_groups() {
     let t = TestDir::new();
-    for command in ["run", "repro"] {
+    for (command, own) in HELP_OF_COMMANDS {
         // Without the variables the help would show their values (this machine's paths).
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
         for (k, _) in std::env::vars_os() {
@@ -26,14 +38,13 @@ fn run_and_repro_help_name_recording_and_acp_transcripts() {
         cmd.args([command, "--help"]).current_dir(t.path());
         let out = run(cmd, Duration::from_secs(30));
         let help = text(&out.stdout);
-        assert!(
-            help.contains(if command == "run" {
-                "--record <DIR>"
-            } else {
-                "ACP JSON-RPC transcript"
-            }),
-            "{help}"
-        );
+        assert!(help.contains(own), "{command}: {help}");
+        let shared = if *command == "check" {
+            "[env: AGY_HARNESS_SCENARIOS=]"
+        } else {
+            "[env: AGY_HARNESS_FAKE_AGY_ACP=]"
+        };
+        assert!(help.contains(shared), "{command}: {help}");
         insta_settings(t.path()).bind(|| insta::assert_snapshot!(format!("{command}-help"), help));
     }
 }

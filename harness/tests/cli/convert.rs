@@ -1,9 +1,11 @@
-//! `capture → script`: every capture of the corpus converts to an agy script that
-//! fake-agy acts out with the capture's argv and stdin, writing the capture's stdout
-//! and stderr byte for byte, its `--log-file` and its exit code; a command line agy's
-//! flag parser answers itself (`-h`, an undefined flag) is served by the script too.
-//! `AGY_CORPUS_DIR` names another corpus.
+//! `capture → script`: every capture of the corpus converts to a script that replays it
+//! byte for byte. An agy run's agy script: fake-agy acts it out with the capture's argv
+//! and stdin, writing the capture's stdout and stderr byte for byte, its `--log-file`
+//! and its exit code; a command line agy's flag parser answers itself (`-h`, an
+//! undefined flag) is served by the script too. An ACP transcript's fake-agy-acp
+//! script: see `convert_acp`. `AGY_CORPUS_DIR` names another corpus.
 
+use crate::convert_acp::replay_acp;
 use crate::support::*;
 use agy_harness::capture::capture_to_script;
 use agy_harness::sandbox::Sandbox;
@@ -105,14 +107,13 @@ fn replay(dir: &Path, c: &Capture) -> Result<(), String> {
 fn every_capture_converts_to_a_script_fake_agy_replays_byte_for_byte() {
     let dir = corpus_dir();
     let corpus = load_corpus(&dir).unwrap_or_else(|e| panic!("{e}"));
-    let captures: Vec<&Capture> = corpus
-        .captures
-        .iter()
-        .filter(|c| c.kind != CaptureKind::Acp)
-        .collect();
+    let captures: Vec<&Capture> = corpus.captures.iter().collect();
     let failures: Vec<String> = captures
         .iter()
-        .filter_map(|c| replay(&dir, c).err())
+        .filter_map(|c| match c.kind {
+            CaptureKind::Acp => replay_acp(&dir, c).err(),
+            _ => replay(&dir, c).err(),
+        })
         .collect();
     assert!(
         failures.is_empty(),

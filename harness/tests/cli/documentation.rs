@@ -48,3 +48,65 @@ fn the_oneshot_contract_is_linked_from_every_entry_point() {
         "docs/driver-protocol.md does not give the brain folder's path"
     );
 }
+
+/// Variables of agy itself that the docs name (docs/agy-reference.md), not contracts
+/// between this workspace's binaries.
+const AGY_OWN_VARIABLES: &[&str] = &["AGY_ACP_FORCE_FILE_STORAGE"];
+
+#[test]
+fn scripts_examples_and_docs_spell_only_the_contract_names_agy_protocol_defines() {
+    // They cannot import `agy_protocol::env`, so a renamed variable is caught here.
+    let name = regex::Regex::new(
+        r"\b(?:(?:FAKE_AGY|AGY_HARNESS|AGY_DRIVER|AGY_ACP)_[A-Z0-9_]*[A-Z0-9]|AGY_BIN)\b",
+    )
+    .expect("regex");
+    let mut files = Vec::new();
+    let mut dirs: Vec<std::path::PathBuf> = ["scripts", ".ci", "examples", "docs"]
+        .iter()
+        .map(|d| workspace().join(d))
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() && entry.file_name() != "node_modules" {
+                dirs.push(path);
+            } else if path.is_file() {
+                files.push(path);
+            }
+        }
+    }
+    files.extend(
+        [
+            "",
+            "harness/",
+            "fake-agy/",
+            "fake-agy-acp/",
+            "protocol/",
+            "reference-adapter/",
+        ]
+        .iter()
+        .map(|c| workspace().join(format!("{c}README.md")))
+        .filter(|p| p.is_file()),
+    );
+    let mut unknown = Vec::new();
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            for m in name.find_iter(line) {
+                let known = agy_protocol::env::ALL.contains(&m.as_str())
+                    || AGY_OWN_VARIABLES.contains(&m.as_str());
+                if !known {
+                    unknown.push(format!("{}:{}: {}", path.display(), n + 1, m.as_str()));
+                }
+            }
+        }
+    }
+    assert!(files.len() > 20, "read only {} files", files.len());
+    assert!(
+        unknown.is_empty(),
+        "names agy_protocol::env does not define:\n{}",
+        unknown.join("\n")
+    );
+}

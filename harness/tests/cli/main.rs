@@ -6,6 +6,7 @@ mod ci_doc;
 mod citations;
 mod commands;
 mod convert;
+mod convert_acp;
 mod documentation;
 mod end_to_end;
 mod fidelity;

@@ -1,22 +1,21 @@
 //! Shared helpers: a temp dir per test, stand-in drivers, the harness command, and
-//! waits that time out instead of hanging.
+//! waits that time out instead of hanging (the workspace's own in `agy-test-support`).
 
+use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
+pub use agy_test_support::text;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
 /// A test's own folder.
 pub struct TestDir {
-    pub dir: tempfile::TempDir,
+    pub dir: agy_test_support::TestDir,
 }
 
 impl TestDir {
     pub fn new() -> TestDir {
         TestDir {
-            dir: tempfile::Builder::new()
-                .prefix("agy-harness-test-")
-                .tempdir()
-                .expect("temp dir"),
+            dir: agy_test_support::TestDir::new("agy-harness-test-"),
         }
     }
 
@@ -25,12 +24,7 @@ impl TestDir {
     }
 
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.path().join(name);
-        if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent).expect("mkdir");
-        }
-        std::fs::write(&p, text).expect("write");
-        p
+        self.dir.write(name, text)
     }
 
     /// An adapter config running the stand-in driver in `mode`.
@@ -72,7 +66,7 @@ impl TestDir {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
         cmd.env("HOME", &home)
             .env_remove("NO_COLOR")
-            .env("AGY_HARNESS_FAKE_AGY", crate::spikes::fake_agy())
+            .env(AGY_HARNESS_FAKE_AGY, crate::spikes::fake_agy())
             .current_dir(self.path());
         cmd
     }
@@ -101,53 +95,19 @@ pub fn read_fifo_line(path: &Path, within: Duration) -> String {
 }
 
 /// Waits for the child to exit, or kills it and fails after `within`.
-pub fn wait_exit(mut child: std::process::Child, within: Duration) -> std::process::Output {
-    let pid = child.id();
-    let (tx, rx) = mpsc::channel();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-    std::thread::spawn(move || {
-        let read = |r: Option<Box<dyn std::io::Read + Send>>| {
-            let mut s = Vec::new();
-            if let Some(mut r) = r {
-                let _ = r.read_to_end(&mut s);
-            }
-            s
-        };
-        let out = read(stdout.map(|s| Box::new(s) as Box<dyn std::io::Read + Send>));
-        let err = read(stderr.map(|s| Box::new(s) as Box<dyn std::io::Read + Send>));
-        let status = child.wait().expect("wait");
-        let _ = tx.send(std::process::Output {
-            status,
-            stdout: out,
-            stderr: err,
-        });
-    });
-    match rx.recv_timeout(within) {
-        Ok(o) => o,
-        Err(_) => {
-            let _ = nix::sys::signal::kill(
-                nix::unistd::Pid::from_raw(pid as i32),
-                nix::sys::signal::Signal::SIGKILL,
-            );
-            panic!("agy-harness (pid {pid}) did not exit within {within:?}");
-        }
-    }
+pub fn wait_exit(child: std::process::Child, within: Duration) -> std::process::Output {
+    agy_test_support::wait_output(child, within, "agy-harness")
 }
 
 /// Runs the command to completion with a timeout.
-pub fn run(mut cmd: std::process::Command, within: Duration) -> std::process::Output {
-    cmd.stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .stdin(std::process::Stdio::null());
-    let child = cmd.spawn().expect("spawn agy-harness");
-    wait_exit(child, within)
+pub fn run(cmd: std::process::Command, within: Duration) -> std::process::Output {
+    agy_test_support::run_output(cmd, within, "agy-harness")
 }
 
 /// Runs a worked example from the workspace root: `agy-harness run --adapter CONFIG
 /// SCENARIOS`; fails unless it exits 0, and returns its stdout.
 pub fn run_example(config: &str, scenarios: &str) -> String {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let root = agy_test_support::workspace();
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
     cmd.current_dir(root)
         .args(["--color", "never", "run", "--adapter", config, scenarios]);
@@ -160,10 +120,6 @@ pub fn run_example(config: &str, scenarios: &str) -> String {
         text(&out.stderr)
     );
     stdout
-}
-
-pub fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// pids parsed from a stand-in's ready line.
@@ -183,9 +139,7 @@ pub fn still_running(pids: &[u32]) -> Vec<u32> {
 /// insta settings for this suite: snapshots under `snapshots/agy-harness/cli/`,
 /// temp paths and durations redacted.
 pub fn insta_settings(dir: &Path) -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/agy-harness/cli"));
-    s.set_prepend_module_to_snapshot(false);
+    let mut s = agy_test_support::snapshot_settings("agy-harness/cli");
     s.add_filter(&regex::escape(&dir.display().to_string()), "[TEMP]");
     s.add_filter(r"/tmp/agy-harness-[A-Za-z0-9]+", "[TEMP]");
     s.add_filter(r"\(\d+ ms\)", "([DURATION])");

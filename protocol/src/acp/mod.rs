@@ -5,10 +5,12 @@
 mod frame;
 mod journal;
 pub mod script;
+mod sender;
 mod version;
 
 pub use frame::{parse_frame, render_frame, Frame, FrameError};
 pub use journal::{
     append_acp_entry, read_acp_journal, AcpDirection, AcpJournalEntry, AcpKind, ACP_JOURNAL_VERSION,
 };
+pub use sender::{method_sender, Sender};
 pub use version::AcpServerVersion;

@@ -1,15 +1,14 @@
 //! The bounded line reader over a tokio reader.
 
-use super::splitter::{LineItem, Queue, Step};
+use super::splitter::{LineItem, Queue};
 use std::io;
-use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::io::AsyncRead;
 
 /// Lines of an async reader, each at most `cap` bytes.
 #[derive(Debug)]
 pub struct AsyncBoundedLines<R> {
     reader: R,
     queue: Queue,
-    buf: Box<[u8]>,
 }
 
 impl<R: AsyncRead + Unpin> AsyncBoundedLines<R> {
@@ -18,23 +17,12 @@ impl<R: AsyncRead + Unpin> AsyncBoundedLines<R> {
         AsyncBoundedLines {
             reader,
             queue: Queue::new(cap),
-            buf: vec![0u8; 64 * 1024].into_boxed_slice(),
         }
     }
 
     /// The next line; `None` at the end of input.
     pub async fn next(&mut self) -> Option<io::Result<LineItem>> {
-        let mut step = self.queue.step(None);
-        loop {
-            match step {
-                Step::Item(item) => return Some(item),
-                Step::End => return None,
-                Step::Read => {
-                    let read = self.reader.read(&mut self.buf).await;
-                    step = self.queue.step(Some((read, &self.buf)));
-                }
-            }
-        }
+        self.queue.next(&mut self.reader).await
     }
 }
 

@@ -1,5 +1,7 @@
 //! Splits bytes into lines under a cap, scanning each byte once.
 
+use tokio::io::{AsyncRead, AsyncReadExt};
+
 /// The cap of a line unless a reader names another: 16 MiB.
 pub const DEFAULT_LINE_CAP: usize = 16 * 1024 * 1024;
 
@@ -158,22 +160,14 @@ impl LineSplitter {
     }
 }
 
-/// What a reader loop does next ([`Queue::step`]).
-pub(crate) enum Step {
-    /// Hand this out.
-    Item(std::io::Result<LineItem>),
-    /// The input is done.
-    End,
-    /// Read more into the buffer.
-    Read,
-}
-
-/// The state a blocking and an async reader share: the splitter and the lines it gave.
+/// The state a blocking and an async reader share (the splitter, the lines it gave and
+/// the read buffer), and the one loop both run ([`Queue::next`]).
 #[derive(Debug)]
 pub(crate) struct Queue {
     splitter: LineSplitter,
     ready: std::collections::VecDeque<LineItem>,
     done: bool,
+    buf: Box<[u8]>,
 }
 
 impl Queue {
@@ -182,28 +176,65 @@ impl Queue {
             splitter: LineSplitter::new(cap),
             ready: std::collections::VecDeque::new(),
             done: false,
+            buf: vec![0u8; 64 * 1024].into_boxed_slice(),
         }
     }
 
-    /// The next step; `read` is what the last read returned, if there was one.
-    pub(crate) fn step(&mut self, read: Option<(std::io::Result<usize>, &[u8])>) -> Step {
-        match read {
-            Some((Ok(0), _)) => {
-                self.done = true;
-                self.ready.extend(self.splitter.finish());
+    /// The next line, reading `reader` while none is ready; `None` at the end of
+    /// input. A read error other than `Interrupted` is handed out once and ends the
+    /// input.
+    pub(crate) async fn next<R: AsyncRead + Unpin>(
+        &mut self,
+        reader: &mut R,
+    ) -> Option<std::io::Result<LineItem>> {
+        loop {
+            if let Some(item) = self.ready.pop_front() {
+                return Some(Ok(item));
             }
-            Some((Ok(n), buf)) => self.ready.extend(self.splitter.push(&buf[..n])),
-            Some((Err(e), _)) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Some((Err(e), _)) => {
-                self.done = true;
-                return Step::Item(Err(e));
+            if self.done {
+                return None;
             }
-            None => {}
+            match reader.read(&mut self.buf).await {
+                Ok(0) => {
+                    self.done = true;
+                    self.ready.extend(self.splitter.finish());
+                }
+                Ok(n) => self.ready.extend(self.splitter.push(&self.buf[..n])),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
         }
-        match self.ready.pop_front() {
-            Some(item) => Step::Item(Ok(item)),
-            None if self.done => Step::End,
-            None => Step::Read,
+    }
+}
+
+/// A blocking reader as an [`AsyncRead`] whose reads are always ready, so a blocking
+/// reader runs the same [`Queue::next`] as an async one (through [`run_ready`]).
+#[derive(Debug)]
+pub(crate) struct Blocking<R>(pub(crate) R);
+
+impl<R: std::io::Read + Unpin> AsyncRead for Blocking<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let read = self.0.read(buf.initialize_unfilled());
+        std::task::Poll::Ready(read.map(|n| buf.advance(n)))
+    }
+}
+
+/// The output of `future` when none of its awaits ever waits (a [`Blocking`] reader's),
+/// run on this thread.
+pub(crate) fn run_ready<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    // Ready at the first poll: nothing inside registers a waker to wait for.
+    loop {
+        if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
         }
     }
 }

@@ -24,4 +24,4 @@ pub use group::{
 };
 pub use liveness::{is_running, marked_processes, MARKER_ENV};
 pub use reaper::{reaper_main_if_requested, under_reaper, REAPER_ARG};
-pub use sweep::{sweep_marked, wait_gone};
+pub use sweep::{sweep_marked, wait_gone, wait_gone_until};

@@ -170,6 +170,14 @@ fn reap_children(program: Pid) -> Option<i32> {
 /// subreaper, no descendant can be anywhere but below one of its children.
 fn kill_tree() {
     loop {
+        // Asked of the kernel first: with no child left there is nothing below this
+        // process, and no `/proc` scan is needed (the usual end: the program exited
+        // and started nothing that outlived it).
+        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+            Err(nix::errno::Errno::ECHILD) => return,
+            Ok(WaitStatus::StillAlive) | Err(_) => {}
+            Ok(_) => continue,
+        }
         for pid in descendants(std::process::id()) {
             if let Ok(p) = i32::try_from(pid) {
                 let _ = kill(Pid::from_raw(p), Signal::SIGKILL);

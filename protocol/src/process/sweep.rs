@@ -26,6 +26,37 @@ pub fn wait_gone(pids: &[u32], within: Duration) -> Vec<u32> {
     wait_held(held, Instant::now() + within)
 }
 
+/// [`wait_gone`] for async code: each pidfd is watched by the tokio runtime (no thread
+/// blocked, no polling) until its process exits or `deadline` passes; returns the pids
+/// still running then. A zombie counts as exited.
+pub async fn wait_gone_until(pids: &[u32], deadline: tokio::time::Instant) -> Vec<u32> {
+    use tokio::io::unix::AsyncFd;
+    use tokio::io::Interest;
+    let held: Vec<(u32, AsyncFd<OwnedFd>)> = pids
+        .iter()
+        .filter_map(|pid| {
+            let fd = hold(*pid)?;
+            #[allow(unsafe_code)]
+            // SAFETY: the `AsyncFd` owns the `OwnedFd`, which stays open and is the
+            // same descriptor for as long as it lives: nothing else can close it.
+            let watched = unsafe { AsyncFd::register_with_interest(fd, Interest::READABLE) };
+            watched.ok().map(|fd| (*pid, fd))
+        })
+        .collect();
+    let mut left = Vec::new();
+    // One after the other: the wait ends when the last one exits, or at the deadline,
+    // after which each remaining pidfd is only checked, not waited on.
+    for (pid, fd) in &held {
+        if tokio::time::timeout_at(deadline, fd.readable())
+            .await
+            .is_err()
+        {
+            left.push(*pid);
+        }
+    }
+    left
+}
+
 fn wait_held(mut held: Vec<(u32, OwnedFd)>, deadline: Instant) -> Vec<u32> {
     while !held.is_empty() {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -103,6 +134,22 @@ mod tests {
         assert_eq!(wait_gone(&[pid], Duration::from_millis(50)), vec![pid]);
         let _ = alive.kill();
         assert!(wait_gone(&[pid], Duration::from_secs(5)).is_empty());
+        let _ = alive.wait();
+    }
+
+    #[tokio::test]
+    async fn the_async_wait_ends_when_the_process_exits_not_at_the_deadline() {
+        let mut alive = std::process::Command::new("/bin/sleep")
+            .arg("30")
+            .spawn()
+            .expect("spawns");
+        let pid = alive.id();
+        let soon = tokio::time::Instant::now() + Duration::from_millis(50);
+        assert_eq!(wait_gone_until(&[pid], soon).await, vec![pid]);
+        let _ = alive.kill();
+        // A deadline far beyond any test timeout: only the exit can end this wait.
+        let far = tokio::time::Instant::now() + Duration::from_secs(3600);
+        assert!(wait_gone_until(&[pid], far).await.is_empty());
         let _ = alive.wait();
     }
 

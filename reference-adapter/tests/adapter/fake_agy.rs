@@ -3,34 +3,15 @@
 
 use crate::support::*;
 use agy_protocol::driver::Outcome;
+use agy_protocol::env::FAKE_AGY_BIN;
 use agy_protocol::journal::{read_journal, JournalRecord};
 use serde_json::json;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-/// fake-agy's binary: `FAKE_AGY_BIN` if set, else built once from this workspace.
+/// fake-agy's binary: `FAKE_AGY_BIN` if set, else the one the build left beside this
+/// test's target folder.
 fn fake_agy() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        if let Some(bin) = std::env::var_os("FAKE_AGY_BIN") {
-            return PathBuf::from(bin);
-        }
-        // A workspace test run has built it already; building it here anyway, with
-        // `-p fake-agy`'s own feature set, rebuilt its dependencies on a fresh clone and
-        // held every test of this binary for minutes.
-        let bin = assert_cmd::cargo::cargo_bin("agy-reference-adapter").with_file_name("fake-agy");
-        if !bin.exists() {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-            let status = std::process::Command::new(cargo)
-                .args(["build", "--quiet", "-p", "fake-agy", "--bin", "fake-agy"])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .expect("run cargo build");
-            assert!(status.success(), "building fake-agy failed");
-        }
-        bin
-    })
-    .clone()
+    agy_test_support::workspace_bin("fake-agy", FAKE_AGY_BIN)
 }
 
 /// A sandbox whose `agy` is fake-agy, journaling into `journal.jsonl`.

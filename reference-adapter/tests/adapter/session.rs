@@ -178,24 +178,23 @@ async fn process_per_turn_and_keeping_after_a_model_change_show_in_the_pids() {
     d.finish().await;
 }
 
-#[tokio::test]
-async fn cancel_ends_a_running_turn_and_releases_agy() {
-    let mut sb = Sandbox::new(STREAM_AGY);
+/// A driver with session `s` open and a turn whose agy hangs, once the stand-in has the
+/// turn's line (so the turn is really running); the turn's request id.
+async fn hung_turn(sb: &mut Sandbox) -> (Driver, u64) {
     sb.set("STANDIN_HANG_ON", "hang");
     let mut d = sb.driver(&[]);
     open(&mut d).await;
     let turn_id = d
         .send(json!({"op": "turn", "session": "s", "text": "hang"}))
         .await;
-    // Cancel once the stand-in has the line, so the turn is really running.
-    let deadline = tokio::time::Instant::now() + WAIT;
-    while sb.events("line").is_empty() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the line never arrived"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    sb.wait_for_event("line").await;
+    (d, turn_id)
+}
+
+#[tokio::test]
+async fn cancel_ends_a_running_turn_and_releases_agy() {
+    let mut sb = Sandbox::new(STREAM_AGY);
+    let (mut d, turn_id) = hung_turn(&mut sb).await;
     let cancel = d.call(json!({"op": "cancel", "session": "s"})).await;
     assert!(cancel.ok);
     let r = d.reply(turn_id).await;
@@ -253,21 +252,8 @@ async fn a_turn_on_an_unknown_session_is_a_bad_request() {
 #[tokio::test]
 async fn close_during_a_hung_turn_cancels_it_and_leaves_no_process() {
     let mut sb = Sandbox::new(STREAM_AGY);
-    sb.set("STANDIN_HANG_ON", "hang")
-        .set("STANDIN_IGNORE_TERM", "1");
-    let mut d = sb.driver(&[]);
-    open(&mut d).await;
-    let turn_id = d
-        .send(json!({"op": "turn", "session": "s", "text": "hang"}))
-        .await;
-    let deadline = tokio::time::Instant::now() + WAIT;
-    while sb.events("line").is_empty() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the line never arrived"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    sb.set("STANDIN_IGNORE_TERM", "1");
+    let (mut d, turn_id) = hung_turn(&mut sb).await;
     let close = d.call(json!({"op": "close", "session": "s"})).await;
     assert!(close.ok);
     let r = d.reply(turn_id).await;

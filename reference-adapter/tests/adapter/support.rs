@@ -2,6 +2,9 @@
 //! driver process speaking driver protocol v1 to the test.
 
 use agy_protocol::driver::{parse_driver_line, DriverLine, Reply};
+use agy_protocol::env::{
+    AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_TIME_SCALE,
+};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,30 +21,28 @@ pub const STREAM_AGY: &str = include_str!("standins/stream_agy.py");
 
 /// A temporary world for one test.
 pub struct Sandbox {
-    pub dir: tempfile::TempDir,
+    pub dir: agy_test_support::TestDir,
     pub env: Vec<(String, String)>,
 }
 
 impl Sandbox {
     /// A sandbox whose `agy` is `script`.
     pub fn new(script: &str) -> Sandbox {
-        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = agy_test_support::TestDir::new("agy-reference-adapter-test-");
         for sub in ["home", "work", "state", "bin"] {
-            std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
+            dir.mkdir(sub);
         }
-        let agy = dir.path().join("bin/agy");
-        std::fs::write(&agy, script).expect("write agy");
+        let agy = dir.write("bin/agy", script);
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&agy, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        let jpeg = dir.path().join("image.jpg");
-        std::fs::write(&jpeg, jpeg_bytes(64, 36)).expect("write jpeg");
+        dir.write("image.jpg", jpeg_bytes(64, 36));
         let p = |s: &str| dir.path().join(s).display().to_string();
         let env = vec![
             ("HOME".to_string(), p("home")),
-            ("AGY_BIN".to_string(), p("bin/agy")),
-            ("AGY_DRIVER_WORK_DIR".to_string(), p("work")),
-            ("AGY_DRIVER_STATE_DIR".to_string(), p("state")),
-            ("AGY_HARNESS_TIME_SCALE".to_string(), "0.1".to_string()),
+            (AGY_BIN.to_string(), p("bin/agy")),
+            (AGY_DRIVER_WORK_DIR.to_string(), p("work")),
+            (AGY_DRIVER_STATE_DIR.to_string(), p("state")),
+            (AGY_HARNESS_TIME_SCALE.to_string(), "0.1".to_string()),
             ("STANDIN_LOG".to_string(), p("agy.log")),
             ("STANDIN_JPEG".to_string(), p("image.jpg")),
         ];
@@ -73,6 +74,12 @@ impl Sandbox {
             .into_iter()
             .filter(|r| r["event"] == event)
             .collect()
+    }
+
+    /// Waits (bounded, polling the log the stand-ins append to) for an `event` record.
+    pub async fn wait_for_event(&self, event: &str) {
+        let what = format!("a `{event}` record");
+        agy_test_support::poll_until(&what, WAIT, || !self.events(event).is_empty()).await;
     }
 
     /// The pids of every stand-in started, in order.

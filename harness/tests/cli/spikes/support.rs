@@ -3,41 +3,19 @@
 use agy_harness::spike::{
     load_spikes, run_spikes, FactReport, SpikeReport, SpikeRun, Target, Verdict,
 };
+use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use agy_protocol::AgyVersion;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    agy_test_support::workspace().to_path_buf()
 }
 
-/// The fake-agy binary: `AGY_HARNESS_FAKE_AGY`, else the one beside this test's
-/// target dir, built once if missing.
+/// The fake-agy binary: `AGY_HARNESS_FAKE_AGY`, else the one the build put beside this
+/// test's target folder.
 pub fn fake_agy() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        if let Some(p) = std::env::var_os("AGY_HARNESS_FAKE_AGY") {
-            return PathBuf::from(p);
-        }
-        let exe = std::env::current_exe().expect("test exe");
-        let dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target dir")
-            .to_path_buf();
-        let bin = dir.join("fake-agy");
-        if !bin.exists() {
-            let status = std::process::Command::new(env!("CARGO"))
-                .args(["build", "-p", "fake-agy"])
-                .current_dir(workspace())
-                .status()
-                .expect("cargo build -p fake-agy");
-            assert!(status.success(), "building fake-agy failed");
-        }
-        bin
-    })
-    .clone()
+    agy_test_support::workspace_bin("fake-agy", AGY_HARNESS_FAKE_AGY)
 }
 
 /// The time scale spike tests run fake-agy at.

@@ -6,6 +6,7 @@
 
 mod model;
 mod parse;
+mod reply;
 mod step;
 
 pub use model::{
@@ -15,6 +16,7 @@ pub use model::{
 pub use parse::{
     parse_acp_script, parse_acp_script_file, parse_acp_script_value, render_acp_script,
 };
+pub use reply::{line_problem, OpeningSpec, ReplyId, ReplyRule, ReplyStep, RequestMatch};
 pub use step::{
     AcpStep, PermissionSpec, StopReasonName, ToolCallSpec, ToolUpdateSpec, UsageUpdateSpec,
 };

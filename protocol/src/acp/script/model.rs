@@ -1,5 +1,6 @@
 //! The ACP script as a whole: agent knobs, restore behaviour, prompt rules.
 
+use super::reply::{OpeningSpec, ReplyRule};
 use super::step::AcpStep;
 use crate::acp::AcpServerVersion;
 use crate::duration::GoDuration;
@@ -21,6 +22,12 @@ pub struct AcpScript {
     /// `[[prompt]]`: what `session/prompt` turns do, first matching rule wins.
     #[serde(default, rename = "prompt", skip_serializing_if = "Vec::is_empty")]
     pub prompts: Vec<PromptRule>,
+    /// `[opening]`: lines written at start, before any message is read.
+    #[serde(default, skip_serializing_if = "OpeningSpec::is_empty")]
+    pub opening: OpeningSpec,
+    /// `[[reply]]`: verbatim answers to client requests, first matching rule wins.
+    #[serde(default, rename = "reply", skip_serializing_if = "Vec::is_empty")]
+    pub replies: Vec<ReplyRule>,
 }
 
 /// `[agent]`.
@@ -122,6 +129,23 @@ pub struct ErrorSpec {
     /// Optional `data`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<serde_json::Value>,
+}
+
+impl ErrorSpec {
+    /// The JSON-RPC error the agent answers with.
+    pub fn rpc_error(&self) -> agent_client_protocol_schema::v1::Error {
+        agent_client_protocol_schema::v1::Error::new(self.code, self.message.clone())
+            .data(self.data.clone())
+    }
+
+    /// The spec that answers with `e`.
+    pub fn from_rpc_error(e: &agent_client_protocol_schema::v1::Error) -> ErrorSpec {
+        ErrorSpec {
+            code: e.code.into(),
+            message: e.message.clone(),
+            data: e.data.clone(),
+        }
+    }
 }
 
 /// `[load]` or `[resume]`.

@@ -1,6 +1,7 @@
 //! Reading an ACP script with every problem located, and rendering one back to TOML.
 
 use super::model::{AcpScript, AgentSpec, PromptRule, RestoreSpec};
+use super::reply::{line_problem, OpeningSpec, ReplyRule, ReplyStep};
 use super::step::AcpStep;
 use crate::diag::{
     parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics, EmbeddedFormat, SourceFile,
@@ -14,10 +15,21 @@ use std::path::Path;
 use toml::de::DeValue;
 use toml::Spanned;
 
-const SCRIPT_KEYS: &[&str] = &["agent", "load", "resume", "prompt"];
+const SCRIPT_KEYS: &[&str] = &["agent", "load", "resume", "prompt", "opening", "reply"];
 const RESTORE_KEYS: &[&str] = &["replay", "late", "error"];
-const PROMPT_KEYS: &[&str] = &["name", "when", "times", "steps"];
+const RULE_KEYS: &[&str] = &["name", "when", "times", "steps"];
 const STEP_EXAMPLE: &str = "{ text = \"Done.\" }, { respond = \"end_turn\" }";
+const REPLY_EXAMPLE: &str = "{ line = '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}' }";
+
+impl ScriptStep for ReplyStep {
+    fn name(&self) -> &'static str {
+        ReplyStep::name(self)
+    }
+
+    fn ends_process(&self) -> bool {
+        false
+    }
+}
 
 impl ScriptStep for AcpStep {
     fn name(&self) -> &'static str {
@@ -74,13 +86,96 @@ pub fn parse_acp_script_value(
         .collect();
     let heads = prompts.iter().map(|r| (r.when.is_some(), r.times));
     check_reachable_rules(src, "prompt", &prompt_values, heads, diags);
+    let opening = root
+        .raw("opening")
+        .map(|v| parse_opening(src, v, diags))
+        .unwrap_or_default();
+    let reply_values = root.elements("reply", diags);
+    let replies: Vec<ReplyRule> = reply_values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_reply(src, v, i + 1, diags))
+        .collect();
+    let heads = replies.iter().map(|r| (r.when.is_some(), r.times));
+    check_reachable_rules(src, "reply", &reply_values, heads, diags);
     root.finish(SCRIPT_KEYS, diags);
     AcpScript {
         agent,
         load,
         resume,
         prompts,
+        opening,
+        replies,
     }
+}
+
+fn parse_opening(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    diags: &mut Diagnostics,
+) -> OpeningSpec {
+    let Some(mut w) = TableWalker::from_value(src, value, "`[opening]`", diags) else {
+        return OpeningSpec::default();
+    };
+    let steps = parse_reply_steps(src, &mut w, false, diags);
+    w.finish(&["steps"], diags);
+    OpeningSpec { steps }
+}
+
+fn parse_reply(
+    src: &SourceFile,
+    value: &Spanned<DeValue<'_>>,
+    n: usize,
+    diags: &mut Diagnostics,
+) -> ReplyRule {
+    let what = format!("reply {n}");
+    let Some(mut w) = TableWalker::from_value(src, value, what, diags) else {
+        return ReplyRule::default();
+    };
+    let head = parse_rule_head(src, &mut w, diags);
+    let steps = parse_reply_steps(src, &mut w, true, diags);
+    w.finish(RULE_KEYS, diags);
+    ReplyRule {
+        name: head.name,
+        when: head.when,
+        times: head.times,
+        steps,
+    }
+}
+
+/// The steps of a reply (`answers` a request) or of the opening (no request to answer).
+fn parse_reply_steps(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    answers: bool,
+    diags: &mut Diagnostics,
+) -> Vec<ReplyStep> {
+    parse_step_table(
+        src,
+        w,
+        "steps",
+        REPLY_EXAMPLE,
+        diags,
+        |at, diags| match at.step {
+            ReplyStep::Line(line) => {
+                if let Some((problem, hint)) = line_problem(line) {
+                    diags.push(
+                        Diagnostic::at(src, at.offset, format!("{}: the line {problem}", at.what))
+                            .with_hint(hint),
+                    );
+                }
+            }
+            ReplyStep::Error(_) if !answers => diags.push(
+                Diagnostic::at(
+                    src,
+                    at.offset,
+                    format!("{} is `error`, but the opening answers no request", at.what),
+                )
+                .with_hint("write the error message as a `line`, or move it into a `[[reply]]`"),
+            ),
+            _ => {}
+        },
+    )
 }
 
 fn parse_restore(
@@ -115,7 +210,7 @@ fn parse_prompt(
     };
     let head = parse_rule_head(src, &mut w, diags);
     let steps = parse_steps(src, &mut w, "steps", true, diags);
-    w.finish(PROMPT_KEYS, diags);
+    w.finish(RULE_KEYS, diags);
     PromptRule {
         name: head.name,
         when: head.when,
@@ -192,7 +287,9 @@ pub fn render_acp_script(script: &AcpScript) -> Result<String, toml::ser::Error>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acp::script::{PromptMatch, ReplayTiming, StopReasonName, ToolUpdateSpec};
+    use crate::acp::script::{
+        ErrorSpec, PromptMatch, ReplayTiming, ReplyId, RequestMatch, StopReasonName, ToolUpdateSpec,
+    };
     use crate::script::{Times, True};
     use proptest::prelude::*;
 
@@ -314,6 +411,138 @@ steps = [{ text = "Done." }, { respond = "end_turn" }, { text = "late" }]
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    #[test]
+    fn reply_and_opening_problems_are_each_located_with_a_hint() {
+        let err = parse(concat!(
+            "[opening]\n",
+            "steps = [{ error = { code = -32000, message = \"x\" } }]\n",
+            "[[reply]]\n",
+            "when = { nth = 1, methd = \"initialize\" }\n",
+            "steps = [\n",
+            "  { line = '{\"jsonrpc\":\"2.0\"' },\n",
+            "  { line = \"{}\\n{}\" },\n",
+            "  { lien = '{}' },\n",
+            "]\n",
+        ))
+        .expect_err("rejects");
+        let at: Vec<(usize, usize)> = err.iter().map(|d| (d.line, d.column)).collect();
+        assert_eq!(at, [(2, 10), (4, 19), (6, 3), (7, 3), (8, 5)], "{err}");
+        assert!(err.iter().all(|d| d.hint.is_some()), "{err}");
+        assert!(err.0[0].message.contains("answers no request"), "{err}");
+        assert!(err.0[2].message.contains("not one JSON value"), "{err}");
+        assert!(err.0[3].message.contains("line break"), "{err}");
+        assert!(
+            err.0[4].hint.as_deref().unwrap_or("").contains("`line`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_reply_after_a_catch_all_reply_is_reported() {
+        let err = parse("[[reply]]\ntimes = \"always\"\n[[reply]]\nwhen = { nth = 2 }\n")
+            .expect_err("rejects");
+        assert!(
+            err.0[0].message.contains("reply 2 can never be chosen"),
+            "{err}"
+        );
+        assert_eq!(err.0[0].line, 3);
+    }
+
+    #[test]
+    fn a_reply_script_reads_its_lines_and_typed_errors() {
+        let script = parse(concat!(
+            "[opening]\n",
+            "steps = [{ line = '{\"direction\": \"agent\", \"a\": 1}' }]\n",
+            "[[reply]]\n",
+            "when = { nth = 2, method = \"session/cancel\", id = \"c-1\" }\n",
+            "steps = [{ error = { code = -32601, message = \"Method not found\", data = { method = \"session/cancel\" } } }]\n",
+        ))
+        .expect("parses");
+        assert_eq!(
+            script.opening.steps,
+            [ReplyStep::Line(r#"{"direction": "agent", "a": 1}"#.into())]
+        );
+        let rule = &script.replies[0];
+        assert_eq!(
+            rule.when,
+            Some(RequestMatch {
+                nth: Some(2),
+                method: Some("session/cancel".into()),
+                id: Some(reply_id_text("c-1")),
+            })
+        );
+        assert_eq!(
+            rule.steps,
+            [ReplyStep::Error(ErrorSpec {
+                code: -32601,
+                message: "Method not found".into(),
+                data: Some(serde_json::json!({ "method": "session/cancel" })),
+            })]
+        );
+    }
+
+    fn reply_id_text(s: &str) -> ReplyId {
+        ReplyId::Text(s.into())
+    }
+
+    /// JSON values, rendered compactly or with Python's spacing, as one line.
+    fn arb_json_line() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            "\\PC{0,10}".prop_map(serde_json::Value::from),
+        ];
+        let value = leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::from),
+                proptest::collection::vec(("[a-zA-Z_/]{1,8}", inner), 0..4)
+                    .prop_map(|kv| { serde_json::Value::Object(kv.into_iter().collect()) }),
+            ]
+        });
+        (value, any::<bool>()).prop_map(|(v, python)| {
+            let compact = v.to_string();
+            if python {
+                format!("{{\"direction\": \"agent\", \"params\": {compact}}}")
+            } else {
+                compact
+            }
+        })
+    }
+
+    fn arb_reply_step() -> impl Strategy<Value = ReplyStep> {
+        prop_oneof![
+            arb_json_line().prop_map(ReplyStep::Line),
+            "[a-z ]{0,12}".prop_map(ReplyStep::Stderr),
+            (-32768i32..-31999, "\\PC{0,12}").prop_map(|(code, message)| ReplyStep::Error(
+                ErrorSpec {
+                    code,
+                    message,
+                    data: None,
+                }
+            )),
+        ]
+    }
+
+    fn arb_reply() -> impl Strategy<Value = ReplyRule> {
+        (
+            proptest::option::of("[a-z ]{1,8}"),
+            proptest::option::of(1u32..9),
+            proptest::option::of("(initialize|session/new|session/prompt)"),
+            proptest::option::of(prop_oneof![
+                any::<i64>().prop_map(ReplyId::Number),
+                "[a-z0-9-]{0,6}".prop_map(ReplyId::Text),
+            ]),
+            proptest::collection::vec(arb_reply_step(), 0..4),
+        )
+            .prop_map(|(name, nth, method, id, steps)| ReplyRule {
+                name,
+                when: Some(RequestMatch { nth, method, id }),
+                times: Some(Times::Count(1)),
+                steps,
+            })
+    }
+
     fn arb_step() -> impl Strategy<Value = AcpStep> {
         prop_oneof![
             "[a-z ]{0,12}".prop_map(AcpStep::Text),
@@ -374,6 +603,9 @@ steps = [{ text = "Done." }, { respond = "end_turn" }, { text = "late" }]
                     Just("[[prompt]]".to_string()),
                     Just("[agent]".to_string()),
                     Just("[load]".to_string()),
+                    Just("[[reply]]".to_string()),
+                    Just("[opening]".to_string()),
+                    "steps = \\[\\{ (line|error|sleep) = [0-9a-z'{}\"]{1,8} \\}\\]",
                     "[a-z_]{1,10} = \"[a-z0-9_. ]{0,8}\"",
                     "(steps|late) = \\[\\{ [a-z_]{1,12} = [0-9a-z\"]{1,6} \\}\\]",
                 ],
@@ -392,10 +624,15 @@ steps = [{ text = "Done." }, { respond = "end_turn" }, { text = "late" }]
                 Just(ReplayTiming::None),
             ]),
             late in proptest::collection::vec(arb_step(), 0..3),
+            opening in proptest::collection::vec(
+                arb_json_line().prop_map(ReplyStep::Line), 0..3),
+            replies in proptest::collection::vec(arb_reply(), 0..3),
         ) {
             let script = AcpScript {
                 load: RestoreSpec { replay, late, error: None },
                 prompts,
+                opening: OpeningSpec { steps: opening },
+                replies,
                 ..Default::default()
             };
             let text = render_acp_script(&script).expect("renders");

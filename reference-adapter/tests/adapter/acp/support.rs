@@ -5,67 +5,45 @@
 use crate::support::{start_driver, Driver, WAIT};
 use agy_protocol::acp::{read_acp_journal, AcpDirection, AcpJournalEntry, AcpKind};
 use agy_protocol::driver::{HistoryEntry, Reply};
+use agy_protocol::env::{
+    AGY_ACP_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_TIME_SCALE,
+    FAKE_AGY_ACP_BIN, FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT,
+};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-use std::time::Duration;
+use std::path::PathBuf;
 
-/// The fake ACP agent: `$FAKE_AGY_ACP_BIN`, else `fake-agy-acp` beside this test's
-/// target directory, built with cargo once when it is missing.
+/// The fake ACP agent: `$FAKE_AGY_ACP_BIN`, else `fake-agy-acp` as the build left it
+/// beside this test's target folder.
 pub fn fake_acp_bin() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        if let Some(p) = std::env::var_os("FAKE_AGY_ACP_BIN") {
-            return PathBuf::from(p);
-        }
-        // target/<profile>/deps/adapter-<hash> → target/<profile>/fake-agy-acp
-        let exe = std::env::current_exe().expect("test executable path");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile> directory");
-        let bin = profile_dir.join("fake-agy-acp");
-        if !bin.exists() {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let status = std::process::Command::new(cargo)
-                .args(["build", "-p", "fake-agy-acp", "--bin", "fake-agy-acp"])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .expect("run cargo build for fake-agy-acp");
-            assert!(status.success(), "building fake-agy-acp failed");
-        }
-        assert!(bin.exists(), "fake-agy-acp not found at {}", bin.display());
-        bin
-    })
-    .clone()
+    agy_test_support::workspace_bin("fake-agy-acp", FAKE_AGY_ACP_BIN)
 }
 
 /// One test's world.
 pub struct AcpSandbox {
-    pub dir: tempfile::TempDir,
+    pub dir: agy_test_support::TestDir,
     pub env: Vec<(String, String)>,
 }
 
 impl AcpSandbox {
     /// A sandbox whose fake agent acts out `script` (TOML, `docs/acp-fake-agent.md` §4).
     pub fn new(script: &str) -> AcpSandbox {
-        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = agy_test_support::TestDir::new("agy-reference-adapter-acp-test-");
         for sub in ["home", "work", "state"] {
-            std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
+            dir.mkdir(sub);
         }
-        std::fs::write(dir.path().join("acp.toml"), script).expect("write script");
+        dir.write("acp.toml", script);
         let p = |s: &str| dir.path().join(s).display().to_string();
         let env = vec![
             ("HOME".to_string(), p("home")),
             (
-                "AGY_ACP_BIN".to_string(),
+                AGY_ACP_BIN.to_string(),
                 fake_acp_bin().display().to_string(),
             ),
-            ("AGY_DRIVER_WORK_DIR".to_string(), p("work")),
-            ("AGY_DRIVER_STATE_DIR".to_string(), p("state")),
-            ("AGY_HARNESS_TIME_SCALE".to_string(), "0.1".to_string()),
-            ("FAKE_AGY_ACP_JOURNAL".to_string(), p("acp-journal.jsonl")),
-            ("FAKE_AGY_ACP_SCRIPT".to_string(), p("acp.toml")),
+            (AGY_DRIVER_WORK_DIR.to_string(), p("work")),
+            (AGY_DRIVER_STATE_DIR.to_string(), p("state")),
+            (AGY_HARNESS_TIME_SCALE.to_string(), "0.1".to_string()),
+            (FAKE_AGY_ACP_JOURNAL.to_string(), p("acp-journal.jsonl")),
+            (FAKE_AGY_ACP_SCRIPT.to_string(), p("acp.toml")),
         ];
         AcpSandbox { dir, env }
     }
@@ -93,17 +71,8 @@ impl AcpSandbox {
 
     /// Waits (bounded, polling the file the agent appends to) for a journal entry.
     pub async fn wait_for_entry(&self, what: &str, pred: impl Fn(&AcpJournalEntry) -> bool) {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            if self.journal().iter().any(&pred) {
-                return;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "the ACP journal never showed {what}"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        let what = format!("the ACP journal showing {what}");
+        agy_test_support::poll_until(&what, WAIT, || self.journal().iter().any(&pred)).await;
     }
 }
 
@@ -195,13 +164,7 @@ pub fn error_name(reply: &Reply) -> String {
 
 /// Insta settings of the `acp` suite: snapshots under `snapshots/agy-reference-adapter/acp/`.
 pub fn snapshot_settings() -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../snapshots/agy-reference-adapter/acp"
-    ));
-    settings.set_prepend_module_to_snapshot(false);
-    settings
+    agy_test_support::snapshot_settings("agy-reference-adapter/acp")
 }
 
 /// A reply plus what the agents saw: methods per agent process (in start order),
