@@ -130,6 +130,7 @@ pub const ALL: &[&str] = &[
     AGY_HARNESS_REFERENCE_ADAPTER,
     AGY_HARNESS_SCENARIOS,
     AGY_HARNESS_SPIKES,
+    AGY_HARNESS_SANDBOX_DIR,
     AGY_HARNESS_ALLOW_LIVE,
     AGY_HARNESS_LIVE_AGY,
     AGY_HARNESS_LIVE_BUDGET,
@@ -174,7 +175,7 @@ mod tests {
             .copied()
             .take_while(|n| *n != AGY_DRIVER_STATE_DIR)
             .collect();
-        assert_eq!(knobs.len(), 14, "{knobs:?}");
+        assert_eq!(knobs.len(), 15, "{knobs:?}");
         assert!(
             knobs.iter().all(|n| n.starts_with(FAKE_AGY_PREFIX)),
             "{knobs:?}"
