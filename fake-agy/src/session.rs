@@ -128,6 +128,8 @@ pub struct Session {
     /// This process resumed a conversation with earlier turns and has not yet shown
     /// the `system_message` agy puts at the head of the first resumed turn.
     pub resume_message_due: bool,
+    /// The due checkpoint carries its own usage (the turn's usage is not scripted).
+    pub checkpoint_spends: bool,
     /// The account's quota is used up (`FAKE_AGY_QUOTA_EXHAUSTED`): default turns fail.
     pub quota_exhausted: bool,
     /// This default turn is a new conversation's first and has not yet shown the
@@ -218,6 +220,7 @@ impl Session {
             resume_message_due: false,
             checkpoint_due: false,
             quota_exhausted: false,
+            checkpoint_spends: true,
             flag_error: None,
             model: None,
             conversation: None,

@@ -122,7 +122,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     ));
     resume_message(s, &id)?;
     agent_setup(s, &id)?;
-    plan_checkpoint(s, &id)?;
+    plan_checkpoint(s, &id, spec.usage.is_some())?;
     let timeout = s.args.print_timeout().0;
     if timeout < duration {
         s.clock.sleep(timeout);
