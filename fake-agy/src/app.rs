@@ -173,6 +173,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     let signed_out = script.script.signed_out.unwrap_or(knobs.signed_out);
     let mut s = start_session(&knobs, &script.script, args, clock, recorder, signals, mode)?;
     s.flag_error = flag_error;
+    s.quota_exhausted = knobs.quota_exhausted;
     act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)
 }
 

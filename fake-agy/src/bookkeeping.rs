@@ -35,9 +35,23 @@ pub fn agent_setup(s: &mut Session, id: &str) -> Result<(), FakeError> {
     Ok(())
 }
 
-/// Marks a checkpoint as due when this turn is its conversation's first.
-pub fn plan_checkpoint(s: &mut Session) {
-    s.checkpoint_due = has(s.version, Behaviour::TitleCheckpoint) && s.turns_after_this(false) == 0;
+/// Marks a checkpoint as due when this turn is its conversation's first; on the
+/// versions that show it right after `user_input` (gb-1.1.18-run-command-turn: DONE
+/// with a duration, no usage), writes it now.
+///
+/// A turn whose script states its usage spends exactly that: its checkpoint then shows
+/// no usage of its own (the fake's choice, so a scenario's figures stay its own).
+pub fn plan_checkpoint(s: &mut Session, id: &str, scripted_usage: bool) -> Result<(), FakeError> {
+    let first = s.turns_after_this(false) == 0;
+    s.checkpoint_due = first && has(s.version, Behaviour::TitleCheckpoint);
+    s.checkpoint_spends = !scripted_usage;
+    if first && has(s.version, Behaviour::UserInputCheckpoint) {
+        let i = s.next_step_index()?;
+        let mut step = StepUpdate::new(id, i, StepState::Done, StepType::Checkpoint);
+        step.duration_seconds = Some(1.180448);
+        s.emit_step(step);
+    }
+    Ok(())
 }
 
 /// The due checkpoint, once (after a tool step, or before the result).
@@ -48,7 +62,9 @@ pub fn checkpoint(s: &mut Session, id: &str) -> Result<(), FakeError> {
     let i = s.next_step_index()?;
     let mut step = StepUpdate::new(id, i, StepState::Done, StepType::Checkpoint);
     step.duration_seconds = Some(0.362076);
-    step.usage = Some(CHECKPOINT_USAGE);
+    if s.checkpoint_spends {
+        step.usage = Some(CHECKPOINT_USAGE);
+    }
     s.emit_step(step);
     Ok(())
 }

@@ -6,6 +6,7 @@
 
 use crate::artifact::write_images;
 use crate::bookkeeping::checkpoint;
+use crate::boundary::denial;
 use crate::error::FakeError;
 use crate::exit_code;
 use crate::permission::denied;
@@ -155,6 +156,16 @@ fn run_call(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeError
         }
         return start_subagent(s, id, entry, &ImageSpec::default());
     }
+    if call.tool == "ask_question" {
+        // ut-1.3.1-ask-question-nohook: headless, with no hook to answer it, the question
+        // is a step of type `unknown` (DONE, duration only) answered empty; the model
+        // goes on (other versions unverified).
+        let i = s.next_step_index()?;
+        let mut step = StepUpdate::new(id, i, StepState::Done, StepType::Other("unknown".into()));
+        step.duration_seconds = Some(0.021179515);
+        s.emit_step(step);
+        return Ok(());
+    }
     if call.tool == "generate_image" && call.fails.is_none() {
         let spec = ImageSpec {
             name: call
@@ -180,7 +191,11 @@ fn run_call(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeError
     active.tool_name = Some(call.tool.clone());
     active.tool_info = Some(info(None, None));
     s.emit_step(active);
-    let mut done = match &call.fails {
+    let boundary = denial(s, &call.parameters);
+    if let Some(message) = &boundary {
+        s.turn.failed_with = Some(message.clone());
+    }
+    let mut done = match call.fails.as_ref().or(boundary.as_ref()) {
         // cp-unknown-image-429: the image model's 429 is a tool ERROR; the turn goes on.
         Some(message) => {
             let mut d = StepUpdate::new(id, i, StepState::Error, StepType::Tool);

@@ -2,9 +2,9 @@
 
 use crate::error::FakeError;
 use agy_protocol::env::{
-    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE,
-    FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE, FAKE_AGY_TURN_DURATION,
-    FAKE_AGY_VERSION,
+    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_JOURNAL, FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT,
+    FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE,
+    FAKE_AGY_TURN_DURATION, FAKE_AGY_VERSION,
 };
 use agy_protocol::{AgyVersion, GoDuration, TimeScale};
 use std::path::PathBuf;
@@ -36,6 +36,8 @@ pub struct Knobs {
     pub turn_duration: Duration,
     /// `FAKE_AGY_IMAGE_DURATION`: default image turn length.
     pub image_duration: Duration,
+    /// `FAKE_AGY_QUOTA_EXHAUSTED`: the account's quota is used up (`1`/`true`).
+    pub quota_exhausted: bool,
     /// `FAKE_AGY_SIGNED_OUT`: agy has no credentials (`1`/`true`).
     pub signed_out: bool,
     /// `HOME`.
@@ -74,6 +76,15 @@ impl Knobs {
                     hint: "write a Go duration such as `250ms`, `3s` or `1m30s`".into(),
                 }),
         };
+        let flag = |name: &'static str, hint: &str| match non_empty(name).as_deref() {
+            None | Some("0" | "false") => Ok(false),
+            Some("1" | "true") => Ok(true),
+            Some(v) => Err(FakeError::Knob {
+                name,
+                value: v.to_string(),
+                hint: hint.into(),
+            }),
+        };
         Ok(Knobs {
             script: non_empty(FAKE_AGY_SCRIPT).map(PathBuf::from),
             script_table: non_empty(FAKE_AGY_SCRIPT_TABLE),
@@ -83,17 +94,8 @@ impl Knobs {
             time_scale,
             turn_duration: duration(FAKE_AGY_TURN_DURATION, DEFAULT_TURN_DURATION)?,
             image_duration: duration(FAKE_AGY_IMAGE_DURATION, DEFAULT_IMAGE_DURATION)?,
-            signed_out: match non_empty(FAKE_AGY_SIGNED_OUT).as_deref() {
-                None | Some("0" | "false") => false,
-                Some("1" | "true") => true,
-                Some(v) => {
-                    return Err(FakeError::Knob {
-                        name: FAKE_AGY_SIGNED_OUT,
-                        value: v.to_string(),
-                        hint: "write `1` (signed out) or `0`".into(),
-                    })
-                }
-            },
+            quota_exhausted: flag(FAKE_AGY_QUOTA_EXHAUSTED, "write `1` (quota used up) or `0`")?,
+            signed_out: flag(FAKE_AGY_SIGNED_OUT, "write `1` (signed out) or `0`")?,
             home: non_empty("HOME").map(PathBuf::from),
             app_data_dir: non_empty("ANTIGRAVITY_APP_DATA_DIR").map(PathBuf::from),
         })

@@ -10,6 +10,7 @@ mod answer_stream;
 mod app;
 mod artifact;
 mod bookkeeping;
+mod boundary;
 mod brain;
 mod cli;
 mod clock;

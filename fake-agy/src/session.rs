@@ -40,6 +40,9 @@ pub struct TurnState {
     pub streamed_text: String,
     /// Highest step index it used.
     pub max_step: Option<u64>,
+    /// A tool error that makes the turn's result ERROR while the answer stands
+    /// (`crate::boundary`).
+    pub failed_with: Option<String>,
 }
 
 impl TurnState {
@@ -51,6 +54,7 @@ impl TurnState {
             lines: Vec::new(),
             streamed_text: String::new(),
             max_step: None,
+            failed_with: None,
         }
     }
 }
@@ -124,6 +128,10 @@ pub struct Session {
     /// This process resumed a conversation with earlier turns and has not yet shown
     /// the `system_message` agy puts at the head of the first resumed turn.
     pub resume_message_due: bool,
+    /// The due checkpoint carries its own usage (the turn's usage is not scripted).
+    pub checkpoint_spends: bool,
+    /// The account's quota is used up (`FAKE_AGY_QUOTA_EXHAUSTED`): default turns fail.
+    pub quota_exhausted: bool,
     /// This default turn is a new conversation's first and has not yet shown the
     /// `checkpoint` of the versions that write one (`crate::bookkeeping`).
     pub checkpoint_due: bool,
@@ -211,6 +219,8 @@ impl Session {
             schema: None,
             resume_message_due: false,
             checkpoint_due: false,
+            quota_exhausted: false,
+            checkpoint_spends: true,
             flag_error: None,
             model: None,
             conversation: None,

@@ -208,6 +208,26 @@ pub fn end_denied(s: &mut Session, id: &str, tool: &str) -> Result<(), FakeError
     s.emit_result(env, UsageUpdate::AddSpent)
 }
 
+/// An account whose quota was used up before the turn (`FAKE_AGY_QUOTA_EXHAUSTED`):
+/// the ERROR envelope with the quota message, the conversation's id, no time, the turn
+/// counted and zero usage, exit 1 (gb-1.1.18-quota-json, print json). In stream-json
+/// `init` then that `result`, in text the message on stderr (**unverified**).
+pub fn quota_used_up(s: &mut Session) -> Result<(), FakeError> {
+    let id = s.conversation_id()?;
+    if s.is_stream() {
+        s.ensure_init()?;
+    }
+    if s.format == OutputFormat::Text {
+        s.out.stderr_line(&format!("Error: {QUOTA_MESSAGE}"));
+    }
+    let env = Envelope {
+        error: QUOTA_MESSAGE.into(),
+        num_turns: s.turns_after_this(true),
+        ..Envelope::empty(id, Status::Error)
+    };
+    s.emit_result(env, UsageUpdate::AddSpent)
+}
+
 /// Quota exhausted mid-turn: `error_message` step, `error:` and `AGY_ERROR:` on
 /// stderr, ERROR result with the usage spent; the process then ends with exit 3.
 pub fn quota_exhausted(s: &mut Session, message: Option<&str>) -> Result<(), FakeError> {

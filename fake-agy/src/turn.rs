@@ -9,7 +9,7 @@ use crate::decided_turn::{act_out, respond_with, Acted};
 use crate::error::FakeError;
 use crate::prompt::{read_prompt, GatedTool};
 use crate::session::{Session, UsageUpdate};
-use crate::situations::{deny, print_timeout};
+use crate::situations::{deny, print_timeout, quota_used_up};
 use crate::subagent::delegate_image;
 use crate::usage_figures::TEXT_USAGE;
 use crate::version_model::{has, Behaviour};
@@ -108,6 +108,9 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         }
     });
     let usage = turn_usage(spec, image);
+    if s.quota_exhausted {
+        return quota_used_up(s);
+    }
     let id = s.conversation_id()?;
     s.ensure_init()?;
     let i = s.next_step_index()?;
@@ -119,7 +122,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     ));
     resume_message(s, &id)?;
     agent_setup(s, &id)?;
-    plan_checkpoint(s);
+    plan_checkpoint(s, &id, spec.usage.is_some())?;
     let timeout = s.args.print_timeout().0;
     if timeout < duration {
         s.clock.sleep(timeout);
@@ -224,7 +227,11 @@ fn write_result(
     let env = Envelope {
         // agy joins every text-bearing agent message of the turn (cp-1.2.16-image-subagent).
         response: a.response,
-        error: spec.error.clone().unwrap_or_default(),
+        error: spec
+            .error
+            .clone()
+            .or_else(|| s.turn.failed_with.clone())
+            .unwrap_or_default(),
         duration_seconds: s.result_duration(a.duration.as_secs_f64() + 0.04),
         num_turns: s.turns_after_this(advance),
         usage: s.cumulative_usage(&spent),
@@ -234,9 +241,23 @@ fn write_result(
             .and(s.schema.as_ref())
             .map(|x| x.document.clone()),
         structured_output: a.structured_output,
-        ..Envelope::empty(id, spec.status.clone().unwrap_or(Status::Success))
+        ..Envelope::empty(
+            id,
+            spec.status
+                .clone()
+                .unwrap_or(if s.turn.failed_with.is_some() {
+                    Status::Error
+                } else {
+                    Status::Success
+                }),
+        )
     };
-    s.emit_result(env, UsageUpdate::AddSpent)
+    s.emit_result(env, UsageUpdate::AddSpent)?;
+    if s.turn.failed_with.is_some() && s.ending.is_none() {
+        // gb-1.1.18-protection-boundary: the ERROR result of a boundary denial exits 0.
+        s.exit_code = crate::exit_code::OK;
+    }
+    Ok(())
 }
 
 /// What a default turn's image half needs from the turn.

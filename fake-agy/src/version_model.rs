@@ -18,6 +18,9 @@ pub enum Behaviour {
     /// The first turn of a new conversation has a `checkpoint` step DONE with its own
     /// usage: after the first tool step, or before the result when no tool ran.
     TitleCheckpoint,
+    /// The first turn of a new conversation has a `checkpoint` step DONE (duration, no
+    /// usage) right after `user_input`.
+    UserInputCheckpoint,
     /// The `system_message` at the head of a resumed turn carries `duration_seconds`.
     SystemMessageDuration,
     /// `init.tools` lacks `code_search`, `moma_search` and `skill_search` (1.1.8 lists
@@ -113,6 +116,12 @@ pub const TABLE: &[Row] = &[
         since: v(1, 1, 8),
         until: Some(v(1, 1, 11)),
         source: "jd-1.1.8-adversarial-review, jd-1.1.9-review-stream, jd-1.1.9-unknown-conversation; none: am-1.1.11-tools-turn",
+    },
+    Row {
+        behaviour: Behaviour::UserInputCheckpoint,
+        since: v(1, 1, 18),
+        until: Some(v(1, 2, 0)),
+        source: "gb-1.1.18-run-command-turn; none: kp-1.2.0-live-join-stream, cl-1.2.7-tool-call-turn",
     },
     Row {
         behaviour: Behaviour::SystemMessageDuration,

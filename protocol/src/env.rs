@@ -33,6 +33,8 @@ pub const FAKE_AGY_IMAGE_DURATION: &str = "FAKE_AGY_IMAGE_DURATION";
 pub const FAKE_AGY_IMAGE_CACHE: &str = "FAKE_AGY_IMAGE_CACHE";
 /// `1`: fake-agy plays an agy without credentials.
 pub const FAKE_AGY_SIGNED_OUT: &str = "FAKE_AGY_SIGNED_OUT";
+/// `1`: fake-agy plays an account whose quota is used up (every turn fails at once).
+pub const FAKE_AGY_QUOTA_EXHAUSTED: &str = "FAKE_AGY_QUOTA_EXHAUSTED";
 /// The identity handshake's nonce (`agy_protocol::identity`): a fake that sees it
 /// answers with its identity and exits.
 pub const FAKE_AGY_IDENTIFY: &str = "FAKE_AGY_IDENTIFY";
@@ -115,6 +117,7 @@ pub const ALL: &[&str] = &[
     FAKE_AGY_IMAGE_DURATION,
     FAKE_AGY_IMAGE_CACHE,
     FAKE_AGY_SIGNED_OUT,
+    FAKE_AGY_QUOTA_EXHAUSTED,
     FAKE_AGY_IDENTIFY,
     FAKE_AGY_ACP_SCRIPT,
     FAKE_AGY_ACP_SCRIPT_TABLE,

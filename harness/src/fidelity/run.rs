@@ -4,7 +4,9 @@
 
 use crate::sandbox::Sandbox;
 use agy_protocol::capture::{Capture, CaptureKind, HostSignal};
-use agy_protocol::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
+use agy_protocol::env::{
+    FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION,
+};
 use agy_protocol::process::{in_own_group, signal_group, stop_group, ParentDeath};
 use agy_protocol::script::{render_script, ModelTurn, Script};
 use nix::sys::signal::Signal;
@@ -197,6 +199,9 @@ fn give_host(
     };
     if host.signed_out {
         env.push((FAKE_AGY_SIGNED_OUT.into(), "1".into()));
+    }
+    if host.quota_exhausted {
+        env.push((FAKE_AGY_QUOTA_EXHAUSTED.into(), "1".into()));
     }
     if let Some(secs) = host.model_seconds {
         let d = format!("{secs}s");

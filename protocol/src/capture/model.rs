@@ -62,6 +62,9 @@ pub struct CaptureHost {
     /// agy had no credentials.
     #[serde(default)]
     pub signed_out: bool,
+    /// The account's quota was used up before the run.
+    #[serde(default)]
+    pub quota_exhausted: bool,
     /// The run continues a conversation that already had turns (`--conversation`,
     /// `--continue`).
     #[serde(default)]
