@@ -180,7 +180,7 @@ mod tests {
             .copied()
             .take_while(|n| *n != AGY_DRIVER_STATE_DIR)
             .collect();
-        assert_eq!(knobs.len(), 15, "{knobs:?}");
+        assert_eq!(knobs.len(), 16, "{knobs:?}");
         assert!(
             knobs.iter().all(|n| n.starts_with(FAKE_AGY_PREFIX)),
             "{knobs:?}"
