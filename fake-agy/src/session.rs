@@ -18,7 +18,7 @@ use crate::tools::tools_for;
 use crate::version_model::{has, Behaviour};
 use agy_protocol::layout::Layout;
 use agy_protocol::script::{InitSpec, ModelTurn, RunMode};
-use agy_protocol::stream::{Init, StepUpdate, StreamEvent};
+use agy_protocol::stream::{Init, StepState, StepType, StepUpdate, StreamEvent};
 use agy_protocol::{AgyVersion, Envelope, Status, Usage};
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -329,6 +329,16 @@ impl Session {
         let i = self.conversation()?.take_step();
         self.last_step_index = Some(i);
         Ok(i)
+    }
+
+    /// Opens a turn's output: `init` when not yet written, then one DONE step of
+    /// `step_type` at the next index; returns the conversation id and that index.
+    pub fn open_with_done_step(&mut self, step_type: StepType) -> Result<(String, u64), FakeError> {
+        let id = self.conversation_id()?;
+        self.ensure_init()?;
+        let i = self.next_step_index()?;
+        self.emit_step(StepUpdate::new(id.clone(), i, StepState::Done, step_type));
+        Ok((id, i))
     }
 
     /// The index of the step written last (for an ACTIVE line's DONE line).

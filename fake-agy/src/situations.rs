@@ -232,15 +232,7 @@ pub fn quota_used_up(s: &mut Session) -> Result<(), FakeError> {
 /// stderr, ERROR result with the usage spent; the process then ends with exit 3.
 pub fn quota_exhausted(s: &mut Session, message: Option<&str>) -> Result<(), FakeError> {
     let message = message.unwrap_or(QUOTA_MESSAGE).to_string();
-    let id = s.conversation_id()?;
-    s.ensure_init()?;
-    let i = s.next_step_index()?;
-    s.emit_step(StepUpdate::new(
-        id.clone(),
-        i,
-        StepState::Done,
-        StepType::ErrorMessage,
-    ));
+    let (id, i) = s.open_with_done_step(StepType::ErrorMessage)?;
     s.out.stderr_line(&format!("error: {message}"));
     let agy_error = serde_json::json!({
         "short_error": format!("RESOURCE_EXHAUSTED (code 429): {message}"),

@@ -111,15 +111,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     if s.quota_exhausted {
         return quota_used_up(s);
     }
-    let id = s.conversation_id()?;
-    s.ensure_init()?;
-    let i = s.next_step_index()?;
-    s.emit_step(StepUpdate::new(
-        id.clone(),
-        i,
-        StepState::Done,
-        StepType::UserInput,
-    ));
+    let (id, _) = s.open_with_done_step(StepType::UserInput)?;
     resume_message(s, &id)?;
     agent_setup(s, &id)?;
     plan_checkpoint(s, &id, spec.usage.is_some())?;
