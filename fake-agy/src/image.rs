@@ -11,7 +11,7 @@ use std::path::Path;
 /// kept in that folder and read back the next time (by this or another fake-agy).
 pub fn encode(width: u32, height: u32, format: ImageFormat, seed: u32) -> Result<Vec<u8>, String> {
     let (w, h) = (width.max(1), height.max(1));
-    // Before the pixel buffer exists: 60000×60000 would be 10.8 GB (issue 13).
+    // Before the pixel buffer exists: 60000×60000 would be 10.8 GB.
     agy_protocol::script::limits::check_image_size(w, h).map_err(|e| e.message)?;
     match std::env::var_os(FAKE_AGY_IMAGE_CACHE).filter(|d| !d.is_empty()) {
         Some(dir) => encode_kept(Path::new(&dir), w, h, format, seed),
@@ -103,7 +103,7 @@ mod tests {
 
     #[test]
     fn an_image_over_the_pixel_cap_is_refused_before_its_buffer_exists() {
-        // Issue 13: 60000×60000 allocated 10.8 GB before the JPEG limit was checked.
+        // Regression: 60000×60000 allocated 10.8 GB before the JPEG limit was checked.
         let e = encode(60000, 60000, ImageFormat::Jpeg, 0).expect_err("refused");
         assert!(e.contains("60000×60000"), "{e}");
         assert!(encode(8, 8, ImageFormat::Png, 0).is_ok());

@@ -179,7 +179,7 @@ mod tests {
     fn bad_knobs_name_the_variable() {
         let e = knobs(&[(FAKE_AGY_TIME_SCALE, "-1")]).expect_err("rejects");
         assert!(e.to_string().contains(FAKE_AGY_TIME_SCALE), "{e}");
-        // Issue 13: finite but absurd scales made every delay overflow.
+        // Regression: finite but absurd scales made every delay overflow.
         for v in ["1e300", "1e19", "inf", "nan", "-0.5"] {
             let e = knobs(&[(FAKE_AGY_TIME_SCALE, v)]).expect_err("rejects");
             assert!(e.to_string().contains("from 0 to 1000"), "{v}: {e}");

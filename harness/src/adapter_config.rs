@@ -354,7 +354,7 @@ reason = "bug 12"
 
     #[test]
     fn an_out_of_range_kill_grace_is_located() {
-        // Issue 13: `1e300` and `nan` were accepted silently.
+        // Regression: `1e300` and `nan` were accepted silently.
         for value in ["1e300", "nan", "-1"] {
             let src = SourceFile::new(
                 "a.toml",

@@ -512,7 +512,7 @@ mod tests {
 
     #[test]
     fn out_of_range_times_are_located() {
-        // Issue 13: `1e300` and `1e19` were accepted and made the replay panic.
+        // Regression: `1e300` and `1e19` were accepted and made the replay panic.
         let text = format!(
             "{}\n{{\"invocation\":{{\"argv\":[\"agy\"]}}}}\n{{\"t\":1e300,\"stdout\":\"x\"}}\n{{\"t\":1e19,\"stdout\":\"y\"}}\n",
             serde_json::to_string(&header()).expect("header")
@@ -525,7 +525,7 @@ mod tests {
 
     #[test]
     fn file_events_that_leave_the_data_dir_or_exceed_the_caps_are_located() {
-        // Issue 13: a `file.bytes` of 1e12 aborted the replay; `../x` was caught only
+        // Regression: a `file.bytes` of 1e12 aborted the replay; `../x` was caught only
         // while replaying, without a location.
         let text = format!(
             "{}\n{{\"invocation\":{{\"argv\":[\"agy\"]}}}}\n{}\n{}\n{}\n{}\n{{\"t\":0,\"exit\":{{\"code\":256}}}}\n",

@@ -118,7 +118,7 @@ mod tests {
                 TimeScale::ONE
             );
         }
-        // Issue 13: an absurd `timeout_s` made a deadline that overflowed.
+        // Regression: an absurd `timeout_s` made a deadline that overflowed.
         let far = env_of(&[]).scaled(1e300);
         let _ = std::time::Instant::now() + far;
         assert_eq!(env_of(&[]).scaled(f64::NAN), Duration::ZERO);

@@ -6,7 +6,7 @@ use agy_protocol::acp::AcpKind;
 use proptest::prelude::*;
 use serde_json::json;
 
-// Issue 13: a line that is not UTF-8 was converted (U+FFFD) and parsed as if it were
+// Regression: a line that is not UTF-8 was converted (U+FFFD) and parsed as if it were
 // the text sent; now it is reported where it stands and skipped, like every reader.
 #[tokio::test]
 async fn a_line_that_is_not_utf8_is_reported_and_the_next_request_is_answered() {

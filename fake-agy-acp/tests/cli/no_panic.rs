@@ -176,7 +176,7 @@ proptest! {
     }
 }
 
-// Issue 13: a time scale of `1e300` was accepted and overflowed every delay.
+// Regression: a time scale of `1e300` was accepted and overflowed every delay.
 #[test]
 fn an_out_of_range_time_scale_is_the_fakes_own_error() {
     for value in ["1e300", "1e19", "inf", "nan", "-1"] {
@@ -195,7 +195,7 @@ fn an_out_of_range_time_scale_is_the_fakes_own_error() {
     }
 }
 
-// Issue 13: an argument that is not UTF-8 panicked the agent (`std::env::args`).
+// Regression: an argument that is not UTF-8 panicked the agent (`std::env::args`).
 #[test]
 fn an_argument_that_is_not_utf8_does_not_panic() {
     use std::os::unix::ffi::OsStrExt;

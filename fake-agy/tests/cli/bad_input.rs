@@ -68,7 +68,7 @@ fn file_step_may_not_leave_the_brain_dir() {
     assert!(!sb.app_dir().join("escape").exists());
 }
 
-// Issue 13: non-UTF-8 argv panicked fake-agy (`std::env::args`).
+// Regression: non-UTF-8 argv panicked fake-agy (`std::env::args`).
 #[test]
 fn an_argument_that_is_not_utf8_is_reported_with_its_bytes_not_a_panic() {
     use std::os::unix::ffi::OsStrExt;
@@ -89,7 +89,7 @@ fn an_argument_that_is_not_utf8_is_reported_with_its_bytes_not_a_panic() {
     assert_eq!(sb.journal()[0].argv[2], "a\u{fffd}b");
 }
 
-// Issue 13: a time scale of `1e300` was accepted and overflowed every delay.
+// Regression: a time scale of `1e300` was accepted and overflowed every delay.
 #[test]
 fn an_out_of_range_time_scale_is_a_fake_error() {
     let sb = Sandbox::new();
@@ -120,7 +120,7 @@ fn trace_error(trace: &[u8], spec: &str) -> (Sandbox, String) {
     (sb, stderr)
 }
 
-// Issue 13: these trace errors had no location (or, for 1e300, a panic).
+// Regression: these trace errors had no location (or, for 1e300, a panic).
 #[test]
 fn trace_errors_are_located_once() {
     let mut bad_utf8 = TRACE_HEADER.as_bytes().to_vec();

@@ -52,7 +52,7 @@ async fn init_comes_only_after_the_first_line_and_turns_accumulate() {
     assert!(rec.stdin.closed_us.is_some());
 }
 
-// Issue 13: a stdin line that is not UTF-8 was converted (U+FFFD) and answered as if
+// Regression: a stdin line that is not UTF-8 was converted (U+FFFD) and answered as if
 // that text had been sent; now it is reported where it stands and skipped, like every
 // reader, and the lines after it are answered.
 #[tokio::test]

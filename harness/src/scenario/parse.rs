@@ -633,7 +633,7 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
 
     #[test]
     fn out_of_range_time_scales_are_located() {
-        // Issue 13: `1e300` was accepted and overflowed every scaled timeout.
+        // Regression: `1e300` was accepted and overflowed every scaled timeout.
         for value in ["1e300", "nan", "inf", "-1.0", "0.0"] {
             let text = format!(
                 "[scenario]\nname = \"oneshot/x\"\nprofile = \"oneshot\"\ntime_scale = {value}\n[[op]]\ngenerate = {{ prompt = \"p\" }}\n"

@@ -528,7 +528,7 @@ mod tests {
         assert_eq!(output_format(&argv(&["-p", "x"])), None);
     }
 
-    /// Runs that could not start never ran: they cost no live budget (issue 13).
+    /// Runs that could not start never ran: they cost no live budget.
     #[tokio::test]
     async fn runs_that_could_not_start_are_not_charged_to_the_budget() {
         let mut target = Target::fake(

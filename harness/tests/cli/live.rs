@@ -145,7 +145,7 @@ fn wrapper(t: &TestDir, real: &Path, budget: &str) -> std::process::Command {
     cmd
 }
 
-// Issue 13: the wrapper panicked on an argument that is not UTF-8.
+// Regression: the wrapper panicked on an argument that is not UTF-8.
 #[test]
 fn the_live_wrapper_passes_argument_bytes_through_unchanged() {
     use std::os::unix::ffi::OsStrExt;
@@ -169,7 +169,7 @@ fn the_live_wrapper_passes_argument_bytes_through_unchanged() {
     assert_eq!(std::fs::read(&seen).expect("seen"), b"a\xffb");
 }
 
-// Issue 13: the wrapper charged the budget before it knew it could run agy.
+// Regression: the wrapper charged the budget before it knew it could run agy.
 #[test]
 fn the_live_wrapper_checks_its_settings_before_spending_the_budget() {
     let t = TestDir::new();
@@ -188,7 +188,7 @@ fn the_live_wrapper_checks_its_settings_before_spending_the_budget() {
     }
 }
 
-// Issue 13: the wrapper read stdin with an unbounded `read_until` and journalled a lossy
+// Regression: the wrapper read stdin with an unbounded `read_until` and journalled a lossy
 // copy of every line. agy must get the client's bytes unchanged; the journal keeps the
 // UTF-8 lines and never a converted copy of a bad one, and the lines after it.
 #[test]

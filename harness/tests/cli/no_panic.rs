@@ -181,7 +181,7 @@ proptest! {
     }
 }
 
-// Issue 13: `--time-scale 1e300` was accepted; every out-of-range scale is refused
+// Regression: `--time-scale 1e300` was accepted; every out-of-range scale is refused
 // with exit 2, naming the option.
 #[test]
 fn an_out_of_range_time_scale_is_bad_input_naming_the_option() {

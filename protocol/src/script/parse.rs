@@ -213,7 +213,7 @@ steps = [
 
     #[test]
     fn exit_codes_out_of_range_are_located() {
-        // Issue 13: `exit = 256` was accepted (and exited 0).
+        // Regression: `exit = 256` was accepted (and exited 0).
         let err = parse("[[invocation]]\nsteps = [\n  { exit = 256 },\n]\n[[invocation]]\nsteps = [{ exit = -1 }]\n")
             .expect_err("rejects");
         let at: Vec<(usize, usize)> = err.iter().map(|d| (d.line, d.column)).collect();

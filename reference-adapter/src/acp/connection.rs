@@ -214,7 +214,7 @@ impl Connection {
 mod tests {
     use super::*;
 
-    // Issue 13: a line that is not UTF-8 was converted (U+FFFD) and parsed as if the
+    // Regression: a line that is not UTF-8 was converted (U+FFFD) and parsed as if the
     // agent had written that text.
     #[tokio::test]
     async fn a_line_that_is_not_utf8_is_reported_and_the_frames_after_it_are_read() {

@@ -132,7 +132,7 @@ impl AgyProcess {
 mod tests {
     use super::*;
 
-    // Issue 13: a line that is not UTF-8 was converted (U+FFFD) and kept as if agy had
+    // Regression: a line that is not UTF-8 was converted (U+FFFD) and kept as if agy had
     // written that text.
     #[tokio::test]
     async fn a_line_that_is_not_utf8_is_reported_and_the_lines_after_it_are_read() {

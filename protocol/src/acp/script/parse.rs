@@ -347,7 +347,7 @@ steps = [{ text = "Done." }, { respond = "end_turn" }, { text = "late" }]
 
     #[test]
     fn exit_codes_outside_a_byte_are_located() {
-        // Issue 13: `exit = 300` was accepted.
+        // Regression: `exit = 300` was accepted.
         let err =
             parse("[[prompt]]\nsteps = [{ exit = 300 }]\n[[prompt]]\nsteps = [{ exit = -2 }]\n")
                 .expect_err("rejects");
