@@ -1,14 +1,15 @@
 //! The catalogue and the spikes compiled into the binary, so an installed agy-harness
 //! (`cargo install --path harness`) runs from any folder. They are written out once per
 //! content into the temp folder, because scenarios name their script files by path and
-//! fake-agy reads them from disk.
+//! fake-agy reads them from disk. `scenarios` and `spikes` in this crate are links to the
+//! workspace's folders, so a packaged agy-harness (`cargo package`) carries them.
 
 use include_dir::{include_dir, Dir};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-static CATALOGUE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../scenarios");
-static SPIKES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../spikes");
+static CATALOGUE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/scenarios");
+static SPIKES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spikes");
 
 /// How reports name the built-in catalogue's folder.
 pub const BUILT_IN: &str = "built-in:scenarios";

@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { run } from "../lib/launch.js";
+
+run("fake-agy");

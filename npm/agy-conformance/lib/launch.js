@@ -1,0 +1,30 @@
+// The `bin` entries: run the native binary with the same arguments and stdio, pass
+// on the signals a terminal or CI runner sends, and exit as it exited.
+import { spawn } from "node:child_process";
+import { binaryPath } from "./binaries.js";
+
+export function run(name) {
+  let path;
+  try {
+    path = binaryPath(name);
+  } catch (e) {
+    console.error(`agy-conformance: ${e.message}`);
+    process.exit(3);
+  }
+  const child = spawn(path, process.argv.slice(2), { stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on("error", (e) => {
+    console.error(`agy-conformance: failed to run \`${path}\`: ${e.message}`);
+    process.exit(3);
+  });
+  child.on("exit", (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    } else {
+      process.exit(code ?? 1);
+    }
+  });
+}

@@ -1,0 +1,73 @@
+// The helper's own tests (scripts/test-packages runs them against the installed package).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { binaryPath, fakeAgy, readJournal, renderScript } from "agy-conformance";
+
+test("an object script renders as inline TOML that Python's tomllib reads back", () => {
+  const script = {
+    invocation: [{ when: { prompt_contains: "x" }, steps: [{ default: { response: 'quote " del \x7f 🦀' } }, { exit: 1 }] }],
+    "odd key": [0.5, -7, true, []],
+  };
+  const back = execFileSync("python3", ["-c", "import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))"], {
+    input: renderScript(script),
+  });
+  assert.deepEqual(JSON.parse(back), script);
+});
+
+test("the journal folds live copies and ignores a torn line", () => {
+  const dir = mkdtempSync(join(tmpdir(), "journal-"));
+  try {
+    const record = (pid, started) => ({ v: 1, complete: true, invocation: 1, pid, ppid: 1, argv: ["agy", "-p", "hi", "--model=m"], cwd: "/", env: {}, started_us: started, stdin: { bytes: 0 }, stdout_bytes: 0, stderr_bytes: 0 });
+    const journal = join(dir, "journal.jsonl");
+    writeFileSync(journal, JSON.stringify({ ...record(10, 5), exit: { code: 3 } }) + "\n");
+    mkdirSync(`${journal}.live`);
+    const live = [
+      { head: { ...record(20, 7), complete: false } },
+      { stdin_line: { line: { at_us: 1, text: "hello" }, bytes: 6 } },
+      { line_rule: { index: 1, rule: "turn 1" } },
+      { signal: { signal: "SIGTERM", at_us: 2 } },
+    ];
+    writeFileSync(join(`${journal}.live`, "20.jsonl"), live.map((l) => JSON.stringify(l)).join("\n") + '\n{"signal": {"sig');
+    writeFileSync(join(`${journal}.live`, "10.jsonl"), JSON.stringify({ head: record(10, 5) }) + "\n");
+    const [done, running, ...rest] = readJournal(journal);
+    assert.equal(rest.length, 0, "a leftover live copy of a finished invocation is not counted twice");
+    assert.equal(done.exitCode, 3);
+    assert.equal(done.flagValue("--model"), "m");
+    assert.ok(done.hasArg("--model m"));
+    assert.equal(running.complete, false);
+    assert.deepEqual(running.stdinLines, ["hello"]);
+    assert.equal(running.record.stdin.lines[0].rule, "turn 1");
+    assert.deepEqual(running.signals, ["SIGTERM"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the binaries come from the platform package and agy is fake-agy", () => {
+  assert.match(binaryPath("agy-harness"), /@agy-conformance\/linux-x64\/bin\/agy-harness$/);
+  const agy = fakeAgy({ version: "1.2.16" });
+  try {
+    assert.equal(execFileSync("agy", ["--version"], { env: agy.env, encoding: "utf8" }).trim(), "1.2.16");
+    assert.equal(agy.journal().length, 1);
+  } finally {
+    agy.close();
+  }
+});
+
+test("close kills a hung agy of the sandbox", async () => {
+  const agy = fakeAgy({ script: "[[invocation]]\nsteps = [{ hang = true }]\n" });
+  const { spawn } = await import("node:child_process");
+  const child = spawn(agy.agy, ["-p", "hi", "--output-format", "json"], { env: agy.env, stdio: "ignore" });
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal)));
+  const deadline = Date.now() + 30_000;
+  while (agy.journal().length === 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20)); // polling the journal for the live record, bounded
+  }
+  assert.equal(agy.journal()[0].complete, false);
+  agy.close();
+  assert.equal(await exited, "SIGKILL");
+});
