@@ -174,7 +174,8 @@ pub fn render(profile: Profile, language: Language, name: &str) -> Vec<StarterFi
     if language == Language::Rust {
         files.push(StarterFile {
             path: PathBuf::from(DRIVER_DIR).join("Cargo.toml"),
-            text: common(include_str!("../../templates/init/rust/Cargo.toml")),
+            // `.in`: a folder holding a `Cargo.toml` is left out of the packaged crate.
+            text: common(include_str!("../../templates/init/rust/Cargo.toml.in")),
             executable: false,
         });
     }
