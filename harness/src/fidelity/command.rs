@@ -4,6 +4,7 @@ use super::baseline::{load_baseline, Baseline};
 use super::capture_shape::{expected_shape, observed_shape};
 use super::compare::{compare_shapes, Difference};
 use super::decisions::model_decisions;
+use super::first_sight::first_sight_score;
 use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
 use super::run::run_default;
 use crate::exit_code;
@@ -119,7 +120,8 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
         });
     }
     let verdict = baseline.judge(&found);
-    let report = FidelityReport::new(dir.display().to_string(), results, &verdict);
+    let mut report = FidelityReport::new(dir.display().to_string(), results, &verdict);
+    report.first_sight = first_sight_score(&corpus);
     print!("{}", report.to_terminal());
     for t in &args.report {
         let text = match t.format {

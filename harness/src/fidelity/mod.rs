@@ -6,6 +6,7 @@ mod capture_shape;
 mod command;
 mod compare;
 mod decisions;
+mod first_sight;
 mod report;
 mod run;
 mod shape;
@@ -14,5 +15,6 @@ pub use baseline::{load_baseline, parse_baseline, Baseline, BaselineVerdict, Div
 pub use command::{fidelity_command, traces_dir, FidelityArgs, BASELINE_FILE};
 pub use compare::{compare_shapes, Difference};
 pub use decisions::model_decisions;
-pub use report::{CaptureResult, FidelityReport, Outcome, Score};
+pub use first_sight::first_sight_score;
+pub use report::{CaptureResult, FidelityReport, FirstSightScore, Outcome, Score};
 pub use shape::{pattern, stderr_patterns, stdout_shape, Shape, StdoutShape, TextLines};

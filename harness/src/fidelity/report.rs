@@ -80,37 +80,57 @@ pub struct FidelityReport {
     pub gone_divergences: Vec<String>,
     /// True when the run shows exactly the baseline's divergences.
     pub holds: bool,
+    /// The verdicts recorded when captures entered the corpus (corpus `first_sight`).
+    pub first_sight: FirstSightScore,
+}
+
+/// The first-sight score: recorded verdicts, not this run's; skipped ones not counted.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct FirstSightScore {
+    /// Over every capture with a `same` or `different` first-sight verdict.
+    pub overall: Score,
+    /// Per agy version, oldest first (`unknown` last).
+    pub by_version: Vec<(String, Score)>,
+}
+
+/// Counts `(version, same)` pairs per version (oldest first, `unknown` last) and overall.
+pub fn tally<'a>(verdicts: impl Iterator<Item = (&'a str, bool)>) -> (Score, Vec<(String, Score)>) {
+    let mut versions: BTreeMap<(AgyVersion, String), Score> = BTreeMap::new();
+    let mut overall = Score::default();
+    for (version, same) in verdicts {
+        // Unknown sorts after every version.
+        let v = version
+            .parse::<AgyVersion>()
+            .unwrap_or(AgyVersion::new(u32::MAX, 0, 0));
+        for s in [
+            versions.entry((v, version.to_string())).or_default(),
+            &mut overall,
+        ] {
+            s.compared += 1;
+            s.same += usize::from(same);
+            s.score = s.same as f64 / s.compared as f64;
+        }
+    }
+    let by_version = versions
+        .into_iter()
+        .map(|((_, name), s)| (name, s))
+        .collect();
+    (overall, by_version)
 }
 
 impl FidelityReport {
     /// Builds the report from each capture's result and the baseline verdict.
     pub fn new(corpus: String, captures: Vec<CaptureResult>, verdict: &BaselineVerdict) -> Self {
-        let mut versions: BTreeMap<(Option<AgyVersion>, String), Score> = BTreeMap::new();
-        let mut overall = Score::default();
-        for c in &captures {
-            let same = match &c.outcome {
-                Outcome::Same => true,
-                Outcome::Different { .. } => false,
-                Outcome::Skipped { .. } => continue,
-            };
-            // Unknown sorts after every version.
-            let key = match c.agy_version.parse::<AgyVersion>() {
-                Ok(v) => (Some(v), c.agy_version.clone()),
-                Err(_) => (Some(AgyVersion::new(u32::MAX, 0, 0)), c.agy_version.clone()),
-            };
-            for s in [versions.entry(key).or_default(), &mut overall] {
-                s.compared += 1;
-                s.same += usize::from(same);
-                s.score = s.same as f64 / s.compared as f64;
-            }
-        }
+        let (overall, by_version) = tally(captures.iter().filter_map(|c| match &c.outcome {
+            Outcome::Same => Some((c.agy_version.as_str(), true)),
+            Outcome::Different { .. } => Some((c.agy_version.as_str(), false)),
+            Outcome::Skipped { .. } => None,
+        }));
         FidelityReport {
             corpus,
             overall,
-            by_version: versions
-                .into_iter()
-                .map(|((_, name), s)| (name, s))
-                .collect(),
+            by_version,
+            first_sight: FirstSightScore::default(),
             captures,
             new_divergences: verdict
                 .new
@@ -173,8 +193,35 @@ impl FidelityReport {
                 sc.score * 100.0
             );
         }
+        if self.first_sight.overall.compared > 0 {
+            let _ = writeln!(
+                out,
+                "\nfirst-sight score (recorded when each capture was added)"
+            );
+            for (name, sc) in self.first_sight_rows() {
+                let _ = writeln!(
+                    out,
+                    "  {name:<12} {}/{} ({:.0}%)",
+                    sc.same,
+                    sc.compared,
+                    sc.score * 100.0
+                );
+            }
+        }
         out.push_str(&self.baseline_text());
         out
+    }
+
+    /// Each version's first-sight score, then the overall one.
+    fn first_sight_rows(&self) -> impl Iterator<Item = (String, &Score)> {
+        self.first_sight
+            .by_version
+            .iter()
+            .map(|(v, s)| (format!("agy {v}"), s))
+            .chain(std::iter::once((
+                "overall".to_string(),
+                &self.first_sight.overall,
+            )))
     }
 
     /// Each version's score, then the overall one.
@@ -218,6 +265,19 @@ impl FidelityReport {
             );
         }
         out.push('\n');
+        if self.first_sight.overall.compared > 0 {
+            out.push_str("First sight (recorded when each capture was added):\n\n| agy version | same | compared | score |\n|---|---|---|---|\n");
+            for (name, sc) in self.first_sight_rows() {
+                let _ = writeln!(
+                    out,
+                    "| {name} | {} | {} | {:.0}% |",
+                    sc.same,
+                    sc.compared,
+                    sc.score * 100.0
+                );
+            }
+            out.push('\n');
+        }
         for c in &self.captures {
             let _ = writeln!(out, "## `{}` (agy {}, {})\n", c.id, c.agy_version, c.kind);
             match &c.outcome {

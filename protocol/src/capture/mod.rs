@@ -6,6 +6,7 @@
 //! capture into a replayable [`crate::trace::Trace`].
 
 mod files;
+mod first_sight;
 mod known;
 mod lines;
 mod load;
@@ -14,6 +15,7 @@ mod parse;
 mod trace;
 
 pub use files::{read_capture_file, MAX_CAPTURE_FILE_BYTES};
+pub use first_sight::{FirstSight, FirstSightVerdict};
 pub use known::Known;
 pub use lines::{check_stdout_line, LineCheck};
 pub use load::{load_corpus, CORPUS_FILE, MAX_CORPUS_BYTES};

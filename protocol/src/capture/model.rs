@@ -1,8 +1,10 @@
 //! What `traces/corpus.toml` says about each capture.
 
+use super::first_sight::FirstSight;
 use super::known::Known;
 use crate::version::AgyVersion;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The whole corpus table, in file order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -50,6 +52,10 @@ pub struct Capture {
     /// Values the publisher trimmed (`init.tools`): a fidelity run compares only what the
     /// capture still lists.
     pub elided: Vec<String>,
+    /// The hex SHA-256 of each file (keyed by its role in `files`), as stored.
+    pub sha256: BTreeMap<String, String>,
+    /// The verdict when the capture entered the corpus, before fake-agy changed for it.
+    pub first_sight: Option<FirstSight>,
 }
 
 /// The host a capture ran on, as far as the record shows it (corpus.toml `host`).

@@ -1,6 +1,7 @@
 //! Reading `traces/corpus.toml` with every problem located.
 
 use super::files::check_capture_file;
+use super::first_sight::FirstSight;
 use super::known::Known;
 use super::model::{
     Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus,
@@ -31,6 +32,8 @@ const CAPTURE_KEYS: &[&str] = &[
     "note",
     "host",
     "elided",
+    "sha256",
+    "first_sight",
 ];
 
 /// The values `elided` may name: a trimmed `init.tools` list; `stdout` when the
@@ -172,6 +175,11 @@ fn parse_capture(
         diags,
     );
     let (note, host, elided) = parse_notes(src, &mut w, diags);
+    let sha256 = parse_sha256(src, &mut w, files.as_ref(), diags);
+    let first_sight: Option<FirstSight> = w.get("first_sight", diags);
+    if let Some(problem) = first_sight.as_ref().and_then(FirstSight::problem) {
+        check_with(src, &mut w, "first_sight", false, problem, diags);
+    }
     w.finish(CAPTURE_KEYS, diags);
     if diags.len() > before {
         return None;
@@ -194,6 +202,8 @@ fn parse_capture(
         note,
         host,
         elided,
+        sha256,
+        first_sight,
     })
 }
 
@@ -308,6 +318,35 @@ fn parse_notes(
     (note, host, elided)
 }
 
+/// `sha256 = { stdout = "<64 hex>" }`: one digest per file the capture names.
+fn parse_sha256(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    files: Option<&CaptureFiles>,
+    diags: &mut Diagnostics,
+) -> BTreeMap<String, String> {
+    let sha256: BTreeMap<String, String> = w.get("sha256", diags).unwrap_or_default();
+    let roles: Vec<&str> = files
+        .map(|f| f.all().into_iter().map(|(r, _)| r).collect())
+        .unwrap_or_default();
+    let ok = sha256.iter().all(|(role, hex)| {
+        roles.contains(&role.as_str())
+            && hex.len() == 64
+            && hex
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+    });
+    check_with(
+        src,
+        w,
+        "sha256",
+        ok,
+        "`sha256` has the same keys as `files`, each the lowercase hex SHA-256 (64 digits) of that file",
+        diags,
+    );
+    sha256
+}
+
 fn required_text(
     src: &SourceFile,
     w: &mut TableWalker<'_, '_>,
@@ -378,7 +417,7 @@ fn is_kebab_id(id: &str) -> bool {
         })
 }
 
-fn is_date(d: &str) -> bool {
+pub(super) fn is_date(d: &str) -> bool {
     let b = d.as_bytes();
     b.len() == 10
         && b[4] == b'-'
@@ -477,6 +516,24 @@ redacted     = "none"
         assert_eq!(c.elided, vec!["init.tools".to_string()]);
         let bad =
             format!("{GOOD}host = {{ signed_out = true, from = \" \" }}\nelided = [\"usage\"]\n");
+        let err = parse(&bad).expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![17, 18], "{err}");
+    }
+
+    #[test]
+    fn digests_and_the_first_sight_verdict_are_read_and_checked() {
+        let hex = "ab".repeat(32);
+        let text = format!(
+            "{GOOD}sha256 = {{ stdout = \"{hex}\" }}\nfirst_sight = {{ verdict = \"different\", fake = \"7f78eed\", scored = \"2026-12-01\", note = \"exit: 1 vs 0\" }}\n"
+        );
+        let c = &parse(&text).expect("parses").captures[0];
+        assert_eq!(c.sha256.get("stdout"), Some(&hex));
+        let sight = c.first_sight.as_ref().expect("first_sight");
+        assert_eq!(sight.verdict, super::super::FirstSightVerdict::Different);
+        let bad = format!(
+            "{GOOD}sha256 = {{ stderr = \"{hex}\" }}\nfirst_sight = {{ verdict = \"different\", fake = \"7f78eed\", scored = \"2026-12-01\" }}\n"
+        );
         let err = parse(&bad).expect_err("rejects");
         let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
         assert_eq!(lines, vec![17, 18], "{err}");
