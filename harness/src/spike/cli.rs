@@ -94,6 +94,13 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         check_report_spec(spec).map_err(bad)?;
     }
     let dir = args.spikes.clone().unwrap_or_else(default_spikes);
+    if args.spikes.is_none() && dir.is_relative() {
+        // A cloned repository's `spikes/` would otherwise run unannounced.
+        eprintln!(
+            "note: running the spike files of `{}` in the current folder; give `--spikes DIR` to choose another",
+            dir.display()
+        );
+    }
     let spikes = load_spikes(&dir).map_err(|d| bad(d.to_string()))?;
     let spikes = select_spikes(spikes, &args.only).map_err(bad)?;
     let target = target(&args)?;

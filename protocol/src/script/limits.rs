@@ -88,6 +88,17 @@ fn check_image_spec(spec: &ImageSpec) -> Result<(), LimitError> {
             format!("write at most {MAX_IMAGE_COUNT} images per step"),
         ));
     }
+    if let Some(problem) = spec
+        .name
+        .as_deref()
+        .and_then(crate::confine::plain_name_problem)
+    {
+        return Err(LimitError::new(
+            format!("the image `name` {problem}"),
+            "give a file name prefix without `/` or `..`, e.g. `name = \"sunset\"`; the image \
+             is written in the conversation's brain folder",
+        ));
+    }
     // An unset side takes the prompt's, at most 1376.
     check_image_size(spec.width.unwrap_or(1376), spec.height.unwrap_or(1376))
 }
@@ -112,6 +123,24 @@ mod tests {
         for code in [0, 1, 2, 69, 71, 255] {
             assert_eq!(check_exit_code(code), Ok(()));
         }
+    }
+
+    #[test]
+    fn an_image_name_leaving_the_brain_folder_is_refused() {
+        // Regression: an absolute `name` wrote the image outside the brain folder.
+        for name in ["/tmp/x", "../../x", "a/b", ""] {
+            let spec = ImageSpec {
+                name: Some(name.into()),
+                ..Default::default()
+            };
+            let e = check_step(&Step::Image(Flag(spec))).expect_err(name);
+            assert!(e.message.starts_with("the image `name`"), "{name}: {e:?}");
+        }
+        let spec = ImageSpec {
+            name: Some("sunset".into()),
+            ..Default::default()
+        };
+        assert_eq!(check_step(&Step::Image(Flag(spec))), Ok(()));
     }
 
     #[test]
