@@ -45,6 +45,20 @@ pub fn confined(root: &Path, path: &Path) -> Option<PathBuf> {
     resolved.starts_with(&root).then_some(resolved)
 }
 
+/// The repository `file` belongs to: the nearest folder above it that holds `.git`,
+/// else the folder of `file` itself. Paths a data file names are confined to it.
+pub fn repository_root(file: &Path) -> PathBuf {
+    let folder = std::fs::canonicalize(file)
+        .ok()
+        .and_then(|f| f.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| file.parent().unwrap_or(Path::new(".")).to_path_buf());
+    folder
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&folder)
+        .to_path_buf()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +71,24 @@ mod tests {
         for good in ["reference.png", "S3", "a..b", ".hidden", "wide screen"] {
             assert_eq!(plain_name_problem(good), None, "{good:?}");
         }
+    }
+
+    #[test]
+    fn the_repository_is_the_nearest_folder_with_git_else_the_files_own() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).expect("git");
+        std::fs::create_dir_all(repo.join("scenarios/oneshot")).expect("dirs");
+        let file = repo.join("scenarios/oneshot/a.toml");
+        std::fs::write(&file, "").expect("file");
+        let repo_c = std::fs::canonicalize(&repo).expect("canonical");
+        assert_eq!(repository_root(&file), repo_c);
+        let loose = dir.path().join("loose.toml");
+        std::fs::write(&loose, "").expect("file");
+        assert_eq!(
+            repository_root(&loose),
+            std::fs::canonicalize(dir.path()).expect("canonical")
+        );
     }
 
     #[test]
