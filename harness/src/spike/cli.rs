@@ -231,7 +231,7 @@ fn write_report_file(
         ))
     })?;
     let text = match kind {
-        "json" => redactor.redact(&report.to_json()),
+        "json" => redactor.redact(&report.to_redacted_json(redactor)),
         "junit" => redactor.redact(
             &super::junit::render_junit(report)
                 .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: JUnit report: {e}")))?,
