@@ -40,6 +40,8 @@ const ACP_ACTIONS: &[&str] = ACTIONS.split_at(ACTIONS.len() - ACP_ACTION_COUNT).
 /// Keys an op may carry besides its action.
 const OP_MODIFIERS: &[&str] = &["expect", "concurrent", "reply_within", "wait_for_acp"];
 const SESSION_ACTIONS: &[&str] = &["open", "turn", "select", "cancel", "close"];
+/// The most ops a scenario may hold.
+pub const MAX_OPS: usize = 1000;
 /// The session handle used when an op names none.
 pub const DEFAULT_SESSION: &str = "s1";
 
@@ -75,9 +77,17 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
     let acp_script = root
         .raw("acp")
         .map(|v| parse_acp_script_value(src, v, "`[acp]`", &mut diags));
-    let ops: Vec<OpSpec> = root
-        .elements("op", &mut diags)
+    let op_values = root.elements("op", &mut diags);
+    if let Some(extra) = op_values.get(MAX_OPS) {
+        // A small file must not ask for unbounded work.
+        diags.push(
+            Diagnostic::at(src, extra.span().start, format!("more than {MAX_OPS} ops"))
+                .with_hint("a scenario is one behaviour: split it into several files"),
+        );
+    }
+    let ops: Vec<OpSpec> = op_values
         .into_iter()
+        .take(MAX_OPS)
         .enumerate()
         .filter_map(|(i, v)| parse_op(src, v, i + 1, &mut diags))
         .collect();
@@ -760,6 +770,23 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
         let err = parse("[scenario]\nname = \"x\"\nprofile = \"oneshot\"\n[[agy.invocation]]\nsteps = [{ slep = \"1s\" }]\n[[op]]\ngenerate = { prompt = \"p\" }\n")
             .expect_err("rejects");
         assert_eq!(err.0[0].line, 5, "{err}");
+    }
+
+    #[test]
+    fn a_scenario_with_too_many_ops_is_refused_at_the_first_extra_op() {
+        let ops = "[[op]]\ngenerate = { prompt = \"p\" }\n".repeat(MAX_OPS + 3);
+        let err = parse(&format!(
+            "[scenario]\nname = \"x/y\"\nprofile = \"oneshot\"\n{ops}"
+        ))
+        .expect_err("too many ops");
+        let line = 4 + 2 * MAX_OPS;
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("more than {MAX_OPS} ops"))
+                && text.contains(&format!(":{line}:")),
+            "{}",
+            &text[..text.len().min(400)]
+        );
     }
 
     #[test]

@@ -14,6 +14,13 @@ pub const MAX_IMAGE_COUNT: u32 = 64;
 /// The largest file a trace may have fake-agy write again (64 MiB).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The most steps a whole script may hold, over all its rules: a small file must not
+/// ask for gigabytes of work (40,000 image steps wrote 1.8 GB).
+pub const MAX_SCRIPT_STEPS: usize = 4096;
+
+/// The most images a whole script may write, over all its steps.
+pub const MAX_SCRIPT_IMAGES: u64 = 1024;
+
 /// A value a script or trace may not use: what is wrong and what to write instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LimitError {
@@ -69,6 +76,35 @@ pub fn check_exit_code(code: i32) -> Result<(), LimitError> {
         ));
     }
     Ok(())
+}
+
+/// Checks the running totals of a script after one more rule: `steps` steps and
+/// `images` images so far.
+pub fn check_script_totals(steps: usize, images: u64) -> Result<(), LimitError> {
+    if steps > MAX_SCRIPT_STEPS {
+        return Err(LimitError::new(
+            format!("the script holds more than {MAX_SCRIPT_STEPS} steps"),
+            format!("split the behaviour into scenarios; a script holds at most {MAX_SCRIPT_STEPS} steps"),
+        ));
+    }
+    if images > MAX_SCRIPT_IMAGES {
+        return Err(LimitError::new(
+            format!("the script writes more than {MAX_SCRIPT_IMAGES} images"),
+            format!("a script writes at most {MAX_SCRIPT_IMAGES} images (`count` included)"),
+        ));
+    }
+    Ok(())
+}
+
+/// The images `steps` write.
+pub fn images_of(steps: &[Step]) -> u64 {
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::Image(spec) => u64::from(spec.0.count),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// The first limit a step breaks, if any.
