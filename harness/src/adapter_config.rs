@@ -214,6 +214,46 @@ pub fn check_expected_failures<'a>(
     diags.into_result(())
 }
 
+/// Refuses an `env` entry that would replace a variable the sandbox owns
+/// (`agy_protocol::env::is_sandbox_owned`): `HOME`, `PATH` or `AGY_BIN` there would run
+/// a real agy, or reach the user's profile, without `--live`.
+fn check_env(
+    src: &SourceFile,
+    section: Option<&toml::Spanned<DeValue<'_>>>,
+    adapter: &AdapterSection,
+    diags: &mut Diagnostics,
+) {
+    let env = match section.map(|s| s.get_ref()) {
+        Some(DeValue::Table(t)) => match t.get("env").map(|v| v.get_ref()) {
+            Some(DeValue::Table(env)) => Some(env),
+            _ => None,
+        },
+        _ => None,
+    };
+    for name in adapter.env.keys() {
+        if !agy_protocol::env::is_sandbox_owned(name) {
+            continue;
+        }
+        let at = env
+            .and_then(|t| t.get(name.as_str()))
+            .map(|v| v.span().start)
+            .or(section.map(|s| s.span().start))
+            .unwrap_or(0);
+        diags.push(
+            Diagnostic::at(
+                src,
+                at,
+                format!("`env` of `[adapter]` sets `{name}`, which the sandbox owns"),
+            )
+            .with_hint(
+                "the harness sets `HOME`, `PATH`, `TMPDIR`, `AGY_BIN`, the driver's folders and \
+                 every `FAKE_AGY_*` and `AGY_HARNESS_*` variable itself, so that every run \
+                 stays in its sandbox; remove it (a real agy runs only with `--live`)",
+            ),
+        );
+    }
+}
+
 /// Reads an adapter config file.
 pub fn load_adapter_config(path: &Path) -> Result<AdapterConfig, Diagnostics> {
     let display = path.display().to_string();
@@ -266,6 +306,7 @@ pub fn parse_adapter_config(src: &SourceFile, base: &Path) -> Result<AdapterConf
     let Some(mut adapter) = adapter else {
         return Err(diags);
     };
+    check_env(src, doc.get_ref().get("adapter"), &adapter, &mut diags);
     if let Some(first) = adapter.command.first_mut() {
         if first.contains('/') && Path::new(first.as_str()).is_relative() {
             *first = base.join(first.as_str()).display().to_string();
@@ -330,6 +371,31 @@ reason = "bug 12"
         assert!(text.contains("a.toml:6:12"), "{text}");
         assert!(text.contains("did you mean `oneshot/success`?"), "{text}");
         assert!(check_expected_failures(&c, ["oneshot/sucess"].into_iter()).is_ok());
+    }
+
+    #[test]
+    fn an_env_entry_replacing_a_sandbox_variable_is_a_located_error() {
+        // Regression: `AGY_BIN`, `PATH` or `HOME` in `env` ran a real agy, or wrote into
+        // the user's profile, on every scenario without `--live`.
+        let src = SourceFile::new(
+            "a.toml",
+            "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\nenv = { PROVIDER_LOG = \"debug\", AGY_BIN = \"/usr/bin/agy\", HOME = \"/home/u\", FAKE_AGY_JOURNAL = \"/j\" }\n",
+        );
+        let err = parse_adapter_config(&src, Path::new("/")).expect_err("refused");
+        let text = err.to_string();
+        for (name, col) in [("AGY_BIN", 43), ("HOME", 66), ("FAKE_AGY_JOURNAL", 96)] {
+            assert!(
+                text.contains(&format!("sets `{name}`, which the sandbox owns"))
+                    && text.contains(&format!("a.toml:5:{col}")),
+                "{name}: {text}"
+            );
+        }
+        assert!(!text.contains("sets `PROVIDER_LOG`"), "{text}");
+        let ok = SourceFile::new(
+            "b.toml",
+            "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\nenv = { PROVIDER_LOG = \"debug\" }\n",
+        );
+        assert!(parse_adapter_config(&ok, Path::new("/")).is_ok());
     }
 
     #[test]

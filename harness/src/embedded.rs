@@ -38,8 +38,15 @@ static CATALOGUE_WRITTEN: OnceLock<PathBuf> = OnceLock::new();
 /// a previous run wrote with the same content. A new folder is filled under a unique
 /// name and renamed into place, so concurrent runs never see half a catalogue.
 fn write_out(dir: &'static Dir<'static>, name: &str) -> Result<PathBuf, String> {
+    write_out_in(&std::env::temp_dir(), dir, name)
+}
+
+/// [`write_out`] into `base`. A folder found there is reused only when it holds
+/// exactly the built-in files, byte for byte: one edited or deleted since would
+/// silently weaken every later run, so it is replaced.
+fn write_out_in(base: &Path, dir: &'static Dir<'static>, name: &str) -> Result<PathBuf, String> {
     let uid = nix::unistd::getuid();
-    let target = std::env::temp_dir().join(format!(
+    let target = base.join(format!(
         "agy-harness-{uid}-{name}-{:016x}",
         content_hash(dir)
     ));
@@ -47,10 +54,20 @@ fn write_out(dir: &'static Dir<'static>, name: &str) -> Result<PathBuf, String> 
         use std::os::unix::fs::MetadataExt;
         std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir() && m.uid() == uid.as_raw())
     };
+    if ours(&target) && !holds_exactly(dir, &target) {
+        // Moved aside first, so a run reading it never sees it half removed.
+        let stale = base.join(format!(
+            "agy-harness-{uid}-{name}-stale-{}",
+            std::process::id()
+        ));
+        if std::fs::rename(&target, &stale).is_ok() {
+            let _ = std::fs::remove_dir_all(&stale);
+        }
+    }
     if !ours(&target) {
         let fresh = tempfile::Builder::new()
             .prefix(&format!("agy-harness-{uid}-{name}-new-"))
-            .tempdir()
+            .tempdir_in(base)
             .map_err(|e| format!("failed to make a folder for the built-in {name}: {e}"))?;
         dir.extract(fresh.path())
             .map_err(|e| format!("failed to write the built-in {name}: {e}"))?;
@@ -92,9 +109,55 @@ fn content_hash(dir: &'static Dir<'static>) -> u64 {
     h
 }
 
+/// True when `folder` holds the files of `dir` with their contents, and no other file.
+fn holds_exactly(dir: &'static Dir<'static>, folder: &Path) -> bool {
+    let mut files = Vec::new();
+    collect(dir, &mut files);
+    let same = files
+        .iter()
+        .all(|f| std::fs::read(folder.join(f.path())).is_ok_and(|b| b == f.contents()));
+    same && count_files(folder) == Some(files.len())
+}
+
+/// The regular files under `folder`, or `None` if it cannot be read.
+fn count_files(folder: &Path) -> Option<usize> {
+    let mut n = 0;
+    for entry in std::fs::read_dir(folder).ok()? {
+        let entry = entry.ok()?;
+        let kind = entry.file_type().ok()?;
+        if kind.is_dir() {
+            n += count_files(&entry.path())?;
+        } else {
+            n += 1;
+        }
+    }
+    Some(n)
+}
+
 fn collect(dir: &'static Dir<'static>, out: &mut Vec<&'static include_dir::File<'static>>) {
     out.extend(dir.files());
     for d in dir.dirs() {
         collect(d, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_edited_or_thinned_extraction_is_replaced_not_reused() {
+        // Regression: a folder of the built-in catalogue with a file deleted or edited
+        // was reused by name, and the run checked less than the catalogue.
+        let base = tempfile::tempdir().expect("temp dir");
+        let first = write_out_in(base.path(), &SPIKES, "spikes").expect("written");
+        assert!(holds_exactly(&SPIKES, &first));
+        std::fs::remove_file(first.join("S1.toml")).expect("delete");
+        std::fs::write(first.join("S2.toml"), "[spike]\n").expect("edit");
+        std::fs::write(first.join("S9.toml"), "[spike]\n").expect("add");
+        let again = write_out_in(base.path(), &SPIKES, "spikes").expect("written");
+        assert_eq!(again, first);
+        assert!(holds_exactly(&SPIKES, &again));
+        assert!(!again.join("S9.toml").exists());
     }
 }

@@ -396,12 +396,15 @@ pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, 
     let scale = s.meta.time_scale.unwrap_or(settings.time_scale).get();
     let fake = s.fake_script();
     let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
+    // The sandbox's own variables win: a config file setting one is refused when read
+    // (adapter_config), and one built in code cannot replace them either.
     env.extend(
         settings
             .config
             .adapter
             .env
             .iter()
+            .filter(|(k, _)| !agy_protocol::env::is_sandbox_owned(k))
             .map(|(k, v)| (k.clone(), v.clone())),
     );
     if let Some(live) = &settings.live {

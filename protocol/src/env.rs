@@ -94,6 +94,9 @@ pub const AGY_HARNESS_LIVE_BUDGET_FILE: &str = "AGY_HARNESS_LIVE_BUDGET_FILE";
 /// The live wrapper: the folder where it records each invocation of the scenario
 /// (`agy-harness run --live --record`).
 pub const AGY_HARNESS_LIVE_RECORD: &str = "AGY_HARNESS_LIVE_RECORD";
+/// The prefix of every agy-harness variable: its overrides, the sandbox marker, the time
+/// scale and the live wrapper's settings.
+pub const AGY_HARNESS_PREFIX: &str = "AGY_HARNESS_";
 /// The prefix of the live wrapper's settings, for filters that drop them all.
 pub const AGY_HARNESS_LIVE_PREFIX: &str = "AGY_HARNESS_LIVE_";
 
@@ -146,6 +149,36 @@ pub const ALL: &[&str] = &[
     FAKE_AGY_WRITE_TRACES,
 ];
 
+/// Variables of the operating system the harness sets for every process of a sandbox
+/// (`HOME` and its kin, `PATH` with the sandbox's `bin/` first, `TMPDIR`).
+pub const SANDBOX_SYSTEM: &[&str] = &[
+    "HOME",
+    "USERPROFILE",
+    "PATH",
+    "TMPDIR",
+    "XDG_CONFIG_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_DATA_HOME",
+];
+
+/// True for a variable the sandbox owns, which nothing a user configures (an adapter
+/// config's `env`) may replace: [`SANDBOX_SYSTEM`], the agy the adapter runs
+/// ([`AGY_BIN`], [`AGY_ACP_BIN`]), what the harness gives a driver, the sandbox marker,
+/// and every fake's knob and harness setting (`FAKE_AGY_*`, `AGY_HARNESS_*`). Replacing
+/// one would point the adapter at a real agy or at the user's profile without `--live`.
+pub fn is_sandbox_owned(name: &str) -> bool {
+    SANDBOX_SYSTEM.contains(&name)
+        || [
+            AGY_BIN,
+            AGY_ACP_BIN,
+            AGY_DRIVER_STATE_DIR,
+            AGY_DRIVER_WORK_DIR,
+        ]
+        .contains(&name)
+        || name.starts_with(FAKE_AGY_PREFIX)
+        || name.starts_with(AGY_HARNESS_PREFIX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +197,33 @@ mod tests {
             })
             .collect();
         assert_eq!(declared, ALL, "ALL lists every variable, in order");
+    }
+
+    #[test]
+    fn the_sandbox_owns_home_path_the_agy_and_every_knob() {
+        for name in [
+            "HOME",
+            "PATH",
+            "USERPROFILE",
+            AGY_BIN,
+            AGY_ACP_BIN,
+            AGY_HARNESS_SANDBOX,
+            AGY_HARNESS_TIME_SCALE,
+            AGY_HARNESS_LIVE_AGY,
+            FAKE_AGY_SCRIPT,
+            FAKE_AGY_SIGNED_OUT,
+            FAKE_AGY_ACP_SCRIPT,
+        ] {
+            assert!(is_sandbox_owned(name), "{name}");
+        }
+        for name in [
+            "PROVIDER_LOG",
+            AGY_ACP_AUTH_METHOD,
+            "home",
+            "GEMINI_API_KEY",
+        ] {
+            assert!(!is_sandbox_owned(name), "{name}");
+        }
     }
 
     #[test]

@@ -23,6 +23,7 @@
 pub mod acp;
 pub mod capture;
 pub mod command_line;
+pub mod confine;
 pub mod diag;
 pub mod driver;
 pub mod duration;

@@ -40,6 +40,8 @@ const ACP_ACTIONS: &[&str] = ACTIONS.split_at(ACTIONS.len() - ACP_ACTION_COUNT).
 /// Keys an op may carry besides its action.
 const OP_MODIFIERS: &[&str] = &["expect", "concurrent", "reply_within", "wait_for_acp"];
 const SESSION_ACTIONS: &[&str] = &["open", "turn", "select", "cancel", "close"];
+/// The most ops a scenario may hold.
+pub const MAX_OPS: usize = 1000;
 /// The session handle used when an op names none.
 pub const DEFAULT_SESSION: &str = "s1";
 
@@ -75,9 +77,17 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
     let acp_script = root
         .raw("acp")
         .map(|v| parse_acp_script_value(src, v, "`[acp]`", &mut diags));
-    let ops: Vec<OpSpec> = root
-        .elements("op", &mut diags)
+    let op_values = root.elements("op", &mut diags);
+    if let Some(extra) = op_values.get(MAX_OPS) {
+        // A small file must not ask for unbounded work.
+        diags.push(
+            Diagnostic::at(src, extra.span().start, format!("more than {MAX_OPS} ops"))
+                .with_hint("a scenario is one behaviour: split it into several files"),
+        );
+    }
+    let ops: Vec<OpSpec> = op_values
         .into_iter()
+        .take(MAX_OPS)
         .enumerate()
         .filter_map(|(i, v)| parse_op(src, v, i + 1, &mut diags))
         .collect();
@@ -97,26 +107,9 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
                     .with_hint("keep one: embed the script as `[agy]`, or name a script file"),
             );
         }
-        let file = path.parent().unwrap_or(Path::new(".")).join(&name);
-        match parse_script_file(&file, None) {
-            Ok(parsed) => {
-                script = Some(parsed);
-                script_file = Some(std::fs::canonicalize(&file).unwrap_or(file));
-            }
-            Err(d) => {
-                if !file.is_file() {
-                    diags.push(
-                        Diagnostic::at(
-                            src,
-                            at,
-                            format!("script file `{}` does not exist", file.display()),
-                        )
-                        .with_hint("the path is relative to this scenario file"),
-                    );
-                } else {
-                    diags.0.extend(d.0);
-                }
-            }
+        if let Some((parsed, file)) = read_script_file(src, at, path, &name, &mut diags) {
+            script = Some(parsed);
+            script_file = Some(file);
         }
     }
     let scenario = meta.map(|meta| Scenario {
@@ -135,6 +128,49 @@ pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnos
                 diags.push(Diagnostic::at(src, 0, "no `[scenario]` table"));
             }
             Err(diags)
+        }
+    }
+}
+
+/// Reads the script file `name` of the scenario at `path` (its `script` written at
+/// `at`), confined to the scenario's repository (`agy_protocol::confine`): a path
+/// outside it, such as `/proc/self/environ` or a private key, is refused unread.
+fn read_script_file(
+    src: &SourceFile,
+    at: usize,
+    path: &Path,
+    name: &str,
+    diags: &mut Diagnostics,
+) -> Option<(agy_protocol::script::Script, std::path::PathBuf)> {
+    let file = path.parent().unwrap_or(Path::new(".")).join(name);
+    let root = agy_protocol::confine::repository_root(path);
+    if agy_protocol::confine::confined(&root, &file).is_none() {
+        let message = format!(
+            "script file `{name}` is outside the scenario's repository `{}`",
+            root.display()
+        );
+        diags.push(Diagnostic::at(src, at, message).with_hint(
+            "name a script inside the repository (the nearest folder above the scenario \
+             holding `.git`, else the scenario's folder), relative to the scenario",
+        ));
+        return None;
+    }
+    match parse_script_file(&file, None) {
+        Ok(parsed) => Some((parsed, std::fs::canonicalize(&file).unwrap_or(file))),
+        Err(d) => {
+            if file.is_file() {
+                diags.0.extend(d.0);
+            } else {
+                diags.push(
+                    Diagnostic::at(
+                        src,
+                        at,
+                        format!("script file `{}` does not exist", file.display()),
+                    )
+                    .with_hint("the path is relative to this scenario file"),
+                );
+            }
+            None
         }
     }
 }
@@ -737,6 +773,23 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
     }
 
     #[test]
+    fn a_scenario_with_too_many_ops_is_refused_at_the_first_extra_op() {
+        let ops = "[[op]]\ngenerate = { prompt = \"p\" }\n".repeat(MAX_OPS + 3);
+        let err = parse(&format!(
+            "[scenario]\nname = \"x/y\"\nprofile = \"oneshot\"\n{ops}"
+        ))
+        .expect_err("too many ops");
+        let line = 4 + 2 * MAX_OPS;
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("more than {MAX_OPS} ops"))
+                && text.contains(&format!(":{line}:")),
+            "{}",
+            &text[..text.len().min(400)]
+        );
+    }
+
+    #[test]
     fn missing_scenario_table_is_reported() {
         let err = parse("[[op]]\nhello = {}\n").expect_err("rejects");
         assert!(err.to_string().contains("missing `scenario`"), "{err}");
@@ -775,6 +828,17 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
             err.0[0].path.ends_with("bad.toml") && err.0[0].line == 2,
             "{err}"
         );
+        // Regression: any file could be named, and each of its lines was echoed as an
+        // error (`/proc/self/environ` printed the job's environment).
+        for outside in ["/proc/self/environ", "../outside.toml"] {
+            let err = scenario(outside, "").expect_err("rejects");
+            assert!(
+                err.to_string()
+                    .contains("is outside the scenario's repository"),
+                "{err}"
+            );
+            assert!(!err.to_string().contains("PATH="), "{err}");
+        }
         let err = scenario("missing.toml", "").expect_err("rejects");
         assert!(err.to_string().contains("does not exist"), "{err}");
         let err = scenario("ok.toml", "[[agy.invocation]]\nsteps = []\n").expect_err("rejects");

@@ -94,6 +94,13 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         check_report_spec(spec).map_err(bad)?;
     }
     let dir = args.spikes.clone().unwrap_or_else(default_spikes);
+    if args.spikes.is_none() && dir.is_relative() {
+        // A cloned repository's `spikes/` would otherwise run unannounced.
+        eprintln!(
+            "note: running the spike files of `{}` in the current folder; give `--spikes DIR` to choose another",
+            dir.display()
+        );
+    }
     let spikes = load_spikes(&dir).map_err(|d| bad(d.to_string()))?;
     let spikes = select_spikes(spikes, &args.only).map_err(bad)?;
     let target = target(&args)?;
@@ -224,7 +231,7 @@ fn write_report_file(
         ))
     })?;
     let text = match kind {
-        "json" => redactor.redact(&report.to_json()),
+        "json" => redactor.redact(&report.to_redacted_json(redactor)),
         "junit" => redactor.redact(
             &super::junit::render_junit(report)
                 .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: JUnit report: {e}")))?,

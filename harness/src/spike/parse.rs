@@ -148,6 +148,15 @@ pub fn parse_spike(src: &SourceFile) -> Result<Spike, Diagnostics> {
         }
     }
     root.finish(SPIKE_KEYS, &mut diags);
+    if let Some(problem) = id
+        .as_deref()
+        .and_then(agy_protocol::confine::plain_name_problem)
+    {
+        diags.push(
+            Diagnostic::at(src, 0, format!("the spike `id` {problem}"))
+                .with_hint("the id names the spike's recordings: write a plain id like `S3`"),
+        );
+    }
     let spike = Spike {
         id: id.unwrap_or_default(),
         title: title.unwrap_or_default(),
@@ -168,7 +177,29 @@ fn check_probe(src: &SourceFile, at: usize, what: &str, p: &Probe, diags: &mut D
                 .with_hint("both are at least 1"),
         );
     }
+    if let Some(problem) = agy_protocol::confine::plain_name_problem(&p.name) {
+        diags.push(
+            Diagnostic::at(src, at, format!("the name of {what} {problem}"))
+                .with_hint("a probe's name is part of its recordings' file names: write a plain name like `widescreen`"),
+        );
+    }
+    for name in p
+        .env
+        .keys()
+        .filter(|k| agy_protocol::env::is_sandbox_owned(k))
+    {
+        diags.push(
+            Diagnostic::at(src, at, format!("`env` of {what} sets `{name}`, which the sandbox owns"))
+                .with_hint("the harness sets `HOME`, `PATH`, `TMPDIR` and every `FAKE_AGY_*` and `AGY_HARNESS_*` variable itself; use `isolated_profile` for an empty HOME"),
+        );
+    }
     for f in &p.fixtures {
+        if let Some(problem) = agy_protocol::confine::plain_name_problem(&f.name) {
+            diags.push(
+                Diagnostic::at(src, at, format!("the name of fixture `{}` of {what} {problem}", f.name))
+                    .with_hint("a fixture is written in the run's `{fixtures}` folder: write a plain file name like `reference.png`"),
+            );
+        }
         if f.color
             .as_deref()
             .is_some_and(|c| super::probe::parse_color(c).is_none())
@@ -463,6 +494,29 @@ at_least = 4
 
     fn parse(text: &str) -> Result<Spike, Diagnostics> {
         parse_spike(&SourceFile::new("S9.toml", text))
+    }
+
+    #[test]
+    fn names_that_would_write_outside_their_folder_are_refused() {
+        // Regression: a fixture `name` with `../` overwrote any file the user could
+        // write; a spike `id` with `../` wrote recordings outside the `--record` folder.
+        let bad = GOOD
+            .replace("id = \"S9\"", "id = \"../S9\"")
+            .replace(
+                "repeat = 5",
+                "repeat = 5\nenv = { HOME = \"/home/u\" }\nfixtures = [{ name = \"../../.bashrc\", text = \"x\" }]",
+            )
+            .replace("name = \"p\"", "name = \"/tmp/p\"")
+            .replace("probe = \"p\"", "probe = \"/tmp/p\"");
+        let text = parse(&bad).expect_err("refused").to_string();
+        for message in [
+            "the spike `id` contains a path separator",
+            "the name of probe 1 contains a path separator",
+            "the name of fixture `../../.bashrc` of probe 1 contains a path separator",
+            "`env` of probe 1 sets `HOME`, which the sandbox owns",
+        ] {
+            assert!(text.contains(message), "{message}: {text}");
+        }
     }
 
     #[test]

@@ -96,6 +96,13 @@ impl SpikeReport {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// JSON with every string redacted before it is serialised, so a secret is found in
+    /// its plain form rather than after escaping (`\u0040`, `\/`) hid it.
+    pub fn to_redacted_json(&self, redactor: &agy_protocol::redact::Redactor) -> String {
+        let value = serde_json::to_value(self).unwrap_or_default();
+        serde_json::to_string_pretty(&redactor.redact_json(&value)).unwrap_or_default()
+    }
+
     /// Text for a terminal; `color` adds ANSI colours.
     pub fn to_terminal(&self, color: bool) -> String {
         let paint = |code: &str, s: &str| {
@@ -278,5 +285,26 @@ impl SpikeReport {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_protocol::redact::Redactor;
+
+    #[test]
+    fn values_are_redacted_before_json_escapes_them() {
+        // Regression: redacting the serialised report missed `\u0040` and `\/` forms
+        // that escaping had doubled (`\\u0040`), which traces redact.
+        let target = r"agy for alice.liddell\u0040example.com at https:\/\/x?token=opaque-42";
+        let report = SpikeReport::new(target.into(), true, None, "1.2.6".into(), Vec::new());
+        let redactor = Redactor::default();
+        assert!(redactor.redact(&report.to_json()).contains("alice.liddell"));
+        let json = report.to_redacted_json(&redactor);
+        assert!(
+            !json.contains("alice.liddell") && !json.contains("opaque-42"),
+            "{json}"
+        );
     }
 }

@@ -98,13 +98,17 @@ fn a_broken_fake_is_named_as_such() {
 #[test]
 fn scenario_naming_a_library_script_runs_it() {
     let t = TestDir::new();
+    // A script is named inside the scenario's repository (here its folder).
     let library = workspace().join("scenarios/agy-scripts/print-timeout-as-success.toml");
+    std::fs::create_dir_all(t.path().join("agy-scripts")).expect("library dir");
+    std::fs::copy(
+        &library,
+        t.path().join("agy-scripts/print-timeout-as-success.toml"),
+    )
+    .expect("copy the library script");
     let scenario = t.write(
         "from-library.toml",
-        &format!(
-            "[scenario]\nname = \"oneshot/from-library\"\nprofile = \"oneshot\"\nscript = {:?}\n[[op]]\ngenerate = {{ prompt = \"p\", timeout_s = 1 }}\nexpect = {{ outcome = \"timeout\", retryable = true }}\n",
-            library.display().to_string()
-        ),
+        "[scenario]\nname = \"oneshot/from-library\"\nprofile = \"oneshot\"\nscript = \"agy-scripts/print-timeout-as-success.toml\"\n[[op]]\ngenerate = { prompt = \"p\", timeout_s = 1 }\nexpect = { outcome = \"timeout\", retryable = true }\n",
     );
     let mut cmd = real_harness();
     cmd.arg("run").arg(&scenario);

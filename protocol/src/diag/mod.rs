@@ -9,7 +9,7 @@ mod source;
 mod suggest;
 mod toml_walk;
 
-pub use diagnostic::{Diagnostic, Diagnostics};
+pub use diagnostic::{Diagnostic, Diagnostics, MAX_PER_FILE, SNIPPET_CHARS};
 pub use embedded::{parse_embedded_file, parse_whole_document, EmbeddedFormat, ValueParser};
 pub use source::SourceFile;
 pub use suggest::{closest, hint_for_serde_message};

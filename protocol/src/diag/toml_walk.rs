@@ -16,7 +16,33 @@ pub fn parse_toml_document<'i>(
     src: &'i SourceFile,
     diags: &mut Diagnostics,
 ) -> Spanned<DeTable<'i>> {
+    if let Some(at) = lone_carriage_return(src.text()) {
+        // TOML ends lines with LF or CRLF; a file of CR-only line ends is one long line
+        // with an error at every CR, each quoting that line.
+        diags.push(
+            Diagnostic::at(src, at, "the line ends are carriage returns alone (CR)")
+                .with_hint("save the file with LF (or CRLF) line ends"),
+        );
+        return DeTable::parse_recoverable("").0;
+    }
     let (table, errors) = DeTable::parse_recoverable(src.text());
+    if let (Some(first), true) = (errors.first(), table.get_ref().is_empty()) {
+        // Nothing read as TOML: the file is something else (a key, an environment dump),
+        // and quoting its lines would print it.
+        let offset = first.span().map(|s| s.start).unwrap_or(0);
+        let mut d = Diagnostic::at(
+            src,
+            offset,
+            format!(
+                "the file does not read as TOML: {}",
+                first_line(first.message())
+            ),
+        )
+        .with_hint("name a TOML file; see https://toml.io for the format");
+        d.snippet = None;
+        diags.push(d);
+        return table;
+    }
     for e in errors {
         let offset = e.span().map(|s| s.start).unwrap_or(0);
         diags.push(
@@ -29,6 +55,14 @@ pub fn parse_toml_document<'i>(
         );
     }
     table
+}
+
+/// The offset of the first CR that is not followed by LF.
+fn lone_carriage_return(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    text.match_indices('\r')
+        .map(|(i, _)| i)
+        .find(|&i| bytes.get(i + 1) != Some(&b'\n'))
 }
 
 fn first_line(s: &str) -> &str {
@@ -266,6 +300,42 @@ pub fn kind(v: &DeValue<'_>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cr_only_line_ends_are_one_error() {
+        // Regression: every CR of a CR-only file was an error quoting the whole file as
+        // its line, errors × length (gigabytes for 300 KB).
+        let text = "[scenario]\rname = 1\r".repeat(2000);
+        let src = SourceFile::new("cr.toml", text);
+        let mut diags = Diagnostics::new();
+        parse_toml_document(&src, &mut diags);
+        assert_eq!(diags.len(), 1, "{diags}");
+        assert!(diags.to_string().contains("cr.toml:1:11"), "{diags}");
+        assert!(diags.to_string().len() < 500, "{diags}");
+        let mut diags = Diagnostics::new();
+        parse_toml_document(
+            &SourceFile::new("crlf.toml", "a = 1\r\nb = 2\r\n"),
+            &mut diags,
+        );
+        assert!(diags.is_empty(), "{diags}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_toml_is_not_quoted() {
+        // Regression: a scenario's `script` naming a private key printed the key, line by
+        // line, as errors.
+        let key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----\n";
+        let src = SourceFile::new("id_ed25519", key);
+        let mut diags = Diagnostics::new();
+        parse_toml_document(&src, &mut diags);
+        let text = diags.to_string();
+        assert_eq!(diags.len(), 1, "{text}");
+        assert!(text.contains("does not read as TOML"), "{text}");
+        assert!(
+            !text.contains("b3Blbn") && !text.contains("BEGIN"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn unknown_keys_and_bad_values_are_all_reported() {

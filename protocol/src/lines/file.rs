@@ -71,7 +71,20 @@ impl FileError {
 
 /// Reads `path` as UTF-8, refusing more than `cap` bytes, with the problem located.
 pub fn read_file_located(path: &Path, cap: u64) -> Result<String, FileError> {
-    let file = std::fs::File::open(path).map_err(FileError::Io)?;
+    use std::os::unix::fs::OpenOptionsExt;
+    // Non-blocking, so that opening a FIFO returns instead of waiting for a writer; a
+    // regular file reads the same either way.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(path)
+        .map_err(FileError::Io)?;
+    if !file.metadata().map_err(FileError::Io)?.is_file() {
+        return Err(FileError::Io(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device or a folder)",
+        )));
+    }
     let mut bytes = Vec::new();
     file.take(cap + 1)
         .read_to_end(&mut bytes)
@@ -96,9 +109,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dev_zero_is_refused_naming_the_cap() {
-        let err = read_file_bounded(Path::new("/dev/zero"), 1024).expect_err("refused");
+    fn a_file_over_the_cap_is_refused_naming_the_cap() {
+        let dir = tempfile::tempdir().expect("dir");
+        let p = dir.path().join("big");
+        std::fs::write(&p, vec![b'a'; 2048]).expect("write");
+        let err = read_file_bounded(&p, 1024).expect_err("refused");
         assert!(err.to_string().contains("cap of 1024 bytes"), "{err}");
+    }
+
+    #[test]
+    fn fifos_and_devices_are_refused_without_waiting() {
+        // Regression: a scenario's `script` naming a FIFO hung `check` for ever.
+        let dir = tempfile::tempdir().expect("dir");
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).expect("mkfifo");
+        for p in [fifo.as_path(), Path::new("/dev/zero"), dir.path()] {
+            let err = read_file_bounded(p, 1024).expect_err("refused");
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+        }
     }
 
     #[test]

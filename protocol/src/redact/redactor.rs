@@ -2,7 +2,9 @@
 //! [`Identity`], applied to text and raw bytes alike.
 
 use super::identity::Identity;
+use super::key_block::KeyBlock;
 use super::rules::{builtin_rules, Rule};
+use super::wrapped::redact_wrapped;
 use regex::bytes::{Captures, Regex};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -63,7 +65,15 @@ impl Redactor {
 
     /// Redacts raw bytes (valid UTF-8 or not).
     pub fn redact_bytes(&self, input: &[u8]) -> Vec<u8> {
+        self.redact_bytes_in(input, &mut KeyBlock::default())
+    }
+
+    /// Redacts bytes that continue a stream whose private-key state is `block`.
+    pub(crate) fn redact_bytes_in(&self, input: &[u8], block: &mut KeyBlock) -> Vec<u8> {
         let mut out: Cow<'_, [u8]> = Cow::Borrowed(input);
+        if let Some(next) = redact_wrapped(&out, builtin_rules(), b"[TOKEN]") {
+            out = Cow::Owned(next);
+        }
         for p in self.patterns.iter() {
             if let Cow::Owned(next) = p
                 .regex
@@ -72,7 +82,7 @@ impl Redactor {
                 out = Cow::Owned(next);
             }
         }
-        out.into_owned()
+        block.redact(&out)
     }
 
     /// Redacts text.

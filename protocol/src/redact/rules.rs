@@ -68,7 +68,7 @@ pub enum RuleError {
 /// the alternatives they stand for.
 pub fn expand_placeholders(pattern: &str) -> String {
     pattern
-        .replace("{AT}", r"(?:@|%40|\\u0040)")
+        .replace("{AT}", r"(?:@|%40|%2540|\\u0040)")
         .replace("{SL}", r"(?:/|%2[Ff]|\\/)")
         .replace("{Q}", r#"(?:\\*"|%22)"#)
         .replace("{COLON}", r"(?::|%3[Aa])")

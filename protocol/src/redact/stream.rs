@@ -2,6 +2,7 @@
 //! still found, because text is released line by line, and a line longer than the cap
 //! only up to a cut no match straddles (the rest is kept as the tail).
 
+use super::key_block::KeyBlock;
 use super::Redactor;
 
 /// The longest partial line held back before part of it is released.
@@ -15,6 +16,7 @@ pub struct LineRedactor {
     redactor: Redactor,
     pending: Vec<u8>,
     scanned: usize,
+    key: KeyBlock,
 }
 
 impl LineRedactor {
@@ -24,6 +26,7 @@ impl LineRedactor {
             redactor,
             pending: Vec::new(),
             scanned: 0,
+            key: KeyBlock::default(),
         }
     }
 
@@ -39,7 +42,10 @@ impl LineRedactor {
             .position(|&b| b == b'\n')
         {
             let end = self.scanned + i + 1;
-            out.push(self.redactor.redact_bytes(&self.pending[start..end]));
+            out.push(
+                self.redactor
+                    .redact_bytes_in(&self.pending[start..end], &mut self.key),
+            );
             start = end;
             self.scanned = end;
         }
@@ -52,7 +58,10 @@ impl LineRedactor {
                 // already, so it is redacted.
                 cut = if s == 0 { cut } else { s };
             }
-            out.push(self.redactor.redact_bytes(&self.pending[..cut]));
+            out.push(
+                self.redactor
+                    .redact_bytes_in(&self.pending[..cut], &mut self.key),
+            );
             self.pending.drain(..cut);
             self.scanned = self.pending.len();
         }
@@ -64,7 +73,7 @@ impl LineRedactor {
         self.scanned = 0;
         (!self.pending.is_empty()).then(|| {
             self.redactor
-                .redact_bytes(&std::mem::take(&mut self.pending))
+                .redact_bytes_in(&std::mem::take(&mut self.pending), &mut self.key)
         })
     }
 }

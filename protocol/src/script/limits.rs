@@ -14,6 +14,13 @@ pub const MAX_IMAGE_COUNT: u32 = 64;
 /// The largest file a trace may have fake-agy write again (64 MiB).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The most steps a whole script may hold, over all its rules: a small file must not
+/// ask for gigabytes of work (40,000 image steps wrote 1.8 GB).
+pub const MAX_SCRIPT_STEPS: usize = 4096;
+
+/// The most images a whole script may write, over all its steps.
+pub const MAX_SCRIPT_IMAGES: u64 = 1024;
+
 /// A value a script or trace may not use: what is wrong and what to write instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LimitError {
@@ -71,6 +78,35 @@ pub fn check_exit_code(code: i32) -> Result<(), LimitError> {
     Ok(())
 }
 
+/// Checks the running totals of a script after one more rule: `steps` steps and
+/// `images` images so far.
+pub fn check_script_totals(steps: usize, images: u64) -> Result<(), LimitError> {
+    if steps > MAX_SCRIPT_STEPS {
+        return Err(LimitError::new(
+            format!("the script holds more than {MAX_SCRIPT_STEPS} steps"),
+            format!("split the behaviour into scenarios; a script holds at most {MAX_SCRIPT_STEPS} steps"),
+        ));
+    }
+    if images > MAX_SCRIPT_IMAGES {
+        return Err(LimitError::new(
+            format!("the script writes more than {MAX_SCRIPT_IMAGES} images"),
+            format!("a script writes at most {MAX_SCRIPT_IMAGES} images (`count` included)"),
+        ));
+    }
+    Ok(())
+}
+
+/// The images `steps` write.
+pub fn images_of(steps: &[Step]) -> u64 {
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::Image(spec) => u64::from(spec.0.count),
+            _ => 0,
+        })
+        .sum()
+}
+
 /// The first limit a step breaks, if any.
 pub fn check_step(step: &Step) -> Result<(), LimitError> {
     match step {
@@ -86,6 +122,17 @@ fn check_image_spec(spec: &ImageSpec) -> Result<(), LimitError> {
         return Err(LimitError::new(
             format!("{} images are more than {MAX_IMAGE_COUNT}", spec.count),
             format!("write at most {MAX_IMAGE_COUNT} images per step"),
+        ));
+    }
+    if let Some(problem) = spec
+        .name
+        .as_deref()
+        .and_then(crate::confine::plain_name_problem)
+    {
+        return Err(LimitError::new(
+            format!("the image `name` {problem}"),
+            "give a file name prefix without `/` or `..`, e.g. `name = \"sunset\"`; the image \
+             is written in the conversation's brain folder",
         ));
     }
     // An unset side takes the prompt's, at most 1376.
@@ -112,6 +159,24 @@ mod tests {
         for code in [0, 1, 2, 69, 71, 255] {
             assert_eq!(check_exit_code(code), Ok(()));
         }
+    }
+
+    #[test]
+    fn an_image_name_leaving_the_brain_folder_is_refused() {
+        // Regression: an absolute `name` wrote the image outside the brain folder.
+        for name in ["/tmp/x", "../../x", "a/b", ""] {
+            let spec = ImageSpec {
+                name: Some(name.into()),
+                ..Default::default()
+            };
+            let e = check_step(&Step::Image(Flag(spec))).expect_err(name);
+            assert!(e.message.starts_with("the image `name`"), "{name}: {e:?}");
+        }
+        let spec = ImageSpec {
+            name: Some("sunset".into()),
+            ..Default::default()
+        };
+        assert_eq!(check_step(&Step::Image(Flag(spec))), Ok(()));
     }
 
     #[test]

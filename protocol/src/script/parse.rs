@@ -4,7 +4,8 @@ use super::model::{InvocationRule, Script, ScriptHeader, TurnRule};
 use super::rule::{check_reachable_rules, parse_rule_head, parse_step_table, ScriptStep};
 use super::step::Step;
 use crate::diag::{
-    parse_embedded_file, parse_whole_document, Diagnostics, EmbeddedFormat, SourceFile, TableWalker,
+    parse_embedded_file, parse_whole_document, Diagnostic, Diagnostics, EmbeddedFormat, SourceFile,
+    TableWalker,
 };
 use crate::env::{FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE};
 use std::path::Path;
@@ -63,6 +64,18 @@ pub fn parse_script_value(
     let turns = parse_turns(src, &turn_values, "turn", diags);
     let model = root.get("model", diags).unwrap_or_default();
     root.finish(SCRIPT_KEYS, diags);
+    let rules: Vec<(&[Step], usize)> = invocations
+        .iter()
+        .map(|r| r.steps.as_slice())
+        .zip(invocation_values.iter().map(|v| v.span().start))
+        .chain(
+            turns
+                .iter()
+                .map(|t| t.steps.as_slice())
+                .zip(turn_values.iter().map(|v| v.span().start)),
+        )
+        .collect();
+    check_totals(src, &rules, diags);
     let heads = invocations.iter().map(|r| (r.when.is_some(), r.times));
     check_reachable_rules(src, "invocation", &invocation_values, heads, diags);
     Script {
@@ -127,6 +140,20 @@ fn parse_turns(
     turns
 }
 
+/// Refuses a script whose rules, together, hold too many steps or images; the error
+/// points at the rule that crosses the limit.
+fn check_totals(src: &SourceFile, rules: &[(&[Step], usize)], diags: &mut Diagnostics) {
+    let (mut steps, mut images) = (0usize, 0u64);
+    for (rule, at) in rules {
+        steps += rule.len();
+        images += super::limits::images_of(rule);
+        if let Err(e) = super::limits::check_script_totals(steps, images) {
+            diags.push(Diagnostic::at(src, *at, e.message).with_hint(e.hint));
+            return;
+        }
+    }
+}
+
 fn parse_steps(
     src: &SourceFile,
     w: &mut TableWalker<'_, '_>,
@@ -155,6 +182,24 @@ mod tests {
 
     fn parse(text: &str) -> Result<Script, Diagnostics> {
         parse_script(&SourceFile::new("s.toml", text))
+    }
+
+    #[test]
+    fn a_script_asking_for_too_many_steps_or_images_is_refused_at_the_rule() {
+        // Regression: nothing capped the steps of a small file (40,000 image steps
+        // wrote 1.8 GB).
+        let many = "{ stderr = \"x\" }, ".repeat(3000);
+        let text = format!("[[invocation]]\nsteps = [{many}]\n[[invocation]]\nsteps = [{many}]\n");
+        let err = parse(&text).expect_err("too many steps").to_string();
+        assert!(
+            err.contains("more than 4096 steps") && err.contains("s.toml:3:"),
+            "{err}"
+        );
+        let images = "{ image = { width = 8, height = 8, count = 64 } }, ".repeat(17);
+        let err = parse(&format!("[[turn]]\nsteps = [{images}]\n")).expect_err("images");
+        assert!(err.to_string().contains("more than 1024 images"), "{err}");
+        let fine = "{ image = { width = 8, height = 8, count = 64 } }, ".repeat(16);
+        assert!(parse(&format!("[[turn]]\nsteps = [{fine}]\n")).is_ok());
     }
 
     #[test]

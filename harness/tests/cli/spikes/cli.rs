@@ -22,6 +22,24 @@ fn spikes() -> Command {
 }
 
 #[test]
+fn the_current_folders_spikes_are_announced() {
+    // Regression: `./spikes` of the current folder was run without a word.
+    let dir = tempfile::tempdir().expect("dir");
+    let here = dir.path().join("spikes");
+    std::fs::create_dir(&here).expect("spikes dir");
+    std::fs::copy(workspace().join("spikes/S1.toml"), here.join("S1.toml")).expect("copy");
+    let mut cmd = Command::cargo_bin("agy-harness").expect("agy-harness binary");
+    cmd.current_dir(dir.path())
+        .args(["spikes", "--only", "S9", "--color", "never"])
+        .env_remove(agy_protocol::env::AGY_HARNESS_SPIKES)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "note: running the spike files of `spikes` in the current folder",
+        ));
+}
+
+#[test]
 fn a_real_binary_is_not_run_without_live() {
     spikes()
         .args(["--agy", "/usr/bin/true"])
