@@ -2,8 +2,8 @@
 //! moment it arrives (even while a turn is running) and queued for the turn loop.
 
 use crate::recorder::Recorder;
+use agy_process::lines::{LineItem, LineSplitter};
 use agy_protocol::journal::now_us;
-use agy_protocol::lines::{LineItem, LineSplitter};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -126,7 +126,7 @@ fn read_loop(recorder: Arc<Recorder>, tx: Sender<StdinEvent>, wake: OwnedFd) {
 
 /// A line is journalled and queued; a line that is not UTF-8 or is over the cap is
 /// named on stderr (`fake-agy: stdin:N:C: …`) and skipped, and the lines after it are
-/// read (the one policy of `agy_protocol::lines`).
+/// read (the one policy of `agy_process::lines`).
 fn send_item(recorder: &Recorder, tx: &Sender<StdinEvent>, item: LineItem) {
     match item.into_text("stdin") {
         Ok(text) => send_line(recorder, tx, text),

@@ -9,7 +9,7 @@ use crate::image::encode;
 use crate::session::Session;
 use crate::stdin_reader::StdinEvent;
 use agy_protocol::diag::{Diagnostic, Diagnostics};
-use agy_protocol::lines::{read_file_located, FILE_CAP};
+use agy_protocol::file::{read_file_located, FILE_CAP};
 use agy_protocol::script::ImageFormat;
 use agy_protocol::trace::{Trace, TraceEvent, TracedInvocation};
 use agy_protocol::Seconds;

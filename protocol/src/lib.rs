@@ -13,8 +13,7 @@
 //! - [`mod@env`]: every environment variable the binaries pass one another, spelled once.
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
-//! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
-//! - [`process`]: the one process layer (groups, parent death, sweeps, the reaper).
+//! - [`file`]: whole files read under a cap, with located errors.
 //! - [`image`]: the one image check (format by magic, decoded by a real decoder).
 //! - [`identity`]: the handshake by which the harness knows a fake from a real agy.
 //! - [`redact`]: the one redactor for every artefact that can carry live output.
@@ -29,13 +28,12 @@ pub mod duration;
 pub mod env;
 pub mod envelope;
 pub mod fault;
+pub mod file;
 pub mod gojson;
 pub mod identity;
 pub mod image;
 pub mod journal;
 pub mod layout;
-pub mod lines;
-pub mod process;
 pub mod profile;
 pub mod redact;
 pub mod script;

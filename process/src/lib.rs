@@ -1,5 +1,6 @@
-//! The one process layer every crate uses to start and end processes, so that no
-//! process outlives what started it:
+//! The mechanics every binary of the kit shares to start, stop and read processes, so
+//! that no process outlives what started it and no input is read unbounded. The
+//! vocabulary these mechanics speak (environment names, formats) is agy-protocol's.
 //!
 //! - [`group`]: a child as the leader of its own process group that dies with its
 //!   parent (`PR_SET_PDEATHSIG`), signalled and stopped by group.
@@ -9,11 +10,13 @@
 //! - [`reaper`]: a child subreaper standing between the starter and a program, so a
 //!   descendant that left the group (`setsid`, a double fork, a cleared marker) still
 //!   dies with the program, even when the starter is SIGKILLed.
+//! - [`lines`]: the one bounded line reader every crate uses on every input.
 //!
 //! Linux only for the marker, the pidfd waits and the subreaper; elsewhere the group
 //! kill applies.
 
 pub mod group;
+pub mod lines;
 pub mod liveness;
 pub mod reaper;
 pub mod sweep;

@@ -158,7 +158,7 @@ mod tests {
         let marker = format!("/sweep-test/{}", std::process::id());
         let mut child = std::process::Command::new("/bin/sh")
             .args(["-c", "sleep 30 & echo started; wait"])
-            .env(super::super::MARKER_ENV, &marker)
+            .env(crate::MARKER_ENV, &marker)
             .stdout(std::process::Stdio::piped())
             .process_group(0)
             .spawn()

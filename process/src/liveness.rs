@@ -4,7 +4,7 @@
 //! Reads `/proc`, so it works on Linux; elsewhere [`is_running`] falls back to
 //! signal 0 and nothing carries a marker.
 
-use crate::env::AGY_HARNESS_SANDBOX;
+use agy_protocol::env::AGY_HARNESS_SANDBOX;
 use nix::sys::signal::kill;
 use nix::unistd::Pid;
 

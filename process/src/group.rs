@@ -15,7 +15,7 @@ pub const KILL_TREE: Signal = Signal::SIGUSR1;
 pub enum ParentDeath {
     /// SIGKILL: nothing of the child outlives its parent.
     Kill,
-    /// SIGTERM: the child cleans up first (the [reaper](super::reaper) uses this).
+    /// SIGTERM: the child cleans up first (the [reaper](crate::reaper) uses this).
     Term,
     /// Nothing: the child may outlive its parent (a fault switch that leaks a process).
     Survive,
@@ -83,7 +83,7 @@ pub enum Stopped {
 
 /// Stops the group led by `child`: SIGTERM to the group, wait up to `grace` for the
 /// leader, then the end of the group (always, so members that ignored SIGTERM die too)
-/// and the leader reaped. A leader that is a [reaper](super::reaper) is asked to kill
+/// and the leader reaped. A leader that is a [reaper](crate::reaper) is asked to kill
 /// its whole tree first (so descendants outside the group die too), then the group gets
 /// SIGKILL. `pgid` is the child's pid as taken at spawn time (the handle forgets it
 /// once the leader is reaped, while other members may live on).
@@ -191,9 +191,9 @@ mod tests {
         let how = stop_group(&mut child, pgid, Duration::from_millis(200), false).await;
         assert_eq!(how, Stopped::Killed);
         assert!(child.try_wait().expect("waitable").is_some());
-        let left = super::super::liveness::group_members(pgid.expect("pid"));
+        let left = crate::liveness::group_members(pgid.expect("pid"));
         assert!(
-            super::super::sweep::wait_gone(&left, Duration::from_secs(5)).is_empty(),
+            crate::sweep::wait_gone(&left, Duration::from_secs(5)).is_empty(),
             "members of the group still running: {left:?}"
         );
     }

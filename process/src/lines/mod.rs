@@ -8,15 +8,14 @@
 //! - [`LineSplitter`]: the core, fed bytes by any reader (linear in the input).
 //! - [`BoundedLines`]: over a blocking [`std::io::Read`].
 //! - [`AsyncBoundedLines`]: over a tokio `AsyncRead`.
-//! - [`read_file_bounded`]: a whole file (script, trace, scenario), refusing one larger
-//!   than its cap before holding it.
+//!
+//! A whole file read under a cap (a script, a trace, a scenario) is
+//! `agy_protocol::file::read_file_bounded`: the vocabulary's own format readers use it.
 
 mod asynchronous;
-mod file;
 mod splitter;
 mod sync;
 
 pub use asynchronous::AsyncBoundedLines;
-pub use file::{read_file_bounded, read_file_located, FileError, FILE_CAP};
 pub use splitter::{LineItem, LineSplitter, DEFAULT_LINE_CAP};
 pub use sync::BoundedLines;
