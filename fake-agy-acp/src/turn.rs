@@ -485,7 +485,7 @@ impl Agent {
             // The print-mode answer rules ("reply with the single word PONG" → PONG);
             // any other prompt is echoed, so a client's transcript shows which turn
             // answered (docs/acp-fake-agent.md).
-            let reply = match fake_agy::read_prompt(prompt).reply_word {
+            let reply = match agy_protocol::prompt::read_prompt(prompt).reply_word {
                 Some(word) => word,
                 None => format!("Received: {}", prompt.trim()),
             };

@@ -5,8 +5,8 @@
 
 use crate::error::FakeError;
 use crate::image::{corrupt, encode, extension};
-use crate::prompt::read_prompt;
 use crate::session::Session;
+use agy_protocol::prompt::read_prompt;
 use agy_protocol::script::{FileSpec, ImageSpec};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
 use std::path::{Component, Path};

@@ -6,6 +6,7 @@
 //! - [`duration`], [`version`]: Go durations and agy versions.
 //! - [`timing`]: time scales and seconds, range-checked where they are read.
 //! - [`script`]: the agy script fake-agy acts out.
+//! - [`prompt`]: what both fakes' default behaviour reads from a prompt.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
 //! - [`profile`], [`fault`]: the profiles an adapter implements, and a fault switch's
@@ -35,6 +36,7 @@ pub mod image;
 pub mod journal;
 pub mod layout;
 pub mod profile;
+pub mod prompt;
 pub mod redact;
 pub mod script;
 pub mod status;

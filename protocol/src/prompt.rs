@@ -1,6 +1,7 @@
 //! What the default behaviour reads from a prompt: does it ask for an image, at which
-//! ratio, for a permission-gated tool, for a fixed reply. These are the fake's own
-//! heuristics (agy's model decides); docs/fake-agy.md lists them.
+//! ratio, for a permission-gated tool, for a fixed reply. These are the fakes' own
+//! heuristics (agy's model decides); docs/fake-agy.md lists them. fake-agy and
+//! fake-agy-acp both read prompts here, so the two fakes answer a prompt alike.
 
 /// A tool the prompt asks for that headless mode gates (docs/agy-reference.md §2.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
