@@ -12,7 +12,7 @@ use crate::turn::bookkeeping::{agent_setup, checkpoint, plan_checkpoint};
 use crate::turn::decided_turn::{act_out, respond_with, Acted};
 use crate::turn::situations::{deny, print_timeout, quota_used_up};
 use crate::turn::subagent::delegate_image;
-use agy_protocol::prompt::{read_prompt, GatedTool};
+use agy_protocol::prompt::{read_prompt, GatedTool, PromptReading};
 use agy_protocol::script::{DefaultSpec, ImageSpec, UsageName, UsageSpec};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
@@ -91,23 +91,8 @@ pub fn default_turn_usage(prompt: &str) -> Usage {
 
 /// Acts out one default turn for the session's current prompt, with overrides.
 pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
-    let reading = read_prompt(&s.prompt);
-    let image = spec.image.unwrap_or(reading.wants_image);
-    let duration = spec.duration.map(|d| d.0).unwrap_or(if image {
-        s.image_duration
-    } else {
-        s.turn_duration
-    });
-    // 1.2.16 on: the image-generator subagent makes the image (docs/agy-versions.md).
-    let delegates = image && has(s.version, Behaviour::ImageSubagent);
-    let answer = spec.response.clone().unwrap_or_else(|| {
-        if delegates {
-            delegated_answer(&reading.image_name)
-        } else {
-            canned_response(&s.prompt)
-        }
-    });
-    let usage = turn_usage(spec, image);
+    let plan = plan_turn(s, spec);
+    let duration = plan.duration;
     if s.quota_exhausted {
         return quota_used_up(s);
     }
@@ -118,7 +103,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     let timeout = s.args.print_timeout().0;
     if timeout < duration {
         s.clock.sleep(timeout);
-        return print_timeout(s, usage);
+        return print_timeout(s, plan.usage);
     }
     s.clock.sleep(duration);
     // Given model decisions replace the fake's own model (its prompt reading).
@@ -129,13 +114,13 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         },
         None => (String::new(), None),
     };
-    let image = image && decided.is_none();
+    let image = plan.image && decided.is_none();
     let answer = match &decided {
         Some(r) if spec.response.is_none() => r.full_text(),
-        _ => answer,
+        _ => plan.answer,
     };
     if !image && !s.args.skip_permissions && spec.response.is_none() && decided.is_none() {
-        if let Some(denied) = deny_gated(s, reading.gated.as_ref()) {
+        if let Some(denied) = deny_gated(s, plan.reading.gated.as_ref()) {
             return denied;
         }
     }
@@ -146,14 +131,14 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     let mut lead = lead;
     let answer_usage = if image {
         let planned = PlannedImage {
-            usage,
+            usage: plan.usage,
             duration,
-            references: &reading.references,
-            delegates,
+            references: &plan.reading.references,
+            delegates: plan.delegates,
         };
         image_steps(s, &id, spec, planned, &mut lead)?
     } else {
-        usage
+        plan.usage
     };
     match &structured_output {
         Some(value) => finish_answer(
@@ -182,6 +167,45 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         duration,
     };
     write_result(s, spec, id, answered)
+}
+
+/// What the prompt and the script's overrides make of a default turn, before it acts.
+struct TurnPlan {
+    reading: PromptReading,
+    image: bool,
+    duration: std::time::Duration,
+    delegates: bool,
+    answer: String,
+    usage: Usage,
+}
+
+/// Reads the prompt and applies the script's overrides (image, duration, response,
+/// usage).
+fn plan_turn(s: &Session, spec: &DefaultSpec) -> TurnPlan {
+    let reading = read_prompt(&s.prompt);
+    let image = spec.image.unwrap_or(reading.wants_image);
+    let duration = spec.duration.map(|d| d.0).unwrap_or(if image {
+        s.image_duration
+    } else {
+        s.turn_duration
+    });
+    // 1.2.16 on: the image-generator subagent makes the image (docs/agy-versions.md).
+    let delegates = image && has(s.version, Behaviour::ImageSubagent);
+    let answer = spec.response.clone().unwrap_or_else(|| {
+        if delegates {
+            delegated_answer(&reading.image_name)
+        } else {
+            canned_response(&s.prompt)
+        }
+    });
+    TurnPlan {
+        usage: turn_usage(spec, image),
+        reading,
+        image,
+        duration,
+        delegates,
+        answer,
+    }
 }
 
 /// The turn's usage: the script's, resolved against the recorded default for a text or
