@@ -262,7 +262,7 @@ fn act(
     // A probe no rule targets answers as the modelled agy, exhausted script or not.
     if rule.is_none()
         && s.flag_error.is_none()
-        && s.args.kind() == InvocationKind::Turn
+        && s.setup().args().kind() == InvocationKind::Turn
         && header.when_exhausted == Some(Exhausted::Fail)
         && !script.invocations.is_empty()
     {
@@ -285,7 +285,7 @@ fn act(
         ..TurnContext::default()
     };
     let steps = rule.map(|r| r.steps.as_slice()).unwrap_or_default();
-    if s.mode == RunMode::Persistent && classify(s) == Request::Persistent {
+    if s.setup().mode() == RunMode::Persistent && classify(s) == Request::Persistent {
         // A scripted invocation decides for itself; the default one validates
         // --model/--effort before reading stdin (PB error-model-effort-conflict).
         if steps.is_empty() && !pre_turn_checks(s) {

@@ -14,17 +14,17 @@ use time::{Duration, OffsetDateTime};
 /// `--version`: the modelled version alone on a line (one source shows bare `1.0.4`;
 /// the exact format is an open item, docs/agy-reference.md §9 item 7).
 pub fn version(s: &mut Session) {
-    s.out.stdout_line(&s.version.to_string());
+    s.out.stdout_line(&s.setup().version().to_string());
 }
 
 /// `agy models` / `agy --output-format=json models`.
 pub fn models(s: &mut Session) {
     // The banner goes to stderr (FM 1.1.25, UX 1.1.13).
     s.out.stderr_line("Fetching available models...");
-    let models = catalogue(s.version);
-    match s.format {
+    let models = catalogue(s.setup().version());
+    match s.setup().format() {
         OutputFormat::Text => {
-            let ids = has(s.version, Behaviour::ModelIdsListed);
+            let ids = has(s.setup().version(), Behaviour::ModelIdsListed);
             for m in &models {
                 if ids {
                     s.out.stdout_line(&format!("{}\t{}", m.id, m.label));
@@ -76,7 +76,7 @@ pub fn usage(s: &mut Session) {
             (frac * 100.0).round() as u32
         ));
     }
-    if s.format == OutputFormat::Text {
+    if s.setup().format() == OutputFormat::Text {
         s.out.stdout(tsv.as_bytes());
         return;
     }
@@ -116,9 +116,10 @@ pub fn usage(s: &mut Session) {
 /// settings'; the fake reports `--model` when given, else the first of its catalogue
 /// (`is_default` was `false` in every record).
 pub fn setting(s: &mut Session, name: &str) {
-    let models = catalogue(s.version);
+    let models = catalogue(s.setup().version());
     let chosen = s
-        .args
+        .setup()
+        .args()
         .model
         .as_deref()
         .and_then(|m| models.iter().find(|x| x.id == m || x.label == m))

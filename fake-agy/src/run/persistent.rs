@@ -78,7 +78,9 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
 /// The slash command the CLI answers itself (`/model`, `/effort`, `/usage`, `/quota`)
 /// that a stdin line starts with, when the modelled agy refuses it in persistent mode.
 fn cli_slash_command(s: &Session, prompt: &str) -> Option<String> {
-    if s.args.disable_slash_commands || !has(s.version, Behaviour::StreamSlashFatal) {
+    if s.setup().args().disable_slash_commands
+        || !has(s.setup().version(), Behaviour::StreamSlashFatal)
+    {
         return None;
     }
     let cmd = prompt.split_whitespace().next()?;

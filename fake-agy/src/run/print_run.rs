@@ -47,7 +47,7 @@ pub enum Request {
 
 /// Reads what the command line asks for (docs/agy-reference.md §1).
 pub fn classify(s: &Session) -> Request {
-    let a = &s.args;
+    let a = &s.setup().args();
     if a.version {
         return Request::Version;
     }
@@ -63,7 +63,9 @@ pub fn classify(s: &Session) -> Request {
         if a.rest[1..].iter().any(|t| is_help(t)) {
             // ua-1.0.16-*-help: a subcommand's help, or the root usage for a name agy
             // does not know (ua-1.0.16-unknown-subcommand), exit 0.
-            return Request::Help(subcommand_help(first).unwrap_or_else(|| root_usage(s.version)));
+            return Request::Help(
+                subcommand_help(first).unwrap_or_else(|| root_usage(s.setup().version())),
+            );
         }
         return match first.as_str() {
             "models" => match a.rest.get(1) {
@@ -94,7 +96,7 @@ pub fn classify(s: &Session) -> Request {
                 "error: invalid input format \"{input}\" (available: stream-json)"
             ));
         }
-        if s.format != OutputFormat::StreamJson {
+        if s.setup().format() != OutputFormat::StreamJson {
             return Request::UsageError(
                 "error: --input-format stream-json requires --output-format stream-json".into(),
             );
@@ -161,7 +163,7 @@ pub fn flag_error_answer(e: &CliError, version: AgyVersion) -> (String, i32) {
 /// in `s.exit_code`.
 pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
     if let Some(e) = &s.flag_error {
-        let (text, code) = flag_error_answer(e, s.version);
+        let (text, code) = flag_error_answer(e, s.setup().version());
         s.out.stderr(text.as_bytes());
         s.exit_code = code;
         return Ok(());
@@ -174,13 +176,13 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
         Request::Usage => commands::usage(s),
         Request::Setting(name) => commands::setting(s, &name),
         Request::Subcommand(name) => {
-            let rest = s.args.rest.get(1..).unwrap_or_default().to_vec();
+            let rest = s.setup().args().rest.get(1..).unwrap_or_default().to_vec();
             subcommands::answer(s, &name, &rest);
         }
         Request::Help(text) => s.out.stderr(text.as_bytes()),
         Request::UsageError(msg) => {
             s.out
-                .stderr(format!("{msg}\n{}", root_usage(s.version)).as_bytes());
+                .stderr(format!("{msg}\n{}", root_usage(s.setup().version())).as_bytes());
             s.exit_code = exit_code::USAGE;
         }
         Request::NoTerminal => {
@@ -205,7 +207,7 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
 /// `--model`/`--effort` validation (§1.4) and the `--json-schema` load; on failure
 /// prints the error and returns false.
 pub fn pre_turn_checks(s: &mut Session) -> bool {
-    if let Some(mode) = s.args.mode.as_deref() {
+    if let Some(mode) = s.setup().args().mode.as_deref() {
         if !matches!(mode, "plan" | "accept-edits") {
             // gb-1.1.18-mode-bogus: a warning, then the turn in the default mode.
             s.out.stderr_line(&format!(
@@ -213,11 +215,15 @@ pub fn pre_turn_checks(s: &mut Session) -> bool {
             ));
         }
     }
-    if let Err(text) = validate(s.version, s.args.model.as_deref(), s.args.effort.as_deref()) {
+    if let Err(text) = validate(
+        s.setup().version(),
+        s.setup().args().model.as_deref(),
+        s.setup().args().effort.as_deref(),
+    ) {
         report_pre_turn_error(s, &text);
         return false;
     }
-    if let Some(arg) = s.args.json_schema.clone() {
+    if let Some(arg) = s.setup().args().json_schema.clone() {
         let cwd = std::env::current_dir().unwrap_or_default();
         match Schema::load(&arg, &cwd) {
             Ok(schema) => s.schema = Some(schema),
@@ -236,14 +242,14 @@ pub fn pre_turn_checks(s: &mut Session) -> bool {
 /// `result` event without `init` (stream-json), exit 1 (PB, TF S6b).
 pub fn report_pre_turn_error(s: &mut Session, text: &str) {
     // gb-1.1.18-effort-bogus: `Error: ` before 1.2.3.
-    let head = if has(s.version, Behaviour::LowercaseErrorPrefix) {
+    let head = if has(s.setup().version(), Behaviour::LowercaseErrorPrefix) {
         "error"
     } else {
         "Error"
     };
     s.out.stderr_line(&format!("{head}: {text}"));
     let env = Envelope::pre_turn_error(text);
-    match s.format {
+    match s.setup().format() {
         OutputFormat::Json => s.out.stdout(env.to_line().as_bytes()),
         OutputFormat::StreamJson => s.out.stdout(StreamEvent::Result(env).to_line().as_bytes()),
         OutputFormat::Text => {}

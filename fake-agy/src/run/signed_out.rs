@@ -35,7 +35,7 @@ pub fn answer(s: &mut Session) -> bool {
 /// out`, a lone ERROR envelope or `result` (no `init`), exit 1. A persistent session
 /// answers at once, before reading stdin (**unverified**: the captures piped one line).
 fn fail_turn(s: &mut Session) {
-    let who = if has(s.version, Behaviour::SignInNamesAgy) {
+    let who = if has(s.setup().version(), Behaviour::SignInNamesAgy) {
         "agy"
     } else {
         "antigravity"

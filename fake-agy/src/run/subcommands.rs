@@ -28,7 +28,7 @@ pub const ANSWERED: &[&str] = &[
 
 /// Answers subcommand `name` with `rest` its arguments; exit 0.
 pub fn answer(s: &mut Session, name: &str, rest: &[String]) {
-    let version = s.version.to_string();
+    let version = s.setup().version().to_string();
     match name {
         "update" => {
             s.out.stdout_line(&format!(
@@ -48,14 +48,14 @@ pub fn answer(s: &mut Session, name: &str, rest: &[String]) {
             None | Some("list") => s.out.stdout_line("NAME   TYPE   STATUS   COMMAND/URL"),
             Some(other) => s.out.stdout_line(&format!("mcp {other}: nothing to do")),
         },
-        _ => s.out.stderr(root_usage(s.version).as_bytes()),
+        _ => s.out.stderr(root_usage(s.setup().version()).as_bytes()),
     }
 }
 
 /// An empty list: a sentence in text mode, the command envelope otherwise (the
 /// `agents` json form dates from 1.1.12, its payload shape is unverified).
 fn list(s: &mut Session, what: &str, sentence: &str) {
-    if s.format == OutputFormat::Text {
+    if s.setup().format() == OutputFormat::Text {
         s.out.stdout_line(sentence);
         return;
     }

@@ -54,14 +54,14 @@ fn run_step(
     ctx: &mut TurnContext,
 ) -> Result<(), FakeError> {
     match step {
-        Step::Default(spec) => match (s.mode, place) {
+        Step::Default(spec) => match (s.setup().mode(), place) {
             (RunMode::Persistent, Place::Invocation(serve_lines)) => serve_lines(s, ctx)?,
             (_, Place::Turn) => default_turn(s, &spec.0)?,
             (_, Place::Invocation(_)) => default_run(s, &spec.0)?,
         },
         Step::Envelope(spec) => {
             let env = build_envelope(s, spec)?;
-            let format = spec.format.map(output_format).unwrap_or(s.format);
+            let format = spec.format.map(output_format).unwrap_or(s.setup().format());
             s.emit_result_as(env, UsageUpdate::Cumulative, format)?;
         }
         Step::Init(spec) => s.write_init(&spec.0)?,
@@ -81,7 +81,7 @@ fn run_step(
         Step::Stderr(t) => s.out.stderr_line(t),
         Step::StderrRaw(t) => s.out.stderr(t.as_bytes()),
         Step::Log(t) => append_log(s, t)?,
-        Step::Sleep(d) => s.clock.sleep(d.0),
+        Step::Sleep(d) => s.setup().clock().sleep(d.0),
         Step::Exit(code) => exit_with(&s.recorder, *code),
         Step::Hang(_) => loop {
             // Only a signal ends a hang (its disposition decides how).
@@ -100,7 +100,7 @@ fn run_step(
         }
         Step::File(spec) => write_brain_file(s, spec)?,
         Step::Trace(path) => {
-            let inv = trace_replay::load(s.script_dir.as_deref(), path)?;
+            let inv = trace_replay::load(s.setup().script_dir(), path)?;
             trace_replay::replay(s, &inv)?;
         }
         Step::PrintTimeout(_) => {
@@ -150,7 +150,7 @@ fn scripted_deny(s: &mut Session, spec: &DenySpec) -> Result<(), FakeError> {
         }
     });
     s.ensure_init()?;
-    if s.turn.lines.is_empty() {
+    if s.turn().wrote_nothing() {
         let id = s.conversation_id()?;
         let i = s.next_step_index()?;
         s.emit_step(StepUpdate::new(id, i, StepState::Done, StepType::UserInput));
@@ -190,8 +190,8 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
     );
     let default_usage = if !needs_default {
         Usage::ZERO
-    } else if s.turn.spent_any {
-        s.cumulative_usage(&s.turn.spent.clone())
+    } else if let Some(spent) = s.turn().spent_if_any() {
+        s.cumulative_usage(&spent)
     } else {
         s.cumulative_usage(&default_turn_usage(&s.prompt))
     };

@@ -69,7 +69,7 @@ pub fn replay(s: &mut Session, inv: &TracedInvocation) -> Result<(), FakeError> 
     for ev in &inv.events {
         // A parsed trace's times are in range; a hand-built one saturates to the cap.
         let t = Seconds::new(ev.t).unwrap_or(Seconds::MAX).duration();
-        let due = start + s.clock.scaled(t);
+        let due = start + s.setup().clock().scaled(t);
         let now = Instant::now();
         if due > now {
             std::thread::sleep(due - now);

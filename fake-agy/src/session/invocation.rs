@@ -2,6 +2,8 @@
 //! state of the current turn. Everything that writes agy output goes through here, so
 //! step indices, cumulative usage and turn counts stay consistent.
 
+use super::setup::Setup;
+use super::turn_state::TurnState;
 use crate::exit_code;
 use crate::io::clock::Clock;
 use crate::io::output::Output;
@@ -17,47 +19,13 @@ use crate::store::conversation::Conversation;
 use crate::store::settings::tool_permission;
 use crate::turn::structured::Schema;
 use agy_protocol::layout::Layout;
-use agy_protocol::script::{InitSpec, ModelTurn, RunMode};
+use agy_protocol::script::{InitSpec, ModelTurn};
 use agy_protocol::stream::{Init, StepState, StepType, StepUpdate, StreamEvent};
 use agy_protocol::{AgyVersion, Envelope, Status, Usage};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// The current turn.
-#[derive(Debug, Clone)]
-pub struct TurnState {
-    /// When it started.
-    pub started: Instant,
-    /// Usage its steps reported so far.
-    pub spent: Usage,
-    /// True once any step reported usage.
-    pub spent_any: bool,
-    /// stream-json lines it wrote (for the replay quirk).
-    pub lines: Vec<String>,
-    /// Text streamed in `text_delta`s (the partial output a print timeout returns).
-    pub streamed_text: String,
-    /// Highest step index it used.
-    pub max_step: Option<u64>,
-    /// A tool error that makes the turn's result ERROR while the answer stands
-    /// (`crate::turn::boundary`).
-    pub failed_with: Option<String>,
-}
-
-impl TurnState {
-    fn new() -> TurnState {
-        TurnState {
-            started: Instant::now(),
-            spent: Usage::ZERO,
-            spent_any: false,
-            lines: Vec::new(),
-            streamed_text: String::new(),
-            max_step: None,
-            failed_with: None,
-        }
-    }
-}
+use std::time::Duration;
 
 /// How a result changes the conversation's cumulative usage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,20 +50,7 @@ pub struct PendingQuestion {
 /// Everything one invocation acts with.
 #[derive(Debug)]
 pub struct Session {
-    /// The command line.
-    pub args: Args,
-    /// The output format.
-    pub format: OutputFormat,
-    /// The run mode.
-    pub mode: RunMode,
-    /// The modelled version.
-    pub version: AgyVersion,
-    /// Delay scaling.
-    pub clock: Clock,
-    /// Default text turn length.
-    pub turn_duration: Duration,
-    /// Default image turn length.
-    pub image_duration: Duration,
+    setup: Setup,
     /// stdout/stderr.
     pub out: Output,
     /// The journal record.
@@ -105,14 +60,9 @@ pub struct Session {
     stdin: Option<StdinReader>,
     /// agy's data directory.
     pub app: AppDir,
-    /// The folder of the script file (trace paths are relative to it).
-    pub script_dir: Option<PathBuf>,
-    /// The workspace (first `--add-dir`, else the cwd).
-    pub workspace: String,
     /// The prompt of the current turn.
     pub prompt: String,
-    /// The current turn.
-    pub turn: TurnState,
+    turn: TurnState,
     /// True once `init` was written.
     pub init_sent: bool,
     /// The exit code the last result implies.
@@ -181,34 +131,21 @@ impl Session {
 
     /// Builds a session and starts reading stdin.
     pub fn new(p: SessionParts) -> Session {
-        let format = p.args.output_format().unwrap_or_default();
-        let mode = p.args.run_mode();
-        let workspace = p
-            .args
-            .add_dirs
-            .first()
-            .map(|d| absolute(d))
-            .unwrap_or_else(|| {
-                std::env::current_dir()
-                    .map(|c| c.display().to_string())
-                    .unwrap_or_default()
-            });
         let prompt = p.args.prompt.clone().unwrap_or_default();
         Session {
             out: Output::new(p.recorder.clone()),
             stdin: p.read_stdin.then(|| StdinReader::start(p.recorder.clone())),
-            args: p.args,
-            format,
-            mode,
-            version: p.version,
-            clock: p.clock,
-            turn_duration: p.turn_duration,
-            image_duration: p.image_duration,
+            setup: Setup::new(
+                p.args,
+                p.version,
+                p.clock,
+                p.turn_duration,
+                p.image_duration,
+                p.script_dir,
+            ),
             recorder: p.recorder,
             signals: p.signals,
             app: p.app,
-            script_dir: p.script_dir,
-            workspace,
             prompt,
             turn: TurnState::new(),
             init_sent: false,
@@ -239,7 +176,22 @@ impl Session {
 
     /// True when output is stream-json events.
     pub fn is_stream(&self) -> bool {
-        self.format == OutputFormat::StreamJson
+        self.setup.format() == OutputFormat::StreamJson
+    }
+
+    /// What the invocation was started with.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The current turn.
+    pub fn turn(&self) -> &TurnState {
+        &self.turn
+    }
+
+    /// The current turn, to mark it failed.
+    pub fn turn_mut(&mut self) -> &mut TurnState {
+        &mut self.turn
     }
 
     /// Starts a new turn for `prompt`.
@@ -253,7 +205,9 @@ impl Session {
         if self.conversation.is_none() {
             let conv = self.resolve_conversation()?;
             self.app.create_brain(&conv.id)?;
-            let cache = self.app.set_last_conversation(&self.workspace, &conv.id)?;
+            let cache = self
+                .app
+                .set_last_conversation(self.setup.workspace(), &conv.id)?;
             let id = conv.id.clone();
             self.recorder.update(true, |r| {
                 r.conversation_id = Some(id);
@@ -279,29 +233,35 @@ impl Session {
 
     fn resolve_conversation(&mut self) -> Result<Conversation, FakeError> {
         let new_id = || uuid::Uuid::new_v4().to_string();
-        if let Some(id) = self.args.conversation.clone() {
+        if let Some(id) = self.setup.args().conversation.clone() {
             if let Some(c) = Conversation::load(&self.app, &id) {
                 return Ok(c);
             }
-            if !has(self.version, Behaviour::ResumeOnlyConversation) {
+            if !has(self.setup.version(), Behaviour::ResumeOnlyConversation) {
                 // ≤1.1.x: a client-minted id creates the conversation (UX, 1.1.4).
-                return Ok(Conversation::new(id, self.workspace.clone()));
+                return Ok(Conversation::new(id, self.setup.workspace().to_string()));
             }
             // ≥1.2: warning and an agy-minted id (uxnan PR #255, 1.2.7).
             self.out
                 .stderr_line(&format!("warning: conversation \"{id}\" not found"));
-            return Ok(Conversation::new(new_id(), self.workspace.clone()));
+            return Ok(Conversation::new(
+                new_id(),
+                self.setup.workspace().to_string(),
+            ));
         }
-        if self.args.continue_last {
+        if self.setup.args().continue_last {
             if let Some(c) = self
                 .app
-                .last_conversation(&self.workspace)
+                .last_conversation(self.setup.workspace())
                 .and_then(|id| Conversation::load(&self.app, &id))
             {
                 return Ok(c);
             }
         }
-        Ok(Conversation::new(new_id(), self.workspace.clone()))
+        Ok(Conversation::new(
+            new_id(),
+            self.setup.workspace().to_string(),
+        ))
     }
 
     /// A resumed conversation's `duration_seconds`: the time since the conversation began
@@ -354,7 +314,7 @@ impl Session {
     /// Writes a stream-json line that belongs to the current turn.
     pub fn turn_line(&mut self, line: String) {
         self.out.stdout(line.as_bytes());
-        self.turn.lines.push(line);
+        self.turn.push_line(line);
     }
 
     /// Writes `init` once (stream-json only).
@@ -377,7 +337,7 @@ impl Session {
     /// else the settings file's `toolPermission`, else `request-review`; `--mode` does
     /// not change it (docs/agy-versions.md, "Permissions").
     pub fn permission_mode(&self) -> String {
-        if self.args.skip_permissions {
+        if self.setup.args().skip_permissions {
             return "always-proceed".into();
         }
         tool_permission(&self.app.root).unwrap_or_else(|| "request-review".into())
@@ -388,7 +348,7 @@ impl Session {
     /// falls back to its default agent); a scripted `init` that orders its keys keeps
     /// them.
     fn with_agent(&self, mut init: Init, spec: &InitSpec) -> Init {
-        let Some(agent) = &self.args.agent else {
+        let Some(agent) = &self.setup.args().agent else {
             return init;
         };
         if init.extra.contains_key("agent") || !spec.key_order.is_empty() {
@@ -416,7 +376,10 @@ impl Session {
             None => self.conversation_id()?,
         };
         let init = Init {
-            model: spec.model.clone().or_else(|| self.args.model.clone()),
+            model: spec
+                .model
+                .clone()
+                .or_else(|| self.setup.args().model.clone()),
             cwd: spec.cwd.clone().unwrap_or_else(|| {
                 std::env::current_dir()
                     .map(|c| c.display().to_string())
@@ -425,7 +388,7 @@ impl Session {
             tools: spec
                 .tools
                 .clone()
-                .unwrap_or_else(|| tools_for(self.version)),
+                .unwrap_or_else(|| tools_for(self.setup.version())),
             permission_mode: spec
                 .permission_mode
                 .clone()
@@ -457,14 +420,7 @@ impl Session {
     /// Accounts a step and writes it when `write` (a scripted step is written in every
     /// output format).
     pub fn emit_step_to(&mut self, step: StepUpdate, write: bool) {
-        if let Some(u) = &step.usage {
-            self.turn.spent = self.turn.spent.add(u);
-            self.turn.spent_any = true;
-        }
-        if let Some(t) = &step.text_delta {
-            self.turn.streamed_text.push_str(t);
-        }
-        self.turn.max_step = Some(self.turn.max_step.unwrap_or(0).max(step.step_index));
+        self.turn.account(&step);
         if let Some(c) = self.conversation.as_mut() {
             c.next_step = c.next_step.max(step.step_index + 1);
         }
@@ -498,7 +454,7 @@ impl Session {
     /// Writes the result: the envelope (json), a `result` event (stream-json) or the
     /// response text (text). Updates the conversation and the implied exit code.
     pub fn emit_result(&mut self, env: Envelope, usage: UsageUpdate) -> Result<(), FakeError> {
-        self.emit_result_as(env, usage, self.format)
+        self.emit_result_as(env, usage, self.setup.format())
     }
 
     /// [`Session::emit_result`] in `format` whatever `--output-format` says.
@@ -509,7 +465,7 @@ impl Session {
         format: OutputFormat,
     ) -> Result<(), FakeError> {
         let mut env = env;
-        if !has(self.version, Behaviour::CacheReadTokens) {
+        if !has(self.setup.version(), Behaviour::CacheReadTokens) {
             // ua-1.0.16-print-json-ok: no `cache_read_tokens` key.
             env.usage.cache_read_absent = true;
         }
@@ -529,9 +485,9 @@ impl Session {
             (Status::Error, None) => exit_code::TURN_FAILED,
             _ => exit_code::OK,
         };
-        let spent = self.turn.spent;
-        let turn_lines = std::mem::take(&mut self.turn.lines);
-        let max_step = self.turn.max_step;
+        let spent = self.turn.spent();
+        let turn_lines = self.turn.take_lines();
+        let max_step = self.turn.max_step();
         let app = self.app.clone();
         if let Some(c) = self.conversation.as_mut() {
             if c.id == env.conversation_id {
@@ -548,14 +504,13 @@ impl Session {
                 c.save(&app)?;
             }
         }
-        self.turn.spent = Usage::ZERO;
-        self.turn.spent_any = false;
+        self.turn.reset_spent();
         Ok(())
     }
 
     /// Ends the turn with an ERROR result carrying `error` and the usage spent so far.
     pub fn emit_error_result(&mut self, id: String, error: String) -> Result<(), FakeError> {
-        let spent = self.turn.spent;
+        let spent = self.turn.spent();
         let env = Envelope {
             error,
             duration_seconds: self.turn_elapsed(),
@@ -568,22 +523,11 @@ impl Session {
 
     /// Seconds since the turn started.
     pub fn turn_elapsed(&self) -> f64 {
-        self.turn.started.elapsed().as_secs_f64()
+        self.turn.elapsed_secs()
     }
 
     /// Records a file written under the data dir.
     pub fn record_file(&self, path: &std::path::Path, bytes: u64) {
         self.recorder.file(path.display().to_string(), bytes);
-    }
-}
-
-fn absolute(p: &str) -> String {
-    let path = std::path::Path::new(p);
-    if path.is_absolute() {
-        p.to_string()
-    } else {
-        std::env::current_dir()
-            .map(|c| c.join(path).display().to_string())
-            .unwrap_or_else(|_| p.to_string())
     }
 }

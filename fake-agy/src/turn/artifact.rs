@@ -115,7 +115,7 @@ pub fn write_brain_file(s: &mut Session, spec: &FileSpec) -> Result<(), FakeErro
 /// Appends `text` to the file `--log-file` names (relative to the cwd, created when
 /// missing); without the flag agy keeps its log elsewhere and the text goes nowhere.
 pub fn append_log(s: &mut Session, text: &str) -> Result<(), FakeError> {
-    let Some(path) = s.args.log_file.clone() else {
+    let Some(path) = s.setup().args().log_file.clone() else {
         return Ok(());
     };
     let mut file = std::fs::OpenOptions::new()

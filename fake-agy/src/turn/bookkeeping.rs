@@ -22,8 +22,8 @@ const CHECKPOINT_USAGE: Usage = Usage {
 /// `unknown` step (no `--agent`), DONE in half a millisecond
 /// (jd-1.1.9-unknown-conversation: 0.000551 s; a resumed turn has none: jd-1.1.9-resume).
 pub fn agent_setup(s: &mut Session, id: &str) -> Result<(), FakeError> {
-    if s.args.agent.is_some()
-        || !has(s.version, Behaviour::AgentSetupStep)
+    if s.setup().args().agent.is_some()
+        || !has(s.setup().version(), Behaviour::AgentSetupStep)
         || s.turns_after_this(false) > 0
     {
         return Ok(());
@@ -43,9 +43,9 @@ pub fn agent_setup(s: &mut Session, id: &str) -> Result<(), FakeError> {
 /// no usage of its own (the fake's choice, so a scenario's figures stay its own).
 pub fn plan_checkpoint(s: &mut Session, id: &str, scripted_usage: bool) -> Result<(), FakeError> {
     let first = s.turns_after_this(false) == 0;
-    s.checkpoint_due = first && has(s.version, Behaviour::TitleCheckpoint);
+    s.checkpoint_due = first && has(s.setup().version(), Behaviour::TitleCheckpoint);
     s.checkpoint_spends = !scripted_usage;
-    if first && has(s.version, Behaviour::UserInputCheckpoint) {
+    if first && has(s.setup().version(), Behaviour::UserInputCheckpoint) {
         let i = s.next_step_index()?;
         let mut step = StepUpdate::new(id, i, StepState::Done, StepType::Checkpoint);
         step.duration_seconds = Some(1.180448);

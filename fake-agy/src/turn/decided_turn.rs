@@ -131,7 +131,7 @@ fn interrupted(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeEr
     s.emit_step(active);
     s.signals.wait_interrupt();
     // gb-1.1.18-context-canceled: before 1.1.28 the result says `context canceled`.
-    let why = if has(s.version, Behaviour::InterruptedError) {
+    let why = if has(s.setup().version(), Behaviour::InterruptedError) {
         "interrupted"
     } else {
         "context canceled"
@@ -193,7 +193,7 @@ fn run_call(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeError
     s.emit_step(active);
     let boundary = denial(s, &call.parameters);
     if let Some(message) = &boundary {
-        s.turn.failed_with = Some(message.clone());
+        s.turn_mut().fail_with(message.clone());
     }
     let mut done = match call.fails.as_ref().or(boundary.as_ref()) {
         // cp-unknown-image-429: the image model's 429 is a tool ERROR; the turn goes on.

@@ -100,12 +100,12 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     resume_message(s, &id)?;
     agent_setup(s, &id)?;
     plan_checkpoint(s, &id, spec.usage.is_some())?;
-    let timeout = s.args.print_timeout().0;
+    let timeout = s.setup().args().print_timeout().0;
     if timeout < duration {
-        s.clock.sleep(timeout);
+        s.setup().clock().sleep(timeout);
         return print_timeout(s, plan.usage);
     }
-    s.clock.sleep(duration);
+    s.setup().clock().sleep(duration);
     // Given model decisions replace the fake's own model (its prompt reading).
     let (lead, decided) = match s.take_model_turn() {
         Some(turn) => match act_out(s, &id, &turn)? {
@@ -119,7 +119,8 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
         Some(r) if spec.response.is_none() => r.full_text(),
         _ => plan.answer,
     };
-    if !image && !s.args.skip_permissions && spec.response.is_none() && decided.is_none() {
+    if !image && !s.setup().args().skip_permissions && spec.response.is_none() && decided.is_none()
+    {
         if let Some(denied) = deny_gated(s, plan.reading.gated.as_ref()) {
             return denied;
         }
@@ -185,12 +186,12 @@ fn plan_turn(s: &Session, spec: &DefaultSpec) -> TurnPlan {
     let reading = read_prompt(&s.prompt);
     let image = spec.image.unwrap_or(reading.wants_image);
     let duration = spec.duration.map(|d| d.0).unwrap_or(if image {
-        s.image_duration
+        s.setup().image_duration()
     } else {
-        s.turn_duration
+        s.setup().turn_duration()
     });
     // 1.2.16 on: the image-generator subagent makes the image (docs/agy-versions.md).
-    let delegates = image && has(s.version, Behaviour::ImageSubagent);
+    let delegates = image && has(s.setup().version(), Behaviour::ImageSubagent);
     let answer = spec.response.clone().unwrap_or_else(|| {
         if delegates {
             delegated_answer(&reading.image_name)
@@ -239,14 +240,14 @@ fn write_result(
 ) -> Result<(), FakeError> {
     checkpoint(s, &id)?;
     let advance = spec.advance_turns.unwrap_or(true);
-    let spent = s.turn.spent;
+    let spent = s.turn().spent();
     let env = Envelope {
         // agy joins every text-bearing agent message of the turn (cp-1.2.16-image-subagent).
         response: a.response,
         error: spec
             .error
             .clone()
-            .or_else(|| s.turn.failed_with.clone())
+            .or_else(|| s.turn().failed_with().map(str::to_string))
             .unwrap_or_default(),
         duration_seconds: s.result_duration(a.duration.as_secs_f64() + 0.04),
         num_turns: s.turns_after_this(advance),
@@ -261,7 +262,7 @@ fn write_result(
             id,
             spec.status
                 .clone()
-                .unwrap_or(if s.turn.failed_with.is_some() {
+                .unwrap_or(if s.turn().failed_with().is_some() {
                     Status::Error
                 } else {
                     Status::Success
@@ -269,7 +270,7 @@ fn write_result(
         )
     };
     s.emit_result(env, UsageUpdate::AddSpent)?;
-    if s.turn.failed_with.is_some() && s.ending.is_none() {
+    if s.turn().failed_with().is_some() && s.ending.is_none() {
         // gb-1.1.18-protection-boundary: the ERROR result of a boundary denial exits 0.
         s.exit_code = crate::exit_code::OK;
     }
@@ -351,7 +352,7 @@ fn resume_message(s: &mut Session, id: &str) -> Result<(), FakeError> {
     let i = s.next_step_index()?;
     let mut step = StepUpdate::new(id, i, StepState::Done, StepType::SystemMessage);
     // pl-1.2.13-resume-turn: 0.000265 s (1.1.9 wrote none: jd-1.1.9-resume).
-    if has(s.version, Behaviour::SystemMessageDuration) {
+    if has(s.setup().version(), Behaviour::SystemMessageDuration) {
         step.duration_seconds = Some(0.000265);
     }
     s.emit_step(step);

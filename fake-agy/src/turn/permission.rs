@@ -47,7 +47,7 @@ pub fn denied(s: &Session, tool: &str) -> Option<Permission> {
     if s.permission_mode() == "always-proceed" {
         return None;
     }
-    if permission == Permission::File && s.args.mode.as_deref() == Some("accept-edits") {
+    if permission == Permission::File && s.setup().args().mode.as_deref() == Some("accept-edits") {
         return None;
     }
     Some(permission)

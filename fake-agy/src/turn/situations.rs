@@ -17,8 +17,8 @@ pub const QUOTA_MESSAGE: &str =
 /// `--print-timeout` expired with the turn in progress.
 pub fn print_timeout(s: &mut Session, planned_usage: Usage) -> Result<(), FakeError> {
     let id = s.conversation_id()?;
-    let d = s.args.print_timeout();
-    if has(s.version, Behaviour::PrintTimeoutSuccess) {
+    let d = s.setup().args().print_timeout();
+    if has(s.setup().version(), Behaviour::PrintTimeoutSuccess) {
         // 1.2.6+ (TF S6c, PB trace): SUCCESS, partial text, zero usage, duration 0,
         // one stderr line; exit 0.
         s.out.stderr_line(&format!(
@@ -26,7 +26,7 @@ pub fn print_timeout(s: &mut Session, planned_usage: Usage) -> Result<(), FakeEr
             d.go_string()
         ));
         let env = Envelope {
-            response: s.turn.streamed_text.clone(),
+            response: s.turn().streamed_text().to_string(),
             num_turns: s.turns_after_this(true),
             ..Envelope::empty(id, Status::Success)
         };
@@ -34,12 +34,8 @@ pub fn print_timeout(s: &mut Session, planned_usage: Usage) -> Result<(), FakeEr
     } else {
         // ≤1.1.24 (HV capture): ERROR "timeout waiting for response", exit 1, empty
         // stderr, usage kept.
-        let usage = if s.turn.spent_any {
-            s.turn.spent
-        } else {
-            planned_usage
-        };
-        if s.format == OutputFormat::Text {
+        let usage = s.turn().spent_if_any().unwrap_or(planned_usage);
+        if s.setup().format() == OutputFormat::Text {
             // gb-1.1.18-text-timeout: text mode says so on stderr.
             s.out.stderr_line("Error: timeout waiting for response");
         }
@@ -127,7 +123,7 @@ pub fn deny_call(
     let strict = s.permission_mode() == "strict";
     let mut done = if action.action == "command"
         && !strict
-        && has(s.version, Behaviour::DeniedCommandDone)
+        && has(s.setup().version(), Behaviour::DeniedCommandDone)
     {
         // PB denied-command (1.2.17): ACTIVE → DONE, no output, no error.
         let mut d = StepUpdate::new(id, i, StepState::Done, StepType::Tool);
@@ -175,7 +171,7 @@ fn denial_target(tool: &str, parameters: &serde_json::Value) -> String {
 pub fn end_denied(s: &mut Session, id: &str, tool: &str) -> Result<(), FakeError> {
     let action = denied_action(tool);
     // FM (1.1.22) quotes the live stderr form.
-    let advice = if has(s.version, Behaviour::DenialAdvice) {
+    let advice = if has(s.setup().version(), Behaviour::DenialAdvice) {
         // ut-1.3.1-tools-denied.
         format!(" Add an allow-rule under permissions.allow in settings.json (e.g. {}(<target>)). Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.", action.action)
     } else {
@@ -185,9 +181,9 @@ pub fn end_denied(s: &mut Session, id: &str, tool: &str) -> Result<(), FakeError
         "jetski: no output produced — a tool required the \"{}\" permission that headless mode cannot prompt for, so it was auto-denied.{advice}",
         action.action
     ));
-    let spent = s.turn.spent;
+    let spent = s.turn().spent();
     let id = id.to_string();
-    let env = if has(s.version, Behaviour::DenialSuccess) {
+    let env = if has(s.setup().version(), Behaviour::DenialSuccess) {
         // 1.2.7 / 1.2.17: SUCCESS, empty response, denied_actions.
         Envelope {
             duration_seconds: s.turn_elapsed(),
@@ -217,7 +213,7 @@ pub fn quota_used_up(s: &mut Session) -> Result<(), FakeError> {
     if s.is_stream() {
         s.ensure_init()?;
     }
-    if s.format == OutputFormat::Text {
+    if s.setup().format() == OutputFormat::Text {
         s.out.stderr_line(&format!("Error: {QUOTA_MESSAGE}"));
     }
     let env = Envelope {
@@ -273,7 +269,7 @@ pub fn question(s: &mut Session, text: &str, tool: Option<&str>) -> Result<(), F
         tool,
         parameters,
     });
-    let spent = s.turn.spent;
+    let spent = s.turn().spent();
     let env = Envelope {
         response: format!("{text}\n"),
         duration_seconds: s.turn_elapsed(),

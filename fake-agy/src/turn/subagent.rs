@@ -88,7 +88,7 @@ pub fn start_subagent(
     entry.insert("log_uri".into(), json!(format!("file://{}", log.display())));
     entry.insert(
         "workspace_uris".into(),
-        json!([format!("file://{}", s.workspace)]),
+        json!([format!("file://{}", s.setup().workspace())]),
     );
     let mut done = step(StepState::Done, &entry);
     done.duration_seconds = Some(started.elapsed().as_secs_f64());
