@@ -64,7 +64,7 @@ pub struct Session {
     pub prompt: String,
     turn: TurnState,
     /// True once `init` was written.
-    pub init_sent: bool,
+    init_sent: bool,
     /// The exit code the last result implies.
     pub exit_code: i32,
     /// Set when the process must end after the current turn (quota: 3).
