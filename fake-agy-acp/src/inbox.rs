@@ -2,8 +2,8 @@
 //! them to the agent loop.
 
 use super::wire::Wire;
+use agy_process::lines::{BoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::acp::{parse_frame, AcpDirection, AcpKind, Frame, FrameError};
-use agy_protocol::lines::{BoundedLines, DEFAULT_LINE_CAP};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 
@@ -30,7 +30,7 @@ pub(crate) fn spawn_reader(wire: Arc<Wire>) -> Receiver<Inbound> {
                 Err(problem) => {
                     // Not UTF-8, or over the cap: journalled and answered like any line
                     // that cannot be parsed, never converted; the frames after it are
-                    // read (the one policy of `agy_protocol::lines`).
+                    // read (the one policy of `agy_process::lines`).
                     wire.event(AcpDirection::In, AcpKind::Invalid, &problem);
                     if tx
                         .send(Inbound::Invalid(FrameError::Unreadable(problem)))

@@ -9,7 +9,7 @@ use agent_client_protocol_schema::v1::{
     ContentBlock, Error as RpcError, PromptRequest, PromptResponse, RequestId, StopReason,
     ToolCall, ToolCallStatus,
 };
-use agy_protocol::acp::script::{AcpStep, PermissionSpec, StopReasonName};
+use agy_protocol::acp::script::{AcpStep, PermissionSpec, StopReasonName, ToolCallSpec};
 use agy_protocol::acp::{AcpDirection, AcpKind};
 use agy_protocol::script::Times;
 use serde_json::{json, Value};
@@ -200,26 +200,7 @@ impl Agent {
             AcpStep::Thought(t) => {
                 self.notify(updates::notification(&sid, updates::thought_text(t)))
             }
-            AcpStep::ToolCall(spec) => {
-                let cwd = self
-                    .sessions
-                    .get(&sid)
-                    .map(|s| s.cwd.clone())
-                    .unwrap_or_default();
-                let path = spec
-                    .path
-                    .as_ref()
-                    .map(|p| Path::new(&cwd).join(p).display().to_string());
-                let body = spec.new_text.clone().unwrap_or_else(|| "ok\n".into());
-                let call = updates::tool_call(
-                    spec.id.as_deref().unwrap_or(&new_tool_id()),
-                    spec.title.as_deref().unwrap_or("Run create_file?"),
-                    spec.kind.as_deref().unwrap_or("edit"),
-                    spec.status.as_deref().unwrap_or("pending"),
-                    path.as_deref().map(|p| (p, body.as_str())),
-                );
-                self.send_tool_call(state, call);
-            }
+            AcpStep::ToolCall(spec) => self.scripted_tool_call(state, spec),
             AcpStep::ToolUpdate(spec) => {
                 let id = spec
                     .id
@@ -228,15 +209,7 @@ impl Agent {
                 let id = id.unwrap_or_else(new_tool_id);
                 self.update_tool(state, &id, &spec.status, spec.output.as_deref());
             }
-            AcpStep::DuplicateToolCall(_) => {
-                // The same `tool_call` re-sent verbatim, same id (docs/agy-acp-reference.md §2.7 quirk a).
-                if let Some(call) = state.tools.last().cloned() {
-                    self.notify(updates::notification(
-                        &sid,
-                        agent_client_protocol_schema::v1::SessionUpdate::ToolCall(call),
-                    ));
-                }
-            }
+            AcpStep::DuplicateToolCall(_) => self.duplicate_tool_call(state),
             AcpStep::Permission(spec) => return self.permission(state, &spec.0),
             AcpStep::Usage(spec) => {
                 let used = spec.0.used.unwrap_or_else(|| self.context_used(&sid));
@@ -283,6 +256,40 @@ impl Agent {
             }
         }
         Flow::Next
+    }
+
+    /// A scripted `tool_call`, with the defaults of a `create_file` edit in the session's
+    /// folder.
+    fn scripted_tool_call(&mut self, state: &mut TurnState, spec: &ToolCallSpec) {
+        let cwd = self
+            .sessions
+            .get(&state.session_id)
+            .map(|s| s.cwd.clone())
+            .unwrap_or_default();
+        let path = spec
+            .path
+            .as_ref()
+            .map(|p| Path::new(&cwd).join(p).display().to_string());
+        let body = spec.new_text.clone().unwrap_or_else(|| "ok\n".into());
+        let call = updates::tool_call(
+            spec.id.as_deref().unwrap_or(&new_tool_id()),
+            spec.title.as_deref().unwrap_or("Run create_file?"),
+            spec.kind.as_deref().unwrap_or("edit"),
+            spec.status.as_deref().unwrap_or("pending"),
+            path.as_deref().map(|p| (p, body.as_str())),
+        );
+        self.send_tool_call(state, call);
+    }
+
+    /// The same `tool_call` re-sent verbatim, same id (docs/agy-acp-reference.md §2.7
+    /// quirk a).
+    fn duplicate_tool_call(&mut self, state: &TurnState) {
+        if let Some(call) = state.tools.last().cloned() {
+            self.notify(updates::notification(
+                &state.session_id,
+                agent_client_protocol_schema::v1::SessionUpdate::ToolCall(call),
+            ));
+        }
     }
 
     fn say(&mut self, state: &mut TurnState, text: &str) {
@@ -423,69 +430,14 @@ impl Agent {
             .map(|s| (s.cwd.clone(), s.mode.clone()))
             .unwrap_or_default();
         if let Some((name, body)) = wanted_file(prompt) {
-            self.say(state, "I'll create the file.");
-            let path = Path::new(&cwd).join(&name).display().to_string();
-            let call = updates::tool_call(
-                &new_tool_id(),
-                "Run create_file?",
-                "edit",
-                "pending",
-                Some((&path, &body)),
-            );
-            let id = call.tool_call_id.0.to_string();
-            self.send_tool_call(state, call);
-            // Permission only in `default` mode and only for writes (docs/agy-acp-reference.md §2.7).
-            let mut allowed = true;
-            if mode == "default" {
-                let request = agent_client_protocol_schema::v1::RequestPermissionRequest::new(
-                    sid.clone(),
-                    updates::call_as_update(
-                        state
-                            .tools
-                            .last()
-                            .unwrap_or(&updates::tool_call(&id, "", "edit", "pending", None)),
-                    ),
-                    updates::permission_options(),
-                );
-                let rid = self.send_request(
-                    "session/request_permission",
-                    serde_json::to_value(&request).unwrap_or(Value::Null),
-                );
-                match self.wait(Some(&rid), false, None) {
-                    Woke::Response(Ok(result)) => {
-                        match result.pointer("/outcome/optionId").and_then(Value::as_str) {
-                            Some("allow")
-                                if result.pointer("/outcome/outcome").and_then(Value::as_str)
-                                    == Some("selected") => {}
-                            Some("deny") => allowed = false,
-                            _ => {
-                                self.fail_open_tools(state);
-                                self.answer(state, StopReasonName::Cancelled);
-                                return Flow::Stop;
-                            }
-                        }
-                    }
-                    Woke::Response(Err(_)) | Woke::Cancelled | Woke::Timeout => {
-                        self.fail_open_tools(state);
-                        self.answer(state, StopReasonName::Cancelled);
-                        return Flow::Stop;
-                    }
-                    Woke::Eof => return Flow::Stop,
-                }
-            }
-            if allowed {
-                self.update_tool(state, &id, "in_progress", None);
-                self.update_tool(state, &id, "completed", Some(&format!("Created {name}")));
-                self.say(state, "Done.");
-            } else {
-                self.update_tool(state, &id, "failed", None);
-                self.say(state, "I did not create the file.");
+            if let Flow::Stop = self.default_file_edit(state, &cwd, &mode, &name, &body) {
+                return Flow::Stop;
             }
         } else {
             // The print-mode answer rules ("reply with the single word PONG" → PONG);
             // any other prompt is echoed, so a client's transcript shows which turn
             // answered (docs/acp-fake-agent.md).
-            let reply = match fake_agy::read_prompt(prompt).reply_word {
+            let reply = match agy_protocol::prompt::read_prompt(prompt).reply_word {
                 Some(word) => word,
                 None => format!("Received: {}", prompt.trim()),
             };
@@ -502,6 +454,85 @@ impl Agent {
             ));
         }
         Flow::Next
+    }
+
+    /// The default turn's gated file edit: the `tool_call`, the permission asked in
+    /// `default` mode only and only for writes (docs/agy-acp-reference.md §2.7), then
+    /// the edit done or refused.
+    fn default_file_edit(
+        &mut self,
+        state: &mut TurnState,
+        cwd: &str,
+        mode: &str,
+        name: &str,
+        body: &str,
+    ) -> Flow {
+        self.say(state, "I'll create the file.");
+        let path = Path::new(cwd).join(name).display().to_string();
+        let call = updates::tool_call(
+            &new_tool_id(),
+            "Run create_file?",
+            "edit",
+            "pending",
+            Some((path.as_str(), body)),
+        );
+        let id = call.tool_call_id.0.to_string();
+        self.send_tool_call(state, call);
+        let allowed = if mode == "default" {
+            match self.ask_edit_permission(state, &id) {
+                Some(allowed) => allowed,
+                None => return Flow::Stop,
+            }
+        } else {
+            true
+        };
+        if allowed {
+            self.update_tool(state, &id, "in_progress", None);
+            self.update_tool(state, &id, "completed", Some(&format!("Created {name}")));
+            self.say(state, "Done.");
+        } else {
+            self.update_tool(state, &id, "failed", None);
+            self.say(state, "I did not create the file.");
+        }
+        Flow::Next
+    }
+
+    /// Asks the client whether the edit `id` may run: `Some(allowed)`, or `None` when
+    /// the turn ended instead (answered as cancelled, or stdin closed).
+    fn ask_edit_permission(&mut self, state: &mut TurnState, id: &str) -> Option<bool> {
+        let request = agent_client_protocol_schema::v1::RequestPermissionRequest::new(
+            state.session_id.clone(),
+            updates::call_as_update(
+                state
+                    .tools
+                    .last()
+                    .unwrap_or(&updates::tool_call(id, "", "edit", "pending", None)),
+            ),
+            updates::permission_options(),
+        );
+        let rid = self.send_request(
+            "session/request_permission",
+            serde_json::to_value(&request).unwrap_or(Value::Null),
+        );
+        match self.wait(Some(&rid), false, None) {
+            Woke::Response(Ok(result)) => {
+                match result.pointer("/outcome/optionId").and_then(Value::as_str) {
+                    Some("allow")
+                        if result.pointer("/outcome/outcome").and_then(Value::as_str)
+                            == Some("selected") =>
+                    {
+                        return Some(true)
+                    }
+                    Some("deny") => return Some(false),
+                    _ => {}
+                }
+            }
+            Woke::Response(Err(_)) | Woke::Cancelled | Woke::Timeout => {}
+            Woke::Eof => return None,
+        }
+        self.fail_open_tools(state);
+        self.answer(state, StopReasonName::Cancelled);
+        None
     }
 
     fn context_used(&self, session_id: &str) -> u64 {

@@ -5,50 +5,16 @@
 //! The [`mock`] module is fake-agy as a library for an adapter's own tests
 //! (docs/fake-agy-mock.md).
 
-mod actor;
-mod answer_stream;
-mod app;
-mod artifact;
-mod bookkeeping;
-mod boundary;
-mod brain;
-mod cli;
-mod clock;
-mod commands;
-mod conversation;
-mod decided_turn;
-mod ending;
-mod error;
 pub mod exit_code;
-mod help;
-mod image;
-mod knobs;
+mod io;
 pub mod mock;
-mod models;
-mod output;
-mod permission;
-mod persistent;
-mod print_run;
-mod prompt;
-mod recorder;
-mod rules;
+mod model;
+mod run;
+mod script;
 mod session;
-mod settings;
-mod signals;
-mod signed_out;
-mod situations;
-mod state;
-mod stdin_reader;
-mod structured;
-mod subagent;
-mod subcommands;
-mod tools;
-mod trace_replay;
+mod store;
 mod turn;
-mod usage_figures;
-mod version_model;
 
-pub use app::{main_with, main_with_os};
-pub use help::root_usage;
-pub use image::encode as encode_image;
-pub use prompt::{read_prompt, GatedTool, PromptReading};
+pub use model::help::root_usage;
+pub use run::app::{main_with, main_with_os};
+pub use turn::image::encode as encode_image;

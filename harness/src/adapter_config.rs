@@ -257,8 +257,8 @@ fn check_env(
 /// Reads an adapter config file.
 pub fn load_adapter_config(path: &Path) -> Result<AdapterConfig, Diagnostics> {
     let display = path.display().to_string();
-    let text = agy_protocol::lines::read_file_bounded(path, agy_protocol::lines::FILE_CAP)
-        .map_err(|e| {
+    let text =
+        agy_protocol::file::read_file_bounded(path, agy_protocol::file::FILE_CAP).map_err(|e| {
             Diagnostics(vec![Diagnostic::at_line(
                 display.clone(),
                 1,

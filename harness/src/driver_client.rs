@@ -2,11 +2,11 @@
 //! under the reaper (so nothing it starts outlives it, even when the harness is
 //! SIGKILLed), send requests, collect replies by id (in any order), stop it.
 
+use agy_process::lines::{AsyncBoundedLines, LineItem, DEFAULT_LINE_CAP};
+use agy_process::{in_own_group, reaper, stop_group, under_reaper, ParentDeath, Stopped};
 use agy_protocol::driver::{
     parse_driver_line, DriverLine, Reply, Request, RequestOp, DRIVER_PROTOCOL_VERSION,
 };
-use agy_protocol::lines::{AsyncBoundedLines, LineItem, DEFAULT_LINE_CAP};
-use agy_protocol::process::{in_own_group, reaper, stop_group, under_reaper, ParentDeath, Stopped};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Stdio;
@@ -266,7 +266,7 @@ impl DriverClient {
         if tokio::time::timeout(grace, self.child.wait()).await.is_ok() {
             // The leader is gone; its group may still have members.
             if let Some(pgid) = self.pgid {
-                agy_protocol::process::signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
+                agy_process::signal_group(pgid, nix::sys::signal::Signal::SIGKILL);
             }
             return Stopped::OnTerm;
         }

@@ -8,8 +8,8 @@
 //! `PATH`, a `HOME` of its own (the user's real `~/.gemini` stays untouched), in a
 //! process group that dies with the harness and is swept after.
 
+use agy_process::{in_own_group_std, sweep_marked, wait_gone, ParentDeath, MARKER_ENV};
 use agy_protocol::identity::{read_identity, ENV_IDENTIFY, IDENTIFY_ARG};
-use agy_protocol::process::{in_own_group_std, sweep_marked, wait_gone, ParentDeath, MARKER_ENV};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -88,7 +88,7 @@ fn handshake(path: &Path, name: &str) -> Result<String, String> {
         });
     }
     let answered = wait_gone(&[child.id()], ANSWER_LIMIT).is_empty();
-    agy_protocol::process::signal_group(child.id(), nix::sys::signal::Signal::SIGKILL);
+    agy_process::signal_group(child.id(), nix::sys::signal::Signal::SIGKILL);
     let _ = child.kill();
     let status = child.wait().ok();
     sweep_marked(&marker, Duration::from_secs(2));

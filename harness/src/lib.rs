@@ -4,7 +4,7 @@
 //! - [`scenario`]: the scenario model, parser and catalogue.
 //! - [`adapter_config`]: how to start a driver and read its errors.
 //! - [`sandbox`]: temp `HOME`, fake-agy as `agy`, no orphans (with
-//!   [`agy_protocol::process`]).
+//!   [`agy_process`]).
 //! - [`driver_client`]: the harness side of driver protocol v1.
 //! - [`runner`], [`observation`], [`check`]: running a scenario and judging it.
 //! - [`report`]: terminal, JSON, JUnit and Markdown reports; [`exit_code`].

@@ -43,7 +43,7 @@ pub fn locate_binary(name: &str, env_var: &str, package: &str) -> Result<PathBuf
     ))
 }
 
-/// The binary hosting the [reaper](agy_protocol::process::reaper) drivers run under:
+/// The binary hosting the [reaper](agy_process::reaper) drivers run under:
 /// this executable when it is agy-harness, else (the harness used as a library, as in
 /// its tests) the agy-harness beside it or one folder up; `None` when there is none,
 /// and drivers then run without a reaper (group kill and marker sweep only).

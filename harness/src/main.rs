@@ -3,8 +3,8 @@
 use clap::Parser;
 
 fn main() {
-    // agy-harness hosts the reaper its drivers run under (agy_protocol::process::reaper).
-    if let Some(code) = agy_protocol::process::reaper_main_if_requested() {
+    // agy-harness hosts the reaper its drivers run under (agy_process::reaper).
+    if let Some(code) = agy_process::reaper_main_if_requested() {
         std::process::exit(code);
     }
     // In a live run's sandbox, agy-harness itself stands in front of the real agy.

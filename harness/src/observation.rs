@@ -2,10 +2,10 @@
 //! process ended, and what the driver wrote that was not protocol.
 
 use crate::driver_client::{DriverError, ProtocolViolation};
+use agy_process::is_running;
 use agy_protocol::acp::{read_acp_journal, AcpJournalEntry};
 use agy_protocol::driver::{Outcome, Reply};
 use agy_protocol::journal::{now_us, read_journal, JournalRecord};
-use agy_protocol::process::is_running;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -152,7 +152,7 @@ async fn collect(
             // started meanwhile. A process that never ends (a fault the scenario
             // catches) costs one wait, not a probe every few milliseconds.
             while !running.is_empty() && Instant::now() < deadline {
-                let left = agy_protocol::process::wait_gone_until(&running, deadline).await;
+                let left = agy_process::wait_gone_until(&running, deadline).await;
                 let before = std::mem::take(&mut running);
                 running = obs.probe(&ctx.sandbox.journal(), ctx.sandbox.marker());
                 if left.is_empty() && running == before {

@@ -6,13 +6,13 @@
 //!
 //! Reusable by anything that runs agy or an adapter (scenario runs, spikes).
 
+use agy_process::{marked_processes, sweep_marked, MARKER_ENV};
 use agy_protocol::env::{
     AGY_ACP_BIN, AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_SANDBOX_DIR,
     AGY_HARNESS_TIME_SCALE, FAKE_AGY_ACP_JOURNAL, FAKE_AGY_ACP_SCRIPT, FAKE_AGY_ACP_SCRIPT_TABLE,
     FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_STATE_DIR,
     FAKE_AGY_TIME_SCALE,
 };
-use agy_protocol::process::{marked_processes, sweep_marked, MARKER_ENV};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

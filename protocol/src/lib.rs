@@ -6,6 +6,7 @@
 //! - [`duration`], [`version`]: Go durations and agy versions.
 //! - [`timing`]: time scales and seconds, range-checked where they are read.
 //! - [`script`]: the agy script fake-agy acts out.
+//! - [`prompt`]: what both fakes' default behaviour reads from a prompt.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
 //! - [`profile`], [`fault`]: the profiles an adapter implements, and a fault switch's
@@ -13,8 +14,7 @@
 //! - [`mod@env`]: every environment variable the binaries pass one another, spelled once.
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
-//! - [`lines`]: the one bounded line reader (and bounded file reads) of every crate.
-//! - [`process`]: the one process layer (groups, parent death, sweeps, the reaper).
+//! - [`file`]: whole files read under a cap, with located errors.
 //! - [`image`]: the one image check (format by magic, decoded by a real decoder).
 //! - [`identity`]: the handshake by which the harness knows a fake from a real agy.
 //! - [`redact`]: the one redactor for every artefact that can carry live output.
@@ -30,14 +30,14 @@ pub mod duration;
 pub mod env;
 pub mod envelope;
 pub mod fault;
+pub mod file;
 pub mod gojson;
 pub mod identity;
 pub mod image;
 pub mod journal;
 pub mod layout;
-pub mod lines;
-pub mod process;
 pub mod profile;
+pub mod prompt;
 pub mod redact;
 pub mod script;
 pub mod status;

@@ -280,25 +280,7 @@ impl Trace {
                 ),
             }
         }
-        let Some(header) = header else {
-            if diags.is_empty() {
-                diags.push(
-                    Diagnostic::at_line(path, 1, 1, "empty trace")
-                        .with_hint("a trace starts with its header line"),
-                );
-            }
-            return Err(diags);
-        };
-        if invocations.is_empty() {
-            diags.push(
-                Diagnostic::at_line(path, 1, 1, "trace has no invocation")
-                    .with_hint("add an {\"invocation\":…} line and its events"),
-            );
-        }
-        diags.into_result(Trace {
-            header,
-            invocations,
-        })
+        whole_trace(path, header, invocations, diags)
     }
 
     /// Builds a one-invocation trace from a raw capture: stdout and stderr bytes as
@@ -443,6 +425,35 @@ fn check_timed_event(
     if let Err((message, hint)) = check_event(&ev.event) {
         diags.push(Diagnostic::at_line(path, n, 1, message).with_hint(hint));
     }
+}
+
+/// The trace its lines make, or every error: a trace needs its header and at least one
+/// invocation.
+fn whole_trace(
+    path: &str,
+    header: Option<TraceHeader>,
+    invocations: Vec<TracedInvocation>,
+    mut diags: Diagnostics,
+) -> Result<Trace, Diagnostics> {
+    let Some(header) = header else {
+        if diags.is_empty() {
+            diags.push(
+                Diagnostic::at_line(path, 1, 1, "empty trace")
+                    .with_hint("a trace starts with its header line"),
+            );
+        }
+        return Err(diags);
+    };
+    if invocations.is_empty() {
+        diags.push(
+            Diagnostic::at_line(path, 1, 1, "trace has no invocation")
+                .with_hint("add an {\"invocation\":…} line and its events"),
+        );
+    }
+    diags.into_result(Trace {
+        header,
+        invocations,
+    })
 }
 
 fn first_line(text: &str) -> usize {

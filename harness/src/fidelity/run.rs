@@ -3,11 +3,11 @@
 //! and the capture's model decisions as the script's `[[model]]` layer.
 
 use crate::sandbox::Sandbox;
+use agy_process::{in_own_group, signal_group, stop_group, ParentDeath};
 use agy_protocol::capture::{Capture, CaptureKind, HostSignal};
 use agy_protocol::env::{
     FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION,
 };
-use agy_protocol::process::{in_own_group, signal_group, stop_group, ParentDeath};
 use agy_protocol::script::{render_script, ModelTurn, Script};
 use nix::sys::signal::Signal;
 use std::path::Path;

@@ -74,7 +74,7 @@ impl LiveRecorder {
         let mut invocations = Vec::new();
         for f in &files {
             let shown = f.display().to_string();
-            let text = agy_protocol::lines::read_file_bounded(f, PART_CAP)
+            let text = agy_protocol::file::read_file_bounded(f, PART_CAP)
                 .map_err(|e| format!("failed to read `{shown}`: {e}"))?;
             let trace = Trace::parse(&shown, &text).map_err(|d| d.to_string())?;
             invocations.extend(trace.invocations);

@@ -6,6 +6,7 @@
 //! signals, exit). So journal expectations judge a live run as they judge a fake one.
 
 use super::capture::{InvocationCapture, StdinSink, Stream};
+use agy_process::lines::{LineItem, LineSplitter, DEFAULT_LINE_CAP};
 use agy_protocol::env::{
     AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
     AGY_HARNESS_LIVE_PREFIX, FAKE_AGY_JOURNAL, FAKE_AGY_PREFIX, FAKE_AGY_STATE_DIR,
@@ -14,7 +15,6 @@ use agy_protocol::journal::{
     append_final, now_us, write_live, ExitRecord, JournalRecord, SignalRecord, StdinLine,
     JOURNALED_ENV, JOURNAL_VERSION,
 };
-use agy_protocol::lines::{LineItem, LineSplitter, DEFAULT_LINE_CAP};
 use agy_protocol::redact::{Identity, Redactor};
 use std::collections::BTreeMap;
 use std::ffi::OsString;

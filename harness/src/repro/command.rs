@@ -83,7 +83,7 @@ fn read_report(capture: &Path) -> Result<Report, Fatal> {
         )
     } else {
         let text =
-            agy_protocol::lines::read_file_bounded(capture, MAX_PASTE_BYTES).map_err(|e| {
+            agy_protocol::file::read_file_bounded(capture, MAX_PASTE_BYTES).map_err(|e| {
                 bad(format!(
                     "failed to read the report `{}`: {e}",
                     capture.display()

@@ -87,7 +87,7 @@ pub fn read_folder(dir: &Path) -> Result<Evidence, Diagnostics> {
 }
 
 fn read(path: &Path) -> Result<String, Diagnostics> {
-    agy_protocol::lines::read_file_bounded(path, MAX_PASTE_BYTES)
+    agy_protocol::file::read_file_bounded(path, MAX_PASTE_BYTES)
         .map_err(|e| one(&path.display().to_string(), format!("failed to read: {e}")))
 }
 

@@ -48,8 +48,8 @@ pub const DEFAULT_SESSION: &str = "s1";
 /// Reads and parses a scenario file.
 pub fn parse_scenario_file(path: &Path) -> Result<Scenario, Diagnostics> {
     let display = path.display().to_string();
-    let text = agy_protocol::lines::read_file_bounded(path, agy_protocol::lines::FILE_CAP)
-        .map_err(|e| {
+    let text =
+        agy_protocol::file::read_file_bounded(path, agy_protocol::file::FILE_CAP).map_err(|e| {
             Diagnostics(vec![Diagnostic::at_line(
                 display.clone(),
                 1,

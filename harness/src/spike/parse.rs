@@ -65,7 +65,7 @@ pub fn load_spikes(dir: &Path) -> Result<Vec<Spike>, Diagnostics> {
     let mut spikes = Vec::new();
     for path in paths {
         let display = path.display().to_string();
-        match agy_protocol::lines::read_file_bounded(&path, agy_protocol::lines::FILE_CAP) {
+        match agy_protocol::file::read_file_bounded(&path, agy_protocol::file::FILE_CAP) {
             Ok(text) => match parse_spike(&SourceFile::new(display, text)) {
                 Ok(s) => spikes.push(s),
                 Err(d) => diags.extend(d),

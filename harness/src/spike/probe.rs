@@ -8,8 +8,8 @@ use super::record::{CapturedChunk, Recorder, RunCapture};
 use super::target::Target;
 use crate::check::{has_image_extension, inspect_image};
 use crate::sandbox::Sandbox;
+use agy_process::{in_own_group, stop_group, sweep_marked, ParentDeath};
 use agy_protocol::env::{FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE};
-use agy_protocol::process::{in_own_group, stop_group, sweep_marked, ParentDeath};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -253,7 +253,7 @@ async fn execute(setup: &RunSetup, target: &Target) -> Result<RunOutput, String>
     // No process outlives its run: whatever agy left behind in its group, or started
     // in a session of its own, goes now.
     if let Some(pid) = pid {
-        agy_protocol::process::signal_group(pid, nix::sys::signal::Signal::SIGKILL);
+        agy_process::signal_group(pid, nix::sys::signal::Signal::SIGKILL);
     }
     let marker = setup.sandbox.marker().to_string();
     tokio::task::spawn_blocking(move || sweep_marked(&marker, Duration::from_secs(5)))

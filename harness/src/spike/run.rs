@@ -103,8 +103,7 @@ async fn version_in(bin: &std::path::Path, env: &[(String, String)]) -> Result<S
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    agy_protocol::process::in_own_group(&mut cmd, agy_protocol::process::ParentDeath::Kill)
-        .kill_on_drop(true);
+    agy_process::in_own_group(&mut cmd, agy_process::ParentDeath::Kill).kill_on_drop(true);
     let out = match tokio::time::timeout(Duration::from_secs(10), cmd.output()).await {
         Err(_) => return Err("it did not answer within 10 s".into()),
         Ok(Err(e)) => return Err(format!("it could not be started: {e}")),

@@ -79,7 +79,7 @@ fn sigkill_to_the_harness_leaves_no_process_of_its_tree() {
     let harness_pid = child.id();
     let standin = pids(&read_fifo_line(&fifo, Duration::from_secs(30)));
     assert_eq!(standin.len(), 3, "driver, child, grandchild: {standin:?}");
-    let mut tree = agy_protocol::process::liveness::descendants(harness_pid);
+    let mut tree = agy_process::liveness::descendants(harness_pid);
     for pid in &standin {
         assert!(tree.contains(pid), "{pid} not below agy-harness: {tree:?}");
     }
@@ -87,7 +87,7 @@ fn sigkill_to_the_harness_leaves_no_process_of_its_tree() {
     child.kill().expect("SIGKILL");
     let _ = child.wait();
     // The kernel reports each exit on a pidfd; the bound only fails a broken build.
-    let left = agy_protocol::process::wait_gone(&tree, Duration::from_secs(20));
+    let left = agy_process::wait_gone(&tree, Duration::from_secs(20));
     assert_eq!(
         left,
         Vec::<u32>::new(),

@@ -132,7 +132,7 @@ pub fn pids(line: &str) -> Vec<u32> {
 pub fn still_running(pids: &[u32]) -> Vec<u32> {
     pids.iter()
         .copied()
-        .filter(|p| agy_protocol::process::is_running(*p, None))
+        .filter(|p| agy_process::is_running(*p, None))
         .collect()
 }
 

@@ -48,10 +48,10 @@ pub fn parse_embedded_file<T: Default>(
     parse: ValueParser<'_, T>,
 ) -> Result<T, Diagnostics> {
     let display = path.display().to_string();
-    let text = crate::lines::read_file_located(path, crate::lines::FILE_CAP).map_err(|e| {
+    let text = crate::file::read_file_located(path, crate::file::FILE_CAP).map_err(|e| {
         let d = e.diagnostic(&display, &format!("read {}", format.name));
         let d = match e {
-            crate::lines::FileError::Io(_) => {
+            crate::file::FileError::Io(_) => {
                 d.with_hint(format!("check the path in `{}`", format.path_env))
             }
             _ => d,

@@ -9,9 +9,9 @@
 use crate::failure::tail;
 use crate::stderr_tail::{keep_stderr_tail, StderrTail};
 use agent_client_protocol_schema::v1::{Error as RpcError, RequestId};
+use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
+use agy_process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use agy_protocol::acp::{parse_frame, render_frame, Frame};
-use agy_protocol::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
-use agy_protocol::process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
@@ -46,7 +46,7 @@ pub struct Connection {
 /// Reads the agent's stdout under the line cap until it ends, then sends `Closed`. A
 /// line the reader does not take as text (not UTF-8, over the cap) is named on stderr
 /// and handed on as garbage with its located report, never converted; the lines after
-/// it are read (the one policy of `agy_protocol::lines`).
+/// it are read (the one policy of `agy_process::lines`).
 async fn read_agent<R: AsyncRead + Unpin>(stdout: R, tx: mpsc::UnboundedSender<Inbound>) {
     let mut reader = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
     while let Some(Ok(read)) = reader.next().await {

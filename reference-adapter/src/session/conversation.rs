@@ -261,7 +261,7 @@ impl Conversation {
     async fn exited_before_result(&mut self, unparsed: &[String]) -> Failure {
         let (code, stderr) = match self.process.as_mut() {
             Some(p) => (
-                agy_protocol::process::wait_for(&mut p.child, self.env.scaled(1.0))
+                agy_process::wait_for(&mut p.child, self.env.scaled(1.0))
                     .await
                     .and_then(|s| s.code()),
                 p.stderr_tail(),

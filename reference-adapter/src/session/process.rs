@@ -5,8 +5,8 @@ use super::selection::Selection;
 use crate::environment::Environment;
 use crate::failure::tail;
 use crate::stderr_tail::{keep_stderr_tail, StderrTail};
-use agy_protocol::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
-use agy_protocol::process::{in_own_group, GroupGuard, ParentDeath};
+use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
+use agy_process::{in_own_group, GroupGuard, ParentDeath};
 use agy_protocol::stream::{StreamEvent, UserLine};
 use std::process::Stdio;
 use tokio::io::{AsyncRead, AsyncWriteExt};
@@ -38,7 +38,7 @@ pub(crate) struct AgyProcess {
 /// Reads agy's stdout under the line cap until it ends. A line the reader does not
 /// take as text (not UTF-8, over the cap) is named on stderr and handed on as unparsed
 /// with its located report, never converted; the lines after it are read (the one
-/// policy of `agy_protocol::lines`).
+/// policy of `agy_process::lines`).
 async fn read_events<R: AsyncRead + Unpin>(stdout: R, tx: mpsc::UnboundedSender<ProcessOutput>) {
     let mut reader = AsyncBoundedLines::new(stdout, DEFAULT_LINE_CAP);
     while let Some(Ok(read)) = reader.next().await {

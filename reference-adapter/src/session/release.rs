@@ -5,7 +5,7 @@
 use super::process::AgyProcess;
 use crate::environment::Environment;
 use crate::faults::{Fault, FaultSet};
-use agy_protocol::process::wait_for;
+use agy_process::wait_for;
 use nix::sys::signal::Signal;
 
 /// Seconds agy gets to exit on its own once stdin is closed.

@@ -2,8 +2,8 @@
 //! own.
 
 use agy_harness::spike::{parse_spike, run_probe, Target};
+use agy_process::is_running;
 use agy_protocol::diag::SourceFile;
-use agy_protocol::process::is_running;
 use std::os::unix::fs::PermissionsExt;
 
 #[tokio::test(flavor = "multi_thread")]

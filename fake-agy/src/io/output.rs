@@ -1,0 +1,95 @@
+//! stdout and stderr as agy writes them: unbuffered, counted into the journal, and
+//! tolerant of a reader that went away.
+
+use crate::io::recorder::Recorder;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The process's two output streams.
+#[derive(Debug)]
+pub struct Output {
+    recorder: Arc<Recorder>,
+    stdout_closed: AtomicBool,
+    // Serialises writers (main thread, signal thread) so lines never interleave.
+    lock: Mutex<()>,
+}
+
+impl Output {
+    /// Output that counts into `recorder`.
+    pub fn new(recorder: Arc<Recorder>) -> Output {
+        Output {
+            recorder,
+            stdout_closed: AtomicBool::new(false),
+            lock: Mutex::new(()),
+        }
+    }
+
+    /// Writes bytes to stdout and flushes. A reader that went away ends the process by
+    /// SIGPIPE, as it ends agy.
+    pub fn stdout(&self, bytes: &[u8]) {
+        if self.stdout_closed.load(Ordering::SeqCst) {
+            return;
+        }
+        let _g = self.lock.lock();
+        let mut out = std::io::stdout().lock();
+        match out.write_all(bytes).and_then(|_| out.flush()) {
+            Ok(()) => {
+                let n = bytes.len() as u64;
+                self.recorder.update(false, |r| r.stdout_bytes += n);
+            }
+            Err(e) => self.on_write_error(&e),
+        }
+    }
+
+    /// agy is a Go program: a write to fd 1 or 2 whose reader is gone kills it with
+    /// SIGPIPE (Go's os/signal documentation). Other write errors are ignored.
+    fn on_write_error(&self, e: &std::io::Error) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            crate::io::ending::die_by_signal(&self.recorder, nix::libc::SIGPIPE);
+        }
+    }
+
+    /// Writes bytes to stderr.
+    pub fn stderr(&self, bytes: &[u8]) {
+        let _g = self.lock.lock();
+        let mut err = std::io::stderr().lock();
+        match err.write_all(bytes).and_then(|_| err.flush()) {
+            Ok(()) => {
+                let n = bytes.len() as u64;
+                self.recorder.update(false, |r| r.stderr_bytes += n);
+            }
+            Err(e) => self.on_write_error(&e),
+        }
+    }
+
+    /// Writes a line to stderr, adding `\n` unless present.
+    pub fn stderr_line(&self, text: &str) {
+        self.stderr(with_newline(text).as_bytes());
+    }
+
+    /// Writes a line to stdout, adding `\n` unless present.
+    pub fn stdout_line(&self, text: &str) {
+        self.stdout(with_newline(text).as_bytes());
+    }
+
+    /// Closes stdout: the reader sees EOF while the process keeps running. The fd is
+    /// pointed at `/dev/null` so later writes go nowhere instead of into a reused fd.
+    pub fn close_stdout(&self) {
+        let _g = self.lock.lock();
+        let _ = std::io::stdout().lock().flush();
+        if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+            let _ = nix::unistd::dup2_stdout(&null);
+        }
+        self.stdout_closed.store(true, Ordering::SeqCst);
+    }
+}
+
+/// `text` with a trailing `\n`.
+pub fn with_newline(text: &str) -> String {
+    if text.ends_with('\n') {
+        text.to_string()
+    } else {
+        format!("{text}\n")
+    }
+}

@@ -1,0 +1,306 @@
+//! One invocation from start to end: knobs, command line, script, rule, then the
+//! scripted or default behaviour; the journal record is written on every way out.
+
+use crate::exit_code;
+use crate::io::clock::Clock;
+use crate::io::ending::exit_with;
+use crate::io::recorder::Recorder;
+use crate::io::signals::{SignalControl, INT, TERM};
+use crate::run::cli::{find_flag_value, parse_args, Args, CliError};
+use crate::run::error::FakeError;
+use crate::run::knobs::Knobs;
+use crate::run::persistent::serve_lines;
+use crate::run::print_run::{classify, default_run, flag_error_answer, pre_turn_checks, Request};
+use crate::script::actor::{run_steps, Place};
+use crate::script::rules::{
+    choose_invocation, invocation_label, targets_flag_errors, InvocationFacts, TurnContext,
+};
+use crate::session::{Session, SessionParts};
+use crate::store::brain::AppDir;
+use crate::store::state::claim_invocation;
+use agy_protocol::command_line::InvocationKind;
+use agy_protocol::env::FAKE_AGY_JOURNAL;
+use agy_protocol::script::{
+    parse_script_file, DefaultSpec, Exhausted, InvocationRule, MalformedLines, RunMode, Script,
+    ScriptHeader, Step, Times,
+};
+use agy_protocol::AgyVersion;
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
+use std::sync::Arc;
+
+/// Runs fake-agy with `argv` (`argv[0]` first) and the process environment; never
+/// returns.
+pub fn main_with(argv: Vec<String>) -> ! {
+    main_checked(argv, None)
+}
+
+/// [`main_with`] for the process's own argv, which may hold any bytes: an argument
+/// that is not UTF-8 is reported (position and bytes, exit 70) and journalled lossily,
+/// since fake-agy acts on text only.
+pub fn main_with_os(argv: Vec<OsString>) -> ! {
+    let bad = argv.iter().position(|a| a.to_str().is_none()).map(|i| {
+        let hex: Vec<String> = argv[i]
+            .as_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        FakeError::Unsupported(format!(
+            "argument {i} is not valid UTF-8 (bytes {}); fake-agy acts on text arguments only",
+            hex.join(" ")
+        ))
+    });
+    let text = argv
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    main_checked(text, bad)
+}
+
+fn main_checked(argv: Vec<String>, bad: Option<FakeError>) -> ! {
+    let env = |k: &str| std::env::var(k).ok();
+    let recorder = Arc::new(Recorder::start(
+        env(FAKE_AGY_JOURNAL)
+            .filter(|v| !v.is_empty())
+            .map(Into::into),
+        argv.clone(),
+        env,
+    ));
+    let outcome = match bad {
+        Some(e) => Err(e),
+        None => run(&argv, recorder.clone()),
+    };
+    let code = match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            let mut text = e.to_string();
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            eprint!("fake-agy: {text}");
+            exit_code::BROKEN
+        }
+    };
+    exit_with(&recorder, code)
+}
+
+/// The command line as agy's flag parser reads it: the flags, or for one it does not run
+/// (`-h`, an undefined flag) the parser's error and no flag but the `--log-file` a rule
+/// serving it may still write.
+fn read_command_line(rest: &[String]) -> (Args, Option<CliError>) {
+    match parse_args(rest) {
+        Ok(a) => (a, None),
+        Err(e) => {
+            let log_file = find_flag_value(rest, "log-file");
+            (
+                Args {
+                    log_file,
+                    ..Args::default()
+                },
+                Some(e),
+            )
+        }
+    }
+}
+
+/// agy's flag parser answers a command line it does not run before anything else
+/// (usage on stderr; the exit code is returned), unless a rule of the script names the
+/// command line (`argv_has`) and may serve it.
+fn parser_answer(
+    e: Option<&CliError>,
+    script: Option<&Script>,
+    version: AgyVersion,
+) -> Option<i32> {
+    let e = e?;
+    if script.is_some_and(|s| s.invocations.iter().any(targets_flag_errors)) {
+        return None;
+    }
+    let version = script.and_then(|s| s.script.agy).unwrap_or(version);
+    let (text, code) = flag_error_answer(e, version);
+    eprint!("{text}");
+    Some(code)
+}
+
+fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
+    let knobs = Knobs::read(|k| std::env::var(k).ok())?;
+    let rest: &[String] = argv.get(1..).unwrap_or(&[]);
+    let (args, flag_error) = read_command_line(rest);
+    let script = match &knobs.script {
+        Some(path) => Some(
+            parse_script_file(path, knobs.script_table.as_deref()).map_err(FakeError::Script)?,
+        ),
+        None => None,
+    };
+    if let Some(code) = parser_answer(flag_error.as_ref(), script.as_ref(), knobs.version) {
+        return Ok(code);
+    }
+    let script = script.unwrap_or_default();
+    let clock = Clock {
+        scale: knobs.time_scale,
+    };
+    // A command line the flag parser answers only asks agy something: a probe.
+    let (mode, kind) = match flag_error {
+        Some(_) => (RunMode::Command, InvocationKind::Probe),
+        None => (args.run_mode(), args.kind()),
+    };
+    if flag_error.is_none() {
+        recorder.update(false, |r| r.mode = Some(mode));
+    }
+    let facts = InvocationFacts {
+        n: 0,
+        kind,
+        argv: rest,
+        prompt: args.prompt.as_deref(),
+        mode,
+        flag_error: flag_error.is_some(),
+    };
+    let (n, rule_index) = choose_rule(&knobs, &script, facts)?;
+    let rule = rule_index.map(|i| (i, &script.invocations[i]));
+    let signals = SignalControl::new(recorder.clone(), clock);
+    if knobs.journal.is_some() {
+        // Signals are journalled the moment they arrive.
+        signals.ensure_started();
+    }
+    arm_signals(rule.map(|(_, r)| r), &signals);
+    let label = match rule {
+        Some((i, r)) => invocation_label(r, i),
+        None => "default".to_string(),
+    };
+    recorder.update(true, |r| {
+        r.invocation = n;
+        r.rule = Some(label);
+    });
+    let signed_out = script.script.signed_out.unwrap_or(knobs.signed_out);
+    let mut s = start_session(&knobs, &script.script, args, clock, recorder, signals, mode)?;
+    s.flag_error = flag_error;
+    s.quota_exhausted = knobs.quota_exhausted;
+    act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)
+}
+
+/// The invocation's number and the index of the rule that serves it. The state file
+/// counts invocations for rules and the journal; a run with neither skips it (the
+/// benchmark's canned path stays a few syscalls long). A script whose rules all serve
+/// without limit and ignore `nth` chooses the same way every time, so it needs no state
+/// either.
+fn choose_rule(
+    knobs: &Knobs,
+    script: &Script,
+    facts: InvocationFacts<'_>,
+) -> Result<(u32, Option<usize>), FakeError> {
+    let stateful_script = script.invocations.iter().any(|r| {
+        Times::limit(r.times, r.when.is_some()).is_some()
+            || r.when.as_ref().is_some_and(|w| w.nth.is_some())
+    });
+    if !stateful_script && knobs.journal.is_none() {
+        return Ok((0, choose_invocation(script, &facts, &Default::default())));
+    }
+    claim_invocation(&knobs.state_dir()?, facts.kind, |n, counts| {
+        choose_invocation(script, &InvocationFacts { n, ..facts }, counts)
+    })
+}
+
+/// Signal words at the head of the rule's steps are in force before the journal shows
+/// the rule, so a harness that waits for the rule can signal without a race.
+fn arm_signals(rule: Option<&InvocationRule>, signals: &Arc<SignalControl>) {
+    for step in rule.map(|r| r.steps.as_slice()).unwrap_or_default() {
+        match step {
+            Step::OnSigterm(a) => signals.set(TERM, a.clone()),
+            Step::OnSigint(a) => signals.set(INT, a.clone()),
+            _ => break,
+        }
+    }
+}
+
+/// The session of this invocation: the script header's settings over the knobs'.
+fn start_session(
+    knobs: &Knobs,
+    header: &ScriptHeader,
+    args: Args,
+    clock: Clock,
+    recorder: Arc<Recorder>,
+    signals: Arc<SignalControl>,
+    mode: RunMode,
+) -> Result<Session, FakeError> {
+    let script_dir = knobs
+        .script
+        .as_ref()
+        .and_then(|p| p.parent().map(|d| d.to_path_buf()));
+    Ok(Session::new(SessionParts {
+        args,
+        version: header.agy.unwrap_or(knobs.version),
+        clock,
+        turn_duration: header
+            .turn_duration
+            .map(|d| d.0)
+            .unwrap_or(knobs.turn_duration),
+        image_duration: header
+            .image_duration
+            .map(|d| d.0)
+            .unwrap_or(knobs.image_duration),
+        recorder,
+        signals,
+        app: AppDir {
+            root: knobs.app_dir()?,
+        },
+        script_dir,
+        read_stdin: knobs.journal.is_some() || mode == RunMode::Persistent,
+    }))
+}
+
+/// Acts out invocation `n`: its rule's steps, or the default behaviour of the modelled
+/// agy (signed out or not); in persistent mode, then every stdin line. Returns the exit
+/// code.
+fn act(
+    s: &mut Session,
+    script: &Script,
+    rule: Option<&InvocationRule>,
+    n: u32,
+    signed_out: bool,
+) -> Result<i32, FakeError> {
+    let header = &script.script;
+    s.model = (!script.model.is_empty()).then(|| script.model.iter().cloned().collect());
+    // A probe no rule targets answers as the modelled agy, exhausted script or not.
+    if rule.is_none()
+        && s.flag_error.is_none()
+        && s.setup().args().kind() == InvocationKind::Turn
+        && header.when_exhausted == Some(Exhausted::Fail)
+        && !script.invocations.is_empty()
+    {
+        return Err(FakeError::Step(format!(
+            "invocation {n} matches no rule of the script (`when_exhausted = \"fail\"`)"
+        )));
+    }
+    // Signed out: a scripted invocation still decides for itself, and the flag parser
+    // answers before any sign-in matters.
+    if rule.is_none() && s.flag_error.is_none() && signed_out && crate::run::signed_out::answer(s) {
+        return Ok(s.exit_code);
+    }
+    let mut ctx = TurnContext {
+        rules: match rule {
+            Some(r) if !r.turns.is_empty() => r.turns.clone(),
+            _ => script.turns.clone(),
+        },
+        fail_when_exhausted: header.when_exhausted == Some(Exhausted::Fail),
+        skip_malformed: header.malformed_lines == Some(MalformedLines::Skip),
+        ..TurnContext::default()
+    };
+    let steps = rule.map(|r| r.steps.as_slice()).unwrap_or_default();
+    if s.setup().mode() == RunMode::Persistent && classify(s) == Request::Persistent {
+        // A scripted invocation decides for itself; the default one validates
+        // --model/--effort before reading stdin (PB error-model-effort-conflict).
+        if steps.is_empty() && !pre_turn_checks(s) {
+            return Ok(s.exit_code);
+        }
+        run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
+        serve_lines(s, &mut ctx)?;
+        // stdin EOF: the last turn has finished (turns are sequential); agy exits 0
+        // ([I], docs/agy-reference.md §4.4).
+        return Ok(s.exit_code);
+    }
+    if steps.is_empty() {
+        default_run(s, &DefaultSpec::default())?;
+    } else {
+        run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
+    }
+    Ok(s.exit_code)
+}

@@ -1,0 +1,258 @@
+//! The default behaviour of one print-mode invocation (`-p`): version, subcommands,
+//! slash commands, pre-turn checks, then one default turn.
+
+use crate::exit_code;
+use crate::model::help::{root_usage, subcommand_help};
+use crate::model::models::validate;
+use crate::model::version_model::{has, Behaviour};
+use crate::run::cli::{CliError, OutputFormat};
+use crate::run::commands;
+use crate::run::error::FakeError;
+use crate::run::subcommands;
+use crate::session::Session;
+use crate::turn::default_turn::default_turn;
+use crate::turn::structured::Schema;
+use agy_protocol::script::DefaultSpec;
+use agy_protocol::stream::StreamEvent;
+use agy_protocol::{AgyVersion, Envelope};
+
+/// What the command line asks for before any turn runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// `--version`.
+    Version,
+    /// `models`.
+    Models,
+    /// `-p /usage` or `-p /quota`.
+    Usage,
+    /// `-p /credits`.
+    Credits,
+    /// `-p /model` (the selected model) or `-p /effort` (its reasoning effort).
+    Setting(String),
+    /// `update`, `changelog`, `agents`, `plugin`, `mcp`, `help` (answered briefly).
+    Subcommand(String),
+    /// A print-mode turn.
+    Turn,
+    /// A persistent stream-json session.
+    Persistent,
+    /// A usage error already described (exit 2).
+    UsageError(String),
+    /// A subcommand's `-h`/`--help`: the text for stderr (exit 0).
+    Help(String),
+    /// No prompt and no terminal for the interactive UI.
+    NoTerminal,
+    /// Something fake-agy does not simulate.
+    Unsupported(String),
+}
+
+/// Reads what the command line asks for (docs/agy-reference.md §1).
+pub fn classify(s: &Session) -> Request {
+    let a = &s.setup().args();
+    if a.version {
+        return Request::Version;
+    }
+    if let Some(first) = a.rest.first() {
+        if a.prompt.is_some() {
+            // §1.5: a greedy -p leaves tokens behind; agy exits 2 ([I] mechanism).
+            return Request::UsageError(format!(
+                "error: unexpected argument{} after the flags: {}",
+                if a.rest.len() > 1 { "s" } else { "" },
+                a.rest.join(" ")
+            ));
+        }
+        if a.rest[1..].iter().any(|t| is_help(t)) {
+            // ua-1.0.16-*-help: a subcommand's help, or the root usage for a name agy
+            // does not know (ua-1.0.16-unknown-subcommand), exit 0.
+            return Request::Help(
+                subcommand_help(first).unwrap_or_else(|| root_usage(s.setup().version())),
+            );
+        }
+        return match first.as_str() {
+            "models" => match a.rest.get(1) {
+                // BB (1.1.19): a flag after the subcommand is undefined for it.
+                Some(f) if f.starts_with('-') => Request::UsageError(format!(
+                    "flags provided but not defined: -{}",
+                    f.trim_start_matches('-').split('=').next().unwrap_or("")
+                )),
+                _ => Request::Models,
+            },
+            name if subcommands::ANSWERED.contains(&name) => Request::Subcommand(name.to_string()),
+            "install" | "mic-serve" | "remote-control" => {
+                Request::Unsupported(format!("the `{first}` subcommand is not simulated"))
+            }
+            other => Request::UsageError(format!("error: unknown command \"{other}\"")),
+        };
+    }
+    if a.prompt_interactive.is_some() {
+        return Request::Unsupported("the interactive UI (`-i`) is not simulated".into());
+    }
+    if let Err(e) = a.output_format() {
+        return Request::UsageError(format!("error: {e}"));
+    }
+    let prompt = a.prompt.as_deref().unwrap_or("");
+    if let Some(input) = a.input_format.as_deref() {
+        if input != "stream-json" {
+            return Request::UsageError(format!(
+                "error: invalid input format \"{input}\" (available: stream-json)"
+            ));
+        }
+        if s.setup().format() != OutputFormat::StreamJson {
+            return Request::UsageError(
+                "error: --input-format stream-json requires --output-format stream-json".into(),
+            );
+        }
+        // §1.5: `--print=""` with --input-format is a no-op; a non-empty -p with it is
+        // unrecorded, and the fake runs it as a print turn.
+        if prompt.is_empty() {
+            return Request::Persistent;
+        }
+    }
+    if a.prompt.is_none() && !has_terminal() {
+        return Request::NoTerminal;
+    }
+    if a.prompt.is_none() {
+        return Request::Unsupported(
+            "the interactive UI is not simulated; pass -p <prompt> or --input-format stream-json --output-format stream-json".into(),
+        );
+    }
+    if prompt.starts_with('/') && !a.disable_slash_commands {
+        let cmd = prompt.split_whitespace().next().unwrap_or("");
+        return match cmd {
+            "/usage" | "/quota" => Request::Usage,
+            "/credits" => Request::Credits,
+            "/model" | "/effort" => Request::Setting(cmd.trim_start_matches('/').to_string()),
+            _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
+        };
+    }
+    Request::Turn
+}
+
+/// `-h`, `--help`, `-help` or `--h`.
+fn is_help(token: &str) -> bool {
+    matches!(token.trim_start_matches('-'), "h" | "help") && token.starts_with('-')
+}
+
+/// True when the process can open its controlling terminal, as agy's interactive UI
+/// (bubbletea) does first.
+fn has_terminal() -> bool {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .is_ok()
+}
+
+/// `-p /credits` on an account without AI credits (gb-1.1.18-credits-error).
+const CREDITS_ERROR: &str = "/credits failed: retrieving credits: no credits info found";
+
+/// agy 1.3.2 started without a prompt and without a terminal
+/// (capture `ga-1.3.2-no-tty`); the exit code is not recorded (the fake's 1 is
+/// unverified).
+const NO_TERMINAL: &str = "CLI error: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: no such device or address";
+
+/// What agy's flag parser answers for a command line it does not run: the stderr text
+/// and the exit code (`-h`: usage, 0; any other error: the message and usage, 2).
+pub fn flag_error_answer(e: &CliError, version: AgyVersion) -> (String, i32) {
+    match e {
+        CliError::Help => (root_usage(version), exit_code::OK),
+        CliError::Usage(msg) => (format!("{msg}\n{}", root_usage(version)), exit_code::USAGE),
+    }
+}
+
+/// Acts out the default print-mode run with `spec`'s overrides; leaves the exit code
+/// in `s.exit_code`.
+pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
+    if let Some(e) = &s.flag_error {
+        let (text, code) = flag_error_answer(e, s.setup().version());
+        s.out.stderr(text.as_bytes());
+        s.exit_code = code;
+        return Ok(());
+    }
+    match classify(s) {
+        Request::Version => commands::version(s),
+        Request::Models => commands::models(s),
+        // gb-1.1.18-credits-error: an account without AI credits (the fake's own).
+        Request::Credits => report_pre_turn_error(s, CREDITS_ERROR),
+        Request::Usage => commands::usage(s),
+        Request::Setting(name) => commands::setting(s, &name),
+        Request::Subcommand(name) => {
+            let rest = s.setup().args().rest.get(1..).unwrap_or_default().to_vec();
+            subcommands::answer(s, &name, &rest);
+        }
+        Request::Help(text) => s.out.stderr(text.as_bytes()),
+        Request::UsageError(msg) => {
+            s.out
+                .stderr(format!("{msg}\n{}", root_usage(s.setup().version())).as_bytes());
+            s.exit_code = exit_code::USAGE;
+        }
+        Request::NoTerminal => {
+            s.out.stderr_line(NO_TERMINAL);
+            s.exit_code = exit_code::TURN_FAILED;
+        }
+        Request::Unsupported(msg) => return Err(FakeError::Unsupported(msg)),
+        Request::Persistent => {
+            return Err(FakeError::Step(
+                "`default` as a print run in a persistent invocation".into(),
+            ))
+        }
+        Request::Turn => {
+            if pre_turn_checks(s) {
+                default_turn(s, spec)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--model`/`--effort` validation (§1.4) and the `--json-schema` load; on failure
+/// prints the error and returns false.
+pub fn pre_turn_checks(s: &mut Session) -> bool {
+    if let Some(mode) = s.setup().args().mode.as_deref() {
+        if !matches!(mode, "plan" | "accept-edits") {
+            // gb-1.1.18-mode-bogus: a warning, then the turn in the default mode.
+            s.out.stderr_line(&format!(
+                "warning: unrecognized --mode value {mode:?} (valid: accept-edits, plan)"
+            ));
+        }
+    }
+    if let Err(text) = validate(
+        s.setup().version(),
+        s.setup().args().model.as_deref(),
+        s.setup().args().effort.as_deref(),
+    ) {
+        report_pre_turn_error(s, &text);
+        return false;
+    }
+    if let Some(arg) = s.setup().args().json_schema.clone() {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match Schema::load(&arg, &cwd) {
+            Ok(schema) => s.schema = Some(schema),
+            Err(text) => {
+                // Unverified: agy's wording and exit code for a bad schema are not
+                // recorded; a pre-turn error like a bad --model is the plausible shape.
+                report_pre_turn_error(s, &text);
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// A pre-turn failure: `error: …` on stderr, the ERROR envelope (json) or a lone
+/// `result` event without `init` (stream-json), exit 1 (PB, TF S6b).
+pub fn report_pre_turn_error(s: &mut Session, text: &str) {
+    // gb-1.1.18-effort-bogus: `Error: ` before 1.2.3.
+    let head = if has(s.setup().version(), Behaviour::LowercaseErrorPrefix) {
+        "error"
+    } else {
+        "Error"
+    };
+    s.out.stderr_line(&format!("{head}: {text}"));
+    let env = Envelope::pre_turn_error(text);
+    match s.setup().format() {
+        OutputFormat::Json => s.out.stdout(env.to_line().as_bytes()),
+        OutputFormat::StreamJson => s.out.stdout(StreamEvent::Result(env).to_line().as_bytes()),
+        OutputFormat::Text => {}
+    }
+    s.exit_code = exit_code::TURN_FAILED;
+}

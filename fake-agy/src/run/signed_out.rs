@@ -1,0 +1,47 @@
+//! The signed-out state (no credentials in agy's data directory): `models` and every
+//! turn fail authentication, as recorded (docs/agy-versions.md, "Signed out").
+
+use crate::exit_code;
+use crate::model::version_model::{has, Behaviour};
+use crate::run::print_run::{classify, report_pre_turn_error, Request};
+use crate::session::Session;
+
+/// The error text of the result (pl-1.2.13-signed-out-stream, ut-1.3.2-signed-out).
+pub const AUTH_ERROR: &str = "authentication failed or timed out";
+
+/// Acts out the signed-out answer when the invocation needs an account; returns false
+/// for one that does not (`--version`, `update`, usage errors …), which then runs as
+/// usual.
+pub fn answer(s: &mut Session) -> bool {
+    match classify(s) {
+        Request::Models => {
+            // pl-1.2.13-models-signed-out.
+            s.out.stderr_line("Fetching available models...");
+            s.out.stderr_line(
+                "Error: Please sign in to view available models. Launch the CLI without arguments to sign in.",
+            );
+            s.exit_code = exit_code::TURN_FAILED;
+            true
+        }
+        Request::Turn | Request::Persistent | Request::Usage | Request::Credits => {
+            fail_turn(s);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// stderr `Error: authentication required. …` and `error: authentication failed or timed
+/// out`, a lone ERROR envelope or `result` (no `init`), exit 1. A persistent session
+/// answers at once, before reading stdin (**unverified**: the captures piped one line).
+fn fail_turn(s: &mut Session) {
+    let who = if has(s.setup().version(), Behaviour::SignInNamesAgy) {
+        "agy"
+    } else {
+        "antigravity"
+    };
+    s.out.stderr_line(&format!(
+        "Error: authentication required. Run '{who}' to log in, then retry."
+    ));
+    report_pre_turn_error(s, AUTH_ERROR);
+}

@@ -1,0 +1,533 @@
+//! The running invocation: its command line, knobs, streams, conversation and the
+//! state of the current turn. Everything that writes agy output goes through here, so
+//! step indices, cumulative usage and turn counts stay consistent.
+
+use super::setup::Setup;
+use super::turn_state::TurnState;
+use crate::exit_code;
+use crate::io::clock::Clock;
+use crate::io::output::Output;
+use crate::io::recorder::Recorder;
+use crate::io::signals::SignalControl;
+use crate::io::stdin_reader::StdinReader;
+use crate::model::tools::tools_for;
+use crate::model::version_model::{has, Behaviour};
+use crate::run::cli::{Args, CliError, OutputFormat};
+use crate::run::error::FakeError;
+use crate::store::brain::AppDir;
+use crate::store::conversation::Conversation;
+use crate::store::settings::tool_permission;
+use crate::turn::structured::Schema;
+use agy_protocol::layout::Layout;
+use agy_protocol::script::{InitSpec, ModelTurn};
+use agy_protocol::stream::{Init, StepState, StepType, StepUpdate, StreamEvent};
+use agy_protocol::{AgyVersion, Envelope, Status, Usage};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How a result changes the conversation's cumulative usage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageUpdate {
+    /// Add what this turn's steps spent.
+    AddSpent,
+    /// The result states the cumulative figure; take it.
+    Cumulative,
+}
+
+/// A question asked in one turn, answered by the next stdin line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingQuestion {
+    /// The tool step's index.
+    pub step_index: u64,
+    /// Tool name.
+    pub tool: String,
+    /// Tool parameters.
+    pub parameters: serde_json::Value,
+}
+
+/// Everything one invocation acts with.
+#[derive(Debug)]
+pub struct Session {
+    setup: Setup,
+    /// stdout/stderr.
+    pub out: Output,
+    /// The journal record.
+    pub recorder: Arc<Recorder>,
+    /// Signal dispositions.
+    pub signals: Arc<SignalControl>,
+    stdin: Option<StdinReader>,
+    /// agy's data directory.
+    pub app: AppDir,
+    /// The prompt of the current turn.
+    pub prompt: String,
+    turn: TurnState,
+    /// True once `init` was written.
+    init_sent: bool,
+    /// The exit code the last result implies.
+    pub exit_code: i32,
+    /// Set when the process must end after the current turn (quota: 3).
+    pub ending: Option<i32>,
+    /// A question waiting for its answer.
+    pub pending_question: Option<PendingQuestion>,
+    /// Results written by this process, for `duplicate_result`.
+    pub last_result_line: Option<String>,
+    /// The compiled `--json-schema`, loaded by the pre-turn checks.
+    pub schema: Option<Schema>,
+    /// This process resumed a conversation with earlier turns and has not yet shown
+    /// the `system_message` agy puts at the head of the first resumed turn.
+    pub resume_message_due: bool,
+    /// The due checkpoint carries its own usage (the turn's usage is not scripted).
+    pub checkpoint_spends: bool,
+    /// The account's quota is used up (`FAKE_AGY_QUOTA_EXHAUSTED`): default turns fail.
+    pub quota_exhausted: bool,
+    /// This default turn is a new conversation's first and has not yet shown the
+    /// `checkpoint` of the versions that write one (`crate::turn::bookkeeping`).
+    pub checkpoint_due: bool,
+    /// Why the command line did not parse, when a script rule serves it anyway
+    /// (`args` are then the defaults); `default` answers as agy's flag parser.
+    pub flag_error: Option<CliError>,
+    /// The model's decisions for the coming turns (`[[model]]`), when the script gives
+    /// them: default turns render these instead of the fake's own model.
+    pub model: Option<VecDeque<ModelTurn>>,
+    conversation: Option<Conversation>,
+    last_step_index: Option<u64>,
+    last_step: Option<StepUpdate>,
+}
+
+/// What a session is built from.
+#[derive(Debug)]
+pub struct SessionParts {
+    /// The command line.
+    pub args: Args,
+    /// The modelled version.
+    pub version: AgyVersion,
+    /// Delay scaling.
+    pub clock: Clock,
+    /// Default text turn length.
+    pub turn_duration: Duration,
+    /// Default image turn length.
+    pub image_duration: Duration,
+    /// The journal record.
+    pub recorder: Arc<Recorder>,
+    /// Signal dispositions.
+    pub signals: Arc<SignalControl>,
+    /// agy's data directory.
+    pub app: AppDir,
+    /// The folder of the script file.
+    pub script_dir: Option<PathBuf>,
+    /// Start reading stdin at once (for the journal); otherwise on first use.
+    pub read_stdin: bool,
+}
+
+impl Session {
+    /// The stdin thread, started on first use.
+    pub fn stdin(&mut self) -> &mut StdinReader {
+        let recorder = self.recorder.clone();
+        self.stdin
+            .get_or_insert_with(|| StdinReader::start(recorder))
+    }
+
+    /// Builds a session and starts reading stdin.
+    pub fn new(p: SessionParts) -> Session {
+        let prompt = p.args.prompt.clone().unwrap_or_default();
+        Session {
+            out: Output::new(p.recorder.clone()),
+            stdin: p.read_stdin.then(|| StdinReader::start(p.recorder.clone())),
+            setup: Setup::new(
+                p.args,
+                p.version,
+                p.clock,
+                p.turn_duration,
+                p.image_duration,
+                p.script_dir,
+            ),
+            recorder: p.recorder,
+            signals: p.signals,
+            app: p.app,
+            prompt,
+            turn: TurnState::new(),
+            init_sent: false,
+            exit_code: exit_code::OK,
+            ending: None,
+            pending_question: None,
+            last_result_line: None,
+            schema: None,
+            resume_message_due: false,
+            checkpoint_due: false,
+            quota_exhausted: false,
+            checkpoint_spends: true,
+            flag_error: None,
+            model: None,
+            conversation: None,
+            last_step_index: None,
+            last_step: None,
+        }
+    }
+
+    /// The model's decisions for this turn, when the script gives decisions (a turn
+    /// past the last one decided nothing: an empty answer).
+    pub fn take_model_turn(&mut self) -> Option<ModelTurn> {
+        self.model
+            .as_mut()
+            .map(|m| m.pop_front().unwrap_or_default())
+    }
+
+    /// True when output is stream-json events.
+    pub fn is_stream(&self) -> bool {
+        self.setup.format() == OutputFormat::StreamJson
+    }
+
+    /// What the invocation was started with.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The current turn.
+    pub fn turn(&self) -> &TurnState {
+        &self.turn
+    }
+
+    /// The current turn, to mark it failed.
+    pub fn turn_mut(&mut self) -> &mut TurnState {
+        &mut self.turn
+    }
+
+    /// Starts a new turn for `prompt`.
+    pub fn begin_turn(&mut self, prompt: String) {
+        self.prompt = prompt;
+        self.turn = TurnState::new();
+    }
+
+    /// The conversation, created or resumed on first use (docs/agy-reference.md §1.3).
+    pub fn conversation(&mut self) -> Result<&mut Conversation, FakeError> {
+        if self.conversation.is_none() {
+            let conv = self.resolve_conversation()?;
+            self.app.create_brain(&conv.id)?;
+            let cache = self
+                .app
+                .set_last_conversation(self.setup.workspace(), &conv.id)?;
+            let id = conv.id.clone();
+            self.recorder.update(true, |r| {
+                r.conversation_id = Some(id);
+                if !r
+                    .files
+                    .iter()
+                    .any(|f| f.path == cache.display().to_string())
+                {
+                    r.files.push(agy_protocol::journal::FileRecord {
+                        path: cache.display().to_string(),
+                        bytes: std::fs::metadata(&cache).map(|m| m.len()).unwrap_or(0),
+                    });
+                }
+            });
+            conv.save(&self.app)?;
+            self.resume_message_due = conv.num_turns > 0;
+            self.conversation = Some(conv);
+        }
+        self.conversation
+            .as_mut()
+            .ok_or_else(|| FakeError::Step("no conversation".into()))
+    }
+
+    fn resolve_conversation(&mut self) -> Result<Conversation, FakeError> {
+        let new_id = || uuid::Uuid::new_v4().to_string();
+        if let Some(id) = self.setup.args().conversation.clone() {
+            if let Some(c) = Conversation::load(&self.app, &id) {
+                return Ok(c);
+            }
+            if !has(self.setup.version(), Behaviour::ResumeOnlyConversation) {
+                // ≤1.1.x: a client-minted id creates the conversation (UX, 1.1.4).
+                return Ok(Conversation::new(id, self.setup.workspace().to_string()));
+            }
+            // ≥1.2: warning and an agy-minted id (uxnan PR #255, 1.2.7).
+            self.out
+                .stderr_line(&format!("warning: conversation \"{id}\" not found"));
+            return Ok(Conversation::new(
+                new_id(),
+                self.setup.workspace().to_string(),
+            ));
+        }
+        if self.setup.args().continue_last {
+            if let Some(c) = self
+                .app
+                .last_conversation(self.setup.workspace())
+                .and_then(|id| Conversation::load(&self.app, &id))
+            {
+                return Ok(c);
+            }
+        }
+        Ok(Conversation::new(
+            new_id(),
+            self.setup.workspace().to_string(),
+        ))
+    }
+
+    /// A resumed conversation's `duration_seconds`: the time since the conversation began
+    /// (698 s on `kp-1.2.0-live-join-resumed`, 155 s on `jd-1.1.9-resume`), else `turn`.
+    pub fn result_duration(&self, turn: f64) -> f64 {
+        match &self.conversation {
+            Some(c) if c.num_turns > 0 && c.started_unix_ms > 0 => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_millis() as u64)
+                    .unwrap_or(0);
+                (now.saturating_sub(c.started_unix_ms) as f64 / 1000.0).max(turn)
+            }
+            _ => turn,
+        }
+    }
+
+    /// The conversation id (creating the conversation).
+    pub fn conversation_id(&mut self) -> Result<String, FakeError> {
+        Ok(self.conversation()?.id.clone())
+    }
+
+    /// Hands out the next step index of the conversation.
+    pub fn next_step_index(&mut self) -> Result<u64, FakeError> {
+        let i = self.conversation()?.take_step();
+        self.last_step_index = Some(i);
+        Ok(i)
+    }
+
+    /// Opens a turn's output: `init` when not yet written, then one DONE step of
+    /// `step_type` at the next index; returns the conversation id and that index.
+    pub fn open_with_done_step(&mut self, step_type: StepType) -> Result<(String, u64), FakeError> {
+        let id = self.conversation_id()?;
+        self.ensure_init()?;
+        let i = self.next_step_index()?;
+        self.emit_step(StepUpdate::new(id.clone(), i, StepState::Done, step_type));
+        Ok((id, i))
+    }
+
+    /// The index of the step written last (for an ACTIVE line's DONE line).
+    pub fn last_step_index(&self) -> Option<u64> {
+        self.last_step_index
+    }
+
+    /// The step written last (a DONE line of the same step takes its tool).
+    pub fn last_step(&self) -> Option<&StepUpdate> {
+        self.last_step.as_ref()
+    }
+
+    /// Writes a stream-json line that belongs to the current turn.
+    pub fn turn_line(&mut self, line: String) {
+        self.out.stdout(line.as_bytes());
+        self.turn.push_line(line);
+    }
+
+    /// Writes `init` once (stream-json only).
+    pub fn ensure_init(&mut self) -> Result<(), FakeError> {
+        if self.init_sent || !self.is_stream() {
+            return Ok(());
+        }
+        self.emit_init(&InitSpec::default())
+    }
+
+    /// Writes `init` (stream-json only), with overrides.
+    pub fn emit_init(&mut self, spec: &InitSpec) -> Result<(), FakeError> {
+        if !self.is_stream() {
+            return Ok(());
+        }
+        self.write_init(spec)
+    }
+
+    /// `init.permission_mode`: `always-proceed` under `--dangerously-skip-permissions`,
+    /// else the settings file's `toolPermission`, else `request-review`; `--mode` does
+    /// not change it (docs/agy-versions.md, "Permissions").
+    pub fn permission_mode(&self) -> String {
+        if self.setup.args().skip_permissions {
+            return "always-proceed".into();
+        }
+        tool_permission(&self.app.root).unwrap_or_else(|| "request-review".into())
+    }
+
+    /// `init` names the `--agent` after `cwd` (jd-1.1.8-adversarial-review,
+    /// jd-1.1.9-review-stream, jd-1.1.9-unknown-agent: the requested name even when agy
+    /// falls back to its default agent); a scripted `init` that orders its keys keeps
+    /// them.
+    fn with_agent(&self, mut init: Init, spec: &InitSpec) -> Init {
+        let Some(agent) = &self.setup.args().agent else {
+            return init;
+        };
+        if init.extra.contains_key("agent") || !spec.key_order.is_empty() {
+            return init;
+        }
+        init.extra
+            .insert("agent".into(), serde_json::Value::String(agent.clone()));
+        let order = [
+            "model",
+            "cwd",
+            "agent",
+            "tools",
+            "permission_mode",
+            "json_schema",
+        ];
+        init.layout = Layout::from_keys(&order.map(String::from));
+        init
+    }
+
+    /// Writes `init` in any output format (a scripted `init` step).
+    pub fn write_init(&mut self, spec: &InitSpec) -> Result<(), FakeError> {
+        // An init that names its conversation does not make the session pick one.
+        let id = match &spec.conversation_id {
+            Some(id) => id.clone(),
+            None => self.conversation_id()?,
+        };
+        let init = Init {
+            model: spec
+                .model
+                .clone()
+                .or_else(|| self.setup.args().model.clone()),
+            cwd: spec.cwd.clone().unwrap_or_else(|| {
+                std::env::current_dir()
+                    .map(|c| c.display().to_string())
+                    .unwrap_or_default()
+            }),
+            tools: spec
+                .tools
+                .clone()
+                .unwrap_or_else(|| tools_for(self.setup.version())),
+            permission_mode: spec
+                .permission_mode
+                .clone()
+                .unwrap_or_else(|| self.permission_mode()),
+            json_schema: match &spec.json_schema {
+                Some(doc) => Some(serde_json::Value::Object(doc.0.clone())),
+                None => self.schema.as_ref().map(|s| s.document.clone()),
+            },
+            extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
+            layout: Layout::from_keys(&spec.key_order),
+        };
+        let init = self.with_agent(init, spec);
+        let line = StreamEvent::Init {
+            conversation_id: id,
+            init,
+        }
+        .to_line();
+        self.out.stdout(line.as_bytes());
+        self.init_sent = true;
+        Ok(())
+    }
+
+    /// Writes a `step_update` (stream-json only) and accounts its usage and text.
+    pub fn emit_step(&mut self, step: StepUpdate) {
+        let stream = self.is_stream();
+        self.emit_step_to(step, stream);
+    }
+
+    /// Accounts a step and writes it when `write` (a scripted step is written in every
+    /// output format).
+    pub fn emit_step_to(&mut self, step: StepUpdate, write: bool) {
+        self.turn.account(&step);
+        if let Some(c) = self.conversation.as_mut() {
+            c.next_step = c.next_step.max(step.step_index + 1);
+        }
+        self.last_step_index = Some(step.step_index);
+        self.last_step = Some(step.clone());
+        if write {
+            self.turn_line(StreamEvent::StepUpdate(step).to_line());
+        }
+    }
+
+    /// The result a default run would report for the turn so far: cumulative usage,
+    /// turn count advanced.
+    pub fn cumulative_usage(&self, turn: &Usage) -> Usage {
+        self.conversation
+            .as_ref()
+            .map(|c| c.usage)
+            .unwrap_or(Usage::ZERO)
+            .add(turn)
+    }
+
+    /// The turn count after this turn.
+    pub fn turns_after_this(&self, advance: bool) -> u64 {
+        let n = self.conversation.as_ref().map(|c| c.num_turns).unwrap_or(0);
+        if advance {
+            n + 1
+        } else {
+            n
+        }
+    }
+
+    /// Writes the result: the envelope (json), a `result` event (stream-json) or the
+    /// response text (text). Updates the conversation and the implied exit code.
+    pub fn emit_result(&mut self, env: Envelope, usage: UsageUpdate) -> Result<(), FakeError> {
+        self.emit_result_as(env, usage, self.setup.format())
+    }
+
+    /// [`Session::emit_result`] in `format` whatever `--output-format` says.
+    pub fn emit_result_as(
+        &mut self,
+        env: Envelope,
+        usage: UsageUpdate,
+        format: OutputFormat,
+    ) -> Result<(), FakeError> {
+        let mut env = env;
+        if !has(self.setup.version(), Behaviour::CacheReadTokens) {
+            // ua-1.0.16-print-json-ok: no `cache_read_tokens` key.
+            env.usage.cache_read_absent = true;
+        }
+        let line = match format {
+            OutputFormat::StreamJson => StreamEvent::Result(env.clone()).to_line(),
+            OutputFormat::Json => env.to_line(),
+            OutputFormat::Text => env.response.clone(),
+        };
+        if format == OutputFormat::Text {
+            self.out.stdout(line.as_bytes());
+        } else {
+            self.turn_line(line.clone());
+        }
+        self.last_result_line = Some(line.clone());
+        self.exit_code = match (&env.status, self.ending) {
+            (_, Some(code)) => code,
+            (Status::Error, None) => exit_code::TURN_FAILED,
+            _ => exit_code::OK,
+        };
+        let spent = self.turn.spent();
+        let turn_lines = self.turn.take_lines();
+        let max_step = self.turn.max_step();
+        let app = self.app.clone();
+        if let Some(c) = self.conversation.as_mut() {
+            if c.id == env.conversation_id {
+                c.num_turns = env.num_turns;
+                c.usage = match usage {
+                    UsageUpdate::AddSpent => c.usage.add(&spent),
+                    UsageUpdate::Cumulative => env.usage,
+                };
+                c.last_result_line = Some(line);
+                if env.status == Status::Success {
+                    c.last_turn_lines = turn_lines;
+                    c.last_turn_max_step = max_step.or(c.last_turn_max_step);
+                }
+                c.save(&app)?;
+            }
+        }
+        self.turn.reset_spent();
+        Ok(())
+    }
+
+    /// Ends the turn with an ERROR result carrying `error` and the usage spent so far.
+    pub fn emit_error_result(&mut self, id: String, error: String) -> Result<(), FakeError> {
+        let spent = self.turn.spent();
+        let env = Envelope {
+            error,
+            duration_seconds: self.turn_elapsed(),
+            num_turns: self.turns_after_this(true),
+            usage: self.cumulative_usage(&spent),
+            ..Envelope::empty(id, Status::Error)
+        };
+        self.emit_result(env, UsageUpdate::AddSpent)
+    }
+
+    /// Seconds since the turn started.
+    pub fn turn_elapsed(&self) -> f64 {
+        self.turn.elapsed_secs()
+    }
+
+    /// Records a file written under the data dir.
+    pub fn record_file(&self, path: &std::path::Path, bytes: u64) {
+        self.recorder.file(path.display().to_string(), bytes);
+    }
+}
