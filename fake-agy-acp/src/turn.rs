@@ -9,7 +9,7 @@ use agent_client_protocol_schema::v1::{
     ContentBlock, Error as RpcError, PromptRequest, PromptResponse, RequestId, StopReason,
     ToolCall, ToolCallStatus,
 };
-use agy_protocol::acp::script::{AcpStep, PermissionSpec, StopReasonName};
+use agy_protocol::acp::script::{AcpStep, PermissionSpec, StopReasonName, ToolCallSpec};
 use agy_protocol::acp::{AcpDirection, AcpKind};
 use agy_protocol::script::Times;
 use serde_json::{json, Value};
@@ -200,26 +200,7 @@ impl Agent {
             AcpStep::Thought(t) => {
                 self.notify(updates::notification(&sid, updates::thought_text(t)))
             }
-            AcpStep::ToolCall(spec) => {
-                let cwd = self
-                    .sessions
-                    .get(&sid)
-                    .map(|s| s.cwd.clone())
-                    .unwrap_or_default();
-                let path = spec
-                    .path
-                    .as_ref()
-                    .map(|p| Path::new(&cwd).join(p).display().to_string());
-                let body = spec.new_text.clone().unwrap_or_else(|| "ok\n".into());
-                let call = updates::tool_call(
-                    spec.id.as_deref().unwrap_or(&new_tool_id()),
-                    spec.title.as_deref().unwrap_or("Run create_file?"),
-                    spec.kind.as_deref().unwrap_or("edit"),
-                    spec.status.as_deref().unwrap_or("pending"),
-                    path.as_deref().map(|p| (p, body.as_str())),
-                );
-                self.send_tool_call(state, call);
-            }
+            AcpStep::ToolCall(spec) => self.tool_call_step(state, spec),
             AcpStep::ToolUpdate(spec) => {
                 let id = spec
                     .id
@@ -283,6 +264,29 @@ impl Agent {
             }
         }
         Flow::Next
+    }
+
+    /// A `tool_call` as the step gives it: an edit of a file in the session's folder
+    /// unless it says otherwise.
+    fn tool_call_step(&mut self, state: &mut TurnState, spec: &ToolCallSpec) {
+        let cwd = self
+            .sessions
+            .get(&state.session_id)
+            .map(|s| s.cwd.clone())
+            .unwrap_or_default();
+        let path = spec
+            .path
+            .as_ref()
+            .map(|p| Path::new(&cwd).join(p).display().to_string());
+        let body = spec.new_text.clone().unwrap_or_else(|| "ok\n".into());
+        let call = updates::tool_call(
+            spec.id.as_deref().unwrap_or(&new_tool_id()),
+            spec.title.as_deref().unwrap_or("Run create_file?"),
+            spec.kind.as_deref().unwrap_or("edit"),
+            spec.status.as_deref().unwrap_or("pending"),
+            path.as_deref().map(|p| (p, body.as_str())),
+        );
+        self.send_tool_call(state, call);
     }
 
     fn say(&mut self, state: &mut TurnState, text: &str) {
@@ -435,44 +439,14 @@ impl Agent {
             let id = call.tool_call_id.0.to_string();
             self.send_tool_call(state, call);
             // Permission only in `default` mode and only for writes (docs/agy-acp-reference.md §2.7).
-            let mut allowed = true;
-            if mode == "default" {
-                let request = agent_client_protocol_schema::v1::RequestPermissionRequest::new(
-                    sid.clone(),
-                    updates::call_as_update(
-                        state
-                            .tools
-                            .last()
-                            .unwrap_or(&updates::tool_call(&id, "", "edit", "pending", None)),
-                    ),
-                    updates::permission_options(),
-                );
-                let rid = self.send_request(
-                    "session/request_permission",
-                    serde_json::to_value(&request).unwrap_or(Value::Null),
-                );
-                match self.wait(Some(&rid), false, None) {
-                    Woke::Response(Ok(result)) => {
-                        match result.pointer("/outcome/optionId").and_then(Value::as_str) {
-                            Some("allow")
-                                if result.pointer("/outcome/outcome").and_then(Value::as_str)
-                                    == Some("selected") => {}
-                            Some("deny") => allowed = false,
-                            _ => {
-                                self.fail_open_tools(state);
-                                self.answer(state, StopReasonName::Cancelled);
-                                return Flow::Stop;
-                            }
-                        }
-                    }
-                    Woke::Response(Err(_)) | Woke::Cancelled | Woke::Timeout => {
-                        self.fail_open_tools(state);
-                        self.answer(state, StopReasonName::Cancelled);
-                        return Flow::Stop;
-                    }
-                    Woke::Eof => return Flow::Stop,
+            let allowed = if mode == "default" {
+                match self.write_permission(state, &sid, &id) {
+                    Ok(allowed) => allowed,
+                    Err(flow) => return flow,
                 }
-            }
+            } else {
+                true
+            };
             if allowed {
                 self.update_tool(state, &id, "in_progress", None);
                 self.update_tool(state, &id, "completed", Some(&format!("Created {name}")));
@@ -502,6 +476,54 @@ impl Agent {
             ));
         }
         Flow::Next
+    }
+
+    /// Asks the client to allow the file write of tool call `id`: whether it was
+    /// allowed, or how the turn ends when the answer is no answer.
+    fn write_permission(
+        &mut self,
+        state: &mut TurnState,
+        sid: &str,
+        id: &str,
+    ) -> Result<bool, Flow> {
+        let request = agent_client_protocol_schema::v1::RequestPermissionRequest::new(
+            sid.to_string(),
+            updates::call_as_update(
+                state
+                    .tools
+                    .last()
+                    .unwrap_or(&updates::tool_call(id, "", "edit", "pending", None)),
+            ),
+            updates::permission_options(),
+        );
+        let rid = self.send_request(
+            "session/request_permission",
+            serde_json::to_value(&request).unwrap_or(Value::Null),
+        );
+        match self.wait(Some(&rid), false, None) {
+            Woke::Response(Ok(result)) => {
+                match result.pointer("/outcome/optionId").and_then(Value::as_str) {
+                    Some("allow")
+                        if result.pointer("/outcome/outcome").and_then(Value::as_str)
+                            == Some("selected") =>
+                    {
+                        Ok(true)
+                    }
+                    Some("deny") => Ok(false),
+                    _ => {
+                        self.fail_open_tools(state);
+                        self.answer(state, StopReasonName::Cancelled);
+                        Err(Flow::Stop)
+                    }
+                }
+            }
+            Woke::Response(Err(_)) | Woke::Cancelled | Woke::Timeout => {
+                self.fail_open_tools(state);
+                self.answer(state, StopReasonName::Cancelled);
+                Err(Flow::Stop)
+            }
+            Woke::Eof => Err(Flow::Stop),
+        }
     }
 
     fn context_used(&self, session_id: &str) -> u64 {

@@ -13,8 +13,8 @@ use crate::trace_replay;
 use crate::turn::{canned_response, default_turn, default_turn_usage, resolve_usage};
 use agy_protocol::layout::Layout;
 use agy_protocol::script::{
-    CommandResultSpec, CrashKind, EnvelopeSpec, ResultFormat, RunMode, Step, StepErrorSpec,
-    StepSpec, UsageName, UsageSpec,
+    CommandResultSpec, CrashKind, DenySpec, EnvelopeSpec, ResultFormat, RunMode, Step,
+    StepErrorSpec, StepSpec, UsageName, UsageSpec,
 };
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, StreamEvent, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
@@ -107,44 +107,55 @@ fn run_step(
             let planned = default_turn_usage(&s.prompt);
             print_timeout(s, planned)?;
         }
-        Step::ReplayPrevious(_) => {
-            // Seed 000: the previous turn's steps and result come again, unchanged
-            // (old `num_turns`), before this turn's own output.
-            let lines = s.conversation()?.last_turn_lines.clone();
-            for l in lines {
-                s.out.stdout(l.as_bytes());
-            }
-        }
-        Step::DuplicateResult(_) => {
-            let line = match s.last_result_line.clone() {
-                Some(l) => Some(l),
-                None => s.conversation()?.last_result_line.clone(),
-            };
-            if let Some(l) = line {
-                s.out.stdout(l.as_bytes());
-            }
-        }
+        Step::ReplayPrevious(_) => replay_previous(s)?,
+        Step::DuplicateResult(_) => duplicate_result(s)?,
         Step::QuotaExhausted(spec) => quota_exhausted(s, spec.0.message.as_deref())?,
-        Step::Deny(spec) => {
-            let tool = spec.0.tool.clone().unwrap_or_else(|| "run_command".into());
-            let params = spec.0.parameters.clone().unwrap_or_else(|| {
-                if tool == "run_command" {
-                    serde_json::json!({ "CommandLine": "touch notes-copy.txt" })
-                } else {
-                    serde_json::json!({})
-                }
-            });
-            s.ensure_init()?;
-            if s.turn.lines.is_empty() {
-                let id = s.conversation_id()?;
-                let i = s.next_step_index()?;
-                s.emit_step(StepUpdate::new(id, i, StepState::Done, StepType::UserInput));
-            }
-            deny(s, &tool, params)?;
-        }
+        Step::Deny(spec) => deny_step(s, &spec.0)?,
         Step::Question(q) => question(s, &q.text, q.tool.as_deref())?,
     }
     Ok(())
+}
+
+/// Seed 000: the previous turn's steps and result come again, unchanged (old
+/// `num_turns`), before this turn's own output.
+fn replay_previous(s: &mut Session) -> Result<(), FakeError> {
+    let lines = s.conversation()?.last_turn_lines.clone();
+    for l in lines {
+        s.out.stdout(l.as_bytes());
+    }
+    Ok(())
+}
+
+/// The last result line written again.
+fn duplicate_result(s: &mut Session) -> Result<(), FakeError> {
+    let line = match s.last_result_line.clone() {
+        Some(l) => Some(l),
+        None => s.conversation()?.last_result_line.clone(),
+    };
+    if let Some(l) = line {
+        s.out.stdout(l.as_bytes());
+    }
+    Ok(())
+}
+
+/// A denied tool call (`run_command` touching a file unless the step names another),
+/// after the user-input step when the turn has none yet.
+fn deny_step(s: &mut Session, spec: &DenySpec) -> Result<(), FakeError> {
+    let tool = spec.tool.clone().unwrap_or_else(|| "run_command".into());
+    let params = spec.parameters.clone().unwrap_or_else(|| {
+        if tool == "run_command" {
+            serde_json::json!({ "CommandLine": "touch notes-copy.txt" })
+        } else {
+            serde_json::json!({})
+        }
+    });
+    s.ensure_init()?;
+    if s.turn.lines.is_empty() {
+        let id = s.conversation_id()?;
+        let i = s.next_step_index()?;
+        s.emit_step(StepUpdate::new(id, i, StepState::Done, StepType::UserInput));
+    }
+    deny(s, &tool, params)
 }
 
 fn crash(s: &mut Session, kind: CrashKind) -> ! {

@@ -13,7 +13,7 @@ use crate::situations::{deny, print_timeout, quota_used_up};
 use crate::subagent::delegate_image;
 use crate::usage_figures::TEXT_USAGE;
 use crate::version_model::{has, Behaviour};
-use agy_protocol::script::{DefaultSpec, ImageSpec, UsageName, UsageSpec};
+use agy_protocol::script::{DefaultSpec, ImageSpec, ModelResponse, UsageName, UsageSpec};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
 
@@ -155,33 +155,44 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     } else {
         usage
     };
-    match &structured_output {
-        Some(value) => finish_answer(
-            s,
-            &id,
-            &response,
-            value,
-            answer_usage,
-            duration.as_secs_f64(),
-        )?,
-        None => match &decided {
-            Some(r) => respond_with(s, &id, r, answer_usage)?,
-            None => stream_answer(
-                s,
-                &id,
-                &response,
-                spec.chunks,
-                answer_usage,
-                duration.as_secs_f64(),
-            )?,
-        },
-    }
+    let written = Written {
+        response: &response,
+        structured_output: structured_output.as_ref(),
+        decided: decided.as_ref(),
+        usage: answer_usage,
+        seconds: duration.as_secs_f64(),
+    };
+    write_answer(s, &id, spec, written)?;
     let answered = Answered {
         response: lead + &response,
         structured_output,
         duration,
     };
     write_result(s, spec, id, answered)
+}
+
+/// The answer of a default turn, as it is written.
+struct Written<'a> {
+    response: &'a str,
+    structured_output: Option<&'a serde_json::Value>,
+    decided: Option<&'a ModelResponse>,
+    usage: Usage,
+    seconds: f64,
+}
+
+/// Writes the answer: the structured output, the given model decision, or the text
+/// streamed in chunks.
+fn write_answer(
+    s: &mut Session,
+    id: &str,
+    spec: &DefaultSpec,
+    w: Written<'_>,
+) -> Result<(), FakeError> {
+    match (w.structured_output, w.decided) {
+        (Some(value), _) => finish_answer(s, id, w.response, value, w.usage, w.seconds),
+        (None, Some(r)) => respond_with(s, id, r, w.usage),
+        (None, None) => stream_answer(s, id, w.response, spec.chunks, w.usage, w.seconds),
+    }
 }
 
 /// The turn's usage: the script's, resolved against the recorded default for a text or

@@ -106,14 +106,7 @@ fn parse_capture(
     let what = format!("capture {n}");
     let mut w = TableWalker::from_value(src, value, what, diags)?;
     let before = diags.len();
-    let id: Option<String> = w.required(
-        "id",
-        "give a kebab-case id such as `pb-1.2.17-success-pong`",
-        diags,
-    );
-    if let Some(id) = &id {
-        check_with(src, &mut w, "id", is_kebab_id(id), "ids are lowercase letters, digits and dots joined by `-`, e.g. `pb-1.2.17-success-pong`", diags);
-    }
+    let id = parse_id(src, &mut w, diags);
     let agy_version: Option<Known<AgyVersion>> = w.required(
         "agy_version",
         "write `agy_version = \"1.3.1\"` or `\"unknown\"`",
@@ -127,21 +120,7 @@ fn parse_capture(
         diags,
     );
     let kind: Option<CaptureKind> = w.required("kind", "one of print-json, print-text, stream-json, persistent, stderr-only, models, usage, quota, version, acp", diags);
-    let argv: Option<Known<Vec<String>>> = w.required(
-        "argv",
-        "write `argv = [\"agy\", …]` or `\"unknown\"`",
-        diags,
-    );
-    if let Some(Known::Known(a)) = &argv {
-        check_with(
-            src,
-            &mut w,
-            "argv",
-            !a.is_empty(),
-            "argv starts with the program name; write `\"unknown\"` when it was not published",
-            diags,
-        );
-    }
+    let argv = parse_argv(src, &mut w, diags);
     let stdin = w.required(
         "stdin",
         "write `stdin = []` when nothing was written, or `\"unknown\"`",
@@ -195,6 +174,47 @@ fn parse_capture(
         host,
         elided,
     })
+}
+
+/// `id`: required, kebab-case.
+fn parse_id(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    let id: Option<String> = w.required(
+        "id",
+        "give a kebab-case id such as `pb-1.2.17-success-pong`",
+        diags,
+    );
+    if let Some(id) = &id {
+        check_with(src, w, "id", is_kebab_id(id), "ids are lowercase letters, digits and dots joined by `-`, e.g. `pb-1.2.17-success-pong`", diags);
+    }
+    id
+}
+
+/// `argv`: required, the program name first, or `"unknown"`.
+fn parse_argv(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    diags: &mut Diagnostics,
+) -> Option<Known<Vec<String>>> {
+    let argv: Option<Known<Vec<String>>> = w.required(
+        "argv",
+        "write `argv = [\"agy\", …]` or `\"unknown\"`",
+        diags,
+    );
+    if let Some(Known::Known(a)) = &argv {
+        check_with(
+            src,
+            w,
+            "argv",
+            !a.is_empty(),
+            "argv starts with the program name; write `\"unknown\"` when it was not published",
+            diags,
+        );
+    }
+    argv
 }
 
 /// When and where a capture was made, and how far it is trusted.
