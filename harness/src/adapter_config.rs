@@ -138,7 +138,7 @@ impl AdapterConfig {
                     format!("agy-reference-adapter {}", extra_args.join(" "))
                 },
                 command,
-                profiles: vec![Profile::Oneshot, Profile::Session, Profile::Acp],
+                profiles: Profile::ALL.to_vec(),
                 env: BTreeMap::new(),
                 strict: true,
             },

@@ -5,14 +5,26 @@
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
-use crate::cli::BenchArgs;
 use crate::driver_client::DriverClient;
 use crate::exit_code;
 use crate::fatal::Fatal;
+use crate::options::CommonArgs;
 use crate::runner::{prepare, RunSettings};
 use crate::scenario::{OpAction, Scenario};
 use agy_protocol::driver::RequestOp;
+use clap::Args;
 use std::time::{Duration, Instant};
+
+/// `agy-harness bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// Scenario selection and run settings.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// How many times to run the catalogue.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub runs: usize,
+}
 
 /// `agy-harness bench`.
 pub async fn bench_command(args: BenchArgs) -> i32 {
@@ -60,6 +72,42 @@ async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, 
     }
     d.stop(t.grace.0).await;
     Ok(started.elapsed())
+}
+
+/// The harness's overhead per scenario: its run against the driver alone, one scenario
+/// at a time so the two measurements see the same machine.
+async fn overhead(scenarios: &[Scenario], settings: &RunSettings) -> Result<(), Fatal> {
+    let mut overheads = Vec::new();
+    for s in scenarios {
+        let alone = match driver_alone(s, settings).await {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("warning: {}: driver alone failed: {e}", s.meta.name);
+                continue;
+            }
+        };
+        let one = run_catalogue(
+            vec![s.clone()],
+            settings.clone(),
+            1,
+            true,
+            &mut std::io::sink(),
+        )
+        .await?;
+        let harness =
+            Duration::from_millis(one.results.first().map(|r| r.duration_ms).unwrap_or(0));
+        overheads.push(harness.saturating_sub(alone));
+    }
+    if !overheads.is_empty() {
+        let max = overheads.iter().max().copied().unwrap_or_default();
+        println!(
+            "harness overhead per scenario: median {} ms, max {} ms ({} scenarios)",
+            median(overheads.clone()).as_millis(),
+            max.as_millis(),
+            overheads.len()
+        );
+    }
+    Ok(())
 }
 
 async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
@@ -114,36 +162,6 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
         median(walls).as_secs_f64(),
         args.runs.max(1)
     );
-    // Overhead, one scenario at a time so the two measurements see the same machine.
-    let mut overheads = Vec::new();
-    for s in &scenarios {
-        let alone = match driver_alone(s, &settings).await {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("warning: {}: driver alone failed: {e}", s.meta.name);
-                continue;
-            }
-        };
-        let one = run_catalogue(
-            vec![s.clone()],
-            settings.clone(),
-            1,
-            true,
-            &mut std::io::sink(),
-        )
-        .await?;
-        let harness =
-            Duration::from_millis(one.results.first().map(|r| r.duration_ms).unwrap_or(0));
-        overheads.push(harness.saturating_sub(alone));
-    }
-    if !overheads.is_empty() {
-        let max = overheads.iter().max().copied().unwrap_or_default();
-        println!(
-            "harness overhead per scenario: median {} ms, max {} ms ({} scenarios)",
-            median(overheads.clone()).as_millis(),
-            max.as_millis(),
-            overheads.len()
-        );
-    }
+    overhead(&scenarios, &settings).await?;
     Ok(exit_code::ALL_CONFORM)
 }

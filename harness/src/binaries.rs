@@ -10,6 +10,7 @@ use crate::scenario::Scenario;
 use agy_protocol::env::{
     AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
 };
+use agy_protocol::fault::{parse_fault_list, FaultInfo};
 use std::path::{Path, PathBuf};
 
 /// The binary at `given` (`what` names it in the error), else `$env_var`'s or the
@@ -62,7 +63,7 @@ pub(crate) fn fake_agy_acp(
 ) -> Result<Option<PathBuf>, Fatal> {
     let needed = scenarios
         .iter()
-        .any(|s| s.meta.profile == crate::scenario::Profile::Acp);
+        .any(|s| crate::profile::unit(s.meta.profile).needs_fake_acp());
     fake_agy_acp_if(runner, needed)
 }
 
@@ -120,4 +121,22 @@ pub(crate) fn adapter_config(
             Ok(AdapterConfig::reference(&bin, &extra))
         }
     }
+}
+
+/// Asks the reference adapter for its faults.
+pub fn list_faults(bin: &Path) -> Result<Vec<FaultInfo>, String> {
+    let out = std::process::Command::new(bin)
+        .arg("--list-faults")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("failed to run `{} --list-faults`: {e}", bin.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`{} --list-faults` failed ({}): {}",
+            bin.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    parse_fault_list(&String::from_utf8_lossy(&out.stdout))
 }

@@ -1,10 +1,12 @@
 //! The command line (clap derive). Help text is the doc comments.
 
 use crate::report::{parse_report_target, ReportTarget};
-use crate::scenario::Profile;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+pub use crate::bench::BenchArgs;
+pub use crate::faults::FaultsArgs;
+pub use crate::fuzz::FuzzArgs;
 pub use crate::options::{AdapterArgs, CommonArgs, RunnerArgs, ScenarioArgs};
 
 /// Run conformance scenarios against an adapter that drives agy, on fake-agy.
@@ -121,50 +123,6 @@ pub struct RunArgs {
     pub record: Option<PathBuf>,
 }
 
-/// `agy-harness faults`.
-#[derive(Debug, Clone, Args)]
-pub struct FaultsArgs {
-    /// Scenario selection and run settings.
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Only these faults (repeatable; default: every fault the adapter lists).
-    #[arg(long, value_name = "NAME")]
-    pub fault: Vec<String>,
-}
-
-/// `agy-harness fuzz`.
-#[derive(Debug, Clone, Args)]
-#[command(
-    mut_arg("jobs", |a| a.help("Cases run at once (default: 8 per CPU; a case mostly waits on its processes)")),
-    mut_arg("fake_agy_acp", |a| a.help("The fake ACP agent binary, for `--profile acp` (default: next to agy-harness)")),
-)]
-pub struct FuzzArgs {
-    /// The profile whose agent behaviours and ops are generated.
-    #[arg(long, value_enum)]
-    pub profile: Profile,
-    /// How many cases to run (at most).
-    #[arg(long, value_name = "N", default_value_t = 200)]
-    pub cases: usize,
-    /// The seed: the same seed generates the same cases.
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    pub seed: u64,
-    /// Stop starting cases after this long (a Go duration: `30s`, `5m`).
-    #[arg(long, value_name = "DUR")]
-    pub time_budget: Option<String>,
-    /// The adapter under test.
-    #[command(flatten)]
-    pub target: AdapterArgs,
-    /// Where shrunk scenarios go (`<DIR>/<profile>/fuzz-<invariant>-<seed>-<case>.toml`).
-    #[arg(long, value_name = "DIR", default_value = "fuzz-findings")]
-    pub out: PathBuf,
-    /// Also write the report: `json=PATH` (repeatable).
-    #[arg(long, value_name = "json=PATH", value_parser = parse_report_target)]
-    pub report: Vec<ReportTarget>,
-    /// How many cases run at once, at what pace, with which binaries.
-    #[command(flatten)]
-    pub runner: RunnerArgs,
-}
-
 /// `agy-harness check`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
@@ -174,17 +132,6 @@ pub struct CheckArgs {
     /// Also check this adapter config (and that its expected failures name scenarios).
     #[arg(long, value_name = "FILE")]
     pub adapter: Option<PathBuf>,
-}
-
-/// `agy-harness bench`.
-#[derive(Debug, Clone, Args)]
-pub struct BenchArgs {
-    /// Scenario selection and run settings.
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// How many times to run the catalogue.
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub runs: usize,
 }
 
 #[cfg(test)]

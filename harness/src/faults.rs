@@ -3,41 +3,35 @@
 //! one scenario, named with the broken expectation).
 
 use crate::adapter_config::AdapterConfig;
+pub use crate::binaries::list_faults;
 use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
-use crate::cli::FaultsArgs;
 use crate::exit_code;
 use crate::fatal::Fatal;
+use crate::options::CommonArgs;
 use crate::report::{RunReport, Status};
 use crate::runner::RunSettings;
 use crate::scenario::Scenario;
-use agy_protocol::fault::{parse_fault_list, FaultInfo};
+use agy_protocol::fault::FaultInfo;
 use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
+use clap::Args;
 use std::io::Write;
-use std::path::Path;
+
+/// `agy-harness faults`.
+#[derive(Debug, Clone, Args)]
+pub struct FaultsArgs {
+    /// Scenario selection and run settings.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Only these faults (repeatable; default: every fault the adapter lists).
+    #[arg(long, value_name = "NAME")]
+    pub fault: Vec<String>,
+}
 
 const GREEN: Style = AnsiColor::Green.on_default();
 const RED: Style = AnsiColor::Red.on_default();
 const YELLOW: Style = AnsiColor::Yellow.on_default();
-
-/// Asks the reference adapter for its faults.
-pub fn list_faults(bin: &Path) -> Result<Vec<FaultInfo>, String> {
-    let out = std::process::Command::new(bin)
-        .arg("--list-faults")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("failed to run `{} --list-faults`: {e}", bin.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "`{} --list-faults` failed ({}): {}",
-            bin.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    parse_fault_list(&String::from_utf8_lossy(&out.stdout))
-}
 
 fn broken(report: &RunReport) -> Vec<String> {
     report

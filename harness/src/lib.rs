@@ -1,18 +1,32 @@
 //! agy-harness: runs an adapter (the program under test, through its driver) against
 //! fake-agy scenario by scenario, and judges what it did.
 //!
-//! - [`scenario`]: the scenario model, parser and catalogue.
-//! - [`adapter_config`]: how to start a driver and read its errors.
+//! The modules, lowest first (a module uses only modules listed before it, or its own
+//! children; `scripts/module-cycles` checks that no two reach each other):
+//!
+//! - [`exit_code`], `fatal`, `interrupt`: exit codes, the error that ends a command, SIGINT.
+//! - [`profile`]: each profile as one unit (ops, contract, reach) and their registry.
+//! - [`scenario`]: the scenario model, parser and catalogue; [`embedded`]: the catalogue
+//!   and spikes built into the binary; [`locate`]: where binaries and the catalogue are.
+//! - [`adapter_config`]: how to start a driver and read its errors; [`options`]: the
+//!   option groups commands share.
 //! - [`sandbox`]: temp `HOME`, fake-agy as `agy`, no orphans (with
-//!   [`agy_process`]).
+//!   [`agy_process`]); [`fake_identity`]: the handshake a fake passes first.
+//! - [`recording`]: what every recorder shares (redacted trace events, headers).
 //! - [`driver_client`]: the harness side of driver protocol v1.
-//! - [`runner`], [`observation`], [`check`]: running a scenario and judging it.
-//! - [`report`]: terminal, JSON, JUnit and Markdown reports; [`exit_code`].
-//! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark.
-//! - [`fidelity`]: fake-agy's default behaviour measured against the capture corpus;
-//!   [`capture`]: a capture as an agy script.
-//! - [`matrix`]: the adapter × agy version table.
-//! - [`repro`]: a pasted bug report as a minimal failing scenario.
+//! - [`observation`], [`check`]: what a run showed, and the checks that judge it.
+//! - [`live`]: the live guard, credentials, the wrapper in front of a real agy.
+//! - [`report`]: terminal, JSON, JUnit and Markdown reports.
+//! - [`runner`]: running a scenario (settings, ops, judging) and many at once.
+//! - `binaries`, `catalogue_run`: the programs a command runs, the catalogue run.
+//! - [`fidelity`]: fake-agy's default behaviour against the capture corpus;
+//!   [`capture`]: a capture as an agy script (`convert`); [`spike`]: the spikes S1–S8
+//!   and their recorder (`spikes`).
+//! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark;
+//!   [`fuzz`]: generated cases judged by the oracle; [`repro`]: a pasted bug report as
+//!   a minimal failing scenario; [`init`]: a starter config and driver skeleton.
+//! - [`cli`]: the command line; [`matrix`]: the adapter × agy version table; `app`:
+//!   the commands behind the command line ([`execute`]).
 
 pub mod adapter_config;
 mod app;
@@ -37,6 +51,8 @@ pub mod locate;
 pub mod matrix;
 pub mod observation;
 pub mod options;
+pub mod profile;
+pub mod recording;
 pub mod report;
 pub mod repro;
 pub mod runner;

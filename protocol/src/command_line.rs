@@ -129,8 +129,9 @@ pub struct Args {
     pub rest: Vec<String>,
 }
 
-/// Whether an agy invocation runs a turn or only probes agy (DESIGN: turn invocation vs
-/// probe). Journal expectations and script rules speak of turns unless they say otherwise.
+/// Whether an agy invocation runs a turn or only probes agy (docs/contract.md, "Probes
+/// are not turns"). Journal expectations and script rules speak of turns unless they say
+/// otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InvocationKind {
     /// A print run (`-p …`) or a persistent stream-json session: a model turn.

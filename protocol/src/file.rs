@@ -2,7 +2,6 @@
 //! larger than the cap, or a device that never ends (`/dev/zero`), is refused with an
 //! error naming the cap, before its content is held.
 
-use crate::diag::Diagnostic;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -51,21 +50,6 @@ impl FileError {
             FileError::NotUtf8 { line, column } => (*line, *column),
             _ => (1, 1),
         }
-    }
-
-    /// A diagnostic at the problem's place in `path`, saying what failed (`read trace`).
-    pub fn diagnostic(&self, path: &str, action: &str) -> Diagnostic {
-        let (line, column) = self.location();
-        let hint = match self {
-            FileError::Io(_) => "check the path".to_string(),
-            FileError::TooLarge { cap } => format!("keep the file under {cap} bytes"),
-            FileError::NotUtf8 { .. } => {
-                "save the file as UTF-8; bytes that are not text go in hex (`stdout_hex`)"
-                    .to_string()
-            }
-        };
-        Diagnostic::at_line(path, line, column, format!("failed to {action}: {self}"))
-            .with_hint(hint)
     }
 }
 

@@ -217,8 +217,8 @@ impl Trace {
         let mut diags = Diagnostics::new();
         let mut header: Option<TraceHeader> = None;
         let mut invocations: Vec<TracedInvocation> = Vec::new();
-        let mut last_t = 0.0f64;
-        let mut ended = false;
+        // The last event's time, and whether the invocation has exited.
+        let mut clock = (0.0f64, false);
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             if line.trim().is_empty() {
@@ -246,8 +246,7 @@ impl Trace {
                             start: l.invocation,
                             events: Vec::new(),
                         });
-                        last_t = 0.0;
-                        ended = false;
+                        clock = (0.0, false);
                     }
                     Err(e) => err(
                         &mut diags,
@@ -258,21 +257,7 @@ impl Trace {
                 continue;
             }
             match serde_json::from_str::<TimedEvent>(line) {
-                Ok(ev) => {
-                    let Some(inv) = invocations.last_mut() else {
-                        diags.push(
-                            Diagnostic::at_line(path, n, 1, "event before any invocation line")
-                                .with_hint("start each invocation with {\"invocation\":{\"argv\":[…]}}"),
-                        );
-                        continue;
-                    };
-                    check_timed_event(path, n, &ev, (last_t, ended), &mut diags);
-                    if matches!(ev.event, TraceEvent::Exit(_)) {
-                        ended = true;
-                    }
-                    last_t = ev.t.max(last_t);
-                    inv.events.push(ev);
-                }
+                Ok(ev) => push_event(path, n, ev, &mut invocations, &mut clock, &mut diags),
                 Err(e) => err(
                     &mut diags,
                     e,
@@ -387,6 +372,31 @@ fn parse_header(path: &str, n: usize, line: &str, diags: &mut Diagnostics) -> Op
             None
         }
     }
+}
+
+/// An event line: appended to the last invocation, its time and order checked against
+/// `clock` (the last event's time, and whether the invocation has exited).
+fn push_event(
+    path: &str,
+    n: usize,
+    ev: TimedEvent,
+    invocations: &mut [TracedInvocation],
+    clock: &mut (f64, bool),
+    diags: &mut Diagnostics,
+) {
+    let Some(inv) = invocations.last_mut() else {
+        diags.push(
+            Diagnostic::at_line(path, n, 1, "event before any invocation line")
+                .with_hint("start each invocation with {\"invocation\":{\"argv\":[…]}}"),
+        );
+        return;
+    };
+    check_timed_event(path, n, &ev, *clock, diags);
+    if matches!(ev.event, TraceEvent::Exit(_)) {
+        clock.1 = true;
+    }
+    clock.0 = ev.t.max(clock.0);
+    inv.events.push(ev);
 }
 
 /// The checks on one event line: `t` in range and not going backwards (`last_t`), no

@@ -89,100 +89,33 @@ impl Fault {
     }
 
     fn parts(self) -> (&'static str, Profile, &'static str) {
-        match self {
-            Fault::TrustsSuccess => (
-                "trusts-success",
-                Profile::Oneshot,
-                "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image",
-            ),
-            Fault::MissingOutputBeforeTimeout => (
-                "missing-output-before-timeout",
-                Profile::Oneshot,
-                "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)",
-            ),
-            Fault::NoQuotaDetection => (
-                "no-quota-detection",
-                Profile::Oneshot,
-                "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)",
-            ),
-            Fault::SkipPermissionsByDefault => (
-                "skip-permissions-by-default",
-                Profile::Oneshot,
-                "passes --dangerously-skip-permissions by default, as ADR 0013's superseded decision D4 did before S5 showed generate_image needs no permission",
-            ),
-            Fault::FirstOfManyImages => (
-                "first-of-many-images",
-                Profile::Oneshot,
-                "delivers the first of several images in brain/<conversation_id>/ instead of requiring exactly one (ADR 0013 decision 3)",
-            ),
-            Fault::ImageInParentBrainOnly => (
-                "image-in-parent-brain-only",
-                Profile::Oneshot,
-                "looks for the image only in brain/<conversation_id>/ of the run, so from agy 1.2.16, where the image-generator subagent saves it in its own conversation's brain directory, every delivered image is reported as missing output (docs/agy-versions.md, ImageSubagent; cp-1.2.16-image-subagent)",
-            ),
-            Fault::NeverKillsHungAgy => (
-                "never-kills-hung-agy",
-                Profile::Oneshot,
-                "waits for a hung agy forever instead of killing its process group after timeout + 30 s (ADR 0013 error table, last-but-one row)",
-            ),
-            Fault::ProcessPerTurn => (
-                "process-per-turn",
-                Profile::Session,
-                "spawns agy for every turn and closes its stdin after every turn, repaying the CLI start-up cost each time (seed 000, the behaviour it replaced)",
-            ),
-            Fault::NoReplayFilter => (
-                "no-replay-filter",
-                Profile::Session,
-                "takes the first result after a new stdin line as the turn's result, so a replayed earlier result is reported again as the new turn (seed 000, replayed native output)",
-            ),
-            Fault::KeepsProcessAfterFailure => (
-                "keeps-process-after-failure",
-                Profile::Session,
-                "keeps the agy process after a failed turn, so the next turn runs on a process in an unknown state (seed 000, every other outcome releases the driver)",
-            ),
-            Fault::KeepsProcessAfterModelChange => (
-                "keeps-process-after-model-change",
-                Profile::Session,
-                "keeps the agy process after a different model/effort/permission selection, so later turns silently run with the old flags (seed 000)",
-            ),
-            Fault::SigtermWithoutSigkill => (
-                "sigterm-without-sigkill",
-                Profile::Session,
-                "sends SIGTERM on release and never escalates, so an agy that ignores SIGTERM outlives its session (seed 000, SIGTERM -> SIGKILL within the grace)",
-            ),
-            Fault::LateStepToCurrentTurn => (
-                "late-step-to-current-turn",
-                Profile::Session,
-                "attributes a step of an earlier turn that arrives late to the current turn, so old text appears in a new turn (seed 000, steps only at or beyond the new turn's first index)",
-            ),
-            Fault::LateUsageToCurrentTurn => (
-                "late-usage-to-current-turn",
-                Profile::Session,
-                "adds the usage of a late step of an earlier turn to the current turn's usage, so the cost record charges one turn for another's tokens (seed 000, steps only at or beyond the new turn's first index)",
-            ),
-            Fault::AcpQuarantineLiftedEarly => (
-                "acp-quarantine-lifted-early",
-                Profile::Acp,
-                "lifts the restore quarantine of a history-gap session/load before the checkpoint write completes, so late text of the old session leaks into the new turn (seed 003, P2 of the restore state-machine review, corroborated by a second review)",
-            ),
-            Fault::AcpFallsBackToSessionNew => (
-                "acp-falls-back-to-session-new",
-                Profile::Acp,
-                "calls session/new when session/load or session/resume fails, silently forking the conversation (seed 003: restoration never falls back to session/new; docs/agy-acp-reference.md §4 item 13, openab #952)",
-            ),
-            Fault::AcpAppendsLoadReplay => (
-                "acp-appends-load-replay",
-                Profile::Acp,
-                "appends the session/load replay to the canonical history, so earlier turns appear twice (seed 003: load replay is kept outside the canonical conversation; docs/agy-acp-reference.md §4 items 1-2)",
-            ),
-            Fault::AcpResendsLastPrompt => (
-                "acp-resends-last-prompt",
-                Profile::Acp,
-                "sends the last (or pending) prompt again after a restart, so the agent runs it twice (seed 003: no earlier prompt is resent)",
-            ),
-        }
+        // FAULTS is in declaration order; a test holds it there.
+        let (_, name, profile, bug) = FAULTS[self as usize];
+        (name, profile, bug)
     }
 }
+
+/// Each fault's switch name, profile and the bug it reproduces, in declaration order.
+const FAULTS: [(Fault, &str, Profile, &str); 18] = [
+    (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
+    (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
+    (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
+    (Fault::SkipPermissionsByDefault, "skip-permissions-by-default", Profile::Oneshot, "passes --dangerously-skip-permissions by default, as ADR 0013's superseded decision D4 did before S5 showed generate_image needs no permission"),
+    (Fault::FirstOfManyImages, "first-of-many-images", Profile::Oneshot, "delivers the first of several images in brain/<conversation_id>/ instead of requiring exactly one (ADR 0013 decision 3)"),
+    (Fault::ImageInParentBrainOnly, "image-in-parent-brain-only", Profile::Oneshot, "looks for the image only in brain/<conversation_id>/ of the run, so from agy 1.2.16, where the image-generator subagent saves it in its own conversation's brain directory, every delivered image is reported as missing output (docs/agy-versions.md, ImageSubagent; cp-1.2.16-image-subagent)"),
+    (Fault::NeverKillsHungAgy, "never-kills-hung-agy", Profile::Oneshot, "waits for a hung agy forever instead of killing its process group after timeout + 30 s (ADR 0013 error table, last-but-one row)"),
+    (Fault::ProcessPerTurn, "process-per-turn", Profile::Session, "spawns agy for every turn and closes its stdin after every turn, repaying the CLI start-up cost each time (seed 000, the behaviour it replaced)"),
+    (Fault::NoReplayFilter, "no-replay-filter", Profile::Session, "takes the first result after a new stdin line as the turn's result, so a replayed earlier result is reported again as the new turn (seed 000, replayed native output)"),
+    (Fault::KeepsProcessAfterFailure, "keeps-process-after-failure", Profile::Session, "keeps the agy process after a failed turn, so the next turn runs on a process in an unknown state (seed 000, every other outcome releases the driver)"),
+    (Fault::KeepsProcessAfterModelChange, "keeps-process-after-model-change", Profile::Session, "keeps the agy process after a different model/effort/permission selection, so later turns silently run with the old flags (seed 000)"),
+    (Fault::SigtermWithoutSigkill, "sigterm-without-sigkill", Profile::Session, "sends SIGTERM on release and never escalates, so an agy that ignores SIGTERM outlives its session (seed 000, SIGTERM -> SIGKILL within the grace)"),
+    (Fault::LateStepToCurrentTurn, "late-step-to-current-turn", Profile::Session, "attributes a step of an earlier turn that arrives late to the current turn, so old text appears in a new turn (seed 000, steps only at or beyond the new turn's first index)"),
+    (Fault::LateUsageToCurrentTurn, "late-usage-to-current-turn", Profile::Session, "adds the usage of a late step of an earlier turn to the current turn's usage, so the cost record charges one turn for another's tokens (seed 000, steps only at or beyond the new turn's first index)"),
+    (Fault::AcpQuarantineLiftedEarly, "acp-quarantine-lifted-early", Profile::Acp, "lifts the restore quarantine of a history-gap session/load before the checkpoint write completes, so late text of the old session leaks into the new turn (seed 003, P2 of the restore state-machine review, corroborated by a second review)"),
+    (Fault::AcpFallsBackToSessionNew, "acp-falls-back-to-session-new", Profile::Acp, "calls session/new when session/load or session/resume fails, silently forking the conversation (seed 003: restoration never falls back to session/new; docs/agy-acp-reference.md §4 item 13, openab #952)"),
+    (Fault::AcpAppendsLoadReplay, "acp-appends-load-replay", Profile::Acp, "appends the session/load replay to the canonical history, so earlier turns appear twice (seed 003: load replay is kept outside the canonical conversation; docs/agy-acp-reference.md §4 items 1-2)"),
+    (Fault::AcpResendsLastPrompt, "acp-resends-last-prompt", Profile::Acp, "sends the last (or pending) prompt again after a restart, so the agent runs it twice (seed 003: no earlier prompt is resent)"),
+];
 
 /// The faults switched on for this run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -220,6 +153,18 @@ pub fn render_fault_list() -> String {
 mod tests {
     use super::*;
     use clap::ValueEnum;
+
+    #[test]
+    fn all_lists_every_variant_in_declaration_order_and_the_table_follows_it() {
+        // clap's derive lists every variant of the enum: a variant missing from `ALL`
+        // or from `FAULTS` (or out of order there) fails here.
+        let variants = Fault::value_variants();
+        assert_eq!(Fault::ALL.as_slice(), variants);
+        assert_eq!(FAULTS.len(), variants.len());
+        for (row, fault) in FAULTS.iter().zip(variants) {
+            assert_eq!(row.0, *fault);
+        }
+    }
 
     #[test]
     fn every_fault_name_matches_its_clap_spelling() {

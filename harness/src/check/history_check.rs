@@ -82,25 +82,30 @@ pub fn check_history(e: &HistoryExpect, ops: &[OpSpec], obs: &Observation) -> Ve
         check_answers(&e.answers, history.map(Vec::as_slice), &mut out);
     }
     if e.no_carryover == Some(true) {
-        for (j, later) in turns.iter().enumerate() {
-            for earlier in &turns[..j] {
-                if let (Some(a), Some(b)) = (&earlier.answer, &later.answer) {
-                    if b.contains(a.trim()) {
-                        out.push(
-                            Failure::new(
-                                format!("op {} turn", later.op),
-                                "no_carryover",
-                                format!("no text of op {}'s answer in this turn", earlier.op),
-                                format!("{b:?}"),
-                            )
-                            .closest(format!("op {}'s answer was {a:?}", earlier.op)),
-                        );
-                    }
+        check_no_carryover(&turns, &mut out);
+    }
+    out
+}
+
+/// `no_carryover`: no turn's answer holds an earlier turn's answer.
+fn check_no_carryover(turns: &[TurnSeen], out: &mut Vec<Failure>) {
+    for (j, later) in turns.iter().enumerate() {
+        for earlier in &turns[..j] {
+            if let (Some(a), Some(b)) = (&earlier.answer, &later.answer) {
+                if b.contains(a.trim()) {
+                    out.push(
+                        Failure::new(
+                            format!("op {} turn", later.op),
+                            "no_carryover",
+                            format!("no text of op {}'s answer in this turn", earlier.op),
+                            format!("{b:?}"),
+                        )
+                        .closest(format!("op {}'s answer was {a:?}", earlier.op)),
+                    );
                 }
             }
         }
     }
-    out
 }
 
 /// `answers`: the assistant entries are the scripted answers, in order — judged against

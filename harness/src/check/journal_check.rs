@@ -193,6 +193,26 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
             stdin_check(&format!("invocation {}", r.invocation), r, want, &mut out);
         }
     }
+    concurrency_checks(e, obs, &all_argv, &mut out);
+    if e.none_left_running == Some(true) && !obs.running_at_end.is_empty() {
+        out.push(Failure::new(
+            place,
+            "none_left_running",
+            "no agy process running after the last reply",
+            format!("still running: pid {}", join(&obs.running_at_end)),
+        ));
+    }
+    out
+}
+
+/// `max_concurrency` and `min_concurrency`: the most agy processes at once.
+fn concurrency_checks(
+    e: &JournalExpect,
+    obs: &Observation,
+    all_argv: &[String],
+    out: &mut Vec<Failure>,
+) {
+    let place = "journal";
     let (high, at) = concurrency_high_water(obs);
     if let Some(max) = e.max_concurrency {
         if high > max {
@@ -216,19 +236,10 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
                     format!("at least {min} agy processes at once"),
                     format!("at most {high} at once"),
                 )
-                .evidence(all_argv.clone()),
+                .evidence(all_argv.to_vec()),
             );
         }
     }
-    if e.none_left_running == Some(true) && !obs.running_at_end.is_empty() {
-        out.push(Failure::new(
-            place,
-            "none_left_running",
-            "no agy process running after the last reply",
-            format!("still running: pid {}", join(&obs.running_at_end)),
-        ));
-    }
-    out
 }
 
 fn argv_checks(

@@ -70,24 +70,9 @@ pub async fn run_default(
         .spawn()
         .map_err(|e| format!("failed to start fake-agy: {e}"))?;
     let pgid = child.id();
-    let (mut stdin, mut stdout, mut stderr) =
+    let (stdin, mut stdout, mut stderr) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take());
-    let lines = stdin_lines(capture, decisions.len());
-    let feed = async move {
-        if let Some(pipe) = stdin.as_mut() {
-            for line in lines {
-                // A run that ends before reading stdin closes it; that is not an error.
-                if pipe
-                    .write_all(format!("{line}\n").as_bytes())
-                    .await
-                    .is_err()
-                {
-                    break;
-                }
-            }
-        }
-        drop(stdin);
-    };
+    let feed = feed_stdin(stdin, stdin_lines(capture, decisions.len()));
     let interrupt = capture.host.as_ref().and_then(|h| h.interrupt);
     let read = |pipe: Option<tokio::process::ChildStdout>| async move {
         let mut buf = Vec::new();
@@ -96,18 +81,11 @@ pub async fn run_default(
         }
         buf
     };
-    let read_err = |pipe: Option<tokio::process::ChildStderr>| async move {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf).await;
-        }
-        buf
-    };
     let run = async {
         let ((), out, err, status) = tokio::join!(
             feed,
             read(stdout.take()),
-            read_err(stderr.take()),
+            read_stderr(stderr.take()),
             child.wait()
         );
         (out, err, status)
@@ -126,6 +104,32 @@ pub async fn run_default(
             ))
         }
     }
+}
+
+/// Writes `lines` to the run's stdin, then closes it.
+async fn feed_stdin(mut stdin: Option<tokio::process::ChildStdin>, lines: Vec<String>) {
+    if let Some(pipe) = stdin.as_mut() {
+        for line in lines {
+            // A run that ends before reading stdin closes it; that is not an error.
+            if pipe
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
+    drop(stdin);
+}
+
+/// Everything the run writes to stderr.
+async fn read_stderr(pipe: Option<tokio::process::ChildStderr>) -> Vec<u8> {
+    let mut buf = Vec::new();
+    if let Some(mut p) = pipe {
+        let _ = p.read_to_end(&mut buf).await;
+    }
+    buf
 }
 
 /// The user lines to feed: the capture's, or, for a persistent run whose record did not

@@ -12,9 +12,15 @@ use crate::scenario::Profile;
 use std::fmt::Write;
 
 /// The scenario file of `c`, named `name`, with `comment` lines on top.
-pub fn render_acp(c: &AcpCase, name: &str, description: &str, comment: &[String]) -> String {
+pub fn render_acp(
+    profile: Profile,
+    c: &AcpCase,
+    name: &str,
+    description: &str,
+    comment: &[String],
+) -> String {
     let o = acp_oracle(c);
-    let mut out = header(Profile::Acp, None, name, description, comment);
+    let mut out = header(profile, None, name, description, comment);
     restore_table(&mut out, "load", &c.load, Replay::Before);
     restore_table(&mut out, "resume", &c.resume, Replay::None);
     for rule in &o.rules {

@@ -1,7 +1,6 @@
 //! A generated case: what agy does, per profile, and the ops a user of that profile
 //! sends. Strategies are weighted toward the recorded quirks.
 
-use crate::scenario::Profile;
 use proptest::prelude::*;
 
 /// What one oneshot agy invocation does.
@@ -110,16 +109,6 @@ pub enum Case {
     Oneshot(OneshotCase),
     /// `session`.
     Session(SessionCase),
-}
-
-impl Case {
-    /// The case's profile.
-    pub fn profile(&self) -> Profile {
-        match self {
-            Case::Oneshot(_) => Profile::Oneshot,
-            Case::Session(_) => Profile::Session,
-        }
-    }
 }
 
 fn oneshot_agy() -> impl Strategy<Value = OneshotAgy> {

@@ -1,45 +1,66 @@
 //! A generated case of any profile, its strategy and its scenario file: agy-driven
-//! cases (`oneshot`, `session`) and ACP cases.
+//! cases (`oneshot`, `session`) and ACP cases, chosen by the profile's oracle.
 
 use super::acp_case::{acp_case, AcpCase};
 use super::case::{oneshot_case, session_case, Case};
+use crate::profile::{unit, Oracle};
 use crate::scenario::Profile;
 use proptest::strategy::{BoxedStrategy, Strategy};
 
-/// A case of any profile.
+/// A case of one profile.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// The profile it was generated for.
+    pub profile: Profile,
+    /// What agy (or the ACP agent) does and the ops sent.
+    pub case: GeneratedCase,
+}
+
+/// What a generated case holds, by the oracle that judges it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Generated {
+pub enum GeneratedCase {
     /// `oneshot` or `session`: what agy does and the ops sent.
     Agy(Case),
     /// `acp`: what the ACP agent does and the ops sent.
     Acp(AcpCase),
 }
 
+// A finding's `case:` comment shows the case alone, as it always has.
+impl std::fmt::Debug for Generated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.case.fmt(f)
+    }
+}
+
 impl Generated {
     /// The case's profile.
     pub fn profile(&self) -> Profile {
-        match self {
-            Generated::Agy(c) => c.profile(),
-            Generated::Acp(_) => Profile::Acp,
-        }
+        self.profile
     }
 
     /// The scenario file, named `name`, with `comment` lines on top.
     pub fn render(&self, name: &str, description: &str, comment: &[String]) -> String {
-        match self {
-            Generated::Agy(c) => super::render::render(c, name, description, comment),
-            Generated::Acp(c) => super::acp_render::render_acp(c, name, description, comment),
+        match &self.case {
+            GeneratedCase::Agy(c) => {
+                super::render::render(self.profile, c, name, description, comment)
+            }
+            GeneratedCase::Acp(c) => {
+                super::acp_render::render_acp(self.profile, c, name, description, comment)
+            }
         }
     }
 }
 
 /// The cases of `profile`.
 pub fn strategy(profile: Profile) -> BoxedStrategy<Generated> {
-    match profile {
-        Profile::Oneshot => oneshot_case().prop_map(Generated::Agy).boxed(),
-        Profile::Session => session_case().prop_map(Generated::Agy).boxed(),
-        Profile::Acp => acp_case().prop_map(Generated::Acp).boxed(),
-    }
+    let cases = match unit(profile).oracle {
+        Oracle::ImageProvider => oneshot_case().prop_map(GeneratedCase::Agy).boxed(),
+        Oracle::PersistentDriver => session_case().prop_map(GeneratedCase::Agy).boxed(),
+        Oracle::Restore => acp_case().prop_map(GeneratedCase::Acp).boxed(),
+    };
+    cases
+        .prop_map(move |case| Generated { profile, case })
+        .boxed()
 }
 
 #[cfg(test)]

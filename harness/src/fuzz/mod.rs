@@ -5,6 +5,7 @@
 pub mod acp_case;
 pub mod acp_oracle;
 pub mod acp_render;
+mod args;
 pub mod case;
 mod engine;
 pub mod generated;
@@ -13,7 +14,6 @@ pub mod render;
 
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp_if, reference_adapter};
-use crate::cli::FuzzArgs;
 use crate::exit_code;
 use crate::fatal::Fatal;
 use crate::report::ReportFormat;
@@ -21,6 +21,7 @@ use crate::runner::RunSettings;
 use crate::scenario::Profile;
 use agy_protocol::env::FAKE_AGY_IMAGE_CACHE;
 use agy_protocol::GoDuration;
+pub use args::FuzzArgs;
 use engine::{Bench, Violation};
 use generated::Generated;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -92,7 +93,7 @@ fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, Fatal> {
     if args.target.adapter.is_none() && !faults.is_empty() {
         let bin = reference_adapter(&args.runner)?;
         let known =
-            crate::faults::list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
+            crate::binaries::list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
         if let Some(f) = faults.iter().find(|f| !known.iter().any(|k| &k.name == *f)) {
             let names: Vec<&str> = known.iter().map(|k| k.name.as_str()).collect();
             return Err(bad_input(format!(
@@ -106,7 +107,10 @@ fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, Fatal> {
 
 fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
     let fake = fake_agy(&args.runner)?;
-    let fake_agy_acp = fake_agy_acp_if(&args.runner, args.profile == Profile::Acp)?;
+    let fake_agy_acp = fake_agy_acp_if(
+        &args.runner,
+        crate::profile::unit(args.profile).needs_fake_acp(),
+    )?;
     Ok(RunSettings {
         config: adapter(args)?,
         fake_agy: fake,

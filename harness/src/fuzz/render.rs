@@ -6,6 +6,7 @@ use super::oracle::{
     answer, late_text, late_usage, oracle, turn_usage, OpOracle, Oracle, TURN_WORDS,
 };
 use crate::scenario::Profile;
+use agy_protocol::AgyVersion;
 use std::fmt::Write;
 
 /// A string as a TOML basic string.
@@ -52,14 +53,15 @@ pub(super) fn write_expect(out: &mut String, parts: &[String]) {
     let _ = writeln!(out);
 }
 
-/// The agy version generated cases model.
-const DEFAULT_AGY: &str = "1.2.6";
+/// The agy version generated cases model: fake-agy's default.
+const DEFAULT_AGY: AgyVersion = AgyVersion::DEFAULT;
 /// The first version whose image-generator subagent saves the image in its own brain
-/// folder (docs/agy-versions.md, ImageSubagent).
-const SUBAGENT_AGY: &str = "1.2.16";
+/// folder (docs/agy-versions.md, ImageSubagent), one of the modelled versions.
+const SUBAGENT_AGY: AgyVersion = AgyVersion::new(1, 2, 16);
 
-/// The agy version `case` needs: the subagent's image needs 1.2.16, the rest is 1.2.6.
-fn agy_version(case: &Case) -> &'static str {
+/// The agy version `case` needs: the subagent's image needs [`SUBAGENT_AGY`], the rest
+/// is [`DEFAULT_AGY`].
+fn agy_version(case: &Case) -> AgyVersion {
     match case {
         Case::Oneshot(c) if c.steps.iter().any(|s| s.agy == OneshotAgy::SubagentImage) => {
             SUBAGENT_AGY
@@ -69,10 +71,16 @@ fn agy_version(case: &Case) -> &'static str {
 }
 
 /// The scenario file of `case`, named `name`, with `comment` lines on top.
-pub fn render(case: &Case, name: &str, description: &str, comment: &[String]) -> String {
+pub fn render(
+    profile: Profile,
+    case: &Case,
+    name: &str,
+    description: &str,
+    comment: &[String],
+) -> String {
     let o = oracle(case);
     let agy = agy_version(case);
-    let mut out = header(case.profile(), Some(agy), name, description, comment);
+    let mut out = header(profile, Some(&agy.to_string()), name, description, comment);
     if agy != DEFAULT_AGY {
         let _ = writeln!(out, "[agy.script]\nagy = \"{agy}\"\n");
     }
@@ -288,5 +296,18 @@ fn journal(out: &mut String, o: &Oracle) {
     }
     if let Some(n) = o.history_turns {
         let _ = writeln!(out, "\n[expect.history]\nturns = {n}\nno_carryover = true");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_versions_generated_cases_name_are_modelled_versions() {
+        for v in [DEFAULT_AGY, SUBAGENT_AGY] {
+            assert!(agy_protocol::MODELLED_VERSIONS.contains(&v), "{v}");
+        }
+        assert!(SUBAGENT_AGY > DEFAULT_AGY);
     }
 }

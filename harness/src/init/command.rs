@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Args)]
 pub struct InitArgs {
     /// The profile the adapter implements.
-    #[arg(long, value_enum, default_value_t = Profile::Oneshot)]
+    #[arg(long, value_enum, default_value_t = crate::profile::DEFAULT)]
     pub profile: Profile,
     /// The driver skeleton's language.
     #[arg(long, value_enum, default_value_t = Language::Python)]

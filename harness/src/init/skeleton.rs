@@ -32,33 +32,6 @@ pub struct StarterFile {
     pub executable: bool,
 }
 
-/// The ops a profile's driver answers besides `hello` and `shutdown`, each with its
-/// arguments and result as docs/driver-protocol.md gives them.
-fn profile_ops(profile: Profile) -> &'static [(&'static str, &'static str)] {
-    match profile {
-        Profile::Oneshot => &[(
-            "generate",
-            "prompt, aspect?, timeout_s?, references?, settings? → result.image (the image's path), usage?",
-        )],
-        Profile::Session => &[
-            ("open", "session, model?, effort?, permission? → nothing"),
-            ("turn", "session, text → result.text, result.history, usage?"),
-            ("select", "session, model?, effort?, permission? → nothing"),
-            ("cancel", "session → nothing (the running turn replies with its own outcome)"),
-            ("close", "session → result.history?"),
-        ],
-        Profile::Acp => &[
-            ("acp_new", "session, model?, mode?, permission? → result.history, result.restore_state"),
-            ("acp_prompt", "session, text → result.text, result.history, result.restore_state"),
-            ("acp_cancel", "session → result.history, result.restore_state"),
-            ("acp_restore", "session → result.history, result.restore_state"),
-            ("acp_restart_agent", "session → result.history, result.restore_state"),
-            ("acp_status", "session → result.history, result.restore_state"),
-            ("acp_close", "session → result.history, result.restore_state"),
-        ],
-    }
-}
-
 struct Templates {
     driver: &'static str,
     stub: &'static str,
@@ -135,11 +108,13 @@ pub fn render(profile: Profile, language: Language, name: &str) -> Vec<StarterFi
             .replace("__OP__", op)
             .replace("__DOC__", doc)
     };
-    let ops = profile_ops(profile);
-    let stubs: String = ops.iter().map(|(op, doc)| fill(t.stub, op, doc)).collect();
+    // The ops a profile's driver answers besides `hello` and `shutdown`, each with its
+    // arguments and result as docs/driver-protocol.md gives them.
+    let ops = crate::profile::unit(profile).ops;
+    let stubs: String = ops.iter().map(|o| fill(t.stub, o.name, o.shape)).collect();
     let dispatch: String = ops
         .iter()
-        .map(|(op, doc)| fill(t.dispatch, op, doc))
+        .map(|o| fill(t.dispatch, o.name, o.shape))
         .collect();
     // The name lands in TOML and code strings: keep it to characters none of them escape.
     let name: String = name
@@ -218,8 +193,8 @@ mod tests {
                     );
                 }
                 let driver = &render(profile, language, "x")[1].text;
-                for (op, _) in profile_ops(profile) {
-                    let function = language.function(op);
+                for op in crate::profile::unit(profile).ops {
+                    let function = language.function(op.name);
                     assert!(driver.contains(&function), "{language:?} lacks {function}");
                 }
             }

@@ -5,7 +5,7 @@
 //! trace with provenance ([`super::record`]).
 
 use crate::check::{has_image_extension, inspect_image};
-use crate::spike::{output_events, platform, today, walk_files, CapturedChunk};
+use crate::recording::{output_events, platform, relative, today, walk, CapturedChunk};
 use agy_protocol::env::AGY_HARNESS_LIVE_RECORD;
 use agy_protocol::journal::ExitRecord;
 use agy_protocol::redact::Redactor;
@@ -218,7 +218,7 @@ where
 
 /// Every file under `app_data/brain` with its size and modification time.
 fn list_brain(app_data: &Path) -> Listing {
-    walk_files(&app_data.join("brain"))
+    walk(&app_data.join("brain"))
         .into_iter()
         .filter_map(|p| {
             let meta = std::fs::metadata(&p).ok()?;
@@ -230,7 +230,7 @@ fn list_brain(app_data: &Path) -> Listing {
 /// A file as the trace names it: relative to the app data dir, with its pixel size
 /// when it is an image that decodes within the trace format's bounds.
 fn trace_file(app_data: &Path, path: &Path, bytes: u64) -> TraceFile {
-    let rel = crate::spike::relative_path(app_data, path);
+    let rel = relative(app_data, path);
     let size = if has_image_extension(&rel) {
         std::fs::read(path)
             .ok()

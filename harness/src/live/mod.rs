@@ -14,6 +14,6 @@ mod wrapper;
 
 pub use credentials::{copy_credentials, Credentials, CredentialsArg};
 pub use guard::check_live_allowed;
-pub use record::LiveRecorder;
+pub use record::{LiveRecorder, RUN_RECORD_SOURCE};
 pub use run::LiveRun;
 pub use wrapper::{is_wrapper_invocation, wrap_agy};

@@ -5,11 +5,14 @@
 //! Redacted at record time by the wrapper, and once more here with the identity of the
 //! user running the harness. `agy-harness repro` reads the trace (or its folder).
 
-use crate::repro::record::RUN_RECORD_SOURCE;
-use crate::spike::{platform, today, REDACTION_NOTE};
+use crate::recording::{platform, today, REDACTION_NOTE};
 use agy_protocol::redact::{Identity, Redactor};
 use agy_protocol::trace::{Trace, TraceHeader, TRACE_VERSION};
 use std::path::{Path, PathBuf};
+
+/// How the header of a trace written by `agy-harness run --live --record` starts its
+/// `source` (one trace per scenario); `repro` reads a record folder by it.
+pub const RUN_RECORD_SOURCE: &str = "agy-harness run --live --record";
 
 /// The folder of a scenario's sandbox state where the wrapper writes its invocations.
 pub const PARTS_DIR: &str = "live-record";

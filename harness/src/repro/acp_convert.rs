@@ -10,7 +10,6 @@
 
 use super::acp_transcript::{Direction, Line, Message};
 use super::case::{Built, Process, ReproCase, Restore, ScriptStep, Turn};
-use crate::scenario::Profile;
 use serde_json::Value as Json;
 use toml::Value;
 
@@ -72,7 +71,7 @@ pub fn acp_case(lines: &[Line]) -> Result<Built, String> {
     }
     Ok(Built {
         case: ReproCase {
-            profile: Profile::Acp,
+            profile: crate::profile::by_oracle(crate::profile::Oracle::Restore).profile,
             version: None,
             processes: c.processes,
             permission: c.permission,

@@ -4,6 +4,7 @@
 use super::case::{Built, CaseOptions, ReproCase};
 use super::convert::{oneshot_process, session_processes};
 use super::evidence::{Evidence, Invocation, ItemKind};
+use crate::profile::{by_oracle, unit, AgyRun, Oracle};
 use crate::scenario::Profile;
 use agy_protocol::command_line::{invocation_kind, InvocationKind};
 
@@ -36,14 +37,14 @@ pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
         Some(p) => (p, "given with --profile".to_string()),
         None => infer_profile(&turns)?,
     };
-    let processes = match profile {
-        Profile::Oneshot => turns
+    let processes = match unit(profile).agy() {
+        AgyRun::PrintPerRequest => turns
             .iter()
             .enumerate()
             .map(|(i, inv)| oneshot_process(i, inv, &mut notes))
             .collect(),
-        Profile::Session => session_processes(&turns, &mut notes),
-        Profile::Acp => {
+        AgyRun::StreamJsonSession => session_processes(&turns, &mut notes),
+        AgyRun::AcpServer => {
             return Err("agy's own output is a oneshot or session report; for `--profile acp` paste the ACP JSON-RPC transcript of `agy_acp_server` (docs/reproduce-a-bug.md)".into())
         }
     };
@@ -62,20 +63,19 @@ pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
 /// The profile the evidence shows: stdin user lines or `--input-format stream-json`
 /// make a session; a json envelope or `-p` a oneshot.
 fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), String> {
+    let session = by_oracle(Oracle::PersistentDriver).profile;
+    let oneshot = by_oracle(Oracle::ImageProvider).profile;
     let stdin = invs
         .iter()
         .any(|i| i.items.iter().any(|x| matches!(x.kind, ItemKind::Stdin(_))));
     if stdin {
-        return Ok((Profile::Session, "the report shows stdin user lines".into()));
+        return Ok((session, "the report shows stdin user lines".into()));
     }
     if invs
         .iter()
         .any(|i| i.flag("--input-format") == Some("stream-json"))
     {
-        return Ok((
-            Profile::Session,
-            "agy ran with --input-format stream-json".into(),
-        ));
+        return Ok((session, "agy ran with --input-format stream-json".into()));
     }
     let results = |i: &Invocation| {
         i.items
@@ -84,16 +84,13 @@ fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), String> {
             .count()
     };
     if invs.iter().any(|i| results(i) > 1) {
-        return Ok((
-            Profile::Session,
-            "one agy process printed several results".into(),
-        ));
+        return Ok((session, "one agy process printed several results".into()));
     }
     if invs
         .iter()
         .any(|i| i.flag("--output-format") == Some("json"))
     {
-        return Ok((Profile::Oneshot, "agy ran with --output-format json".into()));
+        return Ok((oneshot, "agy ran with --output-format json".into()));
     }
     let envelope = invs.iter().any(|i| {
         i.items
@@ -101,13 +98,13 @@ fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), String> {
             .any(|x| matches!(&x.kind, ItemKind::Stdout(l) if l.starts_with('{') && !l.contains("\"event\"")))
     });
     if envelope {
-        return Ok((Profile::Oneshot, "agy printed a json envelope".into()));
+        return Ok((oneshot, "agy printed a json envelope".into()));
     }
     if invs
         .iter()
         .any(|i| i.flag("-p").is_some() || i.flag("--print").is_some())
     {
-        return Ok((Profile::Oneshot, "agy ran in print mode (-p)".into()));
+        return Ok((oneshot, "agy ran in print mode (-p)".into()));
     }
     Err("the report does not show which profile it is (no stdin lines, no envelope, no `$ agy -p …` line): pass `--profile oneshot` or `--profile session`".into())
 }

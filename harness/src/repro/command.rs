@@ -20,6 +20,7 @@ use crate::binaries::{adapter_config, fake_agy, reference_adapter};
 use crate::check::Failure;
 use crate::exit_code;
 use crate::fatal::Fatal;
+use crate::profile::{unit, AgyRun, Oracle};
 use crate::runner::RunSettings;
 use crate::scenario::{parse_scenario_file, Profile};
 use agy_protocol::diag::{Diagnostics, SourceFile};
@@ -111,7 +112,10 @@ fn build(report: Report, args: &ReproArgs) -> Result<(Built, Option<Evidence>), 
             Ok((built, Some(e)))
         }
         Report::Acp(src, lines) => {
-            if args.profile.is_some_and(|p| p != Profile::Acp) {
+            if args
+                .profile
+                .is_some_and(|p| unit(p).agy() != AgyRun::AcpServer)
+            {
                 return Err(bad(format!(
                     "the report is an ACP transcript, not a `{}` report",
                     args.profile.map(|p| p.to_string()).unwrap_or_default()
@@ -159,7 +163,7 @@ fn adapters(
 ) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), Fatal> {
     let runner = &args.runner;
     let fake = fake_agy(runner)?;
-    let fake_acp = crate::binaries::fake_agy_acp_if(runner, profile == Profile::Acp)?;
+    let fake_acp = crate::binaries::fake_agy_acp_if(runner, unit(profile).needs_fake_acp())?;
     let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, runner)?;
     if !config.adapter.profiles.contains(&profile) {
         return Err(bad(format!(
@@ -269,14 +273,14 @@ fn missing_evidence(e: &Evidence, case: &ReproCase) -> Vec<String> {
     if e.invocations.iter().all(|i| i.exit.is_none()) {
         out.push("agy's exit status (`exit status N`)".into());
     }
-    match case.profile {
-        Profile::Oneshot if e.invocations.iter().all(|i| i.images.is_none()) => {
+    match unit(case.profile).oracle {
+        Oracle::ImageProvider if e.invocations.iter().all(|i| i.images.is_none()) => {
             out.push("what was in the brain folder (`no image in the brain folder`, `brain/<id>/x.jpg`)".into())
         }
-        Profile::Session if case.processes.iter().map(|p| p.turns.len()).sum::<usize>() < 2 => out.push(
+        Oracle::PersistentDriver if case.processes.iter().map(|p| p.turns.len()).sum::<usize>() < 2 => out.push(
             "a second turn: replays, late steps and process reuse show only from the second stdin line on".into(),
         ),
-        Profile::Session if e.invocations.iter().all(|i| i.counts().0 == 0) => {
+        Oracle::PersistentDriver if e.invocations.iter().all(|i| i.counts().0 == 0) => {
             out.push("the stdin lines the adapter sent (turns were split at each result)".into())
         }
         _ => {}
@@ -294,6 +298,41 @@ fn show_failure(f: &Failure) {
         f.expected,
         f.observed
     );
+}
+
+/// Says that the adapter passes, and what the report may lack.
+fn not_reproduced(adapter: &str, evidence: Option<&Evidence>, case: &ReproCase) {
+    println!("not reproduced: `{adapter}` passes the scenario");
+    let missing = evidence
+        .map(|e| missing_evidence(e, case))
+        .unwrap_or_default();
+    if missing.is_empty() {
+        println!("  the adapter handles this behaviour correctly, or the bug needs more than the report shows");
+    } else {
+        println!("  the adapter is correct for what the report shows, or the report lacks what triggers the bug:");
+        missing.iter().for_each(|m| println!("  - {m}"));
+    }
+}
+
+/// The minimiser's budget: `--max-runs` and `--time-budget` from now.
+fn budget(args: &ReproArgs) -> Result<Budget, Fatal> {
+    let deadline = match &args.time_budget {
+        Some(t) => Some(
+            Instant::now()
+                + GoDuration::parse(t)
+                    .map_err(|_| {
+                        bad(format!(
+                            "--time-budget `{t}` is not a Go duration (e.g. `30s`)"
+                        ))
+                    })?
+                    .0,
+        ),
+        None => None,
+    };
+    Ok(Budget {
+        runs: args.max_runs,
+        deadline,
+    })
 }
 
 async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
@@ -323,20 +362,11 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
             return Err(cannot(format!("the scenario could not be run: {why}")))
         }
         Verdict::Passed => {
-            println!(
-                "not reproduced: `{}` passes the scenario",
-                judge.settings.config.adapter.name
+            not_reproduced(
+                &judge.settings.config.adapter.name,
+                evidence.as_ref(),
+                &case,
             );
-            let missing = evidence
-                .as_ref()
-                .map(|e| missing_evidence(e, &case))
-                .unwrap_or_default();
-            if missing.is_empty() {
-                println!("  the adapter handles this behaviour correctly, or the bug needs more than the report shows");
-            } else {
-                println!("  the adapter is correct for what the report shows, or the report lacks what triggers the bug:");
-                missing.iter().for_each(|m| println!("  - {m}"));
-            }
             return Ok(exit_code::SCENARIO_FAILED);
         }
         Verdict::Failed(fs) => fs,
@@ -367,22 +397,7 @@ async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
     let sig = signature(chosen);
     // Six times the original's run, at least 1 s: room for a loaded machine.
     judge.candidate_timeout = Some((original_took * 6).max(std::time::Duration::from_secs(1)));
-    let budget = Budget {
-        runs: args.max_runs,
-        deadline: match &args.time_budget {
-            Some(t) => Some(
-                Instant::now()
-                    + GoDuration::parse(t)
-                        .map_err(|_| {
-                            bad(format!(
-                                "--time-budget `{t}` is not a Go duration (e.g. `30s`)"
-                            ))
-                        })?
-                        .0,
-            ),
-            None => None,
-        },
-    };
+    let budget = budget(&args)?;
     let started = Instant::now();
     let shrunk = search(&case, &sig, &mut judge, budget, original_took).await;
     write_minimal(

@@ -329,8 +329,8 @@ fn describe(case: &ReproCase, u: &Unit) -> String {
     match u {
         Unit::Turn(p, t) => {
             let proc = &case.processes[*p];
-            match case.profile {
-                crate::scenario::Profile::Oneshot => format!("invocation: {}", proc.origin),
+            match crate::profile::unit(case.profile).agy() {
+                crate::profile::AgyRun::PrintPerRequest => format!("invocation: {}", proc.origin),
                 _ => format!(
                     "turn: {} turn {} ({:?})",
                     proc.origin,

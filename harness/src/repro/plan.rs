@@ -4,13 +4,13 @@
 
 use super::case::ReproCase;
 use super::oracle::Plan;
-use crate::scenario::Profile;
+use crate::profile::{unit, Oracle};
 
 /// The plan of `case`.
 pub fn plan(case: &ReproCase) -> Plan {
-    match case.profile {
-        Profile::Session => super::session_oracle::session_plan(case),
-        Profile::Acp => super::acp_oracle::acp_plan(case),
-        Profile::Oneshot => super::oracle::oneshot_plan(case),
+    match unit(case.profile).oracle {
+        Oracle::PersistentDriver => super::session_oracle::session_plan(case),
+        Oracle::Restore => super::acp_oracle::acp_plan(case),
+        Oracle::ImageProvider => super::oracle::oneshot_plan(case),
     }
 }

@@ -4,13 +4,10 @@
 use super::evidence::Evidence;
 use super::paste::MAX_PASTE_BYTES;
 use super::recorded::trace_evidence;
+use crate::live::RUN_RECORD_SOURCE;
 use agy_protocol::diag::{Diagnostic, Diagnostics};
 use agy_protocol::trace::Trace;
 use std::path::Path;
-
-/// How the header of a trace written by `agy-harness run --live --record` starts its
-/// `source` (one trace per scenario).
-pub const RUN_RECORD_SOURCE: &str = "agy-harness run --live --record";
 
 /// A folder: a `--record` folder of traces (`*.jsonl` with a trace header, in name
 /// order) or a kept sandbox (`journal.jsonl`).

@@ -4,6 +4,7 @@
 
 use super::case::{write_steps, ReproCase, Turn};
 use super::oracle::{quote, Plan};
+use crate::profile::{unit, AgyRun};
 use crate::scenario::Profile;
 use std::fmt::Write;
 
@@ -31,8 +32,8 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
         let _ = writeln!(out, "# {n}");
     }
     meta(&mut out, case, plan, stem, p);
-    match case.profile {
-        Profile::Oneshot => {
+    match unit(case.profile).agy() {
+        AgyRun::PrintPerRequest => {
             for proc in &case.processes {
                 let _ = writeln!(out, "# {}\n[[agy.invocation]]", proc.origin);
                 for t in &proc.turns {
@@ -40,8 +41,8 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
                 }
             }
         }
-        Profile::Acp => super::acp_render::acp_script(&mut out, case),
-        Profile::Session => {
+        AgyRun::AcpServer => super::acp_render::acp_script(&mut out, case),
+        AgyRun::StreamJsonSession => {
             for proc in &case.processes {
                 for (k, t) in proc.turns.iter().enumerate() {
                     let _ = writeln!(
@@ -68,11 +69,7 @@ fn meta(out: &mut String, case: &ReproCase, plan: &Plan, stem: &str, p: &Provena
         quote(&format!("{}/{stem}", case.profile)),
         case.profile
     );
-    let contract = match case.profile {
-        Profile::Oneshot => "ADR 0013 error table (docs/adr-0013-summary.md)",
-        Profile::Session => "seed 000: the persistent-driver contract (docs/contract.md)",
-        Profile::Acp => "seed 003: the restore contract (docs/acp-profile.md)",
-    };
+    let contract = unit(case.profile).covers;
     let _ = writeln!(
         out,
         "covers      = [{}, {}]",
@@ -113,7 +110,7 @@ fn ops(out: &mut String, plan: &Plan) {
 }
 
 fn expectations(out: &mut String, plan: &Plan, profile: Profile) {
-    if profile == Profile::Acp {
+    if !unit(profile).judged_by_agy_journal() {
         // acp scenarios have no agy journal: `[expect.acp]` judges the ACP traffic.
         history(out, plan);
         if let Some(acp) = &plan.acp {

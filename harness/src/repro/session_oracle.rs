@@ -40,15 +40,7 @@ struct Features {
 pub fn session_plan(case: &ReproCase) -> Plan {
     let mut f = Features::default();
     let first_model = case.processes.iter().find_map(|p| p.model.clone());
-    let mut ops = vec![OpPlan {
-        action: match &first_model {
-            Some(m) => format!("open = {{ model = {} }}", quote(m)),
-            None => "open = {}".into(),
-        },
-        reply_within: None,
-        expect: OpExpect::default(),
-        why: Vec::new(),
-    }];
+    let mut ops = vec![open_op(first_model.as_deref())];
     let mut model = first_model;
     let mut base = Baseline::default();
     let mut pending: Vec<(usize, Seen)> = Vec::new();
@@ -62,12 +54,7 @@ pub fn session_plan(case: &ReproCase) -> Plan {
         if p.model.is_some() && p.model != model {
             model.clone_from(&p.model);
             f.model_change = true;
-            ops.push(OpPlan {
-                action: format!("select = {{ model = {} }}", quote(model.as_deref().unwrap_or_default())),
-                reply_within: None,
-                expect: OpExpect::default(),
-                why: vec![format!("{} runs with another model: the session releases its process and the next turn starts a new one", p.origin)],
-            });
+            ops.push(select_op(model.as_deref().unwrap_or_default(), &p.origin));
             released = true;
         }
         f.sigterm_ignored |= ignores_sigterm(p);
@@ -108,15 +95,7 @@ pub fn session_plan(case: &ReproCase) -> Plan {
             });
         }
     }
-    ops.push(OpPlan {
-        action: "close = {}".into(),
-        reply_within: None,
-        expect: OpExpect {
-            agy_gone_within: duration("20s"),
-            ..OpExpect::default()
-        },
-        why: vec!["close ends the session: every agy process gone, one that ignores SIGTERM included (seed 000: SIGTERM, then SIGKILL)".into()],
-    });
+    ops.push(close_op());
     let (slug, summary) = name(&f, total_turns);
     Plan {
         ops,
@@ -135,6 +114,42 @@ pub fn session_plan(case: &ReproCase) -> Plan {
         slug: slug.into(),
         summary: summary.into(),
         unanswered,
+    }
+}
+
+/// The op that opens the session, with the first model the report shows.
+fn open_op(model: Option<&str>) -> OpPlan {
+    OpPlan {
+        action: match model {
+            Some(m) => format!("open = {{ model = {} }}", quote(m)),
+            None => "open = {}".into(),
+        },
+        reply_within: None,
+        expect: OpExpect::default(),
+        why: Vec::new(),
+    }
+}
+
+/// The op that selects `model` before the turns of `origin`.
+fn select_op(model: &str, origin: &str) -> OpPlan {
+    OpPlan {
+        action: format!("select = {{ model = {} }}", quote(model)),
+        reply_within: None,
+        expect: OpExpect::default(),
+        why: vec![format!("{origin} runs with another model: the session releases its process and the next turn starts a new one")],
+    }
+}
+
+/// The op that closes the session, and what must be gone after it.
+fn close_op() -> OpPlan {
+    OpPlan {
+        action: "close = {}".into(),
+        reply_within: None,
+        expect: OpExpect {
+            agy_gone_within: duration("20s"),
+            ..OpExpect::default()
+        },
+        why: vec!["close ends the session: every agy process gone, one that ignores SIGTERM included (seed 000: SIGTERM, then SIGKILL)".into()],
     }
 }
 

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// One behaviour, one file (DESIGN.md "Scenario").
+/// One behaviour, one file (docs/scenario-format.md).
 #[derive(Debug, Clone)]
 pub struct Scenario {
     /// The file it was read from.

@@ -1,9 +1,7 @@
 //! Reading a scenario file with every problem located (file:line:col and a hint), and
 //! rendering a scenario back to TOML.
 
-use super::model::{
-    AcpWait, OpAction, OpExpect, OpSpec, Profile, Scenario, ScenarioExpect, ScenarioMeta,
-};
+use super::model::{AcpWait, OpAction, OpExpect, OpSpec, Scenario, ScenarioExpect, ScenarioMeta};
 use agy_protocol::acp::script::{parse_acp_script_value, render_acp_script};
 use agy_protocol::diag::{
     kind, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
@@ -393,6 +391,26 @@ fn check_meta(
             ),
         );
     }
+    check_ops_profile(src, doc, meta, ops, diags);
+    for inv in &expect.invocations {
+        if inv.nth == 0 {
+            diags.push(
+                Diagnostic::at(src, 0, "`nth = 0` in `[[expect.invocation]]`")
+                    .with_hint("invocations are counted from 1"),
+            );
+        }
+    }
+}
+
+/// Each op belongs to the scenario's profile, and waits for ACP traffic only where
+/// there is some.
+fn check_ops_profile(
+    src: &SourceFile,
+    doc: &Spanned<toml::de::DeTable<'_>>,
+    meta: &ScenarioMeta,
+    ops: &[OpSpec],
+    diags: &mut Diagnostics,
+) {
     let ops_at = doc
         .get_ref()
         .get("op")
@@ -404,12 +422,8 @@ fn check_meta(
     for (i, op) in ops.iter().enumerate() {
         let offset = ops_at.get(i).copied().unwrap_or(0);
         let name = op.action.name();
-        let wrong = match meta.profile {
-            Profile::Oneshot => SESSION_ACTIONS.contains(&name) || ACP_ACTIONS.contains(&name),
-            Profile::Session => name == "generate" || ACP_ACTIONS.contains(&name),
-            Profile::Acp => name == "generate" || SESSION_ACTIONS.contains(&name),
-        };
-        if wrong {
+        let unit = crate::profile::unit(meta.profile);
+        if crate::profile::op_owner(name).is_some_and(|owner| owner.profile != unit.profile) {
             diags.push(
                 Diagnostic::at(
                     src,
@@ -420,18 +434,12 @@ fn check_meta(
                         meta.profile
                     ),
                 )
-                .with_hint(match meta.profile {
-                    Profile::Oneshot => "oneshot scenarios use `generate`",
-                    Profile::Session => {
-                        "session scenarios use `open`, `turn`, `select`, `cancel`, `close`"
-                    }
-                    Profile::Acp => "acp scenarios use the `acp_*` ops",
-                }),
+                .with_hint(unit.ops_hint),
             );
         }
     }
     for (i, op) in ops.iter().enumerate() {
-        if op.wait_for_acp.is_some() && meta.profile != Profile::Acp {
+        if op.wait_for_acp.is_some() && !crate::profile::unit(meta.profile).needs_fake_acp() {
             diags.push(
                 Diagnostic::at(
                     src,
@@ -443,14 +451,6 @@ fn check_meta(
                     ),
                 )
                 .with_hint("`wait_for_acp` is for `profile = \"acp\"`"),
-            );
-        }
-    }
-    for inv in &expect.invocations {
-        if inv.nth == 0 {
-            diags.push(
-                Diagnostic::at(src, 0, "`nth = 0` in `[[expect.invocation]]`")
-                    .with_hint("invocations are counted from 1"),
             );
         }
     }
@@ -472,7 +472,7 @@ fn check_profile_tables(
             _ => None,
         })
     };
-    let acp = meta.profile == Profile::Acp;
+    let acp = crate::profile::unit(meta.profile).needs_fake_acp();
     if !acp {
         if let Some(at) = top("acp") {
             diags.push(
@@ -606,6 +606,7 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::Profile;
 
     #[test]
     fn the_acp_actions_are_exactly_the_acp_prefixed_ones() {
@@ -615,6 +616,28 @@ mod tests {
             .filter(|a| a.starts_with("acp_"))
             .collect();
         assert_eq!(ACP_ACTIONS, prefixed.as_slice());
+    }
+
+    #[test]
+    fn every_op_of_every_profile_is_an_action_the_parser_reads() {
+        for unit in crate::profile::units() {
+            for op in unit.ops {
+                assert!(
+                    ACTIONS.contains(&op.name),
+                    "{}: `{}`",
+                    unit.profile,
+                    op.name
+                );
+            }
+        }
+        let owned: Vec<&str> = ACTIONS
+            .iter()
+            .copied()
+            .filter(|a| crate::profile::op_owner(a).is_some())
+            .collect();
+        let mut expected: Vec<&str> = SESSION_ACTIONS.iter().chain(ACP_ACTIONS).copied().collect();
+        expected.insert(0, "generate");
+        assert_eq!(owned, expected);
     }
     use crate::scenario::model::{JournalExpect, OutcomeSet};
     use agy_protocol::driver::Outcome;

@@ -16,6 +16,7 @@ mod report;
 mod run;
 mod target;
 
+pub use crate::recording::{output_events, platform, today, CapturedChunk, REDACTION_NOTE};
 pub use agy_protocol::redact::Redactor;
 pub use cli::{spikes_command, SpikesArgs};
 pub use judge::{
@@ -27,10 +28,7 @@ pub use notify::post_report;
 pub use observation::{ImageInfo, Observation};
 pub use parse::{load_spikes, parse_spike};
 pub use probe::run_probe;
-pub(crate) use probe::{relative as relative_path, walk as walk_files};
-pub use record::{
-    output_events, platform, today, CapturedChunk, Recorder, RunCapture, REDACTION_NOTE,
-};
+pub use record::{Recorder, RunCapture};
 pub use report::{SpikeReport, Summary};
 pub use run::{detect_version, parse_version_output, run_spikes, version_of, SpikeRun};
 pub use target::{Budget, Credentials, Target};

@@ -376,50 +376,7 @@ fn parse_comparator(
         [one] => {
             let what = format!("`{one}` of {}", w.what());
             let v = w.raw(one)?;
-            match *one {
-                "equals" => deserialize_value(src, v, &what, diags).map(Comparator::Equals),
-                "one_of" => deserialize_value(src, v, &what, diags).map(Comparator::OneOf),
-                "contains" => deserialize_value(src, v, &what, diags).map(Comparator::Contains),
-                "lacks" => deserialize_value(src, v, &what, diags).map(Comparator::Lacks),
-                "set_equals" => deserialize_value(src, v, &what, diags).map(Comparator::SetEquals),
-                "starts_with" => {
-                    deserialize_value(src, v, &what, diags).map(Comparator::StartsWith)
-                }
-                "matches" => {
-                    let re: String = deserialize_value(src, v, &what, diags)?;
-                    match regex::Regex::new(&re) {
-                        Ok(_) => Some(Comparator::Matches(re)),
-                        Err(e) => {
-                            diags.push(
-                                Diagnostic::at(
-                                    src,
-                                    v.span().start,
-                                    format!("invalid regular expression in {what}"),
-                                )
-                                .with_hint(e.to_string().lines().last().unwrap_or("").to_string()),
-                            );
-                            None
-                        }
-                    }
-                }
-                "min" => deserialize_value(src, v, &what, diags).map(Comparator::Min),
-                "max" => deserialize_value(src, v, &what, diags).map(Comparator::Max),
-                "between" => {
-                    let b: [f64; 2] = deserialize_value(src, v, &what, diags)?;
-                    if b[0] > b[1] {
-                        diags.push(
-                            Diagnostic::at(
-                                src,
-                                v.span().start,
-                                format!("{what} has its low bound above its high bound"),
-                            )
-                            .with_hint("write between = [low, high]"),
-                        );
-                    }
-                    Some(Comparator::Between(b))
-                }
-                _ => None,
-            }
+            one_comparator(src, one, v, &what, diags)
         }
         [] => {
             diags.push(
@@ -451,6 +408,58 @@ fn parse_comparator(
             }
             None
         }
+    }
+}
+
+/// The comparator `name` with its value `v` (`what` names it in messages).
+fn one_comparator(
+    src: &SourceFile,
+    name: &str,
+    v: &Spanned<DeValue<'_>>,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<Comparator> {
+    match name {
+        "equals" => deserialize_value(src, v, what, diags).map(Comparator::Equals),
+        "one_of" => deserialize_value(src, v, what, diags).map(Comparator::OneOf),
+        "contains" => deserialize_value(src, v, what, diags).map(Comparator::Contains),
+        "lacks" => deserialize_value(src, v, what, diags).map(Comparator::Lacks),
+        "set_equals" => deserialize_value(src, v, what, diags).map(Comparator::SetEquals),
+        "starts_with" => deserialize_value(src, v, what, diags).map(Comparator::StartsWith),
+        "matches" => {
+            let re: String = deserialize_value(src, v, what, diags)?;
+            match regex::Regex::new(&re) {
+                Ok(_) => Some(Comparator::Matches(re)),
+                Err(e) => {
+                    diags.push(
+                        Diagnostic::at(
+                            src,
+                            v.span().start,
+                            format!("invalid regular expression in {what}"),
+                        )
+                        .with_hint(e.to_string().lines().last().unwrap_or("").to_string()),
+                    );
+                    None
+                }
+            }
+        }
+        "min" => deserialize_value(src, v, what, diags).map(Comparator::Min),
+        "max" => deserialize_value(src, v, what, diags).map(Comparator::Max),
+        "between" => {
+            let b: [f64; 2] = deserialize_value(src, v, what, diags)?;
+            if b[0] > b[1] {
+                diags.push(
+                    Diagnostic::at(
+                        src,
+                        v.span().start,
+                        format!("{what} has its low bound above its high bound"),
+                    )
+                    .with_hint("write between = [low, high]"),
+                );
+            }
+            Some(Comparator::Between(b))
+        }
+        _ => None,
     }
 }
 

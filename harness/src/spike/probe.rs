@@ -4,9 +4,10 @@
 
 use super::model::{Fixture, Probe};
 use super::observation::{ImageInfo, Observation};
-use super::record::{CapturedChunk, Recorder, RunCapture};
+use super::record::{Recorder, RunCapture};
 use super::target::Target;
 use crate::check::{has_image_extension, inspect_image};
+use crate::recording::{relative, walk, CapturedChunk};
 use crate::sandbox::Sandbox;
 use agy_process::{in_own_group, stop_group, sweep_marked, ParentDeath};
 use agy_protocol::env::{FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE};
@@ -444,36 +445,6 @@ fn observe_files(obs: &mut Observation, app_data: &Path, workdir: &Path) {
     obs.scratch_files.sort();
     obs.workdir_files = walk(workdir).iter().map(|p| relative(workdir, p)).collect();
     obs.workdir_files.sort();
-}
-
-/// Every file under `dir`, at any depth (none when it is missing).
-pub(crate) fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            match e.file_type() {
-                Ok(t) if t.is_dir() => stack.push(p),
-                Ok(t) if t.is_file() => out.push(p),
-                _ => {}
-            }
-        }
-    }
-    out
-}
-
-/// `p` relative to `base`, with `/` between components.
-pub(crate) fn relative(base: &Path, p: &Path) -> String {
-    p.strip_prefix(base)
-        .unwrap_or(p)
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 fn write_fixtures(dir: &Path, fixtures: &[Fixture]) -> std::io::Result<()> {

@@ -105,13 +105,7 @@ impl SpikeReport {
 
     /// Text for a terminal; `color` adds ANSI colours.
     pub fn to_terminal(&self, color: bool) -> String {
-        let paint = |code: &str, s: &str| {
-            if color {
-                format!("\x1b[{code}m{s}\x1b[0m")
-            } else {
-                s.to_string()
-            }
-        };
+        let paint = |code: &str, s: &str| paint(color, code, s);
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -153,25 +147,7 @@ impl SpikeReport {
                         f.reason.as_deref().unwrap_or("")
                     );
                 }
-                Verdict::Drifted => {
-                    let _ = writeln!(out, "      {}", f.measure);
-                    let _ = writeln!(out, "      expected: {}", f.expected);
-                    for r in &f.observed {
-                        let mark = if r.pass { "ok " } else { "got" };
-                        let _ = writeln!(out, "      {mark} run {}: {}", r.run, r.shown);
-                    }
-                    if let Some(rec) = &f.recorded {
-                        let _ = writeln!(
-                            out,
-                            "      recorded: agy {} on {} ({})",
-                            rec.agy, rec.date, rec.source
-                        );
-                    }
-                    if let Some(gone) = &f.quirk_gone {
-                        let _ =
-                            writeln!(out, "      {}", paint("1", &format!("quirk gone: {gone}")));
-                    }
-                }
+                Verdict::Drifted => write_drift(&mut out, f, color),
             }
         }
         let s = self.summary;
@@ -236,43 +212,7 @@ impl SpikeReport {
                 f.claim.replace('|', "\\|")
             );
         }
-        let drifted: Vec<&FactReport> = self
-            .facts
-            .iter()
-            .filter(|f| f.verdict == Verdict::Drifted)
-            .collect();
-        if !drifted.is_empty() {
-            let _ = writeln!(out, "\n### Drift evidence\n");
-            for f in drifted {
-                let _ = writeln!(
-                    out,
-                    "<details><summary><code>{}</code> — {}</summary>\n",
-                    f.fact, f.claim
-                );
-                let _ = writeln!(
-                    out,
-                    "- measure: `{}`\n- expected: {}",
-                    f.measure, f.expected
-                );
-                if let Some(rec) = &f.recorded {
-                    let _ = writeln!(
-                        out,
-                        "- recorded: agy {} on {} ({})",
-                        rec.agy, rec.date, rec.source
-                    );
-                }
-                for r in &f.observed {
-                    let _ = writeln!(
-                        out,
-                        "- run {}: `{}`{}",
-                        r.run,
-                        r.shown,
-                        if r.pass { " (ok)" } else { "" }
-                    );
-                }
-                let _ = writeln!(out, "\n</details>\n");
-            }
-        }
+        markdown_drift(&mut out, &self.facts);
         let unverified: Vec<&FactReport> = self
             .facts
             .iter()
@@ -285,6 +225,79 @@ impl SpikeReport {
             }
         }
         out
+    }
+}
+
+/// The drift evidence of a Markdown report: one folded section per drifted fact.
+fn markdown_drift(out: &mut String, facts: &[FactReport]) {
+    let drifted: Vec<&FactReport> = facts
+        .iter()
+        .filter(|f| f.verdict == Verdict::Drifted)
+        .collect();
+    if !drifted.is_empty() {
+        let _ = writeln!(out, "\n### Drift evidence\n");
+        for f in drifted {
+            let _ = writeln!(
+                out,
+                "<details><summary><code>{}</code> — {}</summary>\n",
+                f.fact, f.claim
+            );
+            let _ = writeln!(
+                out,
+                "- measure: `{}`\n- expected: {}",
+                f.measure, f.expected
+            );
+            if let Some(rec) = &f.recorded {
+                let _ = writeln!(
+                    out,
+                    "- recorded: agy {} on {} ({})",
+                    rec.agy, rec.date, rec.source
+                );
+            }
+            for r in &f.observed {
+                let _ = writeln!(
+                    out,
+                    "- run {}: `{}`{}",
+                    r.run,
+                    r.shown,
+                    if r.pass { " (ok)" } else { "" }
+                );
+            }
+            let _ = writeln!(out, "\n</details>\n");
+        }
+    }
+}
+
+/// `s` in ANSI colour `code` when `color`.
+fn paint(color: bool, code: &str, s: &str) -> String {
+    if color {
+        format!("\x1b[{code}m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
+}
+
+/// A drifted fact's lines: the measure, what was expected and seen, the record.
+fn write_drift(out: &mut String, f: &FactReport, color: bool) {
+    let _ = writeln!(out, "      {}", f.measure);
+    let _ = writeln!(out, "      expected: {}", f.expected);
+    for r in &f.observed {
+        let mark = if r.pass { "ok " } else { "got" };
+        let _ = writeln!(out, "      {mark} run {}: {}", r.run, r.shown);
+    }
+    if let Some(rec) = &f.recorded {
+        let _ = writeln!(
+            out,
+            "      recorded: agy {} on {} ({})",
+            rec.agy, rec.date, rec.source
+        );
+    }
+    if let Some(gone) = &f.quirk_gone {
+        let _ = writeln!(
+            out,
+            "      {}",
+            paint(color, "1", &format!("quirk gone: {gone}"))
+        );
     }
 }
 

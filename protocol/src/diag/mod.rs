@@ -5,6 +5,7 @@
 
 mod diagnostic;
 mod embedded;
+mod file_error;
 mod source;
 mod suggest;
 mod toml_walk;

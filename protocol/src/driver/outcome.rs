@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// What an operation came to, in the harness's vocabulary (DESIGN.md "Outcome classes").
+/// What an operation came to, in the harness's vocabulary (docs/driver-protocol.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {

@@ -4,12 +4,12 @@
 //! and permission request stays quarantined until the restore has fully closed: the
 //! response consumed, the checkpoint written, model and mode re-applied.
 
-use super::checkpoint::Phase;
+use super::checkpoint::{CheckpointRecord, Phase};
 use super::client::{rpc_failure, typed, AcpClient};
 use super::error_names::{ACP_AGENT_EXITED, ACP_RESTORE_FAILED};
 use super::quarantine::Gate;
 use super::restore_plan::{plan_restore, RestoreMethod, RestorePlan};
-use super::signals::Signals;
+use super::signals::{Interrupted, Signals};
 use crate::failure::Failure;
 use crate::faults::Fault;
 use agent_client_protocol_schema::v1::{
@@ -41,31 +41,8 @@ impl AcpClient {
                 Some("the agent advertises neither `session/resume` nor `loadSession`".into());
             return Err(self.history_only_failure());
         };
-        let cwd = std::path::PathBuf::from(&record.cwd);
-        let (name, params) = match method {
-            RestoreMethod::Resume => (
-                "session/resume",
-                serde_json::to_value(ResumeSessionRequest::new(record.session_id.clone(), cwd)),
-            ),
-            RestoreMethod::Load => (
-                "session/load",
-                serde_json::to_value(LoadSessionRequest::new(record.session_id.clone(), cwd)),
-            ),
-        };
-        self.gate = Gate::Restoring;
-        let params = params.unwrap_or(Value::Null);
-        let mut answer = self.call(name, params.clone(), Signals::none(), true).await;
-        if let Ok(Err(e)) = &answer {
-            if rpc_failure(name, e).outcome == Outcome::Auth {
-                // Tokens normally survive restarts (docs/agy-acp-reference.md §2.4); when they did not,
-                // authenticate once with the configured method and ask again.
-                if let Some(auth) = self.authenticate().await {
-                    auth?;
-                    self.gate = Gate::Restoring;
-                    answer = self.call(name, params, Signals::none(), true).await;
-                }
-            }
-        }
+        let (name, params) = restore_request(method, &record);
+        let answer = self.call_restore(name, params).await?;
         let value = match answer {
             Err(why) => {
                 let f = self.exited_failure(&format!("`{name}`"), &why);
@@ -120,6 +97,29 @@ impl AcpClient {
             self.resend_last_prompt(&record).await?;
         }
         Ok(())
+    }
+
+    /// Sends the restore request; an authentication error is answered by authenticating
+    /// once and asking again.
+    async fn call_restore(
+        &mut self,
+        name: &'static str,
+        params: Value,
+    ) -> Result<Result<Result<Value, RpcError>, Interrupted>, Failure> {
+        self.gate = Gate::Restoring;
+        let mut answer = self.call(name, params.clone(), Signals::none(), true).await;
+        if let Ok(Err(e)) = &answer {
+            if rpc_failure(name, e).outcome == Outcome::Auth {
+                // Tokens normally survive restarts (docs/agy-acp-reference.md §2.4); when they did not,
+                // authenticate once with the configured method and ask again.
+                if let Some(auth) = self.authenticate().await {
+                    auth?;
+                    self.gate = Gate::Restoring;
+                    answer = self.call(name, params, Signals::none(), true).await;
+                }
+            }
+        }
+        Ok(answer)
     }
 
     /// The agent refused the restore: it is let go, and the session stays restorable.
@@ -219,4 +219,20 @@ impl AcpClient {
         self.turn_text = kept;
         result.map(|_| ())
     }
+}
+
+/// The restore request of `method` for the saved session: its method name and params.
+fn restore_request(method: RestoreMethod, record: &CheckpointRecord) -> (&'static str, Value) {
+    let cwd = std::path::PathBuf::from(&record.cwd);
+    let (name, params) = match method {
+        RestoreMethod::Resume => (
+            "session/resume",
+            serde_json::to_value(ResumeSessionRequest::new(record.session_id.clone(), cwd)),
+        ),
+        RestoreMethod::Load => (
+            "session/load",
+            serde_json::to_value(LoadSessionRequest::new(record.session_id.clone(), cwd)),
+        ),
+    };
+    (name, params.unwrap_or(Value::Null))
 }

@@ -179,11 +179,7 @@ impl Conversation {
         cancel: &mut CancelSignal,
     ) -> Result<String, Failure> {
         if cancel.is_cancelled() {
-            return Err(Failure::new(
-                Outcome::Transient,
-                TURN_CANCELLED,
-                "the turn was cancelled before it started",
-            ));
+            return Err(cancelled_before_start());
         }
         self.deliver(text).await?;
         let deadline = tokio::time::Instant::now() + self.env.scaled(TURN_TIMEOUT_S);
@@ -289,4 +285,13 @@ impl Conversation {
             ),
         )
     }
+}
+
+/// The failure of a turn cancelled before its line was sent.
+fn cancelled_before_start() -> Failure {
+    Failure::new(
+        Outcome::Transient,
+        TURN_CANCELLED,
+        "the turn was cancelled before it started",
+    )
 }

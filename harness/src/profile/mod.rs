@@ -1,0 +1,16 @@
+//! The profiles as units: each profile's ops, contract table, `init` ops, docs section
+//! and scenarios folder in its own folder ([`oneshot`], [`session`], [`acp`]), and the
+//! registry ([`unit`]) through which the runner and every subcommand reach them. The
+//! registry is the only place outside a profile's folder that names a profile
+//! (`scripts/profile-names` checks it); the rest of the harness asks a unit what it
+//! needs: how the harness reaches the adapter ([`Reach`]), how the adapter runs agy
+//! ([`AgyRun`]), which ops belong to it.
+
+pub mod acp;
+pub mod oneshot;
+mod registry;
+pub mod session;
+mod unit;
+
+pub use registry::{by_oracle, op_owner, unit, units, DEFAULT};
+pub use unit::{AgyRun, Client, ContractLine, Evidence, OpDoc, Oracle, ProfileUnit, Reach};

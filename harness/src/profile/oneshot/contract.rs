@@ -1,0 +1,58 @@
+//! The `oneshot` contract (ADR 0013), line by line with its evidence; docs/contract.md
+//! shows it with the scenarios that judge each line.
+
+use crate::profile::{ContractLine, Evidence};
+
+/// The `oneshot` contract.
+pub const CONTRACT: [ContractLine; 10] = [
+    ContractLine {
+        rule: "one print run per image: -p, --output-format json, the work dir as --add-dir, a --print-timeout; never --conversation/--continue",
+        evidence: Evidence::Measured,
+        source: "ADR 0013 decisions 2 and 6; spike S5 (docs/spike-records.md)",
+    },
+    ContractLine {
+        rule: "model and effort as configured",
+        evidence: Evidence::Documented,
+        source: "ADR 0013 decisions 2 and 7 (docs/adr-0013-summary.md)",
+    },
+    ContractLine {
+        rule: "success is exit 0, SUCCESS, exactly one image in brain/<conversation_id>/, and it decodes",
+        evidence: Evidence::Measured,
+        source: "ADR 0013 decision 3; spikes S2, S3 (docs/spike-records.md)",
+    },
+    ContractLine {
+        rule: "a print timeout (SUCCESS, empty response, zero usage) is a retryable timeout, checked before missing output",
+        evidence: Evidence::Measured,
+        source: "ADR 0013 error table row 1; spike S6c (docs/spike-records.md)",
+    },
+    ContractLine {
+        rule: "SUCCESS without an image is missing output, not retried, unless the prose carries the image model's 429",
+        evidence: Evidence::Measured,
+        source: "ADR 0013 error table row 2; spike S7 (docs/spike-records.md)",
+    },
+    ContractLine {
+        rule: "CANCELED and INTERRUPTED are transient; other ERROR, INVALID, WAITING, RUNNING permanent; malformed output is no success",
+        evidence: Evidence::Documented,
+        source: "ADR 0013 error table rows 3 and 5 (docs/adr-0013-summary.md)",
+    },
+    ContractLine {
+        rule: "an authentication error is `auth`, not retried: agy ran once",
+        evidence: Evidence::Unverified,
+        source: "ADR 0013 error table row 4; spike S6a, unverified (docs/spike-records.md)",
+    },
+    ContractLine {
+        rule: "a hung agy is killed after timeout_s + 30 s and reported as a retryable timeout; nothing left running",
+        evidence: Evidence::Documented,
+        source: "ADR 0013 error table row 6 (docs/adr-0013-summary.md)",
+    },
+    ContractLine {
+        rule: "a missing binary is permanent, with an install hint",
+        evidence: Evidence::Documented,
+        source: "ADR 0013 error table row 7 (docs/adr-0013-summary.md)",
+    },
+    ContractLine {
+        rule: "up to two runs at once, never more",
+        evidence: Evidence::Measured,
+        source: "ADR 0013 decision 8; spike S7 (docs/spike-records.md)",
+    },
+];

@@ -1,0 +1,134 @@
+//! What a profile is to the harness: a [`ProfileUnit`], a table of data that the runner
+//! and the subcommands read instead of asking which profile they run.
+
+use agy_protocol::profile::Profile;
+
+/// One profile: its ops, its contract, where its scenarios and docs are, and how the
+/// harness reaches an adapter of it.
+#[derive(Debug)]
+pub struct ProfileUnit {
+    /// The profile.
+    pub profile: Profile,
+    /// How the harness reaches the adapter, and how the adapter runs agy.
+    pub reach: Reach,
+    /// Its folder under `scenarios/` (and under the built-in catalogue).
+    pub scenarios: &'static str,
+    /// The docs section of its contract.
+    pub docs: &'static str,
+    /// The contract a repro scenario covers, as its `covers` line says it.
+    pub covers: &'static str,
+    /// The ops a driver of the profile answers besides `hello`, `shutdown` (and the
+    /// harness's own `restart`), with their arguments and results
+    /// (docs/driver-protocol.md).
+    pub ops: &'static [OpDoc],
+    /// The hint when a scenario sends an op of another profile.
+    pub ops_hint: &'static str,
+    /// The contract, line by line, with the evidence for each line.
+    pub contract: &'static [ContractLine],
+    /// The oracle that writes a generated or reproduced case's expectations.
+    pub oracle: Oracle,
+}
+
+impl ProfileUnit {
+    /// Whether op `name` is one of this profile's.
+    pub fn has_op(&self, name: &str) -> bool {
+        self.ops.iter().any(|o| o.name == name)
+    }
+
+    /// How the adapter runs agy.
+    pub fn agy(&self) -> AgyRun {
+        match self.reach {
+            Reach::Driver(agy) | Reach::Driverless { agy, .. } => agy,
+        }
+    }
+
+    /// Whether a run needs fake-agy-acp installed as `agy_acp_server`.
+    pub fn needs_fake_acp(&self) -> bool {
+        self.agy() == AgyRun::AcpServer
+    }
+
+    /// Whether fake-agy's journal of agy invocations judges the run (probes,
+    /// `[expect.journal]`, `[[expect.invocation]]`); otherwise the ACP journal does.
+    pub fn judged_by_agy_journal(&self) -> bool {
+        self.agy() != AgyRun::AcpServer
+    }
+}
+
+/// How the harness reaches an adapter of a profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Through the user's driver, speaking driver protocol v1; the adapter runs agy so.
+    Driver(AgyRun),
+    /// With no driver: the harness is the client of the user's program (an ACP agent or
+    /// an MCP server that fronts agy), which runs agy so.
+    Driverless {
+        /// The protocol the harness speaks to the program.
+        client: Client,
+        /// How the program runs agy.
+        agy: AgyRun,
+    },
+}
+
+/// How an adapter runs agy: what fake-agy (or fake-agy-acp) acts out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgyRun {
+    /// One `agy -p …` print run per request.
+    PrintPerRequest,
+    /// One persistent `--input-format stream-json` process per conversation.
+    StreamJsonSession,
+    /// Antigravity's ACP server, `agy_acp_server` (fake-agy-acp).
+    AcpServer,
+}
+
+/// The oracle of a profile's contract: what `fuzz` generates and what `repro` expects
+/// for it. A profile with a contract of its own adds a variant, and the compiler names
+/// every place that must learn it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oracle {
+    /// ADR 0013's error table: one request, one image, one outcome class.
+    ImageProvider,
+    /// Seed 000: turns on one kept process, released on failure or a new selection.
+    PersistentDriver,
+    /// Seed 003: ACP sessions created, prompted and restored.
+    Restore,
+}
+
+/// The protocol the harness speaks to a driverless adapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Client {
+    /// The harness is an ACP client of the adapter.
+    Acp,
+    /// The harness is an MCP client of the adapter.
+    Mcp,
+}
+
+/// One op of a profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpDoc {
+    /// The op's name on the wire.
+    pub name: &'static str,
+    /// Its arguments and result, as docs/driver-protocol.md gives them.
+    pub shape: &'static str,
+}
+
+/// One line of a profile's contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContractLine {
+    /// What any correct adapter of the profile does.
+    pub rule: &'static str,
+    /// What the line rests on.
+    pub evidence: Evidence,
+    /// Where: a spike, a capture, a doc section, a seed decision.
+    pub source: &'static str,
+}
+
+/// What a contract line rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// Seen in a capture or a spike record of real agy.
+    Measured,
+    /// Written in a vendor doc, a changelog or the seed's decision record.
+    Documented,
+    /// Neither: the fake's behaviour is scriptable, not known.
+    Unverified,
+}

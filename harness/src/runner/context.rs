@@ -1,0 +1,71 @@
+//! One scenario's run as the ops and the judge see it: the scenario, the settings,
+//! the sandbox, the driver's environment and the time scale.
+
+use super::settings::RunSettings;
+use crate::driver_client::DriverClient;
+use crate::report::Status;
+use crate::sandbox::Sandbox;
+use crate::scenario::Scenario;
+use agy_protocol::driver::RequestOp;
+use std::time::Duration;
+
+/// How a run of the ops ended: `Ok`, or the status and note that cut it short.
+pub(super) type Ended = Result<(), (Status, String)>;
+
+/// One scenario's run.
+pub(super) struct Ctx<'a> {
+    pub(super) s: &'a Scenario,
+    pub(super) settings: &'a RunSettings,
+    pub(super) sandbox: &'a Sandbox,
+    pub(super) env: Vec<(String, String)>,
+    pub(super) scale: f64,
+}
+
+impl Ctx<'_> {
+    pub(super) fn scaled(&self, d: Duration) -> Duration {
+        d.mul_f64(self.scale) + self.settings.config.timeouts.slack.0
+    }
+
+    /// What an op's reply may take beyond its time-scaled bound because of timeouts
+    /// the adapter declares it cannot scale (`[timeouts] kill_grace_s`,
+    /// `scales_timeout_s = false`). Only ops that carry `timeout_s` wait that long.
+    pub(super) fn unscaled_extra(&self, req: &RequestOp) -> Duration {
+        let t = &self.settings.config.timeouts;
+        let RequestOp::Generate {
+            timeout_s: Some(timeout_s),
+            ..
+        } = req
+        else {
+            return Duration::ZERO;
+        };
+        let mut extra = t.kill_grace_s.get();
+        if !t.scales_timeout_s {
+            extra += timeout_s.max(0.0) * (1.0 - self.scale).max(0.0);
+        }
+        Duration::try_from_secs_f64(extra).unwrap_or(Duration::ZERO)
+    }
+
+    pub(super) async fn start_driver(&self) -> Result<DriverClient, String> {
+        let t = &self.settings.config.timeouts;
+        let mut d = DriverClient::start(
+            &self.settings.config.adapter.command,
+            &self.env,
+            &self.sandbox.work(),
+            &self.sandbox.driver_stderr(),
+        )
+        .map_err(|e| e.to_string())?;
+        let hello = d
+            .call(RequestOp::Hello {}, t.startup.0)
+            .await
+            .map_err(|e| format!("driver did not answer `hello`: {e}"))?;
+        let profile = self.s.meta.profile;
+        let offered = &hello.result.profiles;
+        if !offered.is_empty() && !offered.contains(&profile) {
+            let names: Vec<&str> = offered.iter().map(|p| p.as_str()).collect();
+            return Err(format!(
+                "driver says it implements {names:?}, not `{profile}`"
+            ));
+        }
+        Ok(d)
+    }
+}

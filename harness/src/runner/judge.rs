@@ -1,0 +1,307 @@
+//! Judging a run: every expectation of the scenario against what was observed, the
+//! evidence a failure carries, and the scenario's status.
+
+use super::context::{Ctx, Ended};
+use super::settings::RunSettings;
+use crate::check::{
+    check_acp, check_history, check_invocation, check_journal, check_next_turn, check_op,
+    check_probes, Failure,
+};
+use crate::observation::{Observation, OpObservation};
+use crate::report::{OpRecord, ScenarioResult, Status};
+use crate::scenario::Scenario;
+use std::time::Duration;
+
+/// The scenario's result from what was observed and how the run ended.
+pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> ScenarioResult {
+    let (s, settings) = (ctx.s, ctx.settings);
+    let mut result = passed_result(s);
+    // A driver that never got going leaves nothing worth judging beyond that.
+    let mut failures = match &ended {
+        Err((Status::Error, _)) if obs.ops.is_empty() => Vec::new(),
+        _ => judge(ctx, obs),
+    };
+    if !settings.config.adapter.strict {
+        let (advice, contract): (Vec<Failure>, Vec<Failure>) =
+            failures.into_iter().partition(|f| f.seed_choice.is_some());
+        failures = contract;
+        result.advice = advice;
+    }
+    match ended {
+        Ok(()) => {}
+        Err((Status::Interrupted, msg)) => {
+            result.status = Status::Interrupted;
+            result.note = Some(msg);
+        }
+        Err((status, msg)) => {
+            failures.insert(0, run_cut_short(obs, status, &msg));
+            result.status = status;
+            result.note = Some(msg);
+        }
+    }
+    if result.status == Status::Passed && !failures.is_empty() {
+        result.status = Status::Failed;
+    }
+    apply_expected_failure(s, settings, &mut result, &mut failures);
+    if result.status != Status::Passed && !obs.driver_stderr_tail.is_empty() {
+        result.driver_stderr = Some(obs.driver_stderr_tail.clone());
+    }
+    result.failures = failures;
+    result.ops = obs.ops.iter().map(op_record).collect();
+    result
+}
+
+/// A passing result for `s` with nothing observed yet.
+pub(super) fn passed_result(s: &Scenario) -> ScenarioResult {
+    ScenarioResult {
+        name: s.meta.name.clone(),
+        path: crate::locate::shown_path(&s.path),
+        profile: s.meta.profile.to_string(),
+        covers: s.meta.covers.clone(),
+        description: s.meta.description.clone(),
+        status: Status::Passed,
+        failures: Vec::new(),
+        advice: Vec::new(),
+        duration_ms: 0,
+        note: None,
+        ops: Vec::new(),
+        sandbox: None,
+        driver_stderr: None,
+    }
+}
+
+/// The failure that says the run did not reach its end, placed at the next op.
+fn run_cut_short(obs: &Observation, status: Status, msg: &str) -> Failure {
+    let place = obs.ops.len() + 1;
+    Failure::new(
+        format!("op {place}").as_str(),
+        if status == Status::TimedOut {
+            "scenario timeout"
+        } else {
+            "driver"
+        },
+        "the scenario runs to its end",
+        msg.to_string(),
+    )
+}
+
+/// Turns a failure the adapter config expects into an expected failure, and a pass of
+/// such a scenario into an unexpected pass.
+fn apply_expected_failure(
+    s: &Scenario,
+    settings: &RunSettings,
+    result: &mut ScenarioResult,
+    failures: &mut Vec<Failure>,
+) {
+    let Some(xf) = settings.config.expects_failure(&s.meta.name) else {
+        return;
+    };
+    match result.status {
+        Status::Failed | Status::TimedOut | Status::Error => {
+            result.status = Status::ExpectedFailure;
+            result.note = Some(xf.reason.clone());
+        }
+        Status::Passed => {
+            result.status = Status::UnexpectedPass;
+            failures.push(Failure::new(
+                "adapter config",
+                "expected_failure",
+                format!("`{}` fails ({})", s.meta.name, xf.reason),
+                "it passes now: remove it from the expected-failure list",
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// One op as the report lists it.
+fn op_record(o: &OpObservation) -> OpRecord {
+    OpRecord {
+        index: o.index,
+        op: o.name.to_string(),
+        outcome: o.outcome.map(|c| c.to_string()),
+        error: o
+            .reply
+            .as_ref()
+            .ok()
+            .and_then(|r| r.error.as_ref().map(|e| e.name.clone())),
+        no_reply: o.reply.as_ref().err().map(|e| e.to_string()),
+        duration_ms: o.replied_us.saturating_sub(o.sent_us) / 1000,
+    }
+}
+
+/// Every broken expectation of the scenario, the fake's and the driver's own failures
+/// first.
+fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
+    let s = ctx.s;
+    let mut out = broken_fake(obs);
+    for o in &obs.ops {
+        out.extend(op_failures(ctx, obs, o));
+    }
+    out.extend(run_failures(obs));
+    if let Some(j) = &s.expect.journal {
+        out.extend(
+            check_journal(j, obs)
+                .into_iter()
+                .map(|f| f.seed_choice(j.strict.as_ref())),
+        );
+    }
+    if crate::profile::unit(s.meta.profile).judged_by_agy_journal() {
+        let bounds = s.expect.probes.unwrap_or_default();
+        out.extend(check_probes(&bounds, obs));
+    }
+    let running = |pid: u32| obs.running_at_end.contains(&pid);
+    let scaled = |d: Duration| ctx.scaled(d);
+    for inv in &s.expect.invocations {
+        out.extend(
+            check_invocation(inv, obs, &scaled, &running)
+                .into_iter()
+                .map(|f| f.seed_choice(inv.strict.as_ref())),
+        );
+    }
+    if let Some(h) = &s.expect.history {
+        out.extend(check_history(h, &s.ops, obs));
+    }
+    if let Some(a) = &s.expect.acp {
+        out.extend(check_acp(a, s, obs));
+    }
+    out
+}
+
+/// A broken fake explains everything after it: said first.
+fn broken_fake(obs: &Observation) -> Vec<Failure> {
+    let mut out = Vec::new();
+    for r in &obs.journal {
+        let code = r.exit.as_ref().and_then(|x| x.code);
+        if code == Some(agy_protocol::script::FAKE_BROKEN_EXIT) {
+            out.push(Failure::new(
+                format!("invocation {}", r.invocation),
+                "fake-agy works",
+                "agy exits as the script says",
+                format!(
+                    "exit {}: fake-agy itself is broken (a bad script, trace or knob), not the adapter",
+                    agy_protocol::script::FAKE_BROKEN_EXIT
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// The broken expectations of op `o`, with what agy did meanwhile as evidence.
+fn op_failures(ctx: &Ctx<'_>, obs: &Observation, o: &OpObservation) -> Vec<Failure> {
+    let s = ctx.s;
+    let Some(spec) = s.ops.get(o.index - 1) else {
+        return Vec::new();
+    };
+    let mut failures: Vec<Failure> = check_op(&spec.expect, o, &ctx.sandbox.work())
+        .into_iter()
+        .chain(check_next_turn(&spec.expect, o, obs))
+        .map(|f| f.seed_choice(spec.expect.strict.as_ref()))
+        .collect();
+    for f in failures.iter_mut().filter(|f| f.expectation == "text") {
+        if let Some(n) = earlier_answer(s, o.index, &f.observed) {
+            *f = f.clone().closest(format!(
+                "this is op {n}'s answer: an earlier turn's result (a replay?) taken as this turn's"
+            ));
+        }
+    }
+    if !failures.is_empty() {
+        let seen = agy_during(obs, o.sent_us, o.replied_us);
+        for f in failures.iter_mut() {
+            if matches!(f.expectation.as_str(), "outcome" | "retryable" | "output") {
+                f.evidence.extend(seen.iter().cloned());
+            }
+        }
+    }
+    failures
+}
+
+/// The driver's protocol violations and an unreadable journal.
+fn run_failures(obs: &Observation) -> Vec<Failure> {
+    let mut out = Vec::new();
+    for v in &obs.violations {
+        out.push(Failure::new(
+            "driver",
+            "protocol",
+            "JSON lines of driver protocol v1 on stdout",
+            format!("{:?}: {}", v.line, v.problem),
+        ));
+    }
+    if let Some(e) = &obs.journal_error {
+        out.push(Failure::new(
+            "journal",
+            "readable",
+            "a readable journal",
+            e.clone(),
+        ));
+    }
+    out
+}
+
+/// The earlier op whose expected `text` the observed text (as a failure shows it,
+/// quoted) is.
+fn earlier_answer(s: &Scenario, index: usize, observed: &str) -> Option<usize> {
+    let text: String = serde_json::from_str(observed).ok()?;
+    s.ops
+        .iter()
+        .take(index.saturating_sub(1))
+        .enumerate()
+        .find(|(_, op)| {
+            op.expect
+                .text
+                .as_deref()
+                .is_some_and(|t| t.trim() == text.trim())
+        })
+        .map(|(i, _)| i + 1)
+}
+
+/// What agy did while an op was in flight, one line per invocation, as evidence.
+fn agy_during(obs: &Observation, from_us: u64, to_us: u64) -> Vec<String> {
+    obs.journal
+        .iter()
+        .filter(|r| r.started_us >= from_us && r.started_us <= to_us)
+        .map(|r| {
+            let end = match &r.exit {
+                Some(x) => match (x.code, &x.signal) {
+                    (Some(c), _) => format!("exit {c}"),
+                    (None, Some(sig)) => format!("died by {sig}"),
+                    _ => "ended".to_string(),
+                },
+                None if r.complete => "ended".to_string(),
+                None => "no final record (killed or still running)".to_string(),
+            };
+            let signals: Vec<&str> = r.signals.iter().map(|x| x.signal.as_str()).collect();
+            let files: Vec<String> = r
+                .files
+                .iter()
+                .map(|f| {
+                    let name = std::path::Path::new(&f.path)
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    format!("{name} ({} B)", f.bytes)
+                })
+                .collect();
+            let probe = if r.kind() == agy_protocol::command_line::InvocationKind::Probe {
+                "probe, not a turn; "
+            } else {
+                ""
+            };
+            format!(
+                "agy invocation {} ({probe}pid {}, rule {}): {end}{}, stdout {} B, stderr {} B, files [{}]",
+                r.invocation,
+                r.pid,
+                r.rule.as_deref().unwrap_or("-"),
+                if signals.is_empty() {
+                    String::new()
+                } else {
+                    format!(", signals {}", signals.join(" "))
+                },
+                r.stdout_bytes,
+                r.stderr_bytes,
+                files.join(", ")
+            )
+        })
+        .collect()
+}

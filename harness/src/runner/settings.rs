@@ -1,0 +1,103 @@
+//! How a run is set up: the settings every scenario of a run shares, and what they
+//! make of one scenario's sandbox and driver environment.
+
+use crate::adapter_config::AdapterConfig;
+use crate::sandbox::Sandbox;
+use crate::scenario::Scenario;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How a run is set up.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    /// The adapter under test.
+    pub config: AdapterConfig,
+    /// The fake-agy binary installed as `agy`.
+    pub fake_agy: PathBuf,
+    /// The fake Antigravity ACP agent installed as `agy_acp_server` (acp scenarios).
+    pub fake_agy_acp: Option<PathBuf>,
+    /// Every scripted delay and adapter timeout is multiplied by this.
+    pub time_scale: agy_protocol::TimeScale,
+    /// Keep sandbox folders for inspection.
+    pub keep_sandboxes: bool,
+    /// Set for a live run: the real agy stands behind the live wrapper.
+    pub live: Option<Arc<crate::live::LiveRun>>,
+    /// The agy version fake-agy models (`FAKE_AGY_VERSION`); a script's own
+    /// `[script] agy` still wins. None: fake-agy's default.
+    pub agy_version: Option<agy_protocol::AgyVersion>,
+}
+
+impl RunSettings {
+    /// These settings with at most `slack` added to each time-scaled bound (the
+    /// adapter's `[timeouts] slack`, kept when already lower).
+    pub fn with_slack_at_most(&self, slack: Duration) -> RunSettings {
+        let mut s = self.clone();
+        s.config.timeouts.slack = s.config.timeouts.slack.0.min(slack).into();
+        s
+    }
+}
+
+/// A cancellation signal shared by every scenario of a run (set on SIGINT).
+pub type Cancel = watch::Receiver<bool>;
+
+/// The environment the driver is started with.
+pub(crate) type Env = Vec<(String, String)>;
+
+/// The sandbox, the driver's environment and the time scale of one run (of a scenario,
+/// or of the bench's driver alone).
+pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), String> {
+    // A live run installs agy-harness itself as `agy`: the wrapper in front of the
+    // real binary (crate::live).
+    let installed = match &settings.live {
+        Some(_) => std::env::current_exe().unwrap_or_else(|_| settings.fake_agy.clone()),
+        None => settings.fake_agy.clone(),
+    };
+    let sandbox = Sandbox::create(Some(&installed))
+        .map_err(|e| format!("failed to create the sandbox: {e}"))?;
+    let scale = s.meta.time_scale.unwrap_or(settings.time_scale).get();
+    let fake = s.fake_script();
+    let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
+    // The sandbox's own variables win: a config file setting one is refused when read
+    // (adapter_config), and one built in code cannot replace them either.
+    env.extend(
+        settings
+            .config
+            .adapter
+            .env
+            .iter()
+            .filter(|(k, _)| !agy_protocol::env::is_sandbox_owned(k))
+            .map(|(k, v)| (k.clone(), v.clone())),
+    );
+    if let Some(live) = &settings.live {
+        let mut extra = live.env(&sandbox.home());
+        extra.extend(live.record_env(&sandbox.fake_state()));
+        env.retain(|(k, _)| !extra.iter().any(|(e, _)| e == k));
+        env.extend(extra);
+    }
+    // The run's version (a matrix column) wins over the version the scenario models.
+    if let Some(v) = settings.agy_version.or(s.meta.agy) {
+        env.push((
+            agy_protocol::env::FAKE_AGY_VERSION.to_string(),
+            v.to_string(),
+        ));
+    }
+    if s.meta.agy_installed == Some(false) {
+        sandbox.without_agy(&mut env);
+    }
+    if crate::profile::unit(s.meta.profile).needs_fake_acp() {
+        match &settings.fake_agy_acp {
+            Some(fake) => sandbox
+                .install_acp_agent(fake, s.fake_acp_script().as_deref(), &mut env)
+                .map_err(|e| format!("failed to install fake-agy-acp in the sandbox: {e}"))?,
+            None => {
+                return Err(format!(
+                "no fake-agy-acp binary: build it with `cargo build -p fake-agy-acp`, or set `{}`",
+                agy_protocol::env::AGY_HARNESS_FAKE_AGY_ACP
+            ))
+            }
+        }
+    }
+    Ok((sandbox, env, scale))
+}
