@@ -60,7 +60,7 @@ pub fn read_file_located(path: &Path, cap: u64) -> Result<String, FileError> {
     // regular file reads the same either way.
     let file = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(nix::libc::O_NONBLOCK)
+        .custom_flags(libc::O_NONBLOCK)
         .open(path)
         .map_err(FileError::Io)?;
     if !file.metadata().map_err(FileError::Io)?.is_file() {

@@ -1,7 +1,7 @@
 //! A whole-file read error ([`FileError`]) as a located diagnostic.
 
 use super::Diagnostic;
-use crate::lines::FileError;
+use crate::file::FileError;
 
 impl FileError {
     /// A diagnostic at the problem's place in `path`, saying what failed (`read trace`).
