@@ -7,7 +7,7 @@ use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
 use crate::catalogue_run::{ensure_something_runs, load_and_select, run_catalogue};
 use crate::cli::{CheckArgs, Cli, ColorWhen, Command, RunArgs};
 use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::report::{write_report, write_summary};
 use crate::runner::RunSettings;
 use crate::scenario::{Scenario, Selection};
@@ -59,12 +59,10 @@ async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
     }
 }
 
-async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
+async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     if args.record.is_some() && !args.live {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            "`--record` records live agy runs, and this run is not live\nhelp: add `--agy PATH --live` to record a real agy; a run against fake-agy is already reproducible from its scenario files".into(),
-        ));
+        return Err(HarnessError::bad_input("`--record` records live agy runs, and this run is not live")
+            .with_hint("add `--agy PATH --live` to record a real agy; a run against fake-agy is already reproducible from its scenario files"));
     }
     let config = adapter_config(
         args.target.adapter.as_deref(),
@@ -74,9 +72,8 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
     let (mut scenarios, names) = load_and_select(&args.common.source, &args.common.selection())?;
     check_expected_failures(&config, names.iter().map(String::as_str)).map_err(|d| {
         eprint!("{d}");
-        Fatal(
-            exit_code::BAD_INPUT,
-            "the adapter config expects failures of scenarios that do not exist".into(),
+        HarnessError::bad_input(
+            "the adapter config expects failures of scenarios that do not exist",
         )
     })?;
     if !args.allow_empty {
@@ -135,22 +132,18 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, Fatal> {
 }
 
 /// The live run of `--agy PATH --live`, after the guard.
-fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRun, Fatal> {
-    crate::live::check_live_allowed(agy, args.live).map_err(|e| Fatal(exit_code::BAD_INPUT, e))?;
+fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRun, HarnessError> {
+    crate::live::check_live_allowed(agy, args.live).map_err(HarnessError::bad_input)?;
     if !agy.is_file() {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            format!("`--agy {}` is not a file", agy.display()),
-        ));
+        return Err(HarnessError::bad_input(format!(
+            "`--agy {}` is not a file",
+            agy.display()
+        )));
     }
-    let credentials = crate::live::Credentials::from_arg(args.credentials)
-        .map_err(|e| Fatal(exit_code::BAD_INPUT, e))?;
-    crate::live::LiveRun::new(agy.to_path_buf(), args.budget, credentials).map_err(|e| {
-        Fatal(
-            exit_code::COULD_NOT_RUN,
-            format!("failed to set up the live budget: {e}"),
-        )
-    })
+    let credentials =
+        crate::live::Credentials::from_arg(args.credentials).map_err(HarnessError::bad_input)?;
+    crate::live::LiveRun::new(agy.to_path_buf(), args.budget, credentials)
+        .map_err(|e| HarnessError::could_not_run(format!("failed to set up the live budget: {e}")))
 }
 
 /// The live run recording into `dir`: the agy version comes from one `--version` run
@@ -158,30 +151,25 @@ fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRu
 async fn recording(
     run: crate::live::LiveRun,
     dir: &std::path::Path,
-) -> Result<crate::live::LiveRun, Fatal> {
+) -> Result<crate::live::LiveRun, HarnessError> {
     if !run.charge_one() {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            "the live budget allows no `--version` run to stamp the recording with\nhelp: raise --budget".into(),
-        ));
+        return Err(HarnessError::bad_input(
+            "the live budget allows no `--version` run to stamp the recording with",
+        )
+        .with_hint("raise --budget"));
     }
     let version = crate::spike::version_of(&run.agy).await.map_err(|why| {
-        Fatal(
-            exit_code::BAD_INPUT,
-            format!(
-                "`{} --version` did not answer like agy: {why}; nothing was run or recorded\nhelp: give the path of a real agy binary to `--agy`",
-                run.agy.display()
-            ),
-        )
+        HarnessError::bad_input(format!(
+            "`{} --version` did not answer like agy: {why}; nothing was run or recorded",
+            run.agy.display()
+        ))
+        .with_hint("give the path of a real agy binary to `--agy`")
     })?;
     let recorder = crate::live::LiveRecorder::new(dir.to_path_buf(), version).map_err(|e| {
-        Fatal(
-            exit_code::COULD_NOT_RUN,
-            format!(
-                "failed to create the record folder `{}`: {e}",
-                dir.display()
-            ),
-        )
+        HarnessError::could_not_run(format!(
+            "failed to create the record folder `{}`: {e}",
+            dir.display()
+        ))
     })?;
     Ok(run.recording(recorder))
 }
@@ -190,7 +178,7 @@ async fn recording(
 /// injections. Scripted agy behaviour does not apply to a real agy, so the script, the
 /// op expectations on scripted text and the carry-over check are dropped; outcome,
 /// output, turn counts and journal expectations stay.
-fn live_scenarios(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, Fatal> {
+fn live_scenarios(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, HarnessError> {
     let live: Vec<Scenario> = scenarios
         .into_iter()
         .filter(|s| s.meta.tags.iter().any(|t| t == "live"))
@@ -211,10 +199,8 @@ fn live_scenarios(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, Fatal> {
         })
         .collect();
     if live.is_empty() {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            "no selected scenario is tagged `live` (a success path safe to run against a real agy)"
-                .into(),
+        return Err(HarnessError::bad_input(
+            "no selected scenario is tagged `live` (a success path safe to run against a real agy)",
         ));
     }
     Ok(live)
@@ -238,11 +224,8 @@ fn check_command(args: CheckArgs) -> i32 {
         }
         Err(d) => {
             eprint!("{d}");
-            Fatal(
-                exit_code::BAD_INPUT,
-                format!("{} problem(s) in `{}`", d.len(), path.display()),
-            )
-            .report()
+            HarnessError::bad_input(format!("{} problem(s) in `{}`", d.len(), path.display()))
+                .report()
         }
     }
 }

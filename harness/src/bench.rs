@@ -7,7 +7,7 @@ use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::driver_client::DriverClient;
 use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::options::CommonArgs;
 use crate::runner::{prepare, RunSettings};
 use crate::scenario::{OpAction, Scenario};
@@ -76,7 +76,7 @@ async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, 
 
 /// The harness's overhead per scenario: its run against the driver alone, one scenario
 /// at a time so the two measurements see the same machine.
-async fn overhead(scenarios: &[Scenario], settings: &RunSettings) -> Result<(), Fatal> {
+async fn overhead(scenarios: &[Scenario], settings: &RunSettings) -> Result<(), HarnessError> {
     let mut overheads = Vec::new();
     for s in scenarios {
         let alone = match driver_alone(s, settings).await {
@@ -110,7 +110,7 @@ async fn overhead(scenarios: &[Scenario], settings: &RunSettings) -> Result<(), 
     Ok(())
 }
 
-async fn bench_inner(args: BenchArgs) -> Result<i32, Fatal> {
+async fn bench_inner(args: BenchArgs) -> Result<i32, HarnessError> {
     let bin = reference_adapter(&args.common.runner)?;
     let scenarios = select_scenarios(&args.common)?;
     let settings = RunSettings {

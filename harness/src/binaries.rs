@@ -2,8 +2,7 @@
 //! identity handshake), the reference adapter, and the adapter under test.
 
 use crate::adapter_config::{load_adapter_config, AdapterConfig};
-use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::locate::{locate_binary, FAKE_AGY_ACP_BIN, FAKE_AGY_BIN, REFERENCE_ADAPTER_BIN};
 use crate::options::RunnerArgs;
 use crate::scenario::Scenario;
@@ -31,12 +30,12 @@ fn given_or_located(
 
 /// fake-agy: `--fake-agy`, `$AGY_HARNESS_FAKE_AGY`, or next to agy-harness, verified
 /// by the identity handshake before it runs any scenario.
-pub(crate) fn fake_agy(runner: &RunnerArgs) -> Result<PathBuf, Fatal> {
+pub(crate) fn fake_agy(runner: &RunnerArgs) -> Result<PathBuf, HarnessError> {
     fake_agy_at(runner.fake_agy.as_deref())
 }
 
 /// fake-agy at `given`, else as [`fake_agy`] finds it, verified.
-pub(crate) fn fake_agy_at(given: Option<&Path>) -> Result<PathBuf, Fatal> {
+pub(crate) fn fake_agy_at(given: Option<&Path>) -> Result<PathBuf, HarnessError> {
     let found = given_or_located(
         given,
         "the fake-agy binary",
@@ -44,15 +43,15 @@ pub(crate) fn fake_agy_at(given: Option<&Path>) -> Result<PathBuf, Fatal> {
         AGY_HARNESS_FAKE_AGY,
         "fake-agy",
     )
-    .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
+    .map_err(HarnessError::could_not_run)?;
     verified(found, FAKE_AGY_BIN)
 }
 
 /// `path` once it has answered the identity handshake as `name`; bad input otherwise.
-fn verified(path: PathBuf, name: &str) -> Result<PathBuf, Fatal> {
+fn verified(path: PathBuf, name: &str) -> Result<PathBuf, HarnessError> {
     crate::fake_identity::verify_fake(&path, name)
         .map(|_| path)
-        .map_err(|e| Fatal(exit_code::BAD_INPUT, e.to_string()))
+        .map_err(|e| HarnessError::bad_input(e.to_string()))
 }
 
 /// The fake ACP agent: `--fake-agy-acp`, `$AGY_HARNESS_FAKE_AGY_ACP`, or next to
@@ -60,7 +59,7 @@ fn verified(path: PathBuf, name: &str) -> Result<PathBuf, Fatal> {
 pub(crate) fn fake_agy_acp(
     runner: &RunnerArgs,
     scenarios: &[Scenario],
-) -> Result<Option<PathBuf>, Fatal> {
+) -> Result<Option<PathBuf>, HarnessError> {
     let needed = scenarios
         .iter()
         .any(|s| crate::profile::unit(s.meta.profile).needs_fake_acp());
@@ -68,7 +67,10 @@ pub(crate) fn fake_agy_acp(
 }
 
 /// fake-agy-acp, verified, when `needed` (an acp scenario will run).
-pub(crate) fn fake_agy_acp_if(runner: &RunnerArgs, needed: bool) -> Result<Option<PathBuf>, Fatal> {
+pub(crate) fn fake_agy_acp_if(
+    runner: &RunnerArgs,
+    needed: bool,
+) -> Result<Option<PathBuf>, HarnessError> {
     let found = given_or_located(
         runner.fake_agy_acp.as_deref(),
         "the fake-agy-acp binary",
@@ -79,14 +81,14 @@ pub(crate) fn fake_agy_acp_if(runner: &RunnerArgs, needed: bool) -> Result<Optio
     // Verified only when it will run; one that will not is not handed on.
     match found {
         Ok(p) if needed => verified(p, FAKE_AGY_ACP_BIN).map(Some),
-        Err(e) if needed => Err(Fatal(exit_code::COULD_NOT_RUN, e)),
+        Err(e) if needed => Err(HarnessError::could_not_run(e)),
         Ok(_) | Err(_) => Ok(None),
     }
 }
 
 /// The reference adapter: `--reference-adapter`, `$AGY_HARNESS_REFERENCE_ADAPTER`, or
 /// next to agy-harness.
-pub(crate) fn reference_adapter(runner: &RunnerArgs) -> Result<PathBuf, Fatal> {
+pub(crate) fn reference_adapter(runner: &RunnerArgs) -> Result<PathBuf, HarnessError> {
     given_or_located(
         runner.reference_adapter.as_deref(),
         "the reference adapter",
@@ -94,7 +96,7 @@ pub(crate) fn reference_adapter(runner: &RunnerArgs) -> Result<PathBuf, Fatal> {
         AGY_HARNESS_REFERENCE_ADAPTER,
         "agy-reference-adapter",
     )
-    .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))
+    .map_err(HarnessError::could_not_run)
 }
 
 /// The adapter under test: the config file `adapter`, else the reference adapter with
@@ -103,14 +105,14 @@ pub(crate) fn adapter_config(
     adapter: Option<&Path>,
     faults: &[String],
     runner: &RunnerArgs,
-) -> Result<AdapterConfig, Fatal> {
+) -> Result<AdapterConfig, HarnessError> {
     match adapter {
         Some(path) => load_adapter_config(path).map_err(|d| {
             eprint!("{d}");
-            Fatal(
-                exit_code::BAD_INPUT,
-                format!("the adapter config `{}` is not valid", path.display()),
-            )
+            HarnessError::bad_input(format!(
+                "the adapter config `{}` is not valid",
+                path.display()
+            ))
         }),
         None => {
             let bin = reference_adapter(runner)?;

@@ -2,8 +2,7 @@
 //! the catalogue run with its progress lines.
 
 use crate::adapter_config::AdapterConfig;
-use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::interrupt::cancel_on_signals;
 use crate::locate::default_catalogue;
 use crate::options::{CommonArgs, ScenarioArgs};
@@ -15,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Loads and selects the scenarios of `common`.
-pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, Fatal> {
+pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, HarnessError> {
     load_and_select(&common.source, &common.selection()).map(|(selected, _)| selected)
 }
 
@@ -24,22 +23,18 @@ pub(crate) fn select_scenarios(common: &CommonArgs) -> Result<Vec<Scenario>, Fat
 pub(crate) fn load_and_select(
     source: &ScenarioArgs,
     selection: &Selection,
-) -> Result<(Vec<Scenario>, Vec<String>), Fatal> {
+) -> Result<(Vec<Scenario>, Vec<String>), HarnessError> {
     let paths: Vec<PathBuf> = if source.paths.is_empty() {
-        vec![default_catalogue(source.scenarios.as_deref())
-            .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?]
+        vec![default_catalogue(source.scenarios.as_deref()).map_err(HarnessError::could_not_run)?]
     } else {
         source.paths.clone()
     };
     let catalogue = load_catalogue(&paths).map_err(|d| {
         eprint!("{d}");
-        Fatal(
-            exit_code::BAD_INPUT,
-            format!(
-                "{} problem(s) in the scenario files; nothing was run",
-                d.len()
-            ),
-        )
+        HarnessError::bad_input(format!(
+            "{} problem(s) in the scenario files; nothing was run",
+            d.len()
+        ))
     })?;
     let selected = selection.apply(&catalogue).into_iter().cloned().collect();
     let mut names: Vec<String> = catalogue
@@ -67,16 +62,13 @@ pub(crate) fn ensure_something_runs(
     scenarios: &[Scenario],
     config: &AdapterConfig,
     common: &CommonArgs,
-) -> Result<(), Fatal> {
+) -> Result<(), HarnessError> {
     let hint = "nothing was run; pass `--allow-empty` to accept an empty run";
     if scenarios.is_empty() {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            format!(
-                "no scenario matches the selection ({}); {hint}",
-                describe_selection(common)
-            ),
-        ));
+        return Err(HarnessError::bad_input(format!(
+            "no scenario matches the selection ({}); {hint}",
+            describe_selection(common)
+        )));
     }
     let profiles = &config.adapter.profiles;
     if !scenarios.iter().any(|s| profiles.contains(&s.meta.profile)) {
@@ -87,20 +79,17 @@ pub(crate) fn ensure_something_runs(
             .collect();
         selected.sort();
         selected.dedup();
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            format!(
-                "the {} selected scenario(s) are of profile {}, and `{}` implements {}; {hint}",
-                scenarios.len(),
-                selected.join(", "),
-                config.adapter.name,
-                if implemented.is_empty() {
-                    "none".to_string()
-                } else {
-                    implemented.join(", ")
-                }
-            ),
-        ));
+        return Err(HarnessError::bad_input(format!(
+            "the {} selected scenario(s) are of profile {}, and `{}` implements {}; {hint}",
+            scenarios.len(),
+            selected.join(", "),
+            config.adapter.name,
+            if implemented.is_empty() {
+                "none".to_string()
+            } else {
+                implemented.join(", ")
+            }
+        )));
     }
     Ok(())
 }
@@ -136,13 +125,9 @@ pub(crate) async fn run_catalogue(
     jobs: usize,
     list_skips: bool,
     out: &mut (dyn Write + Send),
-) -> Result<RunReport, Fatal> {
-    let cancel = cancel_on_signals().map_err(|e| {
-        Fatal(
-            exit_code::COULD_NOT_RUN,
-            format!("failed to listen for SIGINT: {e}"),
-        )
-    })?;
+) -> Result<RunReport, HarnessError> {
+    let cancel = cancel_on_signals()
+        .map_err(|e| HarnessError::could_not_run(format!("failed to listen for SIGINT: {e}")))?;
     let started = std::time::Instant::now();
     let started_at = time::OffsetDateTime::now_utc()
         .format(&time::format_description::well_known::Rfc3339)

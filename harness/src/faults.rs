@@ -7,7 +7,7 @@ pub use crate::binaries::list_faults;
 use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::options::CommonArgs;
 use crate::report::{RunReport, Status};
 use crate::runner::RunSettings;
@@ -59,10 +59,10 @@ pub async fn faults_command(args: FaultsArgs, choice: ColorChoice) -> i32 {
     }
 }
 
-async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Fatal> {
+async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     let bin = reference_adapter(&args.common.runner)?;
     let fake = fake_agy(&args.common.runner)?;
-    let mut faults = list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
+    let mut faults = list_faults(&bin).map_err(HarnessError::could_not_run)?;
     if !args.fault.is_empty() {
         faults.retain(|f| args.fault.contains(&f.name));
     }
@@ -144,7 +144,7 @@ async fn run_variants(
     scored: &[Variant<'_>],
     settings: impl Fn(&[String]) -> RunSettings,
     jobs: usize,
-) -> Result<Option<(RunReport, Vec<RunReport>)>, Fatal> {
+) -> Result<Option<(RunReport, Vec<RunReport>)>, HarnessError> {
     let mut runs = tokio::task::JoinSet::new();
     let plan = std::iter::once((scenarios.to_vec(), Vec::new())).chain(scored.iter().map(|v| {
         (
@@ -161,12 +161,8 @@ async fn run_variants(
     }
     let mut reports: Vec<Option<RunReport>> = (0..=scored.len()).map(|_| None).collect();
     while let Some(joined) = runs.join_next().await {
-        let (at, report) = joined.map_err(|e| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("a catalogue run failed: {e}"),
-            )
-        })?;
+        let (at, report) = joined
+            .map_err(|e| HarnessError::could_not_run(format!("a catalogue run failed: {e}")))?;
         let report = report?;
         if !report.complete {
             return Ok(None);

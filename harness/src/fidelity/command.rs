@@ -8,7 +8,7 @@ use super::first_sight::first_sight_score;
 use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
 use super::run::run_default;
 use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::report::{ReportFormat, ReportTarget};
 use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind, Corpus};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
@@ -66,13 +66,10 @@ pub fn traces_dir(arg: Option<&Path>) -> PathBuf {
 }
 
 /// Loads the corpus, reporting its problems as bad input.
-fn load_corpus_dir(dir: &Path) -> Result<Corpus, Fatal> {
+fn load_corpus_dir(dir: &Path) -> Result<Corpus, HarnessError> {
     load_corpus(dir).map_err(|d| {
         eprint!("{d}");
-        Fatal(
-            exit_code::BAD_INPUT,
-            format!("{} problem(s) in the capture corpus", d.len()),
-        )
+        HarnessError::bad_input(format!("{} problem(s) in the capture corpus", d.len()))
     })
 }
 
@@ -84,15 +81,12 @@ pub async fn fidelity_command(args: FidelityArgs) -> i32 {
     }
 }
 
-async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
+async fn fidelity(args: FidelityArgs) -> Result<i32, HarnessError> {
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            format!(
-                "fidelity writes json and markdown reports, not junit (`{}`)",
-                t.path.display()
-            ),
-        ));
+        return Err(HarnessError::bad_input(format!(
+            "fidelity writes json and markdown reports, not junit (`{}`)",
+            t.path.display()
+        )));
     }
     let dir = traces_dir(args.traces.as_deref());
     let corpus = load_corpus_dir(&dir)?;
@@ -129,18 +123,12 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
             _ => report.to_json(),
         };
         std::fs::write(&t.path, text).map_err(|e| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("failed to write `{}`: {e}", t.path.display()),
-            )
+            HarnessError::could_not_run(format!("failed to write `{}`: {e}", t.path.display()))
         })?;
     }
     if let (Some(path), Some(reason)) = (&args.write_baseline, &args.reason) {
         std::fs::write(path, baseline.render_with(&found, reason)).map_err(|e| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("failed to write `{}`: {e}", path.display()),
-            )
+            HarnessError::could_not_run(format!("failed to write `{}`: {e}", path.display()))
         })?;
         println!("baseline written to {}", path.display());
         return Ok(exit_code::ALL_CONFORM);
@@ -163,7 +151,7 @@ async fn measure(
     fake: &Path,
     c: &Capture,
     time_scale: TimeScale,
-) -> Result<Measured, Fatal> {
+) -> Result<Measured, HarnessError> {
     if c.kind == CaptureKind::Acp {
         return Ok(Measured::Skipped(
             "an ACP transcript: fake-agy-acp is not measured here".into(),
@@ -173,7 +161,7 @@ async fn measure(
         return Ok(Measured::Skipped("argv unknown".into()));
     };
     let expected = expected_shape(dir, c)
-        .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?;
+        .map_err(|e| HarnessError::bad_input(format!("capture `{}`: {e}", c.id)))?;
     let interrupted = c.host.as_ref().is_some_and(|h| h.interrupt.is_some());
     let stated = c.host.as_ref().map(|h| h.model.clone()).unwrap_or_default();
     let decisions = match &c.files.stdout {
@@ -181,12 +169,12 @@ async fn measure(
         _ if !stated.is_empty() => stated,
         Some(rel) => read_capture_file(dir, rel)
             .map(|bytes| model_decisions(c.kind, &bytes, interrupted))
-            .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?,
+            .map_err(|e| HarnessError::bad_input(format!("capture `{}`: {e}", c.id)))?,
         None => Vec::new(),
     };
     let out = run_default(fake, c, argv, &decisions, time_scale)
         .await
-        .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, format!("capture `{}`: {e}", c.id)))?;
+        .map_err(|e| HarnessError::could_not_run(format!("capture `{}`: {e}", c.id)))?;
     Ok(Measured::Compared(compare_shapes(
         &expected,
         &observed_shape(c, &out),
@@ -207,7 +195,7 @@ fn outcome_of(baseline: &Baseline, id: &str, diffs: Vec<Difference>) -> Outcome 
     Outcome::Different { differences }
 }
 
-fn select<'c>(corpus: &'c Corpus, ids: &[String]) -> Result<Vec<&'c Capture>, Fatal> {
+fn select<'c>(corpus: &'c Corpus, ids: &[String]) -> Result<Vec<&'c Capture>, HarnessError> {
     if ids.is_empty() {
         return Ok(corpus.captures.iter().collect());
     }
@@ -218,16 +206,13 @@ fn select<'c>(corpus: &'c Corpus, ids: &[String]) -> Result<Vec<&'c Capture>, Fa
                 let hint = agy_protocol::diag::closest(id, known.iter().copied())
                     .map(|b| format!("; did you mean `{b}`?"))
                     .unwrap_or_default();
-                Fatal(
-                    exit_code::BAD_INPUT,
-                    format!("the corpus has no capture `{id}`{hint}"),
-                )
+                HarnessError::bad_input(format!("the corpus has no capture `{id}`{hint}"))
             })
         })
         .collect()
 }
 
-fn baseline(dir: &Path, arg: Option<&Path>, corpus: &Corpus) -> Result<Baseline, Fatal> {
+fn baseline(dir: &Path, arg: Option<&Path>, corpus: &Corpus) -> Result<Baseline, HarnessError> {
     let default = dir.join(BASELINE_FILE);
     let path = match arg {
         Some(p) => p.to_path_buf(),
@@ -237,9 +222,6 @@ fn baseline(dir: &Path, arg: Option<&Path>, corpus: &Corpus) -> Result<Baseline,
     let known: BTreeSet<String> = corpus.captures.iter().map(|c| c.id.clone()).collect();
     load_baseline(&path, &known).map_err(|d| {
         eprint!("{d}");
-        Fatal(
-            exit_code::BAD_INPUT,
-            format!("{} problem(s) in the baseline", d.len()),
-        )
+        HarnessError::bad_input(format!("{} problem(s) in the baseline", d.len()))
     })
 }

@@ -4,8 +4,7 @@
 
 use super::generated::Generated;
 use super::oracle::invariant_of;
-use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::report::{ScenarioResult, Status};
 use crate::runner::{run_scenario, RunSettings};
 use crate::scenario::parse_scenario;
@@ -59,23 +58,23 @@ pub struct Outcome {
 }
 
 /// Renders, runs and judges one case; the file is removed afterwards.
-pub async fn judge(c: &Generated, tag: &str, bench: &Bench) -> Result<Option<Violation>, Fatal> {
+pub async fn judge(
+    c: &Generated,
+    tag: &str,
+    bench: &Bench,
+) -> Result<Option<Violation>, HarnessError> {
     let path = bench.dir.join(format!("{tag}.toml"));
     let text = c.render(&format!("{}/fuzz-{tag}", c.profile()), "generated", &[]);
     let written = |e: std::io::Error| {
-        Fatal(
-            exit_code::COULD_NOT_RUN,
-            format!("cannot write {}: {e}", path.display()),
-        )
+        HarnessError::could_not_run(format!("cannot write {}: {e}", path.display()))
     };
     std::fs::write(&path, &text).map_err(written)?;
     // Parsed from the text just rendered; the file is what fake-agy reads its script from.
     let scenario = parse_scenario(&SourceFile::new(path.display().to_string(), text), &path)
         .map_err(|d| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("a generated scenario does not parse (a fuzz bug):\n{d}"),
-            )
+            HarnessError::could_not_run(format!(
+                "a generated scenario does not parse (a fuzz bug):\n{d}"
+            ))
         })?;
     let (_keep, cancel) = tokio::sync::watch::channel(false);
     let result = run_scenario(&scenario, &bench.settings, cancel).await;
@@ -85,17 +84,14 @@ pub async fn judge(c: &Generated, tag: &str, bench: &Bench) -> Result<Option<Vio
 
 /// The first invariant `r` broke, `None` when every one held; `Err` when the case could
 /// not be run at all.
-fn verdict(r: &ScenarioResult) -> Result<Option<Violation>, Fatal> {
+fn verdict(r: &ScenarioResult) -> Result<Option<Violation>, HarnessError> {
     match r.status {
         Status::Passed | Status::ExpectedFailure | Status::Skipped => Ok(None),
         // A driver that never answered a single op: the case could not be run.
-        Status::Error if r.ops.is_empty() => Err(Fatal(
-            exit_code::COULD_NOT_RUN,
-            format!(
-                "a generated case could not be run: {}",
-                r.note.clone().unwrap_or_default()
-            ),
-        )),
+        Status::Error if r.ops.is_empty() => Err(HarnessError::could_not_run(format!(
+            "a generated case could not be run: {}",
+            r.note.clone().unwrap_or_default()
+        ))),
         _ => {
             let f = r.failures.iter().find(|f| f.seed_choice.is_none());
             Ok(f.map(|f| Violation {
@@ -137,9 +133,9 @@ pub async fn run_cases(
     jobs: usize,
     budget: Option<Duration>,
     bench: &Bench,
-) -> Result<Outcome, Fatal> {
+) -> Result<Outcome, HarnessError> {
     let clock = Instant::now();
-    let mut set: JoinSet<(usize, Result<Option<Violation>, Fatal>)> = JoinSet::new();
+    let mut set: JoinSet<(usize, Result<Option<Violation>, HarnessError>)> = JoinSet::new();
     let mut trees: BTreeMap<usize, Box<dyn ValueTree<Value = Generated>>> = BTreeMap::new();
     let mut running: BTreeMap<usize, AbortHandle> = BTreeMap::new();
     let mut first: Option<(usize, Violation)> = None;
@@ -163,12 +159,7 @@ pub async fn run_cases(
         let (n, verdict) = match joined {
             Ok(done) => done,
             Err(e) if e.is_cancelled() => continue,
-            Err(e) => {
-                return Err(Fatal(
-                    exit_code::COULD_NOT_RUN,
-                    format!("a case failed: {e}"),
-                ))
-            }
+            Err(e) => return Err(HarnessError::could_not_run(format!("a case failed: {e}"))),
         };
         running.remove(&n);
         judged += 1;
@@ -203,7 +194,7 @@ pub fn nth_tree(
     strategy: &BoxedStrategy<Generated>,
     runner: &mut TestRunner,
     n: usize,
-) -> Result<Box<dyn ValueTree<Value = Generated>>, Fatal> {
+) -> Result<Box<dyn ValueTree<Value = Generated>>, HarnessError> {
     for _ in 1..n {
         next_tree(strategy, runner)?;
     }
@@ -214,10 +205,10 @@ pub fn nth_tree(
 fn next_tree(
     strategy: &BoxedStrategy<Generated>,
     runner: &mut TestRunner,
-) -> Result<Box<dyn ValueTree<Value = Generated>>, Fatal> {
+) -> Result<Box<dyn ValueTree<Value = Generated>>, HarnessError> {
     strategy
         .new_tree(runner)
-        .map_err(|e| Fatal(exit_code::COULD_NOT_RUN, format!("generation failed: {e}")))
+        .map_err(|e| HarnessError::could_not_run(format!("generation failed: {e}")))
 }
 
 /// Shrinks `tree` (proptest's simplify/complicate walk) while its case keeps breaking
@@ -233,8 +224,8 @@ pub async fn shrink(
     tree: Box<dyn ValueTree<Value = Generated>>,
     invariant: &str,
     bench: &Bench,
-    regenerate: impl FnOnce() -> Result<Box<dyn ValueTree<Value = Generated>>, Fatal>,
-) -> Result<Generated, Fatal> {
+    regenerate: impl FnOnce() -> Result<Box<dyn ValueTree<Value = Generated>>, HarnessError>,
+) -> Result<Generated, HarnessError> {
     let tight = bench.with_slack_at_most(SHRINK_SLACK);
     let (best, shrunk) = walk(tree, invariant, &tight).await?;
     if !shrunk {
@@ -258,7 +249,7 @@ async fn walk(
     mut tree: Box<dyn ValueTree<Value = Generated>>,
     invariant: &str,
     bench: &Bench,
-) -> Result<(Generated, bool), Fatal> {
+) -> Result<(Generated, bool), HarnessError> {
     let mut best = tree.current();
     let mut shrunk = false;
     if !tree.simplify() {
@@ -281,14 +272,9 @@ async fn walk(
 }
 
 /// The folder a run's scenario files go to.
-pub fn work_dir() -> Result<tempfile::TempDir, Fatal> {
+pub fn work_dir() -> Result<tempfile::TempDir, HarnessError> {
     tempfile::Builder::new()
         .prefix("agy-harness-fuzz-")
         .tempdir()
-        .map_err(|e| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("no temporary folder: {e}"),
-            )
-        })
+        .map_err(|e| HarnessError::could_not_run(format!("no temporary folder: {e}")))
 }

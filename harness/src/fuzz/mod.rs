@@ -15,7 +15,7 @@ pub mod render;
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp_if, reference_adapter};
 use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::report::ReportFormat;
 use crate::runner::RunSettings;
 use crate::scenario::Profile;
@@ -82,18 +82,17 @@ pub async fn fuzz_command(args: FuzzArgs) -> i32 {
     }
 }
 
-fn bad_input(message: String) -> Fatal {
-    Fatal(exit_code::BAD_INPUT, message)
+fn bad_input(message: String) -> HarnessError {
+    HarnessError::bad_input(message)
 }
 
 /// The adapter under test: `--adapter`, else the reference adapter with `--fault`s,
 /// each fault checked against the adapter's own list.
-fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, Fatal> {
+fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, HarnessError> {
     let faults = &args.target.fault;
     if args.target.adapter.is_none() && !faults.is_empty() {
         let bin = reference_adapter(&args.runner)?;
-        let known =
-            crate::binaries::list_faults(&bin).map_err(|e| Fatal(exit_code::COULD_NOT_RUN, e))?;
+        let known = crate::binaries::list_faults(&bin).map_err(HarnessError::could_not_run)?;
         if let Some(f) = faults.iter().find(|f| !known.iter().any(|k| &k.name == *f)) {
             let names: Vec<&str> = known.iter().map(|k| k.name.as_str()).collect();
             return Err(bad_input(format!(
@@ -105,7 +104,7 @@ fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, Fatal> {
     adapter_config(args.target.adapter.as_deref(), faults, &args.runner)
 }
 
-fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
+fn settings(args: &FuzzArgs) -> Result<RunSettings, HarnessError> {
     let fake = fake_agy(&args.runner)?;
     let fake_agy_acp = fake_agy_acp_if(
         &args.runner,
@@ -124,7 +123,7 @@ fn settings(args: &FuzzArgs) -> Result<RunSettings, Fatal> {
 
 /// The options that need more than clap checks: the case count, jobs, the time budget,
 /// the report formats.
-fn validate(args: &FuzzArgs) -> Result<Option<Duration>, Fatal> {
+fn validate(args: &FuzzArgs) -> Result<Option<Duration>, HarnessError> {
     if args.cases == 0 {
         return Err(bad_input("--cases must be at least 1".into()));
     }
@@ -162,7 +161,7 @@ fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get()) * JOBS_PER_CPU
 }
 
-async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
+async fn fuzz_inner(args: FuzzArgs) -> Result<i32, HarnessError> {
     let budget = validate(&args)?;
     let mut settings = settings(&args)?;
     if !settings.config.adapter.profiles.contains(&args.profile) {
@@ -221,10 +220,7 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, Fatal> {
     for t in &args.report {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default();
         std::fs::write(&t.path, text + "\n").map_err(|e| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("cannot write {}: {e}", t.path.display()),
-            )
+            HarnessError::could_not_run(format!("cannot write {}: {e}", t.path.display()))
         })?;
     }
     Ok(if report.violations.is_empty() {
@@ -240,7 +236,7 @@ fn write_finding(
     c: &Generated,
     v: &Violation,
     number: usize,
-) -> Result<PathBuf, Fatal> {
+) -> Result<PathBuf, HarnessError> {
     let (profile, invariant) = (c.profile(), &v.invariant);
     let stem = format!("fuzz-{invariant}-{}-{number}", args.seed);
     let dir = args.out.join(profile.as_str());
@@ -260,10 +256,7 @@ fn write_finding(
     std::fs::create_dir_all(&dir)
         .and_then(|()| std::fs::write(&path, text))
         .map_err(|e| {
-            Fatal(
-                exit_code::COULD_NOT_RUN,
-                format!("cannot write {}: {e}", path.display()),
-            )
+            HarnessError::could_not_run(format!("cannot write {}: {e}", path.display()))
         })?;
     Ok(path)
 }

@@ -6,7 +6,7 @@ use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::cli::MatrixArgs;
 use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::report::ReportFormat;
 use crate::runner::RunSettings;
 use crate::scenario::Scenario;
@@ -22,15 +22,12 @@ pub async fn matrix_command(args: MatrixArgs, choice: ColorChoice) -> i32 {
     }
 }
 
-async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Fatal> {
+async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
-        return Err(Fatal(
-            exit_code::BAD_INPUT,
-            format!(
-                "`junit={}`: the matrix is written as `json=PATH` or `markdown=PATH`",
-                t.path.display()
-            ),
-        ));
+        return Err(HarnessError::bad_input(format!(
+            "`junit={}`: the matrix is written as `json=PATH` or `markdown=PATH`",
+            t.path.display()
+        )));
     }
     let config = adapter_config(
         args.target.adapter.as_deref(),

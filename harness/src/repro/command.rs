@@ -19,7 +19,7 @@ use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, reference_adapter};
 use crate::check::Failure;
 use crate::exit_code;
-use crate::fatal::Fatal;
+use crate::fatal::HarnessError;
 use crate::profile::{unit, AgyRun, Oracle};
 use crate::runner::RunSettings;
 use crate::scenario::{parse_scenario_file, Profile};
@@ -38,15 +38,15 @@ pub async fn repro_command(args: ReproArgs) -> i32 {
     }
 }
 
-fn bad(message: impl Into<String>) -> Fatal {
-    Fatal(exit_code::BAD_INPUT, message.into())
+fn bad(message: impl Into<String>) -> HarnessError {
+    HarnessError::bad_input(message.into())
 }
 
-fn cannot(message: impl Into<String>) -> Fatal {
-    Fatal(exit_code::COULD_NOT_RUN, message.into())
+fn cannot(message: impl Into<String>) -> HarnessError {
+    HarnessError::could_not_run(message.into())
 }
 
-fn located(d: Diagnostics, what: &str) -> Fatal {
+fn located(d: Diagnostics, what: &str) -> HarnessError {
     eprint!("{d}");
     bad(format!(
         "{} problem(s) in {what}; nothing was written",
@@ -61,7 +61,7 @@ enum Report {
 }
 
 /// The report: a folder, stdin (`-`), or a file.
-fn read_report(capture: &Path) -> Result<Report, Fatal> {
+fn read_report(capture: &Path) -> Result<Report, HarnessError> {
     if capture.is_dir() {
         return read_folder(capture)
             .map(Report::Agy)
@@ -104,7 +104,7 @@ fn read_report(capture: &Path) -> Result<Report, Fatal> {
 }
 
 /// The case of the report, and its evidence when it is agy's own output.
-fn build(report: Report, args: &ReproArgs) -> Result<(Built, Option<Evidence>), Fatal> {
+fn build(report: Report, args: &ReproArgs) -> Result<(Built, Option<Evidence>), HarnessError> {
     match report {
         Report::Agy(e) => {
             let built = build_case(&e, &options(args)?).map_err(bad)?;
@@ -160,7 +160,7 @@ fn run_settings(
 fn adapters(
     args: &ReproArgs,
     profile: Profile,
-) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), Fatal> {
+) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), HarnessError> {
     let runner = &args.runner;
     let fake = fake_agy(runner)?;
     let fake_acp = crate::binaries::fake_agy_acp_if(runner, unit(profile).needs_fake_acp())?;
@@ -190,7 +190,7 @@ fn adapters(
     ))
 }
 
-fn options(args: &ReproArgs) -> Result<CaseOptions, Fatal> {
+fn options(args: &ReproArgs) -> Result<CaseOptions, HarnessError> {
     let argv = match &args.argv {
         Some(cmd) => {
             let mut argv = shlex::split(cmd).filter(|a| !a.is_empty()).ok_or_else(|| {
@@ -214,7 +214,7 @@ fn options(args: &ReproArgs) -> Result<CaseOptions, Fatal> {
 }
 
 /// Writes a scenario and checks that it reads back as the catalogue reads it.
-fn write_scenario(path: &Path, text: &str) -> Result<(), Fatal> {
+fn write_scenario(path: &Path, text: &str) -> Result<(), HarnessError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| cannot(format!("failed to create `{}`: {e}", dir.display())))?;
@@ -315,7 +315,7 @@ fn not_reproduced(adapter: &str, evidence: Option<&Evidence>, case: &ReproCase) 
 }
 
 /// The minimiser's budget: `--max-runs` and `--time-budget` from now.
-fn budget(args: &ReproArgs) -> Result<Budget, Fatal> {
+fn budget(args: &ReproArgs) -> Result<Budget, HarnessError> {
     let deadline = match &args.time_budget {
         Some(t) => Some(
             Instant::now()
@@ -335,7 +335,7 @@ fn budget(args: &ReproArgs) -> Result<Budget, Fatal> {
     })
 }
 
-async fn repro(args: ReproArgs) -> Result<i32, Fatal> {
+async fn repro(args: ReproArgs) -> Result<i32, HarnessError> {
     let (built, evidence) = build(read_report(&args.capture)?, &args)?;
     let case = built.case.clone();
     let the_plan = plan(&case);
@@ -460,7 +460,7 @@ fn write_minimal(
     prov: &mut Provenance,
     sig: &str,
     started: Instant,
-) -> Result<(), Fatal> {
+) -> Result<(), HarnessError> {
     let Some(min) = &shrunk.case else {
         return Ok(());
     };
