@@ -14,7 +14,7 @@
 //! - [`mod@env`]: every environment variable the binaries pass one another, spelled once.
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
-//! - [`file`]: whole files read under a cap, with located errors.
+//! - [`mod@file`]: whole files read under a cap, with located errors.
 //! - [`image`]: the one image check (format by magic, decoded by a real decoder).
 //! - [`identity`]: the handshake by which the harness knows a fake from a real agy.
 //! - [`redact`]: the one redactor for every artefact that can carry live output.

@@ -273,7 +273,7 @@ fn act(
     // Signed out: a scripted invocation still decides for itself, and the flag parser
     // answers before any sign-in matters.
     if rule.is_none() && s.flag_error.is_none() && signed_out && crate::run::signed_out::answer(s) {
-        return Ok(s.exit_code);
+        return Ok(s.exit_code());
     }
     let mut ctx = TurnContext {
         rules: match rule {
@@ -289,18 +289,18 @@ fn act(
         // A scripted invocation decides for itself; the default one validates
         // --model/--effort before reading stdin (PB error-model-effort-conflict).
         if steps.is_empty() && !pre_turn_checks(s) {
-            return Ok(s.exit_code);
+            return Ok(s.exit_code());
         }
         run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
         serve_lines(s, &mut ctx)?;
         // stdin EOF: the last turn has finished (turns are sequential); agy exits 0
         // ([I], docs/agy-reference.md §4.4).
-        return Ok(s.exit_code);
+        return Ok(s.exit_code());
     }
     if steps.is_empty() {
         default_run(s, &DefaultSpec::default())?;
     } else {
         run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
     }
-    Ok(s.exit_code)
+    Ok(s.exit_code())
 }

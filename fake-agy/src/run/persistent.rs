@@ -69,7 +69,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         } else {
             run_steps(s, &steps, Place::Turn, ctx)?;
         }
-        if let Some(code) = s.ending {
+        if let Some(code) = s.ending() {
             exit_with(&s.recorder, code);
         }
     }

@@ -160,12 +160,12 @@ pub fn flag_error_answer(e: &CliError, version: AgyVersion) -> (String, i32) {
 }
 
 /// Acts out the default print-mode run with `spec`'s overrides; leaves the exit code
-/// in `s.exit_code`.
+/// in `s.exit_code()`.
 pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
     if let Some(e) = &s.flag_error {
         let (text, code) = flag_error_answer(e, s.setup().version());
         s.out.stderr(text.as_bytes());
-        s.exit_code = code;
+        s.set_exit_code(code);
         return Ok(());
     }
     match classify(s) {
@@ -183,11 +183,11 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
         Request::UsageError(msg) => {
             s.out
                 .stderr(format!("{msg}\n{}", root_usage(s.setup().version())).as_bytes());
-            s.exit_code = exit_code::USAGE;
+            s.set_exit_code(exit_code::USAGE);
         }
         Request::NoTerminal => {
             s.out.stderr_line(NO_TERMINAL);
-            s.exit_code = exit_code::TURN_FAILED;
+            s.set_exit_code(exit_code::TURN_FAILED);
         }
         Request::Unsupported(msg) => return Err(FakeError::Unsupported(msg)),
         Request::Persistent => {
@@ -254,5 +254,5 @@ pub fn report_pre_turn_error(s: &mut Session, text: &str) {
         OutputFormat::StreamJson => s.out.stdout(StreamEvent::Result(env).to_line().as_bytes()),
         OutputFormat::Text => {}
     }
-    s.exit_code = exit_code::TURN_FAILED;
+    s.set_exit_code(exit_code::TURN_FAILED);
 }

@@ -20,7 +20,7 @@ pub fn answer(s: &mut Session) -> bool {
             s.out.stderr_line(
                 "Error: Please sign in to view available models. Launch the CLI without arguments to sign in.",
             );
-            s.exit_code = exit_code::TURN_FAILED;
+            s.set_exit_code(exit_code::TURN_FAILED);
             true
         }
         Request::Turn | Request::Persistent | Request::Usage | Request::Credits => {

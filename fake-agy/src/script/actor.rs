@@ -128,7 +128,7 @@ fn replay_previous(s: &mut Session) -> Result<(), FakeError> {
 
 /// The last result written again: this process's, else the conversation's.
 fn duplicate_result(s: &mut Session) -> Result<(), FakeError> {
-    let line = match s.last_result_line.clone() {
+    let line = match s.last_result_line().map(str::to_string) {
         Some(l) => Some(l),
         None => s.conversation()?.last_result_line.clone(),
     };

@@ -66,13 +66,13 @@ pub struct Session {
     /// True once `init` was written.
     init_sent: bool,
     /// The exit code the last result implies.
-    pub exit_code: i32,
+    exit_code: i32,
     /// Set when the process must end after the current turn (quota: 3).
-    pub ending: Option<i32>,
+    ending: Option<i32>,
     /// A question waiting for its answer.
     pub pending_question: Option<PendingQuestion>,
     /// Results written by this process, for `duplicate_result`.
-    pub last_result_line: Option<String>,
+    last_result_line: Option<String>,
     /// The compiled `--json-schema`, loaded by the pre-turn checks.
     pub schema: Option<Schema>,
     /// This process resumed a conversation with earlier turns and has not yet shown
@@ -192,6 +192,32 @@ impl Session {
     /// The current turn, to mark it failed.
     pub fn turn_mut(&mut self) -> &mut TurnState {
         &mut self.turn
+    }
+
+    /// The exit code the last result implies (or a pre-turn check set).
+    pub fn exit_code(&self) -> i32 {
+        self.exit_code
+    }
+
+    /// Sets the exit code the process ends with, unless a later result sets another.
+    pub fn set_exit_code(&mut self, code: i32) {
+        self.exit_code = code;
+    }
+
+    /// The code the process must end with after the current turn, if one was set.
+    pub fn ending(&self) -> Option<i32> {
+        self.ending
+    }
+
+    /// Makes the process end with `code` after the current turn (quota: 3); the
+    /// turn's result then implies that code.
+    pub fn end_after_turn(&mut self, code: i32) {
+        self.ending = Some(code);
+    }
+
+    /// The last result line this process wrote.
+    pub fn last_result_line(&self) -> Option<&str> {
+        self.last_result_line.as_deref()
     }
 
     /// Starts a new turn for `prompt`.

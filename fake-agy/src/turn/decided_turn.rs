@@ -138,7 +138,7 @@ fn interrupted(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeEr
     };
     s.emit_error_result(id.to_string(), why.into())?;
     s.out.stderr_line(&format!("error: {why}"));
-    s.ending = Some(exit_code::TURN_FAILED);
+    s.end_after_turn(exit_code::TURN_FAILED);
     Ok(())
 }
 

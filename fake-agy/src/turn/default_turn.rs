@@ -270,9 +270,9 @@ fn write_result(
         )
     };
     s.emit_result(env, UsageUpdate::AddSpent)?;
-    if s.turn().failed_with().is_some() && s.ending.is_none() {
+    if s.turn().failed_with().is_some() && s.ending().is_none() {
         // gb-1.1.18-protection-boundary: the ERROR result of a boundary denial exits 0.
-        s.exit_code = crate::exit_code::OK;
+        s.set_exit_code(crate::exit_code::OK);
     }
     Ok(())
 }

@@ -242,7 +242,7 @@ pub fn quota_exhausted(s: &mut Session, message: Option<&str>) -> Result<(), Fak
         "AGY_ERROR: {}",
         agy_protocol::gojson::to_go_json(&agy_error)
     ));
-    s.ending = Some(exit_code::QUOTA);
+    s.end_after_turn(exit_code::QUOTA);
     s.emit_error_result(id, message)
 }
 
