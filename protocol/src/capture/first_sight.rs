@@ -32,15 +32,13 @@ pub enum FirstSightVerdict {
 }
 
 impl FirstSight {
-    /// What is wrong with the entry, if anything: the hint to show.
+    /// What is wrong with the entry, if anything: the hint to show. (`scored` is checked
+    /// as a date by the corpus reader, with the other dates.)
     pub fn problem(&self) -> Option<&'static str> {
         let short_commit =
             (7..=40).contains(&self.fake.len()) && self.fake.chars().all(|c| c.is_ascii_hexdigit());
         if !short_commit {
             return Some("`fake` is the short commit (7–40 hex digits) fake-agy was scored at");
-        }
-        if !super::parse::is_date(&self.scored) {
-            return Some("`scored` is the date of the run, `YYYY-MM-DD`");
         }
         let noted = self.note.as_deref().is_some_and(|n| !n.trim().is_empty());
         if self.verdict != FirstSightVerdict::Same && !noted {
@@ -78,7 +76,6 @@ mod tests {
         );
         for bad in [
             sight(Same, "main", "2026-12-01", None),
-            sight(Same, "7f78eed", "1 Dec", None),
             sight(Different, "7f78eed", "2026-12-01", None),
             sight(Skipped, "7f78eed", "2026-12-01", Some(" ")),
         ] {

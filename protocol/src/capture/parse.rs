@@ -156,8 +156,13 @@ fn parse_capture(
     let (note, host, elided) = parse_notes(src, &mut w, diags);
     let sha256 = parse_sha256(src, &mut w, files.as_ref(), diags);
     let first_sight: Option<FirstSight> = w.get("first_sight", diags);
-    if let Some(problem) = first_sight.as_ref().and_then(FirstSight::problem) {
-        check_with(src, &mut w, "first_sight", false, problem, diags);
+    if let Some(sight) = &first_sight {
+        let problem = sight.problem().or_else(|| {
+            (!is_date(&sight.scored)).then_some("`scored` is the date of the run, `YYYY-MM-DD`")
+        });
+        if let Some(problem) = problem {
+            check_with(src, &mut w, "first_sight", false, problem, diags);
+        }
     }
     w.finish(CAPTURE_KEYS, diags);
     if diags.len() > before {
@@ -438,7 +443,7 @@ fn is_kebab_id(id: &str) -> bool {
         })
 }
 
-pub(super) fn is_date(d: &str) -> bool {
+fn is_date(d: &str) -> bool {
     let b = d.as_bytes();
     b.len() == 10
         && b[4] == b'-'
@@ -540,6 +545,15 @@ redacted     = "none"
         let err = parse(&bad).expect_err("rejects");
         let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
         assert_eq!(lines, vec![17, 18], "{err}");
+        let undated = format!(
+            "{GOOD}first_sight = {{ verdict = \"same\", fake = \"7f78eed\", scored = \"1 Dec\" }}\n"
+        );
+        let err = parse(&undated).expect_err("rejects");
+        assert!(
+            err.iter()
+                .any(|d| d.hint.as_deref().unwrap_or("").contains("YYYY-MM-DD")),
+            "{err}"
+        );
     }
 
     #[test]
