@@ -5,6 +5,8 @@
 //! The [`mock`] module is fake-agy as a library for an adapter's own tests
 //! (docs/fake-agy-mock.md).
 
+mod cli;
+mod error;
 pub mod exit_code;
 mod io;
 pub mod mock;

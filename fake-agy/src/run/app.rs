@@ -1,17 +1,17 @@
 //! One invocation from start to end: knobs, command line, script, rule, then the
 //! scripted or default behaviour; the journal record is written on every way out.
 
+use crate::cli::{find_flag_value, parse_args, Args, CliError};
+use crate::error::FakeError;
 use crate::exit_code;
 use crate::io::clock::Clock;
 use crate::io::ending::exit_with;
 use crate::io::recorder::Recorder;
 use crate::io::signals::{SignalControl, INT, TERM};
-use crate::run::cli::{find_flag_value, parse_args, Args, CliError};
-use crate::run::error::FakeError;
+use crate::run::actor::{run_steps, Place};
 use crate::run::knobs::Knobs;
 use crate::run::persistent::serve_lines;
 use crate::run::print_run::{classify, default_run, flag_error_answer, pre_turn_checks, Request};
-use crate::script::actor::{run_steps, Place};
 use crate::script::rules::{
     choose_invocation, invocation_label, targets_flag_errors, InvocationFacts, TurnContext,
 };

@@ -1,9 +1,9 @@
 //! Subcommands and read-only slash commands: `--version`, `models`, `-p /usage` and
 //! its alias `/quota`, `-p /model`, `-p /effort` (docs/agy-reference.md §1.6).
 
+use crate::cli::OutputFormat;
 use crate::model::models::catalogue;
 use crate::model::version_model::{has, Behaviour};
-use crate::run::cli::OutputFormat;
 use crate::session::Session;
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{Envelope, Status};

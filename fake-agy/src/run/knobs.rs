@@ -1,6 +1,6 @@
 //! Out-of-band control: the `FAKE_AGY_*` environment variables (docs/fake-agy.md).
 
-use crate::run::error::FakeError;
+use crate::error::FakeError;
 use agy_protocol::env::{
     FAKE_AGY_IMAGE_DURATION, FAKE_AGY_JOURNAL, FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT,
     FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE,

@@ -1,11 +1,10 @@
-//! One invocation from start to end: the `FAKE_AGY_*` knobs, agy's command line, the
-//! scripted or default run (print mode, persistent mode, subcommands, slash commands,
-//! the signed-out state), and why the fake itself cannot go on.
+//! One invocation from start to end: the `FAKE_AGY_*` knobs, the scripted run (its steps
+//! acted out one after another, `actor`) or the default run (print mode, persistent
+//! mode, subcommands, slash commands, the signed-out state).
 
+pub(crate) mod actor;
 pub(crate) mod app;
-pub(crate) mod cli;
 pub(crate) mod commands;
-pub(crate) mod error;
 pub(crate) mod knobs;
 pub(crate) mod persistent;
 pub(crate) mod print_run;

@@ -2,12 +2,12 @@
 //! one full turn per stdin line, strictly in order; `init` after the first line; the
 //! recorded reactions to malformed lines (docs/agy-reference.md §4).
 
+use crate::error::FakeError;
 use crate::exit_code;
 use crate::io::ending::exit_with;
 use crate::io::stdin_reader::StdinEvent;
 use crate::model::version_model::{has, Behaviour};
-use crate::run::error::FakeError;
-use crate::script::actor::{run_steps, Place};
+use crate::run::actor::{run_steps, Place};
 use crate::script::rules::{turn_label, TurnContext};
 use crate::session::{Session, UsageUpdate};
 use crate::turn::default_turn::default_turn;

@@ -1,17 +1,17 @@
 //! The default behaviour of one print-mode invocation (`-p`): version, subcommands,
 //! slash commands, pre-turn checks, then one default turn.
 
+use crate::cli::{CliError, OutputFormat};
+use crate::error::FakeError;
 use crate::exit_code;
 use crate::model::help::{root_usage, subcommand_help};
 use crate::model::models::validate;
 use crate::model::version_model::{has, Behaviour};
-use crate::run::cli::{CliError, OutputFormat};
 use crate::run::commands;
-use crate::run::error::FakeError;
 use crate::run::subcommands;
+use crate::session::structured::Schema;
 use crate::session::Session;
 use crate::turn::default_turn::default_turn;
-use crate::turn::structured::Schema;
 use agy_protocol::script::DefaultSpec;
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{AgyVersion, Envelope};

@@ -7,8 +7,8 @@
 //! the `NAME TYPE STATUS COMMAND/URL` header. The other texts are unverified (no capture):
 //! a script replaces them with a rule targeting the probe (`argv_has = ["changelog"]`).
 
+use crate::cli::OutputFormat;
 use crate::model::help::root_usage;
-use crate::run::cli::OutputFormat;
 use crate::session::Session;
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{Envelope, Status};

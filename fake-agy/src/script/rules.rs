@@ -8,6 +8,7 @@
 //! by a rule with an `argv_has` predicate. `nth` counts invocations of the same kind
 //! (turns for a turn, probes for a probe).
 
+use crate::store::state::invocation_key;
 use agy_protocol::command_line::InvocationKind;
 use agy_protocol::script::{
     InvocationMatch, InvocationRule, RunMode, Script, Times, TurnMatch, TurnRule,
@@ -29,11 +30,6 @@ pub struct InvocationFacts<'a> {
     pub mode: RunMode,
     /// The command line did not parse: agy's flag parser answers it.
     pub flag_error: bool,
-}
-
-/// The state key of invocation rule `i` (0-based).
-pub fn invocation_key(i: usize) -> String {
-    format!("invocation {}", i + 1)
 }
 
 /// The journal label of invocation rule `i`.

@@ -3,9 +3,9 @@
 //! exit. A `stdin` event waits for the client's next stdin line, so a recorded
 //! persistent session replays line by line against a live client.
 
+use crate::error::FakeError;
 use crate::io::ending::{die_by_signal, exit_with};
 use crate::io::stdin_reader::StdinEvent;
-use crate::run::error::FakeError;
 use crate::session::Session;
 use crate::turn::image::encode;
 use agy_protocol::diag::{Diagnostic, Diagnostics};

@@ -4,6 +4,8 @@
 
 use super::setup::Setup;
 use super::turn_state::TurnState;
+use crate::cli::{Args, CliError, OutputFormat};
+use crate::error::FakeError;
 use crate::exit_code;
 use crate::io::clock::Clock;
 use crate::io::output::Output;
@@ -12,12 +14,10 @@ use crate::io::signals::SignalControl;
 use crate::io::stdin_reader::StdinReader;
 use crate::model::tools::tools_for;
 use crate::model::version_model::{has, Behaviour};
-use crate::run::cli::{Args, CliError, OutputFormat};
-use crate::run::error::FakeError;
+use crate::session::structured::Schema;
 use crate::store::brain::AppDir;
 use crate::store::conversation::Conversation;
 use crate::store::settings::tool_permission;
-use crate::turn::structured::Schema;
 use agy_protocol::layout::Layout;
 use agy_protocol::script::{InitSpec, ModelTurn};
 use agy_protocol::stream::{Init, StepState, StepType, StepUpdate, StreamEvent};

@@ -4,6 +4,7 @@
 
 mod invocation;
 mod setup;
+pub(crate) mod structured;
 mod turn_state;
 
 pub use invocation::{PendingQuestion, Session, SessionParts, UsageUpdate};

@@ -2,8 +2,8 @@
 //! what follows from it (output format, run mode, workspace), the modelled version,
 //! delay scaling and default turn lengths, and the script's folder.
 
+use crate::cli::{Args, OutputFormat};
 use crate::io::clock::Clock;
-use crate::run::cli::{Args, OutputFormat};
 use agy_protocol::script::RunMode;
 use agy_protocol::AgyVersion;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! its four subfolders, `cache/last_conversations.json`, and the fake's own record of
 //! each conversation beside agy's `conversations/<id>.db`.
 
-use crate::run::error::FakeError;
+use crate::error::FakeError;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! cumulative, `step_index` continues across processes), plus the last turn's lines for
 //! the replay quirk.
 
-use crate::run::error::FakeError;
+use crate::error::FakeError;
 use crate::store::brain::{write_file, AppDir};
 use agy_protocol::Usage;
 use serde::{Deserialize, Serialize};

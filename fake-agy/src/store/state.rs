@@ -2,8 +2,7 @@
 //! rule served, kept in `<state dir>/state.json` and updated under an exclusive file
 //! lock, so concurrent invocations each get their own index and rule.
 
-use crate::run::error::FakeError;
-use crate::script::rules::invocation_key;
+use crate::error::FakeError;
 use agy_protocol::command_line::InvocationKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -79,6 +78,11 @@ pub fn claim_invocation(
         .map_err(|e| FakeError::io("write state file", &path, e))?;
     let _ = f.unlock();
     Ok((n, chosen))
+}
+
+/// The state key of invocation rule `i` (0-based).
+pub fn invocation_key(i: usize) -> String {
+    format!("invocation {}", i + 1)
 }
 
 #[cfg(test)]

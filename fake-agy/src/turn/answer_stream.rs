@@ -1,7 +1,7 @@
 //! The answer of a turn as `agent_response` steps, shared by the default turn and the
 //! image subagent's delegation message.
 
-use crate::run::error::FakeError;
+use crate::error::FakeError;
 use crate::session::Session;
 use agy_protocol::stream::{StepState, StepType, StepUpdate};
 use agy_protocol::Usage;

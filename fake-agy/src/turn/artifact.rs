@@ -3,7 +3,7 @@
 //! (S3: parameters `ImageName` and `Prompt`, no output), arbitrary scripted files, and
 //! scripted lines of the `--log-file` file.
 
-use crate::run::error::FakeError;
+use crate::error::FakeError;
 use crate::session::Session;
 use crate::turn::image::{corrupt, encode, extension};
 use agy_protocol::prompt::read_prompt;

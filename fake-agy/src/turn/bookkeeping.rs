@@ -2,8 +2,8 @@
 //! `AgentSetupStep` and `TitleCheckpoint` rows): the default agent's `unknown` step and
 //! the `checkpoint` of a new conversation's first turn, on the versions that show them.
 
+use crate::error::FakeError;
 use crate::model::version_model::{has, Behaviour};
-use crate::run::error::FakeError;
 use crate::session::Session;
 use agy_protocol::stream::{StepState, StepType, StepUpdate};
 use agy_protocol::Usage;

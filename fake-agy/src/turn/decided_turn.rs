@@ -4,10 +4,10 @@
 //! call's permission check and tool step (states, tool_info keys), denials ending the
 //! turn, subagent steps and the `system_message` of a subagent's report.
 
+use crate::error::FakeError;
 use crate::exit_code;
 use crate::model::usage_figures::TEXT_USAGE;
 use crate::model::version_model::{has, Behaviour};
-use crate::run::error::FakeError;
 use crate::session::Session;
 use crate::turn::artifact::write_images;
 use crate::turn::bookkeeping::checkpoint;

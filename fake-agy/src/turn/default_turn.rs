@@ -2,9 +2,9 @@
 //! ordering): `user_input`, optional planning step and `generate_image` call, the
 //! answer streamed as `agent_response` chunks, then the result with cumulative usage.
 
+use crate::error::FakeError;
 use crate::model::usage_figures::TEXT_USAGE;
 use crate::model::version_model::{has, Behaviour};
-use crate::run::error::FakeError;
 use crate::session::{Session, UsageUpdate};
 use crate::turn::answer_stream::stream_answer;
 use crate::turn::artifact::write_images;

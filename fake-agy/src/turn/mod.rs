@@ -12,5 +12,4 @@ pub(crate) mod default_turn;
 pub(crate) mod image;
 pub(crate) mod permission;
 pub(crate) mod situations;
-pub(crate) mod structured;
 pub(crate) mod subagent;

@@ -2,10 +2,10 @@
 //! print-timeout expiry (docs/agy-reference.md §2.4), headless permission denial (§2.5), quota
 //! exhausted mid-turn (§2.2 item 5), and a question awaiting the next stdin line.
 
+use crate::cli::OutputFormat;
+use crate::error::FakeError;
 use crate::exit_code;
 use crate::model::version_model::{has, Behaviour};
-use crate::run::cli::OutputFormat;
-use crate::run::error::FakeError;
 use crate::session::{PendingQuestion, Session, UsageUpdate};
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{DeniedAction, Envelope, Status, Usage};

@@ -3,7 +3,7 @@
 //! delegation message and a `system_message` when the child reports back, and the
 //! image lands in the child conversation's brain dir, not the parent's.
 
-use crate::run::error::FakeError;
+use crate::error::FakeError;
 use crate::session::Session;
 use crate::turn::answer_stream::stream_answer;
 use crate::turn::artifact::write_images_in;

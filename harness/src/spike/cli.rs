@@ -93,29 +93,10 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
     for spec in &args.report {
         check_report_spec(spec).map_err(bad)?;
     }
-    let dir = args.spikes.clone().unwrap_or_else(default_spikes);
-    if args.spikes.is_none() && dir.is_relative() {
-        // A cloned repository's `spikes/` would otherwise run unannounced.
-        eprintln!(
-            "note: running the spike files of `{}` in the current folder; give `--spikes DIR` to choose another",
-            dir.display()
-        );
-    }
-    let spikes = load_spikes(&dir).map_err(|d| bad(d.to_string()))?;
-    let spikes = select_spikes(spikes, &args.only).map_err(bad)?;
+    let spikes = selected_spikes(&args).map_err(bad)?;
     let target = target(&args)?;
     let redactor = redactor_for(&target);
-    let recorder = match &args.record {
-        Some(d) => Some(
-            Recorder::new(d.clone(), redactor.clone(), String::new()).map_err(|e| {
-                (
-                    EXIT_COULD_NOT_RUN,
-                    format!("error: failed to create `{}`: {e}", d.display()),
-                )
-            })?,
-        ),
-        None => None,
-    };
+    let recorder = recorder_for(&args, &redactor)?;
     let progress = target.live.then(|| progress_bar(&spikes));
     let tick = |n: u64| {
         if let Some(b) = &progress {
@@ -169,6 +150,36 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
             EXIT_HOLDS
         },
     )
+}
+
+/// The spike files `--spikes` (or the default folder) holds, narrowed to `--only`; says
+/// so when the default is a folder of the current directory.
+fn selected_spikes(args: &SpikesArgs) -> Result<Vec<Spike>, String> {
+    let dir = args.spikes.clone().unwrap_or_else(default_spikes);
+    if args.spikes.is_none() && dir.is_relative() {
+        // A cloned repository's `spikes/` would otherwise run unannounced.
+        eprintln!(
+            "note: running the spike files of `{}` in the current folder; give `--spikes DIR` to choose another",
+            dir.display()
+        );
+    }
+    let spikes = load_spikes(&dir).map_err(|d| d.to_string())?;
+    select_spikes(spikes, &args.only)
+}
+
+/// The recorder `--record DIR` asks for, its folder created.
+fn recorder_for(args: &SpikesArgs, redactor: &Redactor) -> Result<Option<Recorder>, (i32, String)> {
+    let Some(d) = &args.record else {
+        return Ok(None);
+    };
+    Recorder::new(d.clone(), redactor.clone(), String::new())
+        .map(Some)
+        .map_err(|e| {
+            (
+                EXIT_COULD_NOT_RUN,
+                format!("error: failed to create `{}`: {e}", d.display()),
+            )
+        })
 }
 
 /// The spikes `--only` names (all when it names none); an unknown id is an error that

@@ -139,31 +139,10 @@ fn parse_capture(
     if let Some(f) = &files {
         check_files(src, &mut w, f, base, diags);
     }
-    let shows = required_text(
-        src,
-        &mut w,
-        "shows",
-        "say in one sentence what the capture shows",
-        diags,
-    );
-    let redacted = required_text(
-        src,
-        &mut w,
-        "redacted",
-        "write `redacted = \"none\"` or what was replaced",
-        diags,
-    );
+    let (shows, redacted) = parse_shows_redacted(src, &mut w, diags);
     let (note, host, elided) = parse_notes(src, &mut w, diags);
     let sha256 = parse_sha256(src, &mut w, files.as_ref(), diags);
-    let first_sight: Option<FirstSight> = w.get("first_sight", diags);
-    if let Some(sight) = &first_sight {
-        let problem = sight.problem().or_else(|| {
-            (!is_date(&sight.scored)).then_some("`scored` is the date of the run, `YYYY-MM-DD`")
-        });
-        if let Some(problem) = problem {
-            check_with(src, &mut w, "first_sight", false, problem, diags);
-        }
-    }
+    let first_sight = parse_first_sight(src, &mut w, diags);
     w.finish(CAPTURE_KEYS, diags);
     if diags.len() > before {
         return None;
@@ -189,6 +168,47 @@ fn parse_capture(
         sha256,
         first_sight,
     })
+}
+
+/// A capture's `first_sight` verdict, when it has one, checked to be complete.
+fn parse_first_sight(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    diags: &mut Diagnostics,
+) -> Option<FirstSight> {
+    let first_sight: Option<FirstSight> = w.get("first_sight", diags);
+    if let Some(sight) = &first_sight {
+        let problem = sight.problem().or_else(|| {
+            (!is_date(&sight.scored)).then_some("`scored` is the date of the run, `YYYY-MM-DD`")
+        });
+        if let Some(problem) = problem {
+            check_with(src, w, "first_sight", false, problem, diags);
+        }
+    }
+    first_sight
+}
+
+/// A capture's `shows` and `redacted` texts.
+fn parse_shows_redacted(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    diags: &mut Diagnostics,
+) -> (Option<String>, Option<String>) {
+    let shows = required_text(
+        src,
+        w,
+        "shows",
+        "say in one sentence what the capture shows",
+        diags,
+    );
+    let redacted = required_text(
+        src,
+        w,
+        "redacted",
+        "write `redacted = \"none\"` or what was replaced",
+        diags,
+    );
+    (shows, redacted)
 }
 
 /// A capture's `id`, checked to be kebab-case.

@@ -1,9 +1,9 @@
 //! Acts out script steps, one after another (docs/script-format.md).
 
+use crate::cli::OutputFormat;
+use crate::error::FakeError;
 use crate::io::ending::{die_by_signal, exit_with};
 use crate::io::signals::{INT, TERM};
-use crate::run::cli::OutputFormat;
-use crate::run::error::FakeError;
 use crate::run::print_run::default_run;
 use crate::script::rules::TurnContext;
 use crate::script::trace_replay;
