@@ -12,6 +12,7 @@ mod record;
 mod run;
 mod wrapper;
 
+pub(crate) use capture::RECORD_CAP;
 pub use credentials::{copy_credentials, Credentials, CredentialsArg};
 pub use guard::check_live_allowed;
 pub use record::{LiveRecorder, RUN_RECORD_SOURCE};

@@ -317,19 +317,29 @@ fn record(
     }
 }
 
+/// Reads a stream as lines with their times, keeping at most
+/// [`crate::live::RECORD_CAP`] bytes of it, the cap `run --live` records with:
+/// the rest is read and dropped, so an agy printing gigabytes without a newline
+/// neither blocks on a full pipe nor fills the harness's memory.
 async fn read_chunks<R: AsyncRead + Unpin>(r: R, start: Instant) -> Vec<CapturedChunk> {
+    use tokio::io::AsyncReadExt;
     let mut reader = BufReader::new(r);
     let mut chunks = Vec::new();
-    loop {
+    let mut room = crate::live::RECORD_CAP as u64;
+    while room > 0 {
         let mut buf = Vec::new();
-        match reader.read_until(b'\n', &mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => chunks.push(CapturedChunk {
-                t: start.elapsed().as_secs_f64(),
-                bytes: buf,
-            }),
+        match (&mut reader).take(room).read_until(b'\n', &mut buf).await {
+            Ok(0) | Err(_) => return chunks,
+            Ok(n) => {
+                room -= n as u64;
+                chunks.push(CapturedChunk {
+                    t: start.elapsed().as_secs_f64(),
+                    bytes: buf,
+                });
+            }
         }
     }
+    let _ = tokio::io::copy(&mut reader, &mut tokio::io::sink()).await;
     chunks
 }
 
@@ -484,6 +494,20 @@ pub(crate) fn parse_color(s: &str) -> Option<[u8; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_stream_without_newlines_is_kept_up_to_the_cap_and_drained() {
+        // Regression: each stream of `spikes --live` was read whole; 2 GiB without a
+        // newline took the harness to 8–10 GB.
+        use tokio::io::AsyncReadExt;
+        let cap = crate::live::RECORD_CAP;
+        let flood = tokio::io::repeat(b'x').take(cap as u64 * 3);
+        let chunks = read_chunks(flood, Instant::now()).await;
+        let kept: usize = chunks.iter().map(|c| c.bytes.len()).sum();
+        assert_eq!(kept, cap);
+        let lines = tokio::io::repeat(b'\n').take(10);
+        assert_eq!(read_chunks(lines, Instant::now()).await.len(), 10);
+    }
 
     #[test]
     fn output_format_is_read_in_both_flag_spellings() {

@@ -12,7 +12,8 @@ fn workspace() -> &'static Path {
 }
 
 /// An adapter config: the reference adapter with `AGY_BIN` naming a wrapper that runs
-/// `agy --version` before the real command (every time, or once per scenario).
+/// `agy --version` before the real command (every time, or once per scenario). The
+/// driver's command sets it: the config's `env` may not replace the sandbox's `AGY_BIN`.
 fn probing_config(t: &TestDir, every_run: bool) -> PathBuf {
     let once = if every_run {
         ""
@@ -31,9 +32,9 @@ fn probing_config(t: &TestDir, every_run: bool) -> PathBuf {
     t.write(
         "adapter.toml",
         &format!(
-            "[adapter]\nname = \"probe first\"\ncommand = [{:?}]\nprofiles = [\"oneshot\", \"session\"]\nstrict = true\nenv = {{ AGY_BIN = {:?} }}\n",
-            adapter.display().to_string(),
-            wrapper.display().to_string()
+            "[adapter]\nname = \"probe first\"\ncommand = [\"/usr/bin/env\", {:?}, {:?}]\nprofiles = [\"oneshot\", \"session\"]\nstrict = true\n",
+            format!("AGY_BIN={}", wrapper.display()),
+            adapter.display().to_string()
         ),
     )
 }
