@@ -6,11 +6,16 @@ mod capture_shape;
 mod command;
 mod compare;
 mod decisions;
+#[cfg(test)]
+mod mutation;
 mod report;
 mod run;
 mod shape;
 
-pub use baseline::{load_baseline, parse_baseline, Baseline, BaselineVerdict, Divergence};
+pub use baseline::{
+    digest, load_baseline, parse_baseline, Baseline, BaselineVerdict, Counts, Divergence, Found,
+    Skip,
+};
 pub use command::{fidelity_command, traces_dir, FidelityArgs, BASELINE_FILE};
 pub use compare::{compare_shapes, Difference};
 pub use decisions::model_decisions;

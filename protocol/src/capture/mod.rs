@@ -5,6 +5,7 @@
 //! capture's files exist and are bounded in size; [`Capture::to_trace`] turns one
 //! capture into a replayable [`crate::trace::Trace`].
 
+mod digest;
 mod files;
 mod known;
 mod lines;
@@ -13,6 +14,7 @@ mod model;
 mod parse;
 mod trace;
 
+pub use digest::sha256_hex;
 pub use files::{read_capture_file, MAX_CAPTURE_FILE_BYTES};
 pub use known::Known;
 pub use lines::{check_stdout_line, LineCheck};
