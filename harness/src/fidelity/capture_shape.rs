@@ -2,7 +2,7 @@
 
 use super::run::RunOutput;
 use super::shape::{stderr_patterns, stdout_shape, Shape, StdoutShape, TextLines};
-use agy_protocol::capture::{read_capture_file, Capture, CaptureKind};
+use agy_protocol::capture::{read_transformed, Capture, CaptureKind};
 use std::path::Path;
 
 /// How stdout text lines of this capture are read: agy's own text (`models`,
@@ -47,11 +47,12 @@ pub(crate) fn recorded_shape(
     }
 }
 
-/// The shape the capture recorded; what it did not record stays `None`.
+/// The shape the capture recorded (its stored bytes with its declared transforms);
+/// what it did not record stays `None`.
 pub fn expected_shape(dir: &Path, capture: &Capture) -> Result<Shape, String> {
     let read = |f: &Option<String>| {
         f.as_deref()
-            .map(|rel| read_capture_file(dir, rel))
+            .map(|rel| read_transformed(dir, capture, rel))
             .transpose()
     };
     let files = &capture.files;

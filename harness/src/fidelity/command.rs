@@ -9,7 +9,7 @@ use super::run::run_default;
 use crate::exit_code;
 use crate::fatal::Fatal;
 use crate::report::{ReportFormat, ReportTarget};
-use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind, Corpus};
+use agy_protocol::capture::{load_corpus, read_transformed, Capture, CaptureKind, Corpus};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use agy_protocol::TimeScale;
 use clap::Args;
@@ -200,7 +200,7 @@ async fn measure(
     let decisions = match &c.files.stdout {
         // The record states what the model did where its kept lines do not show it.
         _ if !stated.is_empty() => stated,
-        Some(rel) => read_capture_file(dir, rel)
+        Some(rel) => read_transformed(dir, c, rel)
             .map(|bytes| model_decisions(c.kind, &bytes, interrupted))
             .map_err(|e| Fatal(exit_code::BAD_INPUT, format!("capture `{}`: {e}", c.id)))?,
         None => Vec::new(),

@@ -10,7 +10,7 @@
 use super::capture_shape::{recorded_shape, text_lines};
 use super::compare::compare_shapes;
 use super::shape::{stderr_patterns, stdout_shape, Shape, TextLines};
-use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind};
+use agy_protocol::capture::{load_corpus, read_transformed, Capture, CaptureKind};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -575,7 +575,7 @@ pub(crate) fn mutate_corpus(dir: &Path) -> (Vec<(&'static str, Tally)>, Vec<Stri
         }
         let read = |f: &Option<String>| {
             f.as_deref()
-                .map(|rel| read_capture_file(dir, rel).unwrap_or_default())
+                .map(|rel| read_transformed(dir, c, rel).unwrap_or_default())
         };
         let r = Recorded {
             stdout: read(&c.files.stdout),

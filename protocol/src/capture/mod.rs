@@ -13,6 +13,7 @@ mod load;
 mod model;
 mod parse;
 mod trace;
+mod transform;
 
 pub use digest::sha256_hex;
 pub use files::{read_capture_file, MAX_CAPTURE_FILE_BYTES};
@@ -23,3 +24,4 @@ pub use model::{
     Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus, HostSignal,
 };
 pub use parse::{parse_corpus, ELIDABLE};
+pub use transform::{apply_transform, is_transform, read_transformed, TRANSFORMS};

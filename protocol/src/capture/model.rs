@@ -38,6 +38,12 @@ pub struct Capture {
     pub source: CaptureSource,
     /// The files holding the output, relative to the corpus folder.
     pub files: CaptureFiles,
+    /// Per role of `files`, the SHA-256 (hex) of the file's bytes as stored: the
+    /// publisher's bytes at the cited source.
+    pub sha256: std::collections::BTreeMap<String, String>,
+    /// The declared load-time normalisations of the stored bytes, in order
+    /// ([`super::TRANSFORMS`]).
+    pub transforms: Vec<String>,
     /// One sentence: what the capture shows.
     pub shows: String,
     /// What was redacted (`none`).
