@@ -46,6 +46,10 @@ pub struct FidelityArgs {
     /// The reason written for differences the current baseline does not list.
     #[arg(long, value_name = "TEXT", requires = "write_baseline")]
     pub reason: Option<String>,
+    /// List the version-model behaviours the record leaves uncertain at agy version V,
+    /// and the evidence V falls back to; compares no capture.
+    #[arg(long = "version", value_name = "V", conflicts_with_all = ["captures", "write_baseline"])]
+    pub agy_version: Option<agy_protocol::AgyVersion>,
     /// Multiply fake-agy's delays by this factor (shapes do not depend on it).
     #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
     pub time_scale: TimeScale,
@@ -85,6 +89,10 @@ pub async fn fidelity_command(args: FidelityArgs) -> i32 {
 }
 
 async fn fidelity(args: FidelityArgs) -> Result<i32, Fatal> {
+    if let Some(v) = args.agy_version {
+        print!("{}", super::uncertain::uncertain_report(v));
+        return Ok(exit_code::ALL_CONFORM);
+    }
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
         return Err(Fatal(
             exit_code::BAD_INPUT,

@@ -11,6 +11,7 @@ mod mutation;
 mod report;
 mod run;
 mod shape;
+mod uncertain;
 
 pub use baseline::{
     digest, load_baseline, parse_baseline, Baseline, BaselineVerdict, Counts, Divergence, Found,
@@ -21,3 +22,4 @@ pub use compare::{compare_shapes, Difference};
 pub use decisions::model_decisions;
 pub use report::{CaptureResult, FidelityReport, Outcome, Score};
 pub use shape::{pattern, stderr_patterns, stdout_shape, Shape, StdoutShape, TextLines};
+pub use uncertain::uncertain_report;

@@ -281,3 +281,22 @@ fn writing_the_baseline_for_some_captures_is_refused() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn the_version_flag_lists_what_the_record_leaves_open() {
+    let t = TestDir::new();
+    let out = fidelity(&t, &["--version", "1.1.23"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("the nearest evidence is agy 1.1.22"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("DenialSuccess"), "{stdout}");
+    assert!(
+        !stdout.contains("same     "),
+        "no capture is compared: {stdout}"
+    );
+    let out = fidelity(&t, &["--version", "one"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
