@@ -19,6 +19,9 @@ pub const FAKE_AGY_SCRIPT_TABLE: &str = "FAKE_AGY_SCRIPT_TABLE";
 pub const FAKE_AGY_JOURNAL: &str = "FAKE_AGY_JOURNAL";
 /// The agy version fake-agy models.
 pub const FAKE_AGY_VERSION: &str = "FAKE_AGY_VERSION";
+/// `before` or `after`: the side fake-agy takes on every edge of its version model that
+/// the record leaves open at its version (`version_evidence`).
+pub const FAKE_AGY_UNCERTAIN: &str = "FAKE_AGY_UNCERTAIN";
 /// fake-agy's state across invocations (invocation counter, conversations).
 pub const FAKE_AGY_STATE_DIR: &str = "FAKE_AGY_STATE_DIR";
 /// Multiplier for every scripted delay, read by fake-agy and fake-agy-acp.
@@ -114,6 +117,7 @@ pub const ALL: &[&str] = &[
     FAKE_AGY_SCRIPT_TABLE,
     FAKE_AGY_JOURNAL,
     FAKE_AGY_VERSION,
+    FAKE_AGY_UNCERTAIN,
     FAKE_AGY_STATE_DIR,
     FAKE_AGY_TIME_SCALE,
     FAKE_AGY_TURN_DURATION,
@@ -240,7 +244,7 @@ mod tests {
             .copied()
             .take_while(|n| *n != AGY_DRIVER_STATE_DIR)
             .collect();
-        assert_eq!(knobs.len(), 16, "{knobs:?}");
+        assert_eq!(knobs.len(), 17, "{knobs:?}");
         assert!(
             knobs.iter().all(|n| n.starts_with(FAKE_AGY_PREFIX)),
             "{knobs:?}"

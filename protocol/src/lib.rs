@@ -46,6 +46,7 @@ pub mod timing;
 pub mod trace;
 pub mod usage;
 pub mod version;
+pub mod version_evidence;
 
 pub use duration::GoDuration;
 pub use envelope::{DeniedAction, Envelope};

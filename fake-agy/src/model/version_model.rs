@@ -2,8 +2,22 @@
 //! version that has it, and its public source (docs/agy-versions.md has the full table
 //! with the unverified edges). `FAKE_AGY_VERSION` or a script's `[script] agy` picks the
 //! version; the versions a matrix run covers are `agy_protocol::MODELLED_VERSIONS`.
+//!
+//! Where the record leaves an edge open at the version (between the last version seen
+//! without the change and the first seen with it: `agy_protocol::version_evidence`),
+//! the fake takes its modelled side unless `FAKE_AGY_UNCERTAIN` names one.
 
+use agy_protocol::version_evidence::{uncertain_edge, UncertainSide};
 use agy_protocol::AgyVersion;
+use std::sync::OnceLock;
+
+/// The side `FAKE_AGY_UNCERTAIN` names for this process, once read.
+static UNCERTAIN: OnceLock<Option<UncertainSide>> = OnceLock::new();
+
+/// Takes the side of every uncertain edge for the rest of the process (the knob).
+pub fn take_uncertain_side(side: Option<UncertainSide>) {
+    let _ = UNCERTAIN.set(side);
+}
 
 /// A default behaviour that changed between agy versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,10 +250,24 @@ pub const TABLE: &[Row] = &[
 
 /// True when `version` has `behaviour`.
 pub fn has(version: AgyVersion, behaviour: Behaviour) -> bool {
-    TABLE
+    let side = UNCERTAIN.get().copied().flatten();
+    has_on(version, behaviour, side)
+}
+
+/// `has` with the side taken on uncertain edges (`None`: the modelled side).
+fn has_on(version: AgyVersion, behaviour: Behaviour, side: Option<UncertainSide>) -> bool {
+    let modelled = TABLE
         .iter()
         .find(|r| r.behaviour == behaviour)
-        .is_some_and(|r| version >= r.since && r.until.is_none_or(|u| version < u))
+        .is_some_and(|r| version >= r.since && r.until.is_none_or(|u| version < u));
+    let Some(side) = side else {
+        return modelled;
+    };
+    match uncertain_edge(&format!("{behaviour:?}"), version) {
+        // After an edge where the behaviour appears it is there; after its end it is not.
+        Some(edge) => (side == UncertainSide::After) != edge.ends,
+        None => modelled,
+    }
 }
 
 #[cfg(test)]
@@ -290,6 +318,51 @@ mod tests {
             assert!(line.contains(&r.since.to_string()), "{name}: {line}");
             assert!(!r.source.is_empty());
         }
+    }
+
+    #[test]
+    fn each_modelled_edge_lies_inside_the_range_the_record_leaves_open() {
+        use agy_protocol::version_evidence::EDGES;
+        for r in TABLE {
+            let name = format!("{:?}", r.behaviour);
+            let edges: Vec<_> = EDGES.iter().filter(|e| e.behaviour == name).collect();
+            let starts = edges.iter().find(|e| !e.ends);
+            let start = starts.unwrap_or_else(|| panic!("{name} has no evidence range"));
+            assert!(
+                start.last_before.is_none_or(|l| l < r.since) && r.since <= start.first_after,
+                "{name}: modelled from {} outside {}",
+                r.since,
+                start.range()
+            );
+            if let Some(until) = r.until {
+                let end = edges.iter().find(|e| e.ends);
+                let end = end.unwrap_or_else(|| panic!("{name} has no evidence of its end"));
+                assert!(
+                    end.last_before.is_none_or(|l| l < until) && until <= end.first_after,
+                    "{name}: modelled until {until} outside {}",
+                    end.range()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_knob_picks_a_side_only_where_the_record_is_silent() {
+        let b = Behaviour::InterruptedError; // open between 1.1.18 and 1.1.28
+        assert!(!has_on(v(1, 1, 20), b, Some(UncertainSide::Before)));
+        assert!(has_on(v(1, 1, 20), b, Some(UncertainSide::After)));
+        assert!(
+            has_on(v(1, 1, 28), b, Some(UncertainSide::Before)),
+            "recorded"
+        );
+        assert!(
+            !has_on(v(1, 1, 18), b, Some(UncertainSide::After)),
+            "recorded"
+        );
+        // A window's end: after it the behaviour is gone.
+        let w = Behaviour::AgentSetupStep; // with on 1.1.9, without on 1.1.11
+        assert!(has_on(v(1, 1, 10), w, Some(UncertainSide::Before)));
+        assert!(!has_on(v(1, 1, 10), w, Some(UncertainSide::After)));
     }
 
     #[test]

@@ -123,6 +123,7 @@ fn parser_answer(
 
 fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     let knobs = Knobs::read(|k| std::env::var(k).ok())?;
+    crate::model::version_model::take_uncertain_side(knobs.uncertain);
     let rest: &[String] = argv.get(1..).unwrap_or(&[]);
     let (args, flag_error) = read_command_line(rest);
     let script = match &knobs.script {

@@ -4,8 +4,9 @@ use crate::error::FakeError;
 use agy_protocol::env::{
     FAKE_AGY_IMAGE_DURATION, FAKE_AGY_JOURNAL, FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT,
     FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE,
-    FAKE_AGY_TURN_DURATION, FAKE_AGY_VERSION,
+    FAKE_AGY_TURN_DURATION, FAKE_AGY_UNCERTAIN, FAKE_AGY_VERSION,
 };
+use agy_protocol::version_evidence::UncertainSide;
 use agy_protocol::{AgyVersion, GoDuration, TimeScale};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,6 +31,9 @@ pub struct Knobs {
     pub state_dir: Option<PathBuf>,
     /// `FAKE_AGY_VERSION`: the modelled agy version.
     pub version: AgyVersion,
+    /// `FAKE_AGY_UNCERTAIN`: the side taken on the version model's edges the record
+    /// leaves open at `version`; `None` keeps the modelled side.
+    pub uncertain: Option<UncertainSide>,
     /// `FAKE_AGY_TIME_SCALE`: multiplies every delay.
     pub time_scale: TimeScale,
     /// `FAKE_AGY_TURN_DURATION`: default text turn length.
@@ -57,6 +61,14 @@ impl Knobs {
                 value: v.clone(),
                 hint,
             })?,
+        };
+        let uncertain = match non_empty(FAKE_AGY_UNCERTAIN) {
+            None => None,
+            Some(v) => Some(UncertainSide::parse(&v).ok_or_else(|| FakeError::Knob {
+                name: FAKE_AGY_UNCERTAIN,
+                value: v.clone(),
+                hint: "write `before` or `after`".into(),
+            })?),
         };
         let time_scale = match non_empty(FAKE_AGY_TIME_SCALE) {
             None => TimeScale::ONE,
@@ -91,6 +103,7 @@ impl Knobs {
             journal: non_empty(FAKE_AGY_JOURNAL).map(PathBuf::from),
             state_dir: non_empty(FAKE_AGY_STATE_DIR).map(PathBuf::from),
             version,
+            uncertain,
             time_scale,
             turn_duration: duration(FAKE_AGY_TURN_DURATION, DEFAULT_TURN_DURATION)?,
             image_duration: duration(FAKE_AGY_IMAGE_DURATION, DEFAULT_IMAGE_DURATION)?,
@@ -184,6 +197,8 @@ mod tests {
             let e = knobs(&[(FAKE_AGY_TIME_SCALE, v)]).expect_err("rejects");
             assert!(e.to_string().contains("from 0 to 1000"), "{v}: {e}");
         }
+        let e = knobs(&[(FAKE_AGY_UNCERTAIN, "later")]).expect_err("rejects");
+        assert!(e.to_string().contains(FAKE_AGY_UNCERTAIN), "{e}");
         let e = knobs(&[(FAKE_AGY_VERSION, "one")]).expect_err("rejects");
         assert!(e.to_string().contains(FAKE_AGY_VERSION), "{e}");
         let e = knobs(&[(FAKE_AGY_TURN_DURATION, "soon")]).expect_err("rejects");

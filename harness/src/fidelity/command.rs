@@ -1,6 +1,6 @@
 //! `agy-harness fidelity`: fake-agy's default behaviour against every capture.
 
-use super::baseline::{load_baseline, Baseline};
+use super::baseline::{load_baseline, Baseline, Found};
 use super::capture_shape::{expected_shape, observed_shape};
 use super::compare::{compare_shapes, Difference};
 use super::decisions::model_decisions;
@@ -10,11 +10,11 @@ use super::run::run_default;
 use crate::exit_code;
 use crate::fatal::HarnessError;
 use crate::report::{ReportFormat, ReportTarget};
-use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind, Corpus};
+use agy_protocol::capture::{load_corpus, read_transformed, Capture, CaptureKind, Corpus};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use agy_protocol::TimeScale;
 use clap::Args;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The baseline's name inside the corpus folder.
@@ -39,13 +39,18 @@ pub struct FidelityArgs {
     /// The fake-agy binary (default: next to agy-harness).
     #[arg(long, value_name = "BIN", env = AGY_HARNESS_FAKE_AGY)]
     pub fake_agy: Option<PathBuf>,
-    /// Write every difference found as the baseline to FILE (keeping the reasons the
-    /// current baseline gives; the others get `--reason`), then exit 0.
+    /// Write the run's verdicts as the baseline to FILE: counts, skips and divergences
+    /// (keeping the reasons the current baseline gives; the others get `--reason`),
+    /// then exit 0. Only over the whole corpus.
     #[arg(long, value_name = "FILE", requires = "reason")]
     pub write_baseline: Option<PathBuf>,
     /// The reason written for differences the current baseline does not list.
     #[arg(long, value_name = "TEXT", requires = "write_baseline")]
     pub reason: Option<String>,
+    /// List the version-model behaviours the record leaves uncertain at agy version V,
+    /// and the evidence V falls back to; compares no capture.
+    #[arg(long = "version", value_name = "V", conflicts_with_all = ["captures", "write_baseline"])]
+    pub agy_version: Option<agy_protocol::AgyVersion>,
     /// Multiply fake-agy's delays by this factor (shapes do not depend on it).
     #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
     pub time_scale: TimeScale,
@@ -82,11 +87,20 @@ pub async fn fidelity_command(args: FidelityArgs) -> i32 {
 }
 
 async fn fidelity(args: FidelityArgs) -> Result<i32, HarnessError> {
+    if let Some(v) = args.agy_version {
+        print!("{}", super::uncertain::uncertain_report(v));
+        return Ok(exit_code::ALL_CONFORM);
+    }
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
         return Err(HarnessError::bad_input(format!(
             "fidelity writes json and markdown reports, not junit (`{}`)",
             t.path.display()
         )));
+    }
+    if args.write_baseline.is_some() && !args.captures.is_empty() {
+        return Err(HarnessError::bad_input(
+            "`--write-baseline` writes the whole corpus's verdicts; run it without capture ids",
+        ));
     }
     let dir = traces_dir(args.traces.as_deref());
     let corpus = load_corpus_dir(&dir)?;
@@ -94,12 +108,21 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, HarnessError> {
     let baseline = baseline(&dir, args.baseline.as_deref(), &corpus)?;
     let fake = crate::binaries::fake_agy_at(args.fake_agy.as_deref())?;
     let mut results = Vec::new();
-    let mut found: BTreeMap<String, Vec<Difference>> = BTreeMap::new();
+    let mut found = Found {
+        whole: args.captures.is_empty(),
+        ..Found::default()
+    };
     for c in selected {
         let outcome = match measure(&dir, &fake, c, args.time_scale).await? {
-            Measured::Skipped(reason) => Outcome::Skipped { reason },
+            Measured::Skipped(reason) => {
+                found.skipped.insert(c.id.clone(), reason.clone());
+                Outcome::Skipped {
+                    accepted: baseline.skip_reason(&c.id).map(String::from),
+                    reason,
+                }
+            }
             Measured::Compared(diffs) => {
-                found.insert(c.id.clone(), diffs.clone());
+                found.compared.insert(c.id.clone(), diffs.clone());
                 outcome_of(&baseline, &c.id, diffs)
             }
         };
@@ -110,6 +133,7 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, HarnessError> {
                 .map(|v| v.to_string())
                 .unwrap_or_else(|| "unknown".into()),
             kind: c.kind.as_str().into(),
+            rests_on: rests_on(c),
             outcome,
         });
     }
@@ -162,12 +186,17 @@ async fn measure(
     };
     let expected = expected_shape(dir, c)
         .map_err(|e| HarnessError::bad_input(format!("capture `{}`: {e}", c.id)))?;
+    if expected.records_nothing() {
+        return Ok(Measured::Skipped(
+            "records nothing the measure compares (no exit code, stdout, stderr or log)".into(),
+        ));
+    }
     let interrupted = c.host.as_ref().is_some_and(|h| h.interrupt.is_some());
     let stated = c.host.as_ref().map(|h| h.model.clone()).unwrap_or_default();
     let decisions = match &c.files.stdout {
         // The record states what the model did where its kept lines do not show it.
         _ if !stated.is_empty() => stated,
-        Some(rel) => read_capture_file(dir, rel)
+        Some(rel) => read_transformed(dir, c, rel)
             .map(|bytes| model_decisions(c.kind, &bytes, interrupted))
             .map_err(|e| HarnessError::bad_input(format!("capture `{}`: {e}", c.id)))?,
         None => Vec::new(),
@@ -188,11 +217,24 @@ fn outcome_of(baseline: &Baseline, id: &str, diffs: Vec<Difference>) -> Outcome 
     let differences = diffs
         .into_iter()
         .map(|d| ReportedDifference {
-            accepted: baseline.reason(id, &d.what).map(String::from),
+            accepted: baseline.reason(id, &d).map(String::from),
             difference: d,
         })
         .collect();
     Outcome::Different { differences }
+}
+
+/// What a capture's comparison rests on besides agy's own bytes: lines or values the
+/// publisher trimmed (`elided`), model decisions the record states (`host.model`).
+fn rests_on(c: &Capture) -> Vec<String> {
+    let mut out = Vec::new();
+    if !c.elided.is_empty() {
+        out.push("elided".to_string());
+    }
+    if c.host.as_ref().is_some_and(|h| !h.model.is_empty()) {
+        out.push("host.model".to_string());
+    }
+    out
 }
 
 fn select<'c>(corpus: &'c Corpus, ids: &[String]) -> Result<Vec<&'c Capture>, HarnessError> {

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Difference {
     /// Stable name of what differs, used by the baseline: `exit`, `sequence`, `stderr`,
-    /// `keys <kind>`, `values <kind>.<key>`.
+    /// `log`, `keys <kind>`, `types <kind>.<key>`, `values <kind>.<key>`.
     pub what: String,
     /// In the capture.
     pub expected: String,
@@ -37,6 +37,12 @@ pub fn compare_shapes(expected: &Shape, observed: &Shape) -> Vec<Difference> {
             out.push(diff("stderr", lines(exp), lines(&obs)));
         }
     }
+    if let Some(exp) = &expected.log {
+        let obs = observed.log.clone().unwrap_or_default();
+        if *exp != obs {
+            out.push(diff("log", lines(exp), lines(&obs)));
+        }
+    }
     out
 }
 
@@ -53,12 +59,27 @@ fn compare_stdout(exp: &StdoutShape, obs: &StdoutShape, out: &mut Vec<Difference
     } else if exp.sequence != obs.sequence {
         out.push(diff("sequence", list(&exp.sequence), list(&obs.sequence)));
     }
+    let kept = exp.elided.contains(KEPT_LINES);
     for (kind, keys) in &exp.keys {
         let Some(seen) = obs.keys.get(kind) else {
             continue; // a kind fake-agy never printed shows in the sequence
         };
-        if keys != seen {
-            out.push(diff(&format!("keys {kind}"), list(keys), list(seen)));
+        // Of a run whose publisher kept some lines, each kept object's keys must be
+        // among fake-agy's; otherwise the objects' key lists are the same.
+        if (kept && !keys.is_subset(seen)) || (!kept && keys != seen) {
+            out.push(diff(
+                &format!("keys {kind}"),
+                key_lists(keys),
+                key_lists(seen),
+            ));
+        }
+    }
+    for (at, types) in &exp.types {
+        let Some(seen) = obs.types.get(at) else {
+            continue; // the key's absence shows in `keys`
+        };
+        if (kept && !types.is_subset(seen)) || (!kept && types != seen) {
+            out.push(diff(&format!("types {at}"), set(types), set(seen)));
         }
     }
     for (at, values) in &exp.values {
@@ -135,6 +156,10 @@ fn list(items: &[String]) -> String {
     format!("[{}]", items.join(", "))
 }
 
+fn key_lists(lists: &BTreeSet<Vec<String>>) -> String {
+    lists.iter().map(|l| list(l)).collect::<Vec<_>>().join(" ")
+}
+
 fn set(items: &BTreeSet<String>) -> String {
     format!(
         "{{{}}}",
@@ -171,6 +196,7 @@ mod tests {
             stdout: Some(stdout_shape(stdout.as_bytes(), TextLines::Model)),
             stderr: None,
             stderr_cut: false,
+            log: None,
         }
     }
 
@@ -229,12 +255,7 @@ mod tests {
 
     #[test]
     fn parts_the_capture_did_not_record_are_not_compared() {
-        let a = Shape {
-            exit: None,
-            stdout: None,
-            stderr: None,
-            stderr_cut: false,
-        };
+        let a = Shape::default();
         let b = shape("anything", 3);
         assert!(compare_shapes(&a, &b).is_empty());
     }

@@ -1,14 +1,16 @@
 //! The model's decisions in a capture, and nothing of agy's: per turn, the model's
 //! responses (whether text streamed in chunks or arrived whole, with the prose replaced
 //! by a placeholder), the tools it called with their arguments, the subagents it
-//! started, and a tool's own failure. A fidelity run gives these to fake-agy as the
-//! script's `[[model]]` layer, so what is compared is how fake-agy renders them as agy
-//! (docs/fidelity.md, "Model decisions and agy's rendering").
+//! started, and that a tool failed (not its words). A fidelity run gives these to
+//! fake-agy as the script's `[[model]]` layer, so what is compared is how fake-agy
+//! renders them as agy (docs/fidelity.md, "Model decisions and agy's rendering").
 //!
-//! What is left out on purpose, because agy decides it: step states, tool_info keys and
-//! outputs, permission denials (a tool error that is a permission check), the
-//! `system_message` of a subagent's report, `finish` (agy's `--json-schema` answer),
-//! the result and everything on stderr.
+//! What is left out on purpose, because agy decides it: step states, tool_info keys,
+//! whether a tool's output shows, agy's own denials (a tool error in agy's words of a
+//! permission check), the wording of any tool error, the `system_message` of a
+//! subagent's report, `finish` (agy's `--json-schema` answer), the result and
+//! everything on stderr. A host hook's deny is the host's: its answer is given as the
+//! call's failure, agy's wording around it is not.
 
 use agy_protocol::capture::CaptureKind;
 use agy_protocol::script::{ModelCall, ModelResponse, ModelTurn, SUBAGENT_TOOL};
@@ -19,6 +21,32 @@ const PROSE: &str = "text";
 
 /// The placeholder for a tool's own error message.
 const TOOL_ERROR: &str = "the tool failed";
+
+/// How agy words its own permission denial of a call (its check per `--mode` and the
+/// settings' `toolPermission`), as the corpus shows it: the message starts so
+/// (`pi-1.1.17-denied-turn`, `jd-1.2.7-write-denied`; 1.1.13:
+/// `wo-1.1.13-denied-command-steps`). Any other tool error, even one that mentions
+/// permissions (`kp-1.1.27-view-file-error`: a missing file), is a failure of the call.
+const AGY_DENIALS: &[&str] = &[
+    "permission check failed",
+    "User denied permission to run command:",
+];
+
+/// How agy words a host hook's deny: this prefix, then the hook's own answer
+/// (`gb-1.1.18-hook-denied`).
+const HOOK_DENIAL: &str = "tool call denied by pre-tool hook: ";
+
+/// What the model's side of a tool ERROR step is: `None` for agy's own denial, the
+/// hook's answer for a hook's deny, the placeholder for any other failure.
+fn failure_of(message: &str) -> Option<String> {
+    if AGY_DENIALS.iter().any(|p| message.starts_with(p)) {
+        return None;
+    }
+    match message.strip_prefix(HOOK_DENIAL) {
+        Some(answer) => Some(answer.to_string()),
+        None => Some(TOOL_ERROR.to_string()),
+    }
+}
 
 /// The model's decisions per turn in `stdout` of a capture of `kind`; empty when the
 /// record shows none (probes, or nothing recorded). With `interrupted` (the record
@@ -207,12 +235,9 @@ impl TurnReader {
                 // Until its DONE or ERROR step shows.
                 unfinished: true,
             }),
-            // A tool that ran and showed no output produced none (agy omits an empty
-            // output); which tools agy never shows output for stays fake-agy's.
+            // Whether the DONE step shows an output is agy's rendering: not passed on.
             "DONE" => {
-                let quiet = info.is_some_and(|i| i.get("output").is_none());
                 if let Some(call) = self.last_call() {
-                    call.quiet = quiet;
                     call.unfinished = false;
                 }
             }
@@ -226,10 +251,7 @@ impl TurnReader {
                     return;
                 };
                 call.unfinished = false;
-                // A permission check is agy's; only the tool's own failure is the world's.
-                if !message.contains("permission") {
-                    call.fails = Some(TOOL_ERROR.into());
-                }
+                call.fails = failure_of(message);
             }
             _ => {}
         }
@@ -377,6 +399,39 @@ mod tests {
         ]);
         assert!(model_decisions(CaptureKind::Persistent, &out, false).is_empty());
         assert!(model_decisions(CaptureKind::Version, b"1.3.1\n", false).is_empty());
+    }
+
+    #[test]
+    fn only_agys_own_denial_wording_is_taken_as_agys_denial() {
+        assert_eq!(
+            failure_of("permission check failed for command \"ls\""),
+            None
+        );
+        // A failure that mentions permissions is still the call's failure.
+        assert_eq!(
+            failure_of("declaring permissions: cortex tool view_file: convert tool call for permissions: model output error: failed to read file").as_deref(),
+            Some(TOOL_ERROR)
+        );
+        assert_eq!(
+            failure_of("tool call denied by pre-tool hook: gate0: tool not in allowed set")
+                .as_deref(),
+            Some("gate0: tool not in allowed set")
+        );
+    }
+
+    #[test]
+    fn whether_a_tool_showed_output_is_not_passed_on() {
+        let out = lines(&[
+            step(
+                serde_json::json!({"step_index": 2, "state": "ACTIVE", "step_type": "tool", "tool_info": {"name": "search_web", "parameters": {}}}),
+            ),
+            step(
+                serde_json::json!({"step_index": 2, "state": "DONE", "step_type": "tool", "tool_info": {"name": "search_web", "parameters": {}}}),
+            ),
+            serde_json::json!({"event": "result", "result": {"status": "SUCCESS"}}),
+        ]);
+        let turns = model_decisions(CaptureKind::Persistent, &out, false);
+        assert!(!turns[0].responses[0].calls[0].quiet);
     }
 
     #[test]

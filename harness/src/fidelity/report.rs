@@ -20,10 +20,13 @@ pub enum Outcome {
         /// Every difference, with the baseline's reason when it is accepted.
         differences: Vec<ReportedDifference>,
     },
-    /// Not compared (unknown argv, ACP transcript).
+    /// Not compared (unknown argv, ACP transcript, nothing recorded).
     Skipped {
-        /// Why.
+        /// Why the measure did not compare it.
         reason: String,
+        /// The baseline's reason for accepting that, when listed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        accepted: Option<String>,
     },
 }
 
@@ -47,6 +50,9 @@ pub struct CaptureResult {
     pub agy_version: String,
     /// Capture kind.
     pub kind: String,
+    /// What the comparison rests on besides agy's bytes: `elided`, `host.model`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rests_on: Vec<String>,
     /// What happened.
     #[serde(flatten)]
     pub outcome: Outcome,
@@ -70,6 +76,11 @@ pub struct FidelityReport {
     pub corpus: String,
     /// Overall score.
     pub overall: Score,
+    /// The score over the captures that rest on agy's bytes alone (not on `elided` or
+    /// `host.model`).
+    pub unaided: Score,
+    /// Captures not compared.
+    pub skipped: usize,
     /// Score per agy version, oldest first (`unknown` last).
     pub by_version: Vec<(String, Score)>,
     /// Every capture, in corpus order.
@@ -78,6 +89,13 @@ pub struct FidelityReport {
     pub new_divergences: Vec<String>,
     /// Listed divergences that disappeared (`capture: what`).
     pub gone_divergences: Vec<String>,
+    /// Captures skipped without a baseline entry (`capture: why`).
+    pub unexplained_skips: Vec<String>,
+    /// Baseline skip entries of captures that were compared.
+    pub stale_skips: Vec<String>,
+    /// The committed counts and the run's, when they differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts_moved: Option<String>,
     /// True when the run shows exactly the baseline's divergences.
     pub holds: bool,
     /// The verdicts recorded when captures entered the corpus (corpus `first_sight`).
@@ -102,14 +120,11 @@ pub fn tally<'a>(verdicts: impl Iterator<Item = (&'a str, bool)>) -> (Score, Vec
         let v = version
             .parse::<AgyVersion>()
             .unwrap_or(AgyVersion::new(u32::MAX, 0, 0));
-        for s in [
-            versions.entry((v, version.to_string())).or_default(),
-            &mut overall,
-        ] {
-            s.compared += 1;
-            s.same += usize::from(same);
-            s.score = s.same as f64 / s.compared as f64;
-        }
+        versions
+            .entry((v, version.to_string()))
+            .or_default()
+            .count(same);
+        overall.count(same);
     }
     let by_version = versions
         .into_iter()
@@ -118,19 +133,51 @@ pub fn tally<'a>(verdicts: impl Iterator<Item = (&'a str, bool)>) -> (Score, Vec
     (overall, by_version)
 }
 
+impl Score {
+    fn count(&mut self, same: bool) {
+        self.compared += 1;
+        self.same += usize::from(same);
+        self.score = self.same as f64 / self.compared as f64;
+    }
+}
+
 impl FidelityReport {
     /// Builds the report from each capture's result and the baseline verdict.
     pub fn new(corpus: String, captures: Vec<CaptureResult>, verdict: &BaselineVerdict) -> Self {
-        let (overall, by_version) = tally(captures.iter().filter_map(|c| match &c.outcome {
-            Outcome::Same => Some((c.agy_version.as_str(), true)),
-            Outcome::Different { .. } => Some((c.agy_version.as_str(), false)),
-            Outcome::Skipped { .. } => None,
-        }));
+        let mut versions: BTreeMap<(Option<AgyVersion>, String), Score> = BTreeMap::new();
+        let mut overall = Score::default();
+        let mut unaided = Score::default();
+        let mut skipped = 0;
+        for c in &captures {
+            let same = match &c.outcome {
+                Outcome::Same => true,
+                Outcome::Different { .. } => false,
+                Outcome::Skipped { .. } => {
+                    skipped += 1;
+                    continue;
+                }
+            };
+            if c.rests_on.is_empty() {
+                unaided.count(same);
+            }
+            // Unknown sorts after every version.
+            let key = match c.agy_version.parse::<AgyVersion>() {
+                Ok(v) => (Some(v), c.agy_version.clone()),
+                Err(_) => (Some(AgyVersion::new(u32::MAX, 0, 0)), c.agy_version.clone()),
+            };
+            versions.entry(key).or_default().count(same);
+            overall.count(same);
+        }
         FidelityReport {
             corpus,
             overall,
-            by_version,
+            unaided,
+            skipped,
             first_sight: FirstSightScore::default(),
+            by_version: versions
+                .into_iter()
+                .map(|((_, name), s)| (name, s))
+                .collect(),
             captures,
             new_divergences: verdict
                 .new
@@ -142,6 +189,17 @@ impl FidelityReport {
                 .iter()
                 .map(|d| format!("{}: {}", d.capture, d.what))
                 .collect(),
+            unexplained_skips: verdict
+                .unexplained_skips
+                .iter()
+                .map(|(c, why)| format!("{c}: {why}"))
+                .collect(),
+            stale_skips: verdict
+                .stale_skips
+                .iter()
+                .map(|s| s.capture.clone())
+                .collect(),
+            counts_moved: verdict.counts_moved.clone(),
             holds: verdict.holds(),
         }
     }
@@ -159,8 +217,13 @@ impl FidelityReport {
                 Outcome::Same => {
                     let _ = writeln!(out, "same     {} (agy {})", c.id, c.agy_version);
                 }
-                Outcome::Skipped { reason } => {
-                    let _ = writeln!(out, "skipped  {} (agy {}): {reason}", c.id, c.agy_version);
+                Outcome::Skipped { reason, accepted } => {
+                    let mark = if accepted.is_some() { "" } else { " [NEW]" };
+                    let _ = writeln!(
+                        out,
+                        "skipped  {} (agy {}): {reason}{mark}",
+                        c.id, c.agy_version
+                    );
                 }
                 Outcome::Different { differences } => {
                     let _ = writeln!(
@@ -193,6 +256,7 @@ impl FidelityReport {
                 sc.score * 100.0
             );
         }
+        let _ = writeln!(out, "{}", self.summary());
         if self.first_sight.overall.compared > 0 {
             let _ = writeln!(
                 out,
@@ -224,6 +288,19 @@ impl FidelityReport {
             )))
     }
 
+    /// The skipped count and the score without captures that rest on the publisher's
+    /// trimming or on stated model decisions.
+    fn summary(&self) -> String {
+        format!(
+            "  skipped      {}
+  without elided / host.model  {}/{} ({:.0}%)",
+            self.skipped,
+            self.unaided.same,
+            self.unaided.compared,
+            self.unaided.score * 100.0
+        )
+    }
+
     /// Each version's score, then the overall one.
     fn score_rows(&self) -> impl Iterator<Item = (String, &Score)> {
         self.by_version
@@ -247,6 +324,18 @@ impl FidelityReport {
                 "listed divergence no longer seen (update the baseline): {g}"
             );
         }
+        for s in &self.unexplained_skips {
+            let _ = writeln!(out, "skipped without a baseline entry: {s}");
+        }
+        for s in &self.stale_skips {
+            let _ = writeln!(out, "listed skip now compared (update the baseline): {s}");
+        }
+        if let Some(m) = &self.counts_moved {
+            let _ = writeln!(
+                out,
+                "counts moved (rewrite the baseline with a reason): {m}"
+            );
+        }
         out
     }
 
@@ -264,6 +353,7 @@ impl FidelityReport {
                 sc.score * 100.0
             );
         }
+        let _ = writeln!(out, "\n```\n{}\n```", self.summary());
         out.push('\n');
         if self.first_sight.overall.compared > 0 {
             out.push_str("First sight (recorded when each capture was added):\n\n| agy version | same | compared | score |\n|---|---|---|---|\n");
@@ -282,7 +372,7 @@ impl FidelityReport {
             let _ = writeln!(out, "## `{}` (agy {}, {})\n", c.id, c.agy_version, c.kind);
             match &c.outcome {
                 Outcome::Same => out.push_str("same\n\n"),
-                Outcome::Skipped { reason } => {
+                Outcome::Skipped { reason, .. } => {
                     let _ = writeln!(out, "not compared: {reason}\n");
                 }
                 Outcome::Different { differences } => {
@@ -322,6 +412,7 @@ mod tests {
             id: id.into(),
             agy_version: version.into(),
             kind: "persistent".into(),
+            rests_on: Vec::new(),
             outcome,
         }
     }
@@ -352,6 +443,7 @@ mod tests {
                     "unknown",
                     Outcome::Skipped {
                         reason: "argv unknown".into(),
+                        accepted: None,
                     },
                 ),
                 result("d", "1.2.7", Outcome::Same),

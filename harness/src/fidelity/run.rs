@@ -28,6 +28,8 @@ pub struct RunOutput {
     pub stderr: Vec<u8>,
     /// Exit code; `None` when it died by a signal or was stopped.
     pub exit: Option<i32>,
+    /// The file `--log-file` named, when fake-agy wrote it.
+    pub log: Option<Vec<u8>>,
 }
 
 /// Runs `fake` with the capture's argv (which must be known) and stdin lines, giving
@@ -95,6 +97,7 @@ pub async fn run_default(
             stdout: out,
             stderr: err,
             exit: status.ok().and_then(|s| s.code()),
+            log: read_log(&log),
         }),
         Err(_) => {
             stop_group(&mut child, pgid, Duration::from_secs(1), false).await;
@@ -130,6 +133,18 @@ async fn read_stderr(pipe: Option<tokio::process::ChildStderr>) -> Vec<u8> {
         let _ = p.read_to_end(&mut buf).await;
     }
     buf
+}
+
+/// The `--log-file` fake-agy wrote, bounded like a capture's file; `None` when there is
+/// none.
+fn read_log(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    let mut out = Vec::new();
+    file.take(agy_protocol::capture::MAX_CAPTURE_FILE_BYTES)
+        .read_to_end(&mut out)
+        .ok()?;
+    Some(out)
 }
 
 /// The user lines to feed: the capture's, or, for a persistent run whose record did not

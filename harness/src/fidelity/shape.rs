@@ -4,9 +4,13 @@
 //! - the sequence of stdout lines as labels (`init`, `step_update tool DONE`,
 //!   `result SUCCESS`, `envelope ERROR`, `text`);
 //! - per object kind (`event`, `init`, `step_update(tool,DONE)`, `envelope`, `usage`,
-//!   `tool_info`, …) the keys seen, in wire order;
-//! - vocabulary values (`status`, `state`, `permission_mode`, error `type`, …), whether
-//!   `conversation_id` / `response` / `error` are empty, and the `init.tools` list;
+//!   `tool_info`, …) the key list of each object, in its own wire order (one entry per
+//!   distinct list, so one object that drops or moves a key shows);
+//! - per `kind.key` the types of its values (`number`, `string`, `""`, `null`, …);
+//! - vocabulary values (`status`, `state`, `permission_mode`, error `type`, …), booleans,
+//!   `num_turns`, agy's own texts (`error`, `message`) as patterns, whether
+//!   `conversation_id` / `response` are empty, the `init.tools` names and the number of
+//!   `denied_actions`;
 //! - stderr lines as patterns (numbers, ids and quoted text replaced);
 //! - the exit code.
 
@@ -26,8 +30,14 @@ const VOCABULARY: &[&str] = &[
     "action",
     "display_name",
 ];
-/// String keys of which only emptiness is compared.
-const EMPTINESS: &[&str] = &["conversation_id", "response", "error"];
+/// String keys of which only emptiness is compared (the model's words, an id).
+const EMPTINESS: &[&str] = &["conversation_id", "response"];
+/// Keys whose strings are agy's own text (an error, a message): compared as patterns.
+const TEXTS: &[&str] = &["error", "message"];
+/// Numbers agy decides (not times or token counts): compared verbatim.
+const COUNTS: &[&str] = &["num_turns"];
+/// Lists whose length agy decides: the number of entries is compared.
+const COUNTED_LISTS: &[&str] = &["denied_actions"];
 /// Objects whose inside is model-chosen (tool arguments).
 const OPAQUE: &[&str] = &["parameters"];
 
@@ -48,9 +58,12 @@ pub enum TextLines {
 pub struct StdoutShape {
     /// One label per line (runs of model text folded into one).
     pub sequence: Vec<String>,
-    /// Object kind → keys in merged wire order.
-    pub keys: BTreeMap<String, Vec<String>>,
-    /// `kind.key` → vocabulary values, `empty`/`text`, or the tool names of `init.tools`.
+    /// Object kind → the distinct key lists of its objects, each in its wire order.
+    pub keys: BTreeMap<String, BTreeSet<Vec<String>>>,
+    /// `kind.key` → the JSON types of its values (`""` is a type of its own).
+    pub types: BTreeMap<String, BTreeSet<String>>,
+    /// `kind.key` → vocabulary values, booleans, counts, text patterns, `empty`/`text`,
+    /// the tool names of `init.tools`, or `<n> entries` of a counted list.
     pub values: BTreeMap<String, BTreeSet<String>>,
     /// `kind.key`s whose values the publisher trimmed (corpus `elided`): only what is
     /// still listed is compared, and must be among the values observed.
@@ -69,6 +82,15 @@ pub struct Shape {
     /// Only the start of stderr was kept (corpus `elided = ["stderr"]`): it must be how
     /// the observed stderr starts.
     pub stderr_cut: bool,
+    /// The `--log-file` lines as patterns.
+    pub log: Option<Vec<String>>,
+}
+
+impl Shape {
+    /// True when the capture recorded none of the parts compared.
+    pub fn records_nothing(&self) -> bool {
+        self.exit.is_none() && self.stdout.is_none() && self.stderr.is_none() && self.log.is_none()
+    }
 }
 
 /// Reads the shape of stdout bytes.
@@ -175,26 +197,49 @@ fn line_label(obj: &Map<String, Value>) -> String {
 }
 
 fn walk_object(shape: &mut StdoutShape, kind: &str, obj: &Map<String, Value>) {
-    merge_keys(shape.keys.entry(kind.to_string()).or_default(), obj.keys());
+    shape
+        .keys
+        .entry(kind.to_string())
+        .or_default()
+        .insert(obj.keys().cloned().collect());
     for (key, value) in obj {
         let at = format!("{kind}.{key}");
+        shape
+            .types
+            .entry(at.clone())
+            .or_default()
+            .insert(type_name(value).into());
+        let k = key.as_str();
         match value {
-            Value::String(s) if VOCABULARY.contains(&key.as_str()) => {
+            Value::String(s) if VOCABULARY.contains(&k) => {
                 shape.values.entry(at).or_default().insert(s.clone());
             }
-            Value::String(s) if EMPTINESS.contains(&key.as_str()) => {
+            Value::String(s) if EMPTINESS.contains(&k) => {
                 let v = if s.is_empty() { "empty" } else { "text" };
                 shape.values.entry(at).or_default().insert(v.into());
             }
-            Value::Array(items) if key == "tools" => {
+            Value::String(s) if TEXTS.contains(&k) => {
+                shape.values.entry(at).or_default().insert(pattern(s));
+            }
+            Value::Bool(b) => {
+                shape.values.entry(at).or_default().insert(b.to_string());
+            }
+            Value::Number(n) if COUNTS.contains(&k) => {
+                shape.values.entry(at).or_default().insert(n.to_string());
+            }
+            Value::Array(items) if k == "tools" => {
                 let set = shape.values.entry(at).or_default();
                 set.extend(items.iter().filter_map(Value::as_str).map(String::from));
             }
-            Value::Object(child) if !OPAQUE.contains(&key.as_str()) => {
+            Value::Object(child) if !OPAQUE.contains(&k) => {
                 let child_kind = child_kind(kind, key, child);
                 walk_object(shape, &child_kind, child);
             }
             Value::Array(items) => {
+                if COUNTED_LISTS.contains(&k) {
+                    let n = format!("{} entries", items.len());
+                    shape.values.entry(at).or_default().insert(n);
+                }
                 for item in items {
                     if let Value::Object(child) = item {
                         walk_object(shape, &format!("{kind}.{key}[]"), child);
@@ -203,6 +248,20 @@ fn walk_object(shape: &mut StdoutShape, kind: &str, obj: &Map<String, Value>) {
             }
             _ => {}
         }
+    }
+}
+
+/// The JSON type of a value as the shape names it; an empty string is `""`, since an
+/// adapter that tests for emptiness reads `""` and `null` differently.
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(s) if s.is_empty() => "\"\"",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
     }
 }
 
@@ -216,22 +275,6 @@ fn child_kind(parent: &str, key: &str, child: &Map<String, Value>) -> String {
         "result" => "envelope".into(),
         "init" | "usage" | "tool_info" => key.into(),
         _ => format!("{parent}.{key}"),
-    }
-}
-
-/// Adds `keys` to `merged`, keeping the wire order: a new key goes right after the key
-/// that precedes it in this object.
-fn merge_keys<'a>(merged: &mut Vec<String>, keys: impl Iterator<Item = &'a String>) {
-    let mut after: Option<usize> = None;
-    for key in keys {
-        match merged.iter().position(|k| k == key) {
-            Some(i) => after = Some(i),
-            None => {
-                let at = after.map(|i| i + 1).unwrap_or(0);
-                merged.insert(at, key.clone());
-                after = Some(at);
-            }
-        }
     }
 }
 
@@ -285,12 +328,17 @@ mod tests {
                 "result SUCCESS"
             ]
         );
+        let only = |kind: &str| -> Vec<String> {
+            let lists = &s.keys[kind];
+            assert_eq!(lists.len(), 1, "{kind}: {lists:?}");
+            lists.iter().next().cloned().unwrap_or_default()
+        };
         assert_eq!(
-            s.keys["event(init)"],
+            only("event(init)"),
             vec!["event", "conversation_id", "init"]
         );
-        assert_eq!(s.keys["event(result)"], vec!["event", "result"]);
-        assert_eq!(s.keys["usage"][4], "total_tokens");
+        assert_eq!(only("event(result)"), vec!["event", "result"]);
+        assert_eq!(only("usage")[4], "total_tokens");
         assert!(s.keys.contains_key("step_update(agent_response,ACTIVE)"));
         assert_eq!(
             s.values["init.permission_mode"],
@@ -330,12 +378,31 @@ mod tests {
     }
 
     #[test]
-    fn merged_key_order_follows_every_object() {
-        let mut merged = Vec::new();
-        let a: Vec<String> = ["a", "c"].map(String::from).to_vec();
-        let b: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
-        merge_keys(&mut merged, a.iter());
-        merge_keys(&mut merged, b.iter());
-        assert_eq!(merged, vec!["a", "b", "c", "d"]);
+    fn each_object_keeps_its_own_key_order_and_types_are_named() {
+        let text = concat!(
+            r#"{"status":"SUCCESS","response":"","num_turns":1,"error":null}"#,
+            "\n",
+            r#"{"response":"x","status":"ERROR","num_turns":"1","error":"model 42 not found"}"#,
+        );
+        let s = stdout_shape(text.as_bytes(), TextLines::Model);
+        let lists: Vec<Vec<String>> = s.keys["envelope"].iter().cloned().collect();
+        assert_eq!(lists.len(), 2, "two orders, not one merged list: {lists:?}");
+        assert_eq!(
+            s.types["envelope.num_turns"],
+            BTreeSet::from(["number".to_string(), "string".to_string()])
+        );
+        assert_eq!(
+            s.types["envelope.response"],
+            BTreeSet::from(["\"\"".to_string(), "string".to_string()])
+        );
+        assert!(s.types["envelope.error"].contains("null"));
+        assert_eq!(
+            s.values["envelope.error"],
+            BTreeSet::from(["model <n> not found".to_string()])
+        );
+        assert_eq!(
+            s.values["envelope.num_turns"],
+            BTreeSet::from(["1".to_string()])
+        );
     }
 }

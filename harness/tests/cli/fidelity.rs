@@ -85,7 +85,7 @@ fn a_listed_divergence_that_disappeared_fails_until_the_baseline_is_updated() {
     let t = TestDir::new();
     let baseline = t.write(
         "b.toml",
-        "[[divergence]]\ncapture = \"pb-1.2.17-success-pong\"\nwhat = \"exit\"\nreason = \"once different\"\n",
+        "[[divergence]]\ncapture = \"pb-1.2.17-success-pong\"\nwhat = \"exit\"\ndigest = \"0123456789ab\"\nreason = \"once different\"\n",
     );
     let out = fidelity(
         &t,
@@ -112,7 +112,7 @@ fn a_baseline_naming_an_unknown_capture_is_bad_input_with_its_line() {
     let t = TestDir::new();
     let baseline = t.write(
         "b.toml",
-        "\n[[divergence]]\ncapture = \"pb-9-nope\"\nwhat = \"exit\"\nreason = \"r\"\n",
+        "\n[[divergence]]\ncapture = \"pb-9-nope\"\nwhat = \"exit\"\ndigest = \"0123456789ab\"\nreason = \"r\"\n",
     );
     let out = fidelity(&t, &["--baseline", &baseline.display().to_string()]);
     assert_eq!(out.status.code(), Some(2));
@@ -156,9 +156,10 @@ fn edited_corpus(t: &TestDir, id: &str, edit: impl Fn(&str) -> String) -> PathBu
     dir
 }
 
-fn fidelity_in(t: &TestDir, dir: &Path) -> (Option<i32>, String) {
+/// Compares capture `id` of the corpus in `dir` with an empty baseline.
+fn fidelity_in(t: &TestDir, dir: &Path, id: &str) -> (Option<i32>, String) {
     let empty = t.write("empty.toml", "");
-    let out = fidelity_at(t, dir, &["--baseline", &empty.display().to_string()]);
+    let out = fidelity_at(t, dir, &[id, "--baseline", &empty.display().to_string()]);
     (out.status.code(), text(&out.stdout))
 }
 
@@ -170,7 +171,7 @@ fn the_model_decisions_given_a_denied_write_still_shows_agys_rendering() {
     // comparison reports it although the model's choices are the capture's.
     let t = TestDir::new();
     let same = edited_corpus(&t, "ut-1.3.1-accept-edits", str::to_string);
-    let (code, stdout) = fidelity_in(&t, &same);
+    let (code, stdout) = fidelity_in(&t, &same, "ut-1.3.1-accept-edits");
     assert_eq!(code, Some(0), "{stdout}");
     assert!(
         stdout.contains("same     ut-1.3.1-accept-edits"),
@@ -180,7 +181,7 @@ fn the_model_decisions_given_a_denied_write_still_shows_agys_rendering() {
     let denied = edited_corpus(&t, "ut-1.3.1-accept-edits", |e| {
         e.replace(r#", "--mode", "accept-edits"]"#, "]")
     });
-    let (code, stdout) = fidelity_in(&t, &denied);
+    let (code, stdout) = fidelity_in(&t, &denied, "ut-1.3.1-accept-edits");
     assert_eq!(code, Some(1), "{stdout}");
     assert!(
         stdout.contains("differs  ut-1.3.1-accept-edits"),
@@ -197,8 +198,105 @@ fn the_model_decisions_given_another_versions_denial_shape_is_reported() {
     let dir = edited_corpus(&t, "pb-1.2.17-denied-command", |e| {
         e.replace(r#"agy_version  = "1.2.17""#, r#"agy_version  = "1.2.7""#)
     });
-    let (code, stdout) = fidelity_in(&t, &dir);
+    let (code, stdout) = fidelity_in(&t, &dir, "pb-1.2.17-denied-command");
     assert_eq!(code, Some(1), "{stdout}");
     assert!(stdout.contains("keys tool_info"), "{stdout}");
     assert!(stdout.contains("step_update tool ERROR"), "{stdout}");
+}
+
+#[test]
+fn a_differing_capture_marked_argv_unknown_still_fails_the_run() {
+    // The loophole this closes: `argv = "unknown"` on a differing capture skipped it
+    // and the score rose with the run green. A skip needs its own baseline entry, and
+    // over the whole corpus the committed counts move.
+    let id = "ga-1.3.2-print-signed-out";
+    let t = TestDir::new();
+    let dir = edited_corpus(&t, id, str::to_string);
+    let baseline = t.path().join("baseline.toml");
+    let b = baseline.display().to_string();
+    let empty = t.write("empty.toml", "");
+    let write = [
+        "--baseline",
+        empty.to_str().unwrap_or_default(),
+        "--write-baseline",
+        b.as_str(),
+        "--reason",
+        "accepted in this test",
+    ];
+    let out = fidelity_at(&t, &dir, &write);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let out = fidelity_at(&t, &dir, &["--baseline", &b]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let written = std::fs::read_to_string(&baseline).expect("baseline");
+    assert!(
+        written.contains("compared = 1\nsame     = 0\nskipped  = 0"),
+        "{written}"
+    );
+
+    let t2 = TestDir::new();
+    let gamed = edited_corpus(&t2, id, |e| {
+        let argv = e
+            .lines()
+            .find(|l| l.starts_with("argv"))
+            .unwrap_or_default();
+        e.replace(argv, "argv         = \"unknown\"")
+    });
+    let out = fidelity_at(&t, &gamed, &["--baseline", &b]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!("skipped without a baseline entry: {id}")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("counts moved"), "{stdout}");
+    // A skip entry added by hand explains the skip, not the counts.
+    std::fs::write(
+        &baseline,
+        format!("{written}\n[[skip]]\ncapture = \"{id}\"\nreason = \"hidden\"\n"),
+    )
+    .expect("write");
+    let out = fidelity_at(&t, &gamed, &["--baseline", &b]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("counts moved"), "{stdout}");
+}
+
+#[test]
+fn writing_the_baseline_for_some_captures_is_refused() {
+    let t = TestDir::new();
+    let out = fidelity(
+        &t,
+        &[
+            "pb-1.2.17-success-pong",
+            "--write-baseline",
+            "b.toml",
+            "--reason",
+            "r",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("without capture ids"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn the_version_flag_lists_what_the_record_leaves_open() {
+    let t = TestDir::new();
+    let out = fidelity(&t, &["--version", "1.1.23"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("the nearest evidence is agy 1.1.22"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("DenialSuccess"), "{stdout}");
+    assert!(
+        !stdout.contains("same     "),
+        "no capture is compared: {stdout}"
+    );
+    let out = fidelity(&t, &["--version", "one"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }

@@ -65,6 +65,7 @@ confidence = "live"
 platform = "unknown"
 source = { url = "https://example.com/x" }
 files = { stdout = "upstream/a.stdout", stderr = "../etc/passwd", log = "upstream/missing.log" }
+sha256 = { stdout = "ca3d163bab055381827226140568f3bef7eaac187cebd76878e0b63e9e442356", stderr = "0000000000000000000000000000000000000000000000000000000000000000", log = "0000000000000000000000000000000000000000000000000000000000000000" }
 shows = "x"
 redacted = "none"
 "#;
@@ -91,6 +92,25 @@ redacted = "none"
             b"{}\n"
         );
         assert!(read_capture_file(&dir, "/etc/passwd").is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn stored_bytes_that_changed_are_reported_with_both_hashes() {
+        let table = TABLE
+            .replace(", stderr = \"../etc/passwd\", log = \"upstream/missing.log\"", "")
+            .replace(
+                ", stderr = \"0000000000000000000000000000000000000000000000000000000000000000\", log = \"0000000000000000000000000000000000000000000000000000000000000000\"",
+                "",
+            );
+        let dir = corpus_dir(&[
+            ("corpus.toml", table.as_bytes()),
+            ("upstream/a.stdout", b"{} \n"),
+        ]);
+        let err = load_corpus(&dir).expect_err("rejects");
+        assert_eq!(err.len(), 1, "{err}");
+        assert!(err.0[0].message.contains("not the"), "{err}");
+        assert!(err.0[0].message.contains("stored bytes changed"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

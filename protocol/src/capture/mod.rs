@@ -5,6 +5,7 @@
 //! capture's files exist and are bounded in size; [`Capture::to_trace`] turns one
 //! capture into a replayable [`crate::trace::Trace`].
 
+mod digest;
 mod files;
 mod first_sight;
 mod known;
@@ -13,7 +14,9 @@ mod load;
 mod model;
 mod parse;
 mod trace;
+mod transform;
 
+pub use digest::sha256_hex;
 pub use files::{read_capture_file, MAX_CAPTURE_FILE_BYTES};
 pub use first_sight::{FirstSight, FirstSightVerdict};
 pub use known::Known;
@@ -23,3 +26,4 @@ pub use model::{
     Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus, HostSignal,
 };
 pub use parse::{parse_corpus, ELIDABLE};
+pub use transform::{apply_transform, is_transform, read_transformed, TRANSFORMS};

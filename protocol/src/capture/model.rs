@@ -4,7 +4,6 @@ use super::first_sight::FirstSight;
 use super::known::Known;
 use crate::version::AgyVersion;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The whole corpus table, in file order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -40,6 +39,12 @@ pub struct Capture {
     pub source: CaptureSource,
     /// The files holding the output, relative to the corpus folder.
     pub files: CaptureFiles,
+    /// Per role of `files`, the SHA-256 (hex) of the file's bytes as stored: the
+    /// publisher's bytes at the cited source.
+    pub sha256: std::collections::BTreeMap<String, String>,
+    /// The declared load-time normalisations of the stored bytes, in order
+    /// ([`super::TRANSFORMS`]).
+    pub transforms: Vec<String>,
     /// One sentence: what the capture shows.
     pub shows: String,
     /// What was redacted (`none`).
@@ -52,8 +57,6 @@ pub struct Capture {
     /// Values the publisher trimmed (`init.tools`): a fidelity run compares only what the
     /// capture still lists.
     pub elided: Vec<String>,
-    /// The hex SHA-256 of each file (keyed by its role in `files`), as stored.
-    pub sha256: BTreeMap<String, String>,
     /// The verdict when the capture entered the corpus, before fake-agy changed for it.
     pub first_sight: Option<FirstSight>,
 }

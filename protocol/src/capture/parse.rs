@@ -1,11 +1,13 @@
 //! Reading `traces/corpus.toml` with every problem located.
 
-use super::files::check_capture_file;
+use super::digest::sha256_hex;
+use super::files::{check_capture_file, read_capture_file};
 use super::first_sight::FirstSight;
 use super::known::Known;
 use super::model::{
     Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus,
 };
+use super::transform::{is_transform, TRANSFORMS};
 use crate::diag::{parse_whole_document, Diagnostic, Diagnostics, SourceFile, TableWalker};
 use crate::version::AgyVersion;
 use std::collections::BTreeMap;
@@ -27,6 +29,8 @@ const CAPTURE_KEYS: &[&str] = &[
     "platform",
     "source",
     "files",
+    "sha256",
+    "transforms",
     "shows",
     "redacted",
     "note",
@@ -136,12 +140,29 @@ fn parse_capture(
         "write `files = { stdout = \"upstream/…\" }`",
         diags,
     );
-    if let Some(f) = &files {
-        check_files(src, &mut w, f, base, diags);
+    let sha256: Option<BTreeMap<String, String>> = w.required(
+        "sha256",
+        "write `sha256 = { stdout = \"<64 hex digits>\" }`, one per file (`sha256sum FILE`)",
+        diags,
+    );
+    if let (Some(f), Some(h)) = (&files, &sha256) {
+        check_files(src, &mut w, f, h, base, diags);
+    }
+    let transforms: Vec<String> = w.get("transforms", diags).unwrap_or_default();
+    if let Some(bad) = transforms.iter().find(|t| !is_transform(t)) {
+        let known: Vec<&str> = TRANSFORMS.iter().map(|(n, _)| *n).collect();
+        let offset = w.raw("transforms").map(|v| v.span().start).unwrap_or(0);
+        diags.push(
+            Diagnostic::at(
+                src,
+                offset,
+                format!("unknown transform `{bad}` in {}", w.what()),
+            )
+            .with_hint(format!("known transforms: {}", known.join(", "))),
+        );
     }
     let (shows, redacted) = parse_shows_redacted(src, &mut w, diags);
     let (note, host, elided) = parse_notes(src, &mut w, diags);
-    let sha256 = parse_sha256(src, &mut w, files.as_ref(), diags);
     let first_sight = parse_first_sight(src, &mut w, diags);
     w.finish(CAPTURE_KEYS, diags);
     if diags.len() > before {
@@ -160,12 +181,13 @@ fn parse_capture(
         platform: provenance.platform?,
         source: provenance.source?,
         files: files?,
+        sha256: sha256?,
+        transforms,
         shows: shows?,
         redacted: redacted?,
         note,
         host,
         elided,
-        sha256,
         first_sight,
     })
 }
@@ -302,14 +324,31 @@ fn parse_provenance(
     }
 }
 
-/// A capture names at least one file, and each exists under `base` within its size.
+/// A capture names at least one file with its hash, and each exists under `base` within
+/// its size and with that hash.
 fn check_files(
     src: &SourceFile,
     w: &mut TableWalker<'_, '_>,
     f: &CaptureFiles,
+    sha256: &BTreeMap<String, String>,
     base: Option<&Path>,
     diags: &mut Diagnostics,
 ) {
+    let roles: Vec<&str> = f.all().iter().map(|(role, _)| *role).collect();
+    let hashed: Vec<&str> = sha256.keys().map(String::as_str).collect();
+    let mut sorted = roles.clone();
+    sorted.sort_unstable();
+    let well_formed = sha256
+        .values()
+        .all(|h| h.len() == 64 && h.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')));
+    check_with(
+        src,
+        w,
+        "sha256",
+        sorted == hashed && well_formed,
+        "`sha256` has the keys of `files`, each 64 lowercase hex digits (`sha256sum FILE`)",
+        diags,
+    );
     check_with(
         src,
         w,
@@ -320,14 +359,28 @@ fn check_files(
     );
     let Some(base) = base else { return };
     for (role, rel) in f.all() {
-        if let Err(problem) = check_capture_file(base, rel) {
+        let problem = check_capture_file(base, rel).and_then(|()| {
+            let bytes = read_capture_file(base, rel)?;
+            let found = sha256_hex(&bytes);
+            match sha256.get(role) {
+                Some(h) if *h != found => Err(format!(
+                    "has SHA-256 {found}, not the {h} recorded: the stored bytes changed"
+                )),
+                _ => Ok(()),
+            }
+        });
+        if let Err(problem) = problem {
             let offset = w
                 .raw("files")
                 .map(|v| v.span().start)
                 .unwrap_or(w.span_start());
             diags.push(
                 Diagnostic::at(src, offset, format!("{role} file `{rel}` of {}: {problem}", w.what()))
-                    .with_hint("paths are relative to the corpus folder, e.g. `upstream/owner__repo__name.stdout`"),
+                    .with_hint(if problem.contains("SHA-256") {
+                        "store the publisher's bytes as published; declare a normalisation in `transforms`"
+                    } else {
+                        "paths are relative to the corpus folder, e.g. `upstream/owner__repo__name.stdout`"
+                    }),
             );
         }
     }
@@ -362,35 +415,6 @@ fn parse_notes(
         diags,
     );
     (note, host, elided)
-}
-
-/// `sha256 = { stdout = "<64 hex>" }`: one digest per file the capture names.
-fn parse_sha256(
-    src: &SourceFile,
-    w: &mut TableWalker<'_, '_>,
-    files: Option<&CaptureFiles>,
-    diags: &mut Diagnostics,
-) -> BTreeMap<String, String> {
-    let sha256: BTreeMap<String, String> = w.get("sha256", diags).unwrap_or_default();
-    let roles: Vec<&str> = files
-        .map(|f| f.all().into_iter().map(|(r, _)| r).collect())
-        .unwrap_or_default();
-    let ok = sha256.iter().all(|(role, hex)| {
-        roles.contains(&role.as_str())
-            && hex.len() == 64
-            && hex
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
-    });
-    check_with(
-        src,
-        w,
-        "sha256",
-        ok,
-        "`sha256` has the same keys as `files`, each the lowercase hex SHA-256 (64 digits) of that file",
-        diags,
-    );
-    sha256
 }
 
 fn required_text(
@@ -492,6 +516,7 @@ confidence   = "live"
 platform     = "linux_amd64"
 source       = { repo = "owner/name", path = "a/b.stdout", commit = "2a7bb078ee6c76512030f351d1f2251562bbd32c" }
 files        = { stdout = "upstream/x.stdout" }
+sha256       = { stdout = "0000000000000000000000000000000000000000000000000000000000000000" }
 shows        = "a one-word answer"
 redacted     = "none"
 "#;
@@ -530,8 +555,8 @@ redacted     = "none"
             .replace("redacted     = \"none\"\n", "redactd = \"none\"\n");
         let err = parse(&text).expect_err("rejects");
         let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
-        // kind (6), captured (10), missing redacted (at the table, 2), unknown key (16).
-        assert!(lines == vec![2, 6, 10, 16], "{err}");
+        // kind (6), captured (10), missing redacted (at the table, 2), unknown key (17).
+        assert!(lines == vec![2, 6, 10, 17], "{err}");
         assert!(
             err.iter().any(|d| d.message.contains("missing `redacted`")),
             "{err}"
@@ -564,7 +589,7 @@ redacted     = "none"
             format!("{GOOD}host = {{ signed_out = true, from = \" \" }}\nelided = [\"usage\"]\n");
         let err = parse(&bad).expect_err("rejects");
         let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
-        assert_eq!(lines, vec![17, 18], "{err}");
+        assert_eq!(lines, vec![18, 19], "{err}");
         let undated = format!(
             "{GOOD}first_sight = {{ verdict = \"same\", fake = \"7f78eed\", scored = \"1 Dec\" }}\n"
         );
@@ -577,21 +602,18 @@ redacted     = "none"
     }
 
     #[test]
-    fn digests_and_the_first_sight_verdict_are_read_and_checked() {
-        let hex = "ab".repeat(32);
+    fn the_first_sight_verdict_is_read_and_checked() {
         let text = format!(
-            "{GOOD}sha256 = {{ stdout = \"{hex}\" }}\nfirst_sight = {{ verdict = \"different\", fake = \"7f78eed\", scored = \"2026-12-01\", note = \"exit: 1 vs 0\" }}\n"
+            "{GOOD}first_sight = {{ verdict = \"different\", fake = \"7f78eed\", scored = \"2026-12-01\", note = \"exit: 1 vs 0\" }}\n"
         );
         let c = &parse(&text).expect("parses").captures[0];
-        assert_eq!(c.sha256.get("stdout"), Some(&hex));
         let sight = c.first_sight.as_ref().expect("first_sight");
         assert_eq!(sight.verdict, super::super::FirstSightVerdict::Different);
         let bad = format!(
-            "{GOOD}sha256 = {{ stderr = \"{hex}\" }}\nfirst_sight = {{ verdict = \"different\", fake = \"7f78eed\", scored = \"2026-12-01\" }}\n"
+            "{GOOD}first_sight = {{ verdict = \"different\", fake = \"7f78eed\", scored = \"2026-12-01\" }}\n"
         );
         let err = parse(&bad).expect_err("rejects");
-        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
-        assert_eq!(lines, vec![17, 18], "{err}");
+        assert_eq!(err.len(), 1, "{err}");
     }
 
     #[test]
@@ -599,7 +621,32 @@ redacted     = "none"
         let err = parse(&format!("{GOOD}{GOOD}")).expect_err("rejects");
         assert_eq!(err.len(), 1, "{err}");
         assert!(err.0[0].message.contains("used twice"), "{err}");
-        assert_eq!(err.0[0].line, 18);
+        assert_eq!(err.0[0].line, 19);
+    }
+
+    #[test]
+    fn hashes_must_match_the_files_and_transforms_be_known() {
+        let text = format!("{GOOD}transforms = [\"trim-end\"]\n");
+        assert_eq!(
+            parse(&text).expect("parses").captures[0].transforms,
+            vec!["trim-end"]
+        );
+        let bad = GOOD.replace("sha256       = { stdout", "sha256       = { stderr")
+            + "transforms = [\"tidy\"]\n";
+        let err = parse(&bad).expect_err("rejects");
+        let lines: Vec<usize> = err.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![15, 18], "{err}");
+        assert!(
+            err.0[1]
+                .hint
+                .as_deref()
+                .unwrap_or("")
+                .contains("go-html-unescape"),
+            "{err}"
+        );
+        let missing = GOOD.replace("sha256       = { stdout = \"", "# ");
+        let err = parse(&missing).expect_err("rejects");
+        assert!(err.0[0].message.contains("missing `sha256`"), "{err}");
     }
 
     #[test]
