@@ -40,6 +40,7 @@ mod tests {
     use agy_protocol::diag::SourceFile;
 
     fn capture(id: &str, version: &str, sight: &str) -> String {
+        let hex = "ab".repeat(32);
         format!(
             r#"
 [[capture]]
@@ -55,6 +56,7 @@ confidence   = "live"
 platform     = "unknown"
 source       = {{ repo = "owner/name", path = "a.ndjson", commit = "2a7bb078ee6c76512030f351d1f2251562bbd32c" }}
 files        = {{ stdout = "upstream/a.ndjson" }}
+sha256       = {{ stdout = "{hex}" }}
 shows        = "a turn"
 redacted     = "none"
 {sight}
