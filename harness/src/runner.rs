@@ -1,7 +1,7 @@
 //! The runner: per scenario a sandbox, the driver in its own process group, the ops
-//! sent ([`ops`]), the journal read, every process killed at the end (also on a timeout
-//! or an interrupt), and the verdict ([`judge`]). `run_all` runs many scenarios
-//! `--jobs` at a time; [`settings`] is how a run is set up.
+//! sent (`ops`), the journal read, every process killed at the end (also on a timeout
+//! or an interrupt), and the verdict (`judge`). `run_all` runs many scenarios
+//! `--jobs` at a time; `settings` is how a run is set up.
 
 mod context;
 mod judge;

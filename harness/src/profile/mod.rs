@@ -1,6 +1,6 @@
 //! The profiles as units: each profile's ops, contract table, `init` ops, docs section
 //! and scenarios folder in its own folder ([`oneshot`], [`session`], [`acp`]), and the
-//! registry ([`unit`]) through which the runner and every subcommand reach them. The
+//! registry ([`unit()`]) through which the runner and every subcommand reach them. The
 //! registry is the only place outside a profile's folder that names a profile
 //! (`scripts/profile-names` checks it); the rest of the harness asks a unit what it
 //! needs: how the harness reaches the adapter ([`Reach`]), how the adapter runs agy
