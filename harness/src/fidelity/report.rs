@@ -247,30 +247,14 @@ impl FidelityReport {
             }
         }
         let _ = writeln!(out, "\nfidelity score");
-        for (name, sc) in self.score_rows() {
-            let _ = writeln!(
-                out,
-                "  {name:<12} {}/{} ({:.0}%)",
-                sc.same,
-                sc.compared,
-                sc.score * 100.0
-            );
-        }
+        write_terminal_rows(&mut out, self.score_rows());
         let _ = writeln!(out, "{}", self.summary());
         if self.first_sight.overall.compared > 0 {
             let _ = writeln!(
                 out,
                 "\nfirst-sight score (recorded when each capture was added)"
             );
-            for (name, sc) in self.first_sight_rows() {
-                let _ = writeln!(
-                    out,
-                    "  {name:<12} {}/{} ({:.0}%)",
-                    sc.same,
-                    sc.compared,
-                    sc.score * 100.0
-                );
-            }
+            write_terminal_rows(&mut out, self.first_sight_rows());
         }
         out.push_str(&self.baseline_text());
         out
@@ -278,14 +262,7 @@ impl FidelityReport {
 
     /// Each version's first-sight score, then the overall one.
     fn first_sight_rows(&self) -> impl Iterator<Item = (String, &Score)> {
-        self.first_sight
-            .by_version
-            .iter()
-            .map(|(v, s)| (format!("agy {v}"), s))
-            .chain(std::iter::once((
-                "overall".to_string(),
-                &self.first_sight.overall,
-            )))
+        rows(&self.first_sight.by_version, &self.first_sight.overall)
     }
 
     /// The skipped count and the score without captures that rest on the publisher's
@@ -303,10 +280,7 @@ impl FidelityReport {
 
     /// Each version's score, then the overall one.
     fn score_rows(&self) -> impl Iterator<Item = (String, &Score)> {
-        self.by_version
-            .iter()
-            .map(|(v, s)| (format!("agy {v}"), s))
-            .chain(std::iter::once(("overall".to_string(), &self.overall)))
+        rows(&self.by_version, &self.overall)
     }
 
     fn baseline_text(&self) -> String {
@@ -344,28 +318,12 @@ impl FidelityReport {
         let mut out = String::from("# fake-agy fidelity\n\n");
         let _ = writeln!(out, "Corpus: `{}`\n", self.corpus);
         out.push_str("| agy version | same | compared | score |\n|---|---|---|---|\n");
-        for (name, sc) in self.score_rows() {
-            let _ = writeln!(
-                out,
-                "| {name} | {} | {} | {:.0}% |",
-                sc.same,
-                sc.compared,
-                sc.score * 100.0
-            );
-        }
+        write_markdown_rows(&mut out, self.score_rows());
         let _ = writeln!(out, "\n```\n{}\n```", self.summary());
         out.push('\n');
         if self.first_sight.overall.compared > 0 {
             out.push_str("First sight (recorded when each capture was added):\n\n| agy version | same | compared | score |\n|---|---|---|---|\n");
-            for (name, sc) in self.first_sight_rows() {
-                let _ = writeln!(
-                    out,
-                    "| {name} | {} | {} | {:.0}% |",
-                    sc.same,
-                    sc.compared,
-                    sc.score * 100.0
-                );
-            }
+            write_markdown_rows(&mut out, self.first_sight_rows());
             out.push('\n');
         }
         for c in &self.captures {
@@ -401,6 +359,43 @@ impl FidelityReport {
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// Each version's score, then the overall one, labelled for a report.
+fn rows<'a>(
+    by_version: &'a [(String, Score)],
+    overall: &'a Score,
+) -> impl Iterator<Item = (String, &'a Score)> {
+    by_version
+        .iter()
+        .map(|(v, s)| (format!("agy {v}"), s))
+        .chain(std::iter::once(("overall".to_string(), overall)))
+}
+
+/// Score rows as the terminal shows them.
+fn write_terminal_rows<'a>(out: &mut String, rows: impl Iterator<Item = (String, &'a Score)>) {
+    for (name, sc) in rows {
+        let _ = writeln!(
+            out,
+            "  {name:<12} {}/{} ({:.0}%)",
+            sc.same,
+            sc.compared,
+            sc.score * 100.0
+        );
+    }
+}
+
+/// Score rows of a Markdown table (`| agy version | same | compared | score |`).
+fn write_markdown_rows<'a>(out: &mut String, rows: impl Iterator<Item = (String, &'a Score)>) {
+    for (name, sc) in rows {
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {:.0}% |",
+            sc.same,
+            sc.compared,
+            sc.score * 100.0
+        );
+    }
 }
 
 #[cfg(test)]
