@@ -148,19 +148,7 @@ fn parse_capture(
     if let (Some(f), Some(h)) = (&files, &sha256) {
         check_files(src, &mut w, f, h, base, diags);
     }
-    let transforms: Vec<String> = w.get("transforms", diags).unwrap_or_default();
-    if let Some(bad) = transforms.iter().find(|t| !is_transform(t)) {
-        let known: Vec<&str> = TRANSFORMS.iter().map(|(n, _)| *n).collect();
-        let offset = w.raw("transforms").map(|v| v.span().start).unwrap_or(0);
-        diags.push(
-            Diagnostic::at(
-                src,
-                offset,
-                format!("unknown transform `{bad}` in {}", w.what()),
-            )
-            .with_hint(format!("known transforms: {}", known.join(", "))),
-        );
-    }
+    let transforms = parse_transforms(src, &mut w, diags);
     let (shows, redacted) = parse_shows_redacted(src, &mut w, diags);
     let (note, host, elided) = parse_notes(src, &mut w, diags);
     let first_sight = parse_first_sight(src, &mut w, diags);
@@ -190,6 +178,28 @@ fn parse_capture(
         elided,
         first_sight,
     })
+}
+
+/// A capture's declared load-time `transforms`, each checked to be a known one.
+fn parse_transforms(
+    src: &SourceFile,
+    w: &mut TableWalker<'_, '_>,
+    diags: &mut Diagnostics,
+) -> Vec<String> {
+    let transforms: Vec<String> = w.get("transforms", diags).unwrap_or_default();
+    if let Some(bad) = transforms.iter().find(|t| !is_transform(t)) {
+        let known: Vec<&str> = TRANSFORMS.iter().map(|(n, _)| *n).collect();
+        let offset = w.raw("transforms").map(|v| v.span().start).unwrap_or(0);
+        diags.push(
+            Diagnostic::at(
+                src,
+                offset,
+                format!("unknown transform `{bad}` in {}", w.what()),
+            )
+            .with_hint(format!("known transforms: {}", known.join(", "))),
+        );
+    }
+    transforms
 }
 
 /// A capture's `first_sight` verdict, when it has one, checked to be complete.
