@@ -254,6 +254,10 @@ fn check_env(
     }
 }
 
+/// The adapter config `agy-harness init` writes, and the one a command without
+/// `--adapter` finds in the current folder.
+pub const ADAPTER_CONFIG_FILE: &str = "agy-adapter.toml";
+
 /// Reads an adapter config file.
 pub fn load_adapter_config(path: &Path) -> Result<AdapterConfig, Diagnostics> {
     let display = path.display().to_string();

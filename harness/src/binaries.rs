@@ -1,7 +1,7 @@
 //! The programs a command runs: fake-agy and the fake ACP agent (each verified by the
 //! identity handshake), the reference adapter, and the adapter under test.
 
-use crate::adapter_config::{load_adapter_config, AdapterConfig};
+use crate::adapter_config::{load_adapter_config, AdapterConfig, ADAPTER_CONFIG_FILE};
 use crate::fatal::HarnessError;
 use crate::locate::{locate_binary, FAKE_AGY_ACP_BIN, FAKE_AGY_BIN, REFERENCE_ADAPTER_BIN};
 use crate::options::RunnerArgs;
@@ -99,13 +99,25 @@ pub(crate) fn reference_adapter(runner: &RunnerArgs) -> Result<PathBuf, HarnessE
     .map_err(HarnessError::could_not_run)
 }
 
-/// The adapter under test: the config file `adapter`, else the reference adapter with
-/// `faults` switched on.
+/// The adapter under test: the config file `adapter`; else, without `faults`, the
+/// current folder's `agy-adapter.toml` (said on stderr), so a CI step that forgot
+/// `--adapter` in an adapter's repository does not quietly test the reference adapter;
+/// else the reference adapter with `faults` switched on.
 pub(crate) fn adapter_config(
     adapter: Option<&Path>,
     faults: &[String],
     runner: &RunnerArgs,
 ) -> Result<AdapterConfig, HarnessError> {
+    let found = Path::new(ADAPTER_CONFIG_FILE);
+    let adapter = match adapter {
+        None if faults.is_empty() && found.is_file() => {
+            eprintln!(
+                "note: testing the adapter of `{ADAPTER_CONFIG_FILE}` in the current folder; give `--adapter PATH` to test another, or run from another folder to test the reference adapter"
+            );
+            Some(found)
+        }
+        other => other,
+    };
     match adapter {
         Some(path) => load_adapter_config(path).map_err(|d| {
             eprint!("{d}");

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 /// Which adapter a command runs.
 #[derive(Debug, Clone, Args)]
 pub struct AdapterArgs {
-    /// The adapter config file (default: the reference adapter).
+    /// The adapter config file (default: `agy-adapter.toml` in the current folder, else the reference adapter).
     #[arg(long, value_name = "FILE")]
     pub adapter: Option<PathBuf>,
     /// Run the reference adapter with this fault switched on (repeatable).

@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use std::path::PathBuf;
 
 /// The config file's name, in the target folder.
-pub const CONFIG_FILE: &str = "agy-adapter.toml";
+pub use crate::adapter_config::ADAPTER_CONFIG_FILE as CONFIG_FILE;
 /// The driver's folder, in the target folder.
 pub const DRIVER_DIR: &str = "agy-driver";
 

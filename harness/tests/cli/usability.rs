@@ -208,3 +208,26 @@ fn the_catalogue_is_built_in_and_a_folder_overrides_it() {
         .code(0)
         .stdout("1 scenario(s) are valid\n");
 }
+
+#[test]
+fn a_run_without_adapter_in_a_folder_with_agy_adapter_toml_tests_that_adapter_and_says_so() {
+    // Regression: there `agy-harness run` tested the reference adapter and passed, so a CI
+    // step that forgot `--adapter` stayed green whatever the adapter did.
+    let t = TestDir::new();
+    t.write(
+        "agy-adapter.toml",
+        &format!(
+            "[adapter]\nname = \"the folder's adapter\"\ncommand = [\"python3\", {:?}, \"ok\"]\nprofiles = [\"oneshot\"]\n[timeouts]\nslack = \"200ms\"\nreply = \"5s\"\n",
+            standin_driver().display().to_string()
+        ),
+    );
+    let scenario = t.scenario("standin/ok", "success", "5s");
+    harness(&t)
+        .arg("run")
+        .arg(&scenario)
+        .assert()
+        .stderr(predicate::str::contains(
+            "testing the adapter of `agy-adapter.toml` in the current folder",
+        ))
+        .stdout(predicate::str::contains("against the folder's adapter"));
+}
