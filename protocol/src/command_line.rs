@@ -276,6 +276,23 @@ pub fn flag_error_token(args: &[String]) -> Option<&String> {
         .map(|k| &args[k - 1])
 }
 
+/// The flags that are one flag under several names (docs/agy-reference.md §1.2): each
+/// group's names set the same field.
+pub const FLAG_ALIASES: &[&[&str]] = &[
+    &["c", "continue"],
+    &["i", "prompt-interactive"],
+    &["p", "print", "prompt"],
+];
+
+/// Whether flag names `a` and `b` (without dashes) name one flag: equal, or in one
+/// group of [`FLAG_ALIASES`].
+pub fn same_flag(a: &str, b: &str) -> bool {
+    a == b
+        || FLAG_ALIASES
+            .iter()
+            .any(|group| group.contains(&a) && group.contains(&b))
+}
+
 /// The value a string flag `name` (without dashes) has in `args`, read token by token
 /// (`-name v`, `--name v`, `-name=v`, `--name=v`; the last one wins) whether or not the
 /// whole command line parses: a command line the flag parser rejects still names its
@@ -442,11 +459,7 @@ mod tests {
     #[test]
     fn flags_sharing_a_field_are_the_documented_aliases() {
         // Two table rows writing the same field must be one flag's short and long form.
-        let aliases: &[&[&str]] = &[
-            &["c", "continue"],
-            &["i", "prompt-interactive"],
-            &["p", "print", "prompt"],
-        ];
+        let aliases = FLAG_ALIASES;
         for f in FLAGS {
             let flag = format!("-{}={}", f.name, sample_value(f));
             let mine = parse(&[flag.as_str()]).expect("parses");

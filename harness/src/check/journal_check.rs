@@ -7,27 +7,56 @@ use super::failure::Failure;
 use super::op_check::join;
 use crate::observation::Observation;
 use crate::scenario::{InvocationExpect, JournalExpect};
-use agy_protocol::command_line::{parse_args, InvocationKind};
+use agy_protocol::command_line::{parse_args, same_flag, InvocationKind};
 use agy_protocol::diag::closest;
 use agy_protocol::journal::{now_us, JournalRecord};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 /// True when argv (without `argv[0]`) has `pattern`: one token (`--flag` also matches
-/// `--flag=value`), or `flag value` as two adjacent tokens (or `flag=value`).
+/// `--flag=value`), or `flag value` as two adjacent tokens (or `flag=value`). A flag
+/// matches under any of its spellings, as agy's flag parser reads them: one or two
+/// dashes, and its aliases (`-p` is `--print` and `--prompt`).
 pub fn argv_has(argv: &[String], pattern: &str) -> bool {
     let args = argv.get(1..).unwrap_or(&[]);
     let words: Vec<&str> = pattern.split_whitespace().collect();
     match words.as_slice() {
         [] => true,
-        [one] => args
-            .iter()
-            .any(|a| a == one || (one.starts_with('-') && a.starts_with(&format!("{one}=")))),
+        [one] => args.iter().any(|a| {
+            a == one
+                || matches!((flag_name(one), flag_token(a)), (Some(p), Some((n, _))) if same_flag(p, n))
+        }),
         [flag, rest @ ..] => {
             let value = rest.join(" ");
-            args.windows(2).any(|w| w[0] == *flag && w[1] == value)
-                || args.iter().any(|a| *a == format!("{flag}={value}"))
+            let Some(want) = flag_name(flag) else {
+                return args.windows(2).any(|w| w[0] == *flag && w[1] == value);
+            };
+            args.windows(2).any(|w| {
+                matches!(flag_token(&w[0]), Some((n, None)) if same_flag(want, n)) && w[1] == value
+            }) || args.iter().any(
+                |a| matches!(flag_token(a), Some((n, Some(v))) if same_flag(want, n) && v == value),
+            )
         }
+    }
+}
+
+/// The name of a pattern's flag without its dashes (`--print` → `print`).
+fn flag_name(pattern: &str) -> Option<&str> {
+    let name = pattern
+        .strip_prefix("--")
+        .or_else(|| pattern.strip_prefix('-'))?;
+    (!name.is_empty() && !name.contains('=')).then_some(name)
+}
+
+/// An argv token read as a flag: its name and its `=value`, if it has one.
+fn flag_token(token: &str) -> Option<(&str, Option<&str>)> {
+    let body = token
+        .strip_prefix("--")
+        .or_else(|| token.strip_prefix('-'))?;
+    match body.split_once('=') {
+        Some((n, v)) if !n.is_empty() => Some((n, Some(v))),
+        Some(_) => None,
+        None => (!body.is_empty()).then_some((body, None)),
     }
 }
 
@@ -533,6 +562,33 @@ pub(crate) mod tests {
         assert!(argv_has(&argv, "--print-timeout 10s"));
         assert!(!argv_has(&argv, "--output-format stream-json"));
         assert!(!argv_has(&argv, "agy"));
+    }
+
+    #[test]
+    fn a_flag_matches_under_every_spelling_agy_reads() {
+        let argv = |tokens: &[&str]| -> Vec<String> {
+            std::iter::once("agy")
+                .chain(tokens.iter().copied())
+                .map(String::from)
+                .collect()
+        };
+        for tokens in [
+            &["-p", "hi"][..],
+            &["--print", "hi"],
+            &["--print=hi"],
+            &["-prompt", "hi"],
+            &["--p=hi"],
+        ] {
+            let a = argv(tokens);
+            assert!(argv_has(&a, "-p"), "{tokens:?}");
+            assert!(argv_has(&a, "--print"), "{tokens:?}");
+            assert!(argv_has(&a, "-p hi"), "{tokens:?}");
+            assert!(!argv_has(&a, "-p bye"), "{tokens:?}");
+            assert!(!argv_has(&a, "-c"), "{tokens:?}");
+        }
+        assert!(argv_has(&argv(&["--continue"]), "-c"));
+        assert!(!argv_has(&argv(&["--print-timeout", "5s"]), "-p"));
+        assert!(!argv_has(&argv(&["-", "x"]), "-p"));
     }
 
     #[test]
