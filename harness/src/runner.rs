@@ -167,6 +167,7 @@ pub async fn run_all(
                             format!("agy-harness failed: {e}"),
                         )],
                         advice: Vec::new(),
+                        not_judged: Vec::new(),
                         duration_ms: 0,
                         note: Some("internal error in agy-harness; please report it".into()),
                         ops: Vec::new(),

@@ -17,6 +17,6 @@ pub use image::{decode_jpeg, has_image_extension, inspect_image, ImageCheck};
 pub use journal_check::{
     argv_has, check_invocation, check_journal, concurrency_high_water, selected_model, turns,
 };
-pub use op_check::{check_op, describe_reply};
+pub use op_check::{check_op, describe_reply, unjudged};
 pub use probe_check::{check_probes, probe_kind, ProbeKind};
 pub use retry_check::check_next_turn;

@@ -186,6 +186,22 @@ fn check_output(
     }
 }
 
+/// The expectations of one op that its reply gave nothing to judge against: shown as
+/// "not judged", never as held.
+pub fn unjudged(expect: &OpExpect, obs: &OpObservation) -> Vec<String> {
+    let Ok(reply) = &obs.reply else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if expect.usage.is_some() && reply.result.usage.is_none() {
+        out.push(format!(
+            "op {} {}: usage — the reply carries no usage figures",
+            obs.index, obs.name
+        ));
+    }
+    out
+}
+
 /// `usage = { … }`: the reply's own usage figures, when it reports any, are this turn's.
 fn check_usage(expect: &OpExpect, reply: &Reply, place: &str, out: &mut Vec<Failure>) {
     let (Some(want), Some(got)) = (&expect.usage, &reply.result.usage) else {
@@ -354,6 +370,26 @@ mod tests {
             }),
             result: OpResult::default(),
         }
+    }
+
+    #[test]
+    fn a_usage_expectation_without_usage_in_the_reply_is_not_judged_and_not_broken() {
+        let e = OpExpect {
+            usage: Some(crate::scenario::UsageExpect {
+                output_tokens: Some(7),
+                ..Default::default()
+            }),
+            ..OpExpect::default()
+        };
+        let mut ok = failed(Outcome::Auth, "x");
+        ok.ok = true;
+        ok.error = None;
+        let o = obs(ok, None);
+        assert!(check_op(&e, &o, Path::new("/")).is_empty());
+        let said = unjudged(&e, &o);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("op 1 generate: usage"), "{said:?}");
+        assert!(unjudged(&OpExpect::default(), &o).is_empty());
     }
 
     #[test]

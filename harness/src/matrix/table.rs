@@ -244,6 +244,7 @@ mod tests {
             status,
             failures: vec![],
             advice: vec![],
+            not_judged: vec![],
             duration_ms: 0,
             note: Some("driver exited".into()),
             ops: vec![],

@@ -72,6 +72,10 @@ pub struct ScenarioResult {
     /// strict: shown as advice, not failing the scenario.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub advice: Vec<Failure>,
+    /// Expectations the run gave nothing to judge against (a `usage` expectation of a
+    /// reply without usage): neither held nor broken.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_judged: Vec<String>,
     /// Wall time in milliseconds.
     pub duration_ms: u64,
     /// Why it was skipped, errored, or is expected to fail.
@@ -104,6 +108,8 @@ pub struct OpRecord {
     /// Why there was no reply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_reply: Option<String>,
+    /// Whether the scenario has an expectation on this op.
+    pub expected: bool,
     /// Time from request to reply, in milliseconds.
     pub duration_ms: u64,
 }

@@ -33,6 +33,7 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
         }
     );
     write_advice(out, r);
+    write_unjudged(out, r);
     if matches!(r.status, Status::Skipped | Status::ExpectedFailure) {
         if let Some(n) = &r.note {
             let _ = writeln!(out, "    {DIM}{n}{DIM:#}");
@@ -74,6 +75,26 @@ fn write_advice(out: &mut dyn Write, r: &ScenarioResult) {
             f.seed_choice.as_deref().unwrap_or("a seed's choice"),
             f.expected,
             f.observed
+        );
+    }
+}
+
+/// What the run could not judge, and ops that failed with no expectation on them: not
+/// failures of the scenario, but not to pass unseen.
+fn write_unjudged(out: &mut dyn Write, r: &ScenarioResult) {
+    for n in &r.not_judged {
+        let _ = writeln!(out, "    {YELLOW}not judged{YELLOW:#} {n}");
+    }
+    for op in r.ops.iter().filter(|o| !o.expected) {
+        let what = match (&op.error, &op.no_reply) {
+            (Some(e), _) => format!("replied with error `{e}`"),
+            (None, Some(why)) => format!("had no reply: {why}"),
+            (None, None) => continue,
+        };
+        let _ = writeln!(
+            out,
+            "    {YELLOW}op {} {}{YELLOW:#} {what} (the scenario has no expectation on it)",
+            op.index, op.op
         );
     }
 }
@@ -155,4 +176,71 @@ fn skipped_by_profile(report: &RunReport) -> Option<String> {
         "skipped: {} (`-v` lists them with the reason)",
         counts.join(", ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::OpRecord;
+
+    fn op(index: usize, error: Option<&str>, expected: bool) -> OpRecord {
+        OpRecord {
+            index,
+            op: "turn".into(),
+            outcome: None,
+            error: error.map(String::from),
+            no_reply: None,
+            expected,
+            duration_ms: 1,
+        }
+    }
+
+    fn shown(r: &ScenarioResult) -> String {
+        let mut out = Vec::new();
+        write_progress(&mut out, r, 1, 1);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    fn result(ops: Vec<OpRecord>, not_judged: Vec<String>) -> ScenarioResult {
+        ScenarioResult {
+            name: "s".into(),
+            path: String::new(),
+            profile: "session".into(),
+            covers: vec![],
+            description: None,
+            status: Status::Passed,
+            failures: vec![],
+            advice: vec![],
+            not_judged,
+            duration_ms: 0,
+            note: None,
+            ops,
+            sandbox: None,
+            driver_stderr: None,
+        }
+    }
+
+    #[test]
+    fn a_failed_op_without_expectations_is_shown_and_one_with_them_is_not() {
+        let text = shown(&result(
+            vec![
+                op(1, Some("AgyAuthError"), false),
+                op(2, Some("Quota"), true),
+            ],
+            vec![],
+        ));
+        assert!(text.contains("op 1 turn"), "{text}");
+        assert!(text.contains("AgyAuthError"), "{text}");
+        assert!(!text.contains("Quota"), "{text}");
+        let quiet = shown(&result(vec![op(1, None, false)], vec![]));
+        assert_eq!(quiet.lines().count(), 1, "{quiet}");
+    }
+
+    #[test]
+    fn what_was_not_judged_is_said() {
+        let text = shown(&result(vec![], vec!["op 2 turn: usage — none".into()]));
+        let line = text.lines().nth(1).unwrap_or_default();
+        assert!(line.contains("not judged"), "{text}");
+        assert!(line.contains("op 2 turn: usage"), "{text}");
+    }
 }

@@ -5,11 +5,11 @@ use super::context::{Ctx, Ended};
 use super::settings::RunSettings;
 use crate::check::{
     check_acp, check_history, check_invocation, check_journal, check_next_turn, check_op,
-    check_probes, Failure,
+    check_probes, unjudged, Failure,
 };
 use crate::observation::{Observation, OpObservation};
 use crate::report::{OpRecord, ScenarioResult, Status};
-use crate::scenario::Scenario;
+use crate::scenario::{OpExpect, Scenario};
 use std::time::Duration;
 
 /// The scenario's result from what was observed and how the run ended.
@@ -47,7 +47,16 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
         result.driver_stderr = Some(obs.driver_stderr_tail.clone());
     }
     result.failures = failures;
-    result.ops = obs.ops.iter().map(op_record).collect();
+    result.not_judged = obs
+        .ops
+        .iter()
+        .flat_map(|o| unjudged(&op_expect(s, o), o))
+        .collect();
+    result.ops = obs
+        .ops
+        .iter()
+        .map(|o| op_record(o, op_expect(s, o) != OpExpect::default()))
+        .collect();
     result
 }
 
@@ -62,6 +71,7 @@ pub(super) fn passed_result(s: &Scenario) -> ScenarioResult {
         status: Status::Passed,
         failures: Vec::new(),
         advice: Vec::new(),
+        not_judged: Vec::new(),
         duration_ms: 0,
         note: None,
         ops: Vec::new(),
@@ -114,8 +124,16 @@ fn apply_expected_failure(
     }
 }
 
+/// The expectations of op `o` in scenario `s` (none for an op the file does not hold).
+fn op_expect(s: &Scenario, o: &OpObservation) -> OpExpect {
+    s.ops
+        .get(o.index.wrapping_sub(1))
+        .map(|spec| spec.expect.clone())
+        .unwrap_or_default()
+}
+
 /// One op as the report lists it.
-fn op_record(o: &OpObservation) -> OpRecord {
+fn op_record(o: &OpObservation, expected: bool) -> OpRecord {
     OpRecord {
         index: o.index,
         op: o.name.to_string(),
@@ -126,6 +144,7 @@ fn op_record(o: &OpObservation) -> OpRecord {
             .ok()
             .and_then(|r| r.error.as_ref().map(|e| e.name.clone())),
         no_reply: o.reply.as_ref().err().map(|e| e.to_string()),
+        expected,
         duration_ms: o.replied_us.saturating_sub(o.sent_us) / 1000,
     }
 }
