@@ -2,6 +2,7 @@
 //! (`run_catalogue`), each with `FAKE_AGY_VERSION` set, gathered into a [`Matrix`].
 
 use super::table::Matrix;
+use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::cli::MatrixArgs;
@@ -22,6 +23,22 @@ pub async fn matrix_command(args: MatrixArgs, choice: ColorChoice) -> i32 {
     }
 }
 
+/// The scenarios of the profiles the adapter implements; the others are said and left
+/// out, so a column's "passed / applicable" counts only cells that could pass.
+fn of_its_profiles(scenarios: Vec<Scenario>, config: &AdapterConfig) -> Vec<Scenario> {
+    let (its, others): (Vec<Scenario>, Vec<Scenario>) = scenarios
+        .into_iter()
+        .partition(|s| config.adapter.profiles.contains(&s.meta.profile));
+    if !others.is_empty() {
+        eprintln!(
+            "note: {} scenario(s) of profiles `{}` does not implement are left out of the table",
+            others.len(),
+            config.adapter.name
+        );
+    }
+    its
+}
+
 async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
         return Err(HarnessError::bad_input(format!(
@@ -34,7 +51,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
         &args.target.fault,
         &args.common.runner,
     )?;
-    let scenarios = select_scenarios(&args.common)?;
+    let scenarios = of_its_profiles(select_scenarios(&args.common)?, &config);
     let versions: Vec<AgyVersion> = if args.versions.is_empty() {
         MODELLED_VERSIONS.to_vec()
     } else {

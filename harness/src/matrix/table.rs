@@ -216,10 +216,16 @@ impl Matrix {
         serde_json::to_string_pretty(self).map_err(|e| format!("failed to render JSON: {e}"))
     }
 
+    /// The cells of column `col` that ran to a verdict: not the ones whose scenario
+    /// does not apply to the version, nor the ones skipped or never run.
     fn applicable(&self, col: usize) -> usize {
         self.rows
             .iter()
-            .filter(|r| r.cells.get(col).is_some_and(|c| *c != Cell::NotApplicable))
+            .filter(|r| {
+                r.cells
+                    .get(col)
+                    .is_some_and(|c| matches!(c, Cell::Pass | Cell::Fail | Cell::Xfail))
+            })
             .count()
     }
 }
@@ -289,6 +295,8 @@ mod tests {
             Some("driver exited")
         );
         assert!(m.any_failed());
+        m.add_row("session/c", "session");
+        m.fill(0, &report(vec![result("session/c", Status::Skipped)]));
         let text = m.to_text();
         assert!(
             text.lines().last().unwrap_or("").ends_with("  1/2    0/1"),
