@@ -91,8 +91,22 @@ pub struct JournalRecord {
 impl JournalRecord {
     /// Whether this invocation ran a turn or only probed agy, read from its argv the way
     /// agy's parser reads it (so live-wrapper records, which carry no `mode`, classify too).
+    /// An idle start (see [`JournalRecord::is_idle_start`]) ran no turn: a probe.
     pub fn kind(&self) -> InvocationKind {
-        invocation_kind(&self.argv)
+        match invocation_kind(&self.argv) {
+            InvocationKind::Turn if self.is_idle_start() => InvocationKind::Probe,
+            kind => kind,
+        }
+    }
+
+    /// A persistent stream-json process whose stdin reached its end before any line
+    /// came: started to see that agy starts (or to warm up) and closed, with no turn.
+    /// One that ended by itself before reading stdin (an error at start-up) is not.
+    pub fn is_idle_start(&self) -> bool {
+        self.stdin.lines.is_empty()
+            && self.stdin.closed_us.is_some()
+            && crate::command_line::parse_args(self.argv.get(1..).unwrap_or_default())
+                .is_ok_and(|a| a.run_mode() == RunMode::Persistent)
     }
 
     /// Redacts everything in the record that a live run's user or account could
@@ -314,6 +328,37 @@ pub(crate) mod tests {
             stdout_bytes: 0,
             stderr_bytes: 0,
         }
+    }
+
+    #[test]
+    fn a_persistent_process_closed_before_any_line_is_an_idle_start_not_a_turn() {
+        let mut r = record(5);
+        r.argv = [
+            "agy",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(r.kind(), InvocationKind::Turn, "stdin never closed");
+        r.stdin.closed_us = Some(15);
+        assert!(r.is_idle_start());
+        assert_eq!(r.kind(), InvocationKind::Probe);
+        r.stdin.lines.push(StdinLine {
+            at_us: 12,
+            text: "{}".into(),
+            rule: None,
+        });
+        assert_eq!(r.kind(), InvocationKind::Turn, "it got a line");
+        let mut print = record(6);
+        print.stdin.closed_us = Some(15);
+        assert_eq!(
+            print.kind(),
+            InvocationKind::Turn,
+            "a print run reads no line"
+        );
     }
 
     #[test]

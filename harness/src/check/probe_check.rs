@@ -23,6 +23,9 @@ pub enum ProbeKind {
     Update,
     /// Another subcommand.
     Other,
+    /// A persistent process closed before any stdin line
+    /// ([`JournalRecord::is_idle_start`]).
+    IdleStart,
 }
 
 impl ProbeKind {
@@ -33,6 +36,7 @@ impl ProbeKind {
             ProbeKind::SlashCommand => "slash_commands",
             ProbeKind::Update => "update",
             ProbeKind::Other => "other",
+            ProbeKind::IdleStart => "idle_starts",
         }
     }
 
@@ -43,6 +47,7 @@ impl ProbeKind {
             ProbeKind::SlashCommand => e.slash_commands,
             ProbeKind::Update => e.update,
             ProbeKind::Other => e.other,
+            ProbeKind::IdleStart => e.idle_starts,
         }
     }
 }
@@ -51,6 +56,9 @@ impl ProbeKind {
 pub fn probe_kind(r: &JournalRecord) -> Option<ProbeKind> {
     if r.kind() == InvocationKind::Turn {
         return None;
+    }
+    if r.is_idle_start() {
+        return Some(ProbeKind::IdleStart);
     }
     let args = parse_args(r.argv.get(1..).unwrap_or_default()).ok()?;
     Some(if args.version {
@@ -73,6 +81,7 @@ pub fn check_probes(e: &ProbeExpect, obs: &Observation) -> Vec<Failure> {
         ProbeKind::SlashCommand,
         ProbeKind::Update,
         ProbeKind::Other,
+        ProbeKind::IdleStart,
     ];
     let mut out = Vec::new();
     for kind in kinds {

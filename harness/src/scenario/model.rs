@@ -358,16 +358,21 @@ pub struct ProbeExpect {
     pub update: u32,
     /// Any other subcommand.
     pub other: u32,
+    /// Persistent processes closed before any stdin line (started to see that agy
+    /// starts, and closed with no turn).
+    pub idle_starts: u32,
 }
 
 impl ProbeExpect {
-    /// One version read, one model listing, one slash command; never an update.
+    /// One version read, one model listing, one slash command, one idle start; never an
+    /// update.
     pub const DEFAULT: ProbeExpect = ProbeExpect {
         version: 1,
         models: 1,
         slash_commands: 1,
         update: 0,
         other: 1,
+        idle_starts: 1,
     };
 }
 
