@@ -6,6 +6,9 @@ mod failure;
 mod history_check;
 mod image;
 mod journal_check;
+/// The journal record a unit test builds, for tests outside `check`.
+#[cfg(test)]
+pub(crate) use journal_check::tests::record as test_record;
 mod op_check;
 mod probe_check;
 mod retry_check;

@@ -226,7 +226,7 @@ fn op_failures(ctx: &Ctx<'_>, obs: &Observation, o: &OpObservation) -> Vec<Failu
         }
     }
     if !failures.is_empty() {
-        let seen = agy_during(obs, o.sent_us, o.replied_us);
+        let seen = agy_during(obs, o.sent_us, o.replied_us, op_prompt(spec).as_deref());
         for f in failures.iter_mut() {
             if matches!(f.expectation.as_str(), "outcome" | "retryable" | "output") {
                 f.evidence.extend(seen.iter().cloned());
@@ -275,11 +275,51 @@ fn earlier_answer(s: &Scenario, index: usize, observed: &str) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
-/// What agy did while an op was in flight, one line per invocation, as evidence.
-fn agy_during(obs: &Observation, from_us: u64, to_us: u64) -> Vec<String> {
-    obs.journal
+/// The prompt an op sends, whatever its profile calls it (`prompt`, `text`).
+fn op_prompt(spec: &crate::scenario::OpSpec) -> Option<String> {
+    let crate::scenario::OpAction::Request(op) = &spec.action else {
+        return None;
+    };
+    let v = serde_json::to_value(op).ok()?;
+    ["prompt", "text"]
+        .iter()
+        .find_map(|k| v.get(k).and_then(|t| t.as_str()))
+        .filter(|t| !t.trim().is_empty())
+        .map(str::to_string)
+}
+
+/// The agy invocations that served an op: the ones started while it was in flight;
+/// when ops ran concurrently and several did, the ones whose argv or stdin carries the
+/// op's own prompt (all of them when none does: an adapter may rewrite prompts).
+fn served_by<'a>(
+    obs: &'a Observation,
+    from_us: u64,
+    to_us: u64,
+    prompt: Option<&str>,
+) -> Vec<&'a agy_protocol::journal::JournalRecord> {
+    let during: Vec<_> = obs
+        .journal
         .iter()
         .filter(|r| r.started_us >= from_us && r.started_us <= to_us)
+        .collect();
+    let Some(p) = prompt.filter(|_| during.len() > 1) else {
+        return during;
+    };
+    let carries = |r: &&agy_protocol::journal::JournalRecord| {
+        r.argv.iter().any(|a| a.contains(p)) || r.stdin.lines.iter().any(|l| l.text.contains(p))
+    };
+    let own: Vec<_> = during.iter().copied().filter(carries).collect();
+    if own.is_empty() {
+        during
+    } else {
+        own
+    }
+}
+
+/// What agy did for an op, one line per invocation that served it, as evidence.
+fn agy_during(obs: &Observation, from_us: u64, to_us: u64, prompt: Option<&str>) -> Vec<String> {
+    served_by(obs, from_us, to_us, prompt)
+        .into_iter()
         .map(|r| {
             let end = match &r.exit {
                 Some(x) => match (x.code, &x.signal) {
@@ -323,4 +363,31 @@ fn agy_during(obs: &Observation, from_us: u64, to_us: u64) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::test_record as record;
+
+    #[test]
+    fn concurrent_ops_each_name_the_invocation_that_carried_their_prompt() {
+        let obs = Observation {
+            journal: vec![
+                record(1, 10, &["agy", "-p", "a red fox"], 100, Some(900)),
+                record(2, 11, &["agy", "-p", "a blue whale"], 120, Some(950)),
+            ],
+            ..Observation::default()
+        };
+        let pids = |p: Option<&str>| -> Vec<u32> {
+            served_by(&obs, 50, 1000, p).iter().map(|r| r.pid).collect()
+        };
+        assert_eq!(pids(Some("a blue whale")), [11]);
+        assert_eq!(pids(Some("a red fox")), [10]);
+        assert_eq!(pids(Some("rewritten by the adapter")), [10, 11]);
+        assert_eq!(pids(None), [10, 11]);
+        let evidence = agy_during(&obs, 50, 1000, Some("a red fox"));
+        assert_eq!(evidence.len(), 1, "{evidence:?}");
+        assert!(evidence[0].starts_with("agy invocation 1 "), "{evidence:?}");
+    }
 }
