@@ -6,7 +6,7 @@ use crate::profile::{ContractLine, Evidence};
 /// The `oneshot` contract.
 pub const CONTRACT: [ContractLine; 10] = [
     ContractLine {
-        rule: "one print run per image: -p, --output-format json, the work dir as --add-dir, a --print-timeout; never --conversation/--continue",
+        rule: "one print run per image: -p, --output-format json, the work dir as --add-dir; never --conversation/--continue; bounded in time however the adapter bounds it (a --print-timeout equal to the timeout is a seed choice)",
         evidence: Evidence::Measured,
         source: "ADR 0013 decisions 2 and 6; spike S5 (docs/spike-records.md)",
     },
