@@ -167,6 +167,8 @@ pub async fn run_all(
                             format!("agy-harness failed: {e}"),
                         )],
                         advice: Vec::new(),
+                        unverified: Vec::new(),
+                        unverified_basis: None,
                         not_judged: Vec::new(),
                         duration_ms: 0,
                         note: Some("internal error in agy-harness; please report it".into()),

@@ -250,6 +250,8 @@ mod tests {
             status,
             failures: vec![],
             advice: vec![],
+            unverified: vec![],
+            unverified_basis: None,
             not_judged: vec![],
             duration_ms: 0,
             note: Some("driver exited".into()),

@@ -104,13 +104,19 @@ fn render_junit(report: &RunReport) -> Result<String, String> {
             }
         };
         let mut case = TestCase::new(r.name.clone(), status);
-        if !r.advice.is_empty() {
-            let advice: Vec<String> = r
-                .advice
-                .iter()
-                .map(|f| format!("advice (not the contract):\n{f}"))
-                .collect();
-            case.set_system_out(advice.join("\n\n"));
+        let basis = r.unverified_basis.as_deref().unwrap_or_default();
+        let aside: Vec<String> = r
+            .advice
+            .iter()
+            .map(|f| format!("advice (not the contract):\n{f}"))
+            .chain(
+                r.unverified
+                    .iter()
+                    .map(|f| format!("unverified (rests on: {basis}):\n{f}")),
+            )
+            .collect();
+        if !aside.is_empty() {
+            case.set_system_out(aside.join("\n\n"));
         }
         case.set_classname(r.profile.clone());
         case.set_time(Duration::from_millis(r.duration_ms));

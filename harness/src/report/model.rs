@@ -72,6 +72,13 @@ pub struct ScenarioResult {
     /// strict: shown as advice, not failing the scenario.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub advice: Vec<Failure>,
+    /// Broken expectations of a scenario whose basis is unverified agy behaviour, when
+    /// the adapter config is not strict: reported apart, not failing the scenario.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unverified: Vec<Failure>,
+    /// The unverified agy behaviour those rest on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unverified_basis: Option<String>,
     /// Expectations the run gave nothing to judge against (a `usage` expectation of a
     /// reply without usage): neither held nor broken.
     #[serde(skip_serializing_if = "Vec::is_empty")]

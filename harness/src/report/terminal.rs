@@ -33,6 +33,7 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
         }
     );
     write_advice(out, r);
+    write_unverified(out, r);
     write_unjudged(out, r);
     if matches!(r.status, Status::Skipped | Status::ExpectedFailure) {
         if let Some(n) = &r.note {
@@ -79,6 +80,23 @@ fn write_advice(out: &mut dyn Write, r: &ScenarioResult) {
     }
 }
 
+/// Broken expectations that rest on unverified agy behaviour: shown with the fact
+/// they rest on, not failing the scenario unless the adapter config is strict.
+fn write_unverified(out: &mut dyn Write, r: &ScenarioResult) {
+    let Some(basis) = &r.unverified_basis else {
+        return;
+    };
+    for f in &r.unverified {
+        let _ = writeln!(
+            out,
+            "    {YELLOW}unverified{YELLOW:#} {}: expected {}, observed {} — rests on: {basis}",
+            f.headline(),
+            f.expected,
+            f.observed
+        );
+    }
+}
+
 /// What the run could not judge, and ops that failed with no expectation on them: not
 /// failures of the scenario, but not to pass unseen.
 fn write_unjudged(out: &mut dyn Write, r: &ScenarioResult) {
@@ -117,6 +135,14 @@ pub fn write_summary(out: &mut dyn Write, report: &RunReport) {
         if n > 0 {
             parts.push(format!("{n} {}", s.word()));
         }
+    }
+    let unverified = report
+        .results
+        .iter()
+        .filter(|r| !r.unverified.is_empty())
+        .count();
+    if unverified > 0 {
+        parts.push(format!("{unverified} with unverified failures"));
     }
     if !report.not_run.is_empty() {
         parts.push(format!("{} not run", report.not_run.len()));
@@ -211,6 +237,8 @@ mod tests {
             status: Status::Passed,
             failures: vec![],
             advice: vec![],
+            unverified: vec![],
+            unverified_basis: None,
             not_judged,
             duration_ms: 0,
             note: None,
@@ -234,6 +262,25 @@ mod tests {
         assert!(!text.contains("Quota"), "{text}");
         let quiet = shown(&result(vec![op(1, None, false)], vec![]));
         assert_eq!(quiet.lines().count(), 1, "{quiet}");
+    }
+
+    #[test]
+    fn an_unverified_failure_is_shown_with_what_it_rests_on() {
+        let mut r = result(vec![], vec![]);
+        r.unverified = vec![crate::check::Failure::new(
+            "op 2 turn",
+            "outcome",
+            "timeout",
+            "success",
+        )];
+        r.unverified_basis = Some("agy's print timeout in persistent mode".into());
+        let text = shown(&r);
+        assert!(text.contains("unverified"), "{text}");
+        assert!(text.contains("op 2 turn: outcome"), "{text}");
+        assert!(
+            text.contains("rests on: agy's print timeout in persistent mode"),
+            "{text}"
+        );
     }
 
     #[test]

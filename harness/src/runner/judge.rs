@@ -26,6 +26,10 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
             failures.into_iter().partition(|f| f.seed_choice.is_some());
         failures = contract;
         result.advice = advice;
+        if let Some(basis) = &s.meta.unverified {
+            result.unverified = std::mem::take(&mut failures);
+            result.unverified_basis = Some(basis.clone());
+        }
     }
     match ended {
         Ok(()) => {}
@@ -71,6 +75,8 @@ pub(super) fn passed_result(s: &Scenario) -> ScenarioResult {
         status: Status::Passed,
         failures: Vec::new(),
         advice: Vec::new(),
+        unverified: Vec::new(),
+        unverified_basis: None,
         not_judged: Vec::new(),
         duration_ms: 0,
         note: None,

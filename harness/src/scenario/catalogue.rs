@@ -169,6 +169,7 @@ mod tests {
                 time_scale: None,
                 timeout: None,
                 agy_installed: None,
+                unverified: None,
                 script: None,
             },
             script: None,

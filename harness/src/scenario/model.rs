@@ -122,6 +122,11 @@ pub struct ScenarioMeta {
     /// and `AGY_BIN` names a file that does not exist), for the binary-missing row.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agy_installed: Option<bool>,
+    /// The agy behaviour the scenario acts out that no public record shows: its
+    /// failures are reported apart as unverified, and fail the run only when the
+    /// adapter config is strict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unverified: Option<String>,
 }
 
 /// One `[[op]]`.

@@ -1095,7 +1095,7 @@ no_late_text = true
                 path: "s.toml".into(),
                 meta: ScenarioMeta {
                     name: "acp/x".into(), profile: Profile::Acp, covers: Vec::new(), agy: None, versions: None, tags: Vec::new(),
-                    description: None, catches: vec!["acp-resends-last-prompt".into()], time_scale: None, timeout: None, agy_installed: None, script: None,
+                    description: None, catches: vec!["acp-resends-last-prompt".into()], time_scale: None, timeout: None, agy_installed: None, unverified: None, script: None,
                 },
                 script: None,
                 script_file: None,
@@ -1143,7 +1143,7 @@ no_late_text = true
                 path: "s.toml".into(),
                 meta: ScenarioMeta {
                     name, profile: Profile::Oneshot, covers: Vec::new(), agy: None, versions: None, tags,
-                    description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None, script: None,
+                    description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None, unverified: None, script: None,
                 },
                 script: None,
                 script_file: None,

@@ -3,7 +3,7 @@
 //! because text arrived" (seed 000).
 
 use crate::agy_text::mentions_auth;
-use crate::failure::{head, Failure, TURN_AUTH, TURN_FAILED, TURN_TRANSIENT};
+use crate::failure::{head, Failure, TURN_AUTH, TURN_FAILED, TURN_TIMEOUT, TURN_TRANSIENT};
 use crate::faults::{Fault, FaultSet};
 use agy_protocol::driver::Outcome;
 use agy_protocol::stream::{StepType, StepUpdate};
@@ -16,6 +16,15 @@ pub fn judge_result(
     faults: &FaultSet,
 ) -> Result<(), Failure> {
     match &result.status {
+        // docs/agy-reference.md §2.4: an expired --print-timeout is SUCCESS with an
+        // empty response and all usage counters 0 (S6c); never an answer.
+        Status::Success if result.response.trim().is_empty() && result.usage.is_zero() => {
+            Err(Failure::new(
+                Outcome::Timeout,
+                TURN_TIMEOUT,
+                "agy print timeout: SUCCESS with an empty response and zero usage",
+            ))
+        }
         Status::Success => {
             let check_advance = !faults.has(Fault::NoReplayFilter);
             match previous {
@@ -93,6 +102,17 @@ mod tests {
         )
         .is_ok());
         assert!(judge_result(&result(Status::Success, 1, ""), None, &FaultSet::none()).is_ok());
+    }
+
+    #[test]
+    fn an_empty_success_with_zero_usage_is_a_print_timeout_and_one_with_usage_is_not() {
+        let mut r = result(Status::Success, 2, "");
+        r.response = String::new();
+        let f = judge_result(&r, None, &FaultSet::none()).expect_err("fails");
+        assert_eq!((f.outcome, f.retryable), (Outcome::Timeout, true));
+        r.usage.output_tokens = 3;
+        r.usage.total_tokens = 3;
+        assert!(judge_result(&r, None, &FaultSet::none()).is_ok());
     }
 
     #[test]
