@@ -2,6 +2,7 @@
 //! was expected, what was observed, and the closest miss.
 
 mod acp_check;
+mod condition;
 mod failure;
 mod history_check;
 mod image;
@@ -14,6 +15,7 @@ mod probe_check;
 mod retry_check;
 
 pub use acp_check::{check_acp, client_methods, prompts_sent};
+pub use condition::unmet_condition;
 pub use failure::Failure;
 pub use history_check::check_history;
 pub use image::{decode_jpeg, has_image_extension, inspect_image, ImageCheck};

@@ -5,7 +5,7 @@ use super::context::{Ctx, Ended};
 use super::settings::RunSettings;
 use crate::check::{
     check_acp, check_history, check_invocation, check_journal, check_next_turn, check_op,
-    check_probes, unjudged, Failure,
+    check_probes, unjudged, unmet_condition, Failure,
 };
 use crate::observation::{Observation, OpObservation};
 use crate::report::{OpRecord, ScenarioResult, Status};
@@ -54,7 +54,16 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
     result.not_judged = obs
         .ops
         .iter()
-        .flat_map(|o| unjudged(&op_expect(s, o), o))
+        .flat_map(|o| {
+            match s
+                .ops
+                .get(o.index.wrapping_sub(1))
+                .and_then(|spec| unmet(spec, obs, o))
+            {
+                Some(why) => vec![why],
+                None => unjudged(&op_expect(s, o), o),
+            }
+        })
         .collect();
     result.ops = obs
         .ops
@@ -128,6 +137,14 @@ fn apply_expected_failure(
         }
         _ => {}
     }
+}
+
+/// Why op `o`'s expectations are not judged (its `only_if` does not hold), if so.
+fn unmet(spec: &crate::scenario::OpSpec, obs: &Observation, o: &OpObservation) -> Option<String> {
+    spec.expect
+        .only_if
+        .as_ref()
+        .and_then(|c| unmet_condition(c, obs, o))
 }
 
 /// The expectations of op `o` in scenario `s` (none for an op the file does not hold).
@@ -219,6 +236,9 @@ fn op_failures(ctx: &Ctx<'_>, obs: &Observation, o: &OpObservation) -> Vec<Failu
     let Some(spec) = s.ops.get(o.index - 1) else {
         return Vec::new();
     };
+    if unmet(spec, obs, o).is_some() {
+        return Vec::new();
+    }
     let mut failures: Vec<Failure> = check_op(&spec.expect, o, &ctx.sandbox.work())
         .into_iter()
         .chain(check_next_turn(&spec.expect, o, obs))

@@ -6,8 +6,8 @@ mod parse;
 
 pub use catalogue::{load_catalogue, parse_partition, Catalogue, Selection};
 pub use model::{
-    AcpExpect, AcpWait, HistoryExpect, InvocationExpect, JournalExpect, OpAction, OpExpect, OpSpec,
-    OutcomeSet, OutputExpect, ProbeExpect, Profile, Scenario, ScenarioExpect, ScenarioMeta,
-    UsageExpect,
+    AcpExpect, AcpWait, AgyCondition, HistoryExpect, InvocationExpect, JournalExpect, OpAction,
+    OpExpect, OpSpec, OutcomeSet, OutputExpect, ProbeExpect, Profile, Scenario, ScenarioExpect,
+    ScenarioMeta, UsageExpect,
 };
 pub use parse::{parse_scenario, parse_scenario_file, render_scenario, DEFAULT_SESSION};

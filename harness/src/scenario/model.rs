@@ -254,6 +254,21 @@ pub enum OutputExpect {
     Absent,
 }
 
+/// `only_if = { … }` of an op's expectations: what agy must have been given while the
+/// op ran for them to be judged. Every key given must hold.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgyCondition {
+    /// A stdin line agy received while the op ran carries a prompt that starts with
+    /// this (`"/"`: the client sent agy a slash line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_starts_with: Option<String>,
+    /// No agy invocation running while the op ran has this in its argv (as `argv_has`
+    /// reads it: `"--json-schema"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub argv_lacks: Option<String>,
+}
+
 /// `expect = { … }` of one op.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -307,6 +322,10 @@ pub struct OpExpect {
     /// config asks for strict mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<String>,
+    /// The checks hold only when agy was given what the scenario is about; otherwise
+    /// they are not judged (a client may never send agy the line the scenario tests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_if: Option<AgyCondition>,
 }
 
 /// `usage = { output_tokens = 12 }`: token counters a turn's reply must report, when it

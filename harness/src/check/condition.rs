@@ -1,0 +1,119 @@
+//! `only_if`: whether agy was given what an op's expectations are about. When it was
+//! not (the client never sent agy the line, or ran agy with a flag the scenario does
+//! not model), the op's expectations are not judged, and the report says why.
+
+use super::journal_check::argv_has;
+use crate::observation::{Observation, OpObservation};
+use crate::scenario::AgyCondition;
+use agy_protocol::journal::JournalRecord;
+use agy_protocol::stream::parse_input_line;
+
+/// Why `cond` does not hold for op `o`, or `None` when it holds.
+pub fn unmet_condition(
+    cond: &AgyCondition,
+    obs: &Observation,
+    o: &OpObservation,
+) -> Option<String> {
+    let during: Vec<&JournalRecord> = obs
+        .journal
+        .iter()
+        .filter(|r| r.started_us <= o.replied_us && r.ended_us.is_none_or(|e| e >= o.sent_us))
+        .collect();
+    if let Some(prefix) = &cond.line_starts_with {
+        let prompts: Vec<String> = during
+            .iter()
+            .flat_map(|r| &r.stdin.lines)
+            .filter(|l| (o.sent_us..=o.replied_us).contains(&l.at_us))
+            .map(|l| line_prompt(&l.text))
+            .collect();
+        if !prompts
+            .iter()
+            .any(|p| p.trim_start().starts_with(prefix.as_str()))
+        {
+            return Some(format!(
+                "no stdin line agy received during the op starts with `{prefix}` (the client sent it otherwise): op {} {} not judged",
+                o.index, o.name
+            ));
+        }
+    }
+    if let Some(flag) = &cond.argv_lacks {
+        if let Some(r) = during.iter().find(|r| argv_has(&r.argv, flag)) {
+            return Some(format!(
+                "agy invocation {} ran with `{flag}`, which the scenario does not model: op {} {} not judged",
+                r.invocation, o.index, o.name
+            ));
+        }
+    }
+    None
+}
+
+/// The prompt of a stream-json stdin line, or the line itself when it is not one.
+fn line_prompt(line: &str) -> String {
+    parse_input_line(line)
+        .map(|u| u.message.content.text())
+        .unwrap_or_else(|_| line.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::test_record as record;
+    use agy_protocol::journal::StdinLine;
+
+    fn op() -> OpObservation {
+        OpObservation {
+            index: 3,
+            name: "turn",
+            sent_us: 100,
+            replied_us: 200,
+            reply: Err(crate::driver_client::DriverError::Timeout(
+                std::time::Duration::ZERO,
+            )),
+            outcome: None,
+            still_running: None,
+        }
+    }
+
+    fn with_line(text: &str, at_us: u64) -> Observation {
+        let mut r = record(1, 10, &["agy", "--input-format", "stream-json"], 50, None);
+        r.stdin.lines.push(StdinLine {
+            at_us,
+            text: text.into(),
+            rule: None,
+        });
+        Observation {
+            journal: vec![r],
+            ..Observation::default()
+        }
+    }
+
+    #[test]
+    fn a_slash_line_agy_received_meets_the_condition_and_a_preambled_one_does_not() {
+        let cond = AgyCondition {
+            line_starts_with: Some("/".into()),
+            ..AgyCondition::default()
+        };
+        let slash = r#"{"event":"user","message":{"role":"user","content":"/model x"}}"#;
+        let preambled =
+            r#"{"event":"user","message":{"role":"user","content":"You are helpful.\n/model x"}}"#;
+        assert_eq!(unmet_condition(&cond, &with_line(slash, 150), &op()), None);
+        assert!(unmet_condition(&cond, &with_line(preambled, 150), &op()).is_some());
+        assert!(
+            unmet_condition(&cond, &with_line(slash, 20), &op()).is_some(),
+            "a line of an earlier op"
+        );
+    }
+
+    #[test]
+    fn a_flag_the_scenario_does_not_model_leaves_the_op_unjudged() {
+        let cond = AgyCondition {
+            argv_lacks: Some("--json-schema".into()),
+            ..AgyCondition::default()
+        };
+        let mut obs = with_line("x", 150);
+        assert_eq!(unmet_condition(&cond, &obs, &op()), None);
+        obs.journal[0].argv.push("--json-schema={}".into());
+        let why = unmet_condition(&cond, &obs, &op()).expect("unmet");
+        assert!(why.contains("--json-schema"), "{why}");
+    }
+}
