@@ -94,6 +94,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         }
         None => None,
     };
+    let fake_agy_acp = fake_agy_acp(&args.common.runner, &scenarios, &config.adapter.profiles)?;
     let settings = RunSettings {
         config,
         fake_agy: match &live {
@@ -105,7 +106,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
             Some(_) => TimeScale::ONE,
             None => args.common.runner.time_scale,
         },
-        fake_agy_acp: fake_agy_acp(&args.common.runner, &scenarios)?,
+        fake_agy_acp,
         keep_sandboxes: args.keep_sandboxes,
         live: live.clone(),
         agy_version: None,

@@ -116,7 +116,11 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, HarnessError> {
     let settings = RunSettings {
         config: AdapterConfig::reference(&bin, &[]),
         fake_agy: fake_agy(&args.common.runner)?,
-        fake_agy_acp: fake_agy_acp(&args.common.runner, &scenarios)?,
+        fake_agy_acp: fake_agy_acp(
+            &args.common.runner,
+            &scenarios,
+            &agy_protocol::profile::Profile::ALL,
+        )?,
         time_scale: args.common.runner.time_scale,
         keep_sandboxes: false,
         live: None,

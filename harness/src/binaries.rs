@@ -10,6 +10,7 @@ use agy_protocol::env::{
     AGY_HARNESS_FAKE_AGY, AGY_HARNESS_FAKE_AGY_ACP, AGY_HARNESS_REFERENCE_ADAPTER,
 };
 use agy_protocol::fault::{parse_fault_list, FaultInfo};
+use agy_protocol::profile::Profile;
 use std::path::{Path, PathBuf};
 
 /// The binary at `given` (`what` names it in the error), else `$env_var`'s or the
@@ -55,14 +56,16 @@ fn verified(path: PathBuf, name: &str) -> Result<PathBuf, HarnessError> {
 }
 
 /// The fake ACP agent: `--fake-agy-acp`, `$AGY_HARNESS_FAKE_AGY_ACP`, or next to
-/// agy-harness. Needed only when `scenarios` has an `acp` scenario.
+/// agy-harness. Needed only when `scenarios` has a scenario that uses it and will run:
+/// one of a profile the adapter implements (`profiles`), as the others are skipped.
 pub(crate) fn fake_agy_acp(
     runner: &RunnerArgs,
     scenarios: &[Scenario],
+    profiles: &[Profile],
 ) -> Result<Option<PathBuf>, HarnessError> {
-    let needed = scenarios
-        .iter()
-        .any(|s| crate::profile::unit(s.meta.profile).needs_fake_acp());
+    let needed = scenarios.iter().any(|s| {
+        profiles.contains(&s.meta.profile) && crate::profile::unit(s.meta.profile).needs_fake_acp()
+    });
     fake_agy_acp_if(runner, needed)
 }
 

@@ -67,7 +67,11 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Harn
         faults.retain(|f| args.fault.contains(&f.name));
     }
     let scenarios = select_scenarios(&args.common)?;
-    let fake_acp = fake_agy_acp(&args.common.runner, &scenarios)?;
+    let fake_acp = fake_agy_acp(
+        &args.common.runner,
+        &scenarios,
+        &agy_protocol::profile::Profile::ALL,
+    )?;
     let settings = |extra: &[String]| RunSettings {
         config: AdapterConfig::reference(&bin, extra),
         fake_agy: fake.clone(),

@@ -58,7 +58,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
         args.versions.clone()
     };
     let fake = fake_agy(&args.common.runner)?;
-    let fake_acp = fake_agy_acp(&args.common.runner, &scenarios)?;
+    let fake_acp = fake_agy_acp(&args.common.runner, &scenarios, &config.adapter.profiles)?;
     let jobs = args.common.runner.jobs();
     let mut matrix = Matrix::new(config.adapter.name.clone(), versions.clone());
     for s in &scenarios {

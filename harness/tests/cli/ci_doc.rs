@@ -4,7 +4,6 @@
 //! kit for real).
 
 use crate::support::*;
-use agy_protocol::env::AGY_HARNESS_SCENARIOS;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -86,47 +85,72 @@ fn workspace_packages() -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn the_commands_of_the_ci_job_in_docs_ci_run_against_an_adapter_repository() {
+/// A bin folder holding only the binaries of the packages `cargo install` names, copied
+/// out of this build's folder (agy-harness finds its fakes next to itself, so a link
+/// back into the build folder would find every binary of the workspace).
+fn installed_bin(t: &TestDir, packages: &[String]) -> PathBuf {
+    let built = Path::new(env!("CARGO_BIN_EXE_agy-harness"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let bin = t.path().join("installed-bin");
+    std::fs::create_dir_all(&bin).expect("bin dir");
+    for p in packages {
+        std::fs::copy(built.join(p), bin.join(p)).expect("copies the installed binary");
+    }
+    bin
+}
+
+/// Runs every `run:` command of the job in an adapter repository whose config is
+/// `profile`'s, with only what the install step installs on `PATH`; returns the
+/// uploaded report.
+fn run_the_job(profile: &str) -> String {
     let job = ci_job();
     let commands = values_of(&job, "run");
     assert!(commands.len() >= 3, "run steps: {commands:?}");
     let t = TestDir::new();
     let harness = Path::new(env!("CARGO_BIN_EXE_agy-harness"));
-    // The adapter repository: a session adapter (the reference adapter) and its config.
+    let install = commands
+        .iter()
+        .find(|c| c.starts_with("cargo install"))
+        .expect("an install step");
+    let named = installed_packages(install);
+    assert!(named.contains(&"agy-harness".to_string()), "{install}");
+    let packages = workspace_packages();
+    for p in &named {
+        assert!(
+            packages.contains(p),
+            "`{install}` installs `{p}`, which is not a package of the workspace ({packages:?})"
+        );
+    }
+    let bin = installed_bin(&t, &named);
+    // The adapter repository: the reference adapter as an adapter of `profile`.
     let repo = t.path().join("repo");
     t.write(
         "repo/agy-adapter.toml",
         &format!(
-            "[adapter]\nname = \"a session adapter\"\ncommand = [{:?}]\nprofiles = [\"session\"]\n",
+            "[adapter]\nname = \"a {profile} adapter\"\ncommand = [{:?}]\nprofiles = [\"{profile}\"]\n",
             harness
                 .with_file_name("agy-reference-adapter")
                 .display()
                 .to_string()
         ),
     );
-    let path = std::env::join_paths(
-        std::iter::once(harness.parent().expect("bin dir").to_path_buf()).chain(
-            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-        ),
-    )
+    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
     .expect("PATH");
-    let packages = workspace_packages();
-    for command in &commands {
-        if command.starts_with("cargo install") {
-            let named = installed_packages(command);
-            assert!(named.contains(&"agy-harness".to_string()), "{command}");
-            for p in &named {
-                assert!(packages.contains(p), "`{command}` installs `{p}`, which is not a package of the workspace ({packages:?})");
-            }
-            continue;
-        }
+    for command in commands.iter().filter(|c| !c.starts_with("cargo install")) {
         let mut cmd = std::process::Command::new("bash");
         cmd.args(["-euo", "pipefail", "-c", command])
             .current_dir(&repo)
             .env("PATH", &path)
-            .env("HOME", t.path())
-            .env_remove(AGY_HARNESS_SCENARIOS);
+            .env("HOME", t.path());
+        for (k, _) in std::env::vars_os() {
+            if k.to_string_lossy().starts_with("AGY_HARNESS_") {
+                cmd.env_remove(k);
+            }
+        }
         let out = run(cmd, Duration::from_secs(300));
         assert!(
             out.status.success(),
@@ -139,10 +163,25 @@ fn the_commands_of_the_ci_job_in_docs_ci_run_against_an_adapter_repository() {
     }
     let uploaded = values_of(&job, "path");
     assert_eq!(uploaded.len(), 1, "{uploaded:?}");
-    let report = std::fs::read_to_string(repo.join(&uploaded[0])).expect("the uploaded report");
+    std::fs::read_to_string(repo.join(&uploaded[0])).expect("the uploaded report")
+}
+
+#[test]
+fn the_ci_job_in_docs_ci_runs_a_session_adapter_with_only_what_it_installs() {
+    let report = run_the_job("session");
     assert!(report.contains("<testsuites"), "{report}");
     assert!(
         report.contains("session/three-turns-on-one-process"),
+        "{report}"
+    );
+}
+
+#[test]
+fn the_ci_job_in_docs_ci_runs_a_oneshot_adapter_with_only_what_it_installs() {
+    let report = run_the_job("oneshot");
+    assert!(report.contains("<testsuites"), "{report}");
+    assert!(
+        report.contains("oneshot/success-delivers-one-decodable-image"),
         "{report}"
     );
 }
