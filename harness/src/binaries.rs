@@ -122,13 +122,15 @@ pub(crate) fn adapter_config(
         other => other,
     };
     match adapter {
-        Some(path) => load_adapter_config(path).map_err(|d| {
-            eprint!("{d}");
-            HarnessError::bad_input(format!(
-                "the adapter config `{}` is not valid",
-                path.display()
-            ))
-        }),
+        Some(path) => load_adapter_config(path)
+            .map_err(|d| {
+                eprint!("{d}");
+                HarnessError::bad_input(format!(
+                    "the adapter config `{}` is not valid",
+                    path.display()
+                ))
+            })
+            .and_then(|c| startable(c, path)),
         None => {
             let bin = reference_adapter(runner)?;
             let extra: Vec<String> = faults
@@ -138,6 +140,25 @@ pub(crate) fn adapter_config(
             Ok(AdapterConfig::reference(&bin, &extra))
         }
     }
+}
+
+/// `config` when its command's program exists and may be executed: a driver that was
+/// never built is one setup error, said once, not a failure of every scenario.
+fn startable(config: AdapterConfig, path: &Path) -> Result<AdapterConfig, HarnessError> {
+    use std::os::unix::fs::PermissionsExt;
+    let program = config.adapter.command.first().cloned().unwrap_or_default();
+    let resolved = crate::driver_client::resolve_program(&program);
+    let problem = match std::fs::metadata(&resolved) {
+        Err(e) => format!("cannot be found ({e})"),
+        Ok(m) if !m.is_file() => "is not a file".to_string(),
+        Ok(m) if m.permissions().mode() & 0o111 == 0 => "is not executable".to_string(),
+        Ok(_) => return Ok(config),
+    };
+    Err(HarnessError::could_not_run(format!(
+        "the adapter cannot start: `{program}`, the program of `command` in `{}`, {problem}",
+        path.display()
+    ))
+    .with_hint("build the driver first, or fix `command` (a relative path is read from the config's folder; a bare name is looked up on PATH)"))
 }
 
 /// Asks the reference adapter for its faults.

@@ -231,3 +231,30 @@ fn a_run_without_adapter_in_a_folder_with_agy_adapter_toml_tests_that_adapter_an
         ))
         .stdout(predicate::str::contains("against the folder's adapter"));
 }
+
+#[test]
+fn a_driver_that_was_never_built_is_one_setup_error_not_a_failure_per_scenario() {
+    // Regression: every scenario failed on its own (exit 1), which read as a broken
+    // adapter rather than a missing build.
+    let t = TestDir::new();
+    t.write(
+        "agy-adapter.toml",
+        "[adapter]\nname = \"unbuilt\"\ncommand = [\"./target/release/my-driver\"]\nprofiles = [\"oneshot\"]\n",
+    );
+    let out = harness(&t)
+        .args(["run", "--adapter", "agy-adapter.toml"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("the adapter cannot start").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("my-driver"), "{stderr}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("oneshot/"),
+        "no scenario ran"
+    );
+}
