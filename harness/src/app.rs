@@ -70,6 +70,9 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         &args.common.runner,
     )?;
     let (mut scenarios, names) = load_and_select(&args.common.source, &args.common.selection())?;
+    if let Some(v) = args.agy_version {
+        scenarios.retain(|s| s.meta.versions.as_ref().is_none_or(|r| r.contains(v)));
+    }
     check_expected_failures(&config, names.iter().map(String::as_str)).map_err(|d| {
         eprint!("{d}");
         HarnessError::bad_input(
@@ -109,7 +112,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         fake_agy_acp,
         keep_sandboxes: args.keep_sandboxes,
         live: live.clone(),
-        agy_version: None,
+        agy_version: args.agy_version,
     };
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let report = run_catalogue(scenarios, settings, jobs, args.verbose, &mut out).await?;

@@ -121,6 +121,11 @@ pub struct RunArgs {
     /// folder (needs `--live`; `agy-harness repro` reads it).
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// Act out this agy version in every scenario instead of the one each models, and
+    /// run only the scenarios that apply to it: one column of `matrix`, to reproduce a
+    /// cell of it.
+    #[arg(long, value_name = "VERSION", conflicts_with = "agy")]
+    pub agy_version: Option<agy_protocol::AgyVersion>,
 }
 
 /// `agy-harness check`.

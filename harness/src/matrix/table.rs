@@ -56,9 +56,10 @@ pub struct Row {
     pub profile: String,
     /// Cells in the order of [`Matrix::versions`].
     pub cells: Vec<Cell>,
-    /// The first broken expectation per failing version (`version` → headline).
+    /// The first broken expectation per failing version, with what was expected and
+    /// observed; versions in version order (1.1.9 before 1.1.27).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub failures: BTreeMap<String, String>,
+    pub failures: BTreeMap<AgyVersion, String>,
 }
 
 /// The whole table.
@@ -94,7 +95,7 @@ impl Matrix {
 
     /// Fills column `col` from one version's run.
     pub fn fill(&mut self, col: usize, report: &RunReport) {
-        let version = self.versions.get(col).map(|v| v.to_string());
+        let version = self.versions.get(col).copied();
         for r in &report.results {
             let Some(row) = self.rows.iter_mut().find(|row| row.scenario == r.name) else {
                 continue;
@@ -107,10 +108,17 @@ impl Matrix {
                 let why = r
                     .failures
                     .first()
-                    .map(|f| f.headline())
+                    .map(|f| {
+                        format!(
+                            "{} (expected {}, observed {})",
+                            f.headline(),
+                            f.expected,
+                            f.observed
+                        )
+                    })
                     .or_else(|| r.note.clone())
                     .unwrap_or_else(|| r.status.word().to_string());
-                row.failures.insert(v.clone(), why);
+                row.failures.insert(*v, why);
             }
         }
         for name in &report.not_run {
@@ -293,10 +301,20 @@ mod tests {
         assert_eq!(m.rows[0].cells, vec![Cell::Pass, Cell::Xfail]);
         assert_eq!(m.rows[1].cells, vec![Cell::Fail, Cell::NotApplicable]);
         assert_eq!(
-            m.rows[1].failures.get("1.2.6").map(String::as_str),
+            m.rows[1].failures.get(&v("1.2.6")).map(String::as_str),
             Some("driver exited")
         );
         assert!(m.any_failed());
+        let mut order = Matrix::new("ref".into(), vec![v("1.1.27"), v("1.1.9")]);
+        order.add_row("oneshot/x", "oneshot");
+        order.fill(0, &report(vec![result("oneshot/x", Status::Failed)]));
+        order.fill(1, &report(vec![result("oneshot/x", Status::Failed)]));
+        let md = order.to_markdown();
+        let (early, late) = (
+            md.find("under 1.1.9").expect("1.1.9"),
+            md.find("under 1.1.27").expect("1.1.27"),
+        );
+        assert!(early < late, "{md}");
         m.add_row("session/c", "session");
         m.fill(0, &report(vec![result("session/c", Status::Skipped)]));
         let text = m.to_text();

@@ -258,3 +258,25 @@ fn a_driver_that_was_never_built_is_one_setup_error_not_a_failure_per_scenario()
         "no scenario ran"
     );
 }
+
+#[test]
+fn run_with_an_agy_version_runs_only_what_applies_to_it_and_acts_that_version_out() {
+    // One cell of `matrix` reproduced with `run`: the slash line ends the session only
+    // from agy 1.3.1 on, so under 1.2.6 the scenario does not apply.
+    let t = TestDir::new();
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios/session/slash-line-ends-the-session.toml");
+    let under = |version: &str| {
+        harness(&t)
+            .args(["run", "--agy-version", version])
+            .arg(&scenario)
+            .output()
+            .expect("runs")
+    };
+    let applies = under("1.3.1");
+    assert_eq!(applies.status.code(), Some(0), "{applies:?}");
+    assert!(String::from_utf8_lossy(&applies.stdout).contains("1 passed"));
+    let not_applicable = under("1.2.6");
+    assert_eq!(not_applicable.status.code(), Some(2), "{not_applicable:?}");
+    assert!(String::from_utf8_lossy(&not_applicable.stderr).contains("no scenario matches"));
+}
