@@ -72,7 +72,8 @@ fn early_result(s: &Scenario, status: Status, note: String) -> ScenarioResult {
 fn skip_reason(s: &Scenario, settings: &RunSettings) -> Option<String> {
     if !settings.config.adapter.profiles.contains(&s.meta.profile) {
         return Some(format!(
-            "the adapter does not implement the `{}` profile",
+            "{} `{}` profile",
+            crate::report::PROFILE_SKIP,
             s.meta.profile
         ));
     }

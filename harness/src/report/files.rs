@@ -75,7 +75,7 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
 fn render_junit(report: &RunReport) -> Result<String, String> {
     let mut junit = Report::new("agy-harness");
     let mut suite = TestSuite::new(report.adapter.clone());
-    for r in &report.results {
+    for r in report.results.iter().filter(|r| !r.skipped_for_profile()) {
         let status = match r.status {
             Status::Passed | Status::ExpectedFailure => TestCaseStatus::success(),
             Status::Skipped | Status::Interrupted => {
@@ -98,7 +98,9 @@ fn render_junit(report: &RunReport) -> Result<String, String> {
                     .map(|f| f.headline())
                     .unwrap_or_else(|| r.status.word().into());
                 s.set_message(first);
-                let body: Vec<String> = r.failures.iter().map(|f| f.to_string()).collect();
+                let body: Vec<String> = std::iter::once(r.explanation())
+                    .chain(r.failures.iter().map(|f| f.to_string()))
+                    .collect();
                 s.set_description(body.join("\n\n"));
                 s
             }
@@ -144,7 +146,7 @@ fn render_markdown(report: &RunReport) -> String {
         if report.complete { "" } else { " — **interrupted: partial report**" }
     ));
     out.push_str("| Scenario | Result | Covers | First broken expectation |\n|---|---|---|---|\n");
-    for r in &report.results {
+    for r in report.results.iter().filter(|r| !r.skipped_for_profile()) {
         let first = r.failures.first().map(|f| f.headline()).unwrap_or_default();
         out.push_str(&format!(
             "| `{}` | {} | {} | {} |\n",
@@ -154,8 +156,22 @@ fn render_markdown(report: &RunReport) -> String {
             first.replace('|', "\\|")
         ));
     }
+    let other_profiles = report
+        .results
+        .iter()
+        .filter(|r| r.skipped_for_profile())
+        .count();
+    if other_profiles > 0 {
+        out.push_str(&format!(
+            "\n{other_profiles} scenario(s) of profiles the adapter does not implement are not listed.\n"
+        ));
+    }
     for r in report.results.iter().filter(|r| !r.failures.is_empty()) {
-        out.push_str(&format!("\n## `{}`\n\n```text\n", r.name));
+        out.push_str(&format!(
+            "\n## `{}`\n\n{}\n\n```text\n",
+            r.name,
+            r.explanation()
+        ));
         for f in &r.failures {
             out.push_str(&f.to_string());
             out.push_str("\n\n");
@@ -175,4 +191,87 @@ fn render_markdown(report: &RunReport) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Failure;
+    use crate::report::{ScenarioResult, PROFILE_SKIP};
+
+    fn result(name: &str, status: Status, note: Option<String>) -> ScenarioResult {
+        ScenarioResult {
+            name: name.into(),
+            path: format!("scenarios/{name}.toml"),
+            profile: "session".into(),
+            covers: vec![],
+            description: Some("The second turn fails and is released.".into()),
+            status,
+            failures: vec![],
+            advice: vec![],
+            unverified: vec![],
+            unverified_basis: None,
+            not_judged: vec![],
+            duration_ms: 1,
+            note,
+            ops: vec![],
+            sandbox: None,
+            driver_stderr: None,
+        }
+    }
+
+    fn report() -> RunReport {
+        let mut failed = result("session/x", Status::Failed, None);
+        failed.failures = vec![Failure::new("op 2 turn", "outcome", "transient", "success")
+            .evidence(["agy invocation 1 (pid 7): exit 0".to_string()])];
+        let skipped = result(
+            "acp/y",
+            Status::Skipped,
+            Some(format!("{PROFILE_SKIP} `acp` profile")),
+        );
+        let budget = result(
+            "oneshot/z",
+            Status::Skipped,
+            Some("skipped for budget".into()),
+        );
+        RunReport {
+            adapter: "a".into(),
+            started: String::new(),
+            duration_ms: 1,
+            time_scale: 1.0,
+            complete: true,
+            results: vec![failed, skipped, budget],
+            not_run: vec![],
+        }
+    }
+
+    #[test]
+    fn junit_explains_a_failure_and_leaves_out_skips_of_other_profiles() {
+        let xml = render_junit(&report()).expect("renders");
+        assert!(xml.contains("scenarios/session/x.toml"), "{xml}");
+        assert!(
+            xml.contains("The second turn fails and is released."),
+            "{xml}"
+        );
+        assert!(xml.contains("agy invocation 1 (pid 7)"), "{xml}");
+        assert!(!xml.contains("acp/y"), "{xml}");
+        assert!(
+            xml.contains("oneshot/z"),
+            "a skip for another reason stays: {xml}"
+        );
+    }
+
+    #[test]
+    fn markdown_counts_skips_of_other_profiles_instead_of_listing_them() {
+        let md = render_markdown(&report());
+        assert!(!md.contains("acp/y"), "{md}");
+        assert!(
+            md.contains("1 scenario(s) of profiles the adapter does not implement"),
+            "{md}"
+        );
+        assert!(
+            md.contains("The second turn fails and is released."),
+            "{md}"
+        );
+    }
 }

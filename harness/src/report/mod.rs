@@ -6,5 +6,5 @@ mod model;
 mod terminal;
 
 pub use files::{parse_report_target, render_report, write_report, ReportFormat, ReportTarget};
-pub use model::{OpRecord, RunReport, ScenarioResult, Status};
+pub use model::{OpRecord, RunReport, ScenarioResult, Status, PROFILE_SKIP};
 pub use terminal::{write_progress, write_summary};

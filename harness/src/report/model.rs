@@ -99,6 +99,29 @@ pub struct ScenarioResult {
     pub driver_stderr: Option<String>,
 }
 
+/// The start of the note of a scenario skipped because the adapter does not implement
+/// its profile: such skips are summed up, not listed case by case.
+pub const PROFILE_SKIP: &str = "the adapter does not implement the";
+
+impl ScenarioResult {
+    /// Whether it was skipped only because the adapter does not implement its profile.
+    pub fn skipped_for_profile(&self) -> bool {
+        self.status == Status::Skipped
+            && self
+                .note
+                .as_deref()
+                .is_some_and(|n| n.starts_with(PROFILE_SKIP))
+    }
+
+    /// Where the scenario is and what it is about, for a failure's explanation.
+    pub fn explanation(&self) -> String {
+        match &self.description {
+            Some(d) => format!("{}\n{}", self.path, d.trim()),
+            None => self.path.clone(),
+        }
+    }
+}
+
 /// One op in a report.
 #[derive(Debug, Clone, Serialize)]
 pub struct OpRecord {
