@@ -45,6 +45,18 @@ pub struct AdapterSection {
     /// (`strict = "…"` in a scenario) fail the scenario instead of being advice.
     #[serde(default)]
     pub strict: bool,
+    /// The agy versions the adapter supports (`">=1.1.18"`): a scenario modelling
+    /// another version is skipped as unsupported, and `matrix` marks such columns
+    /// `unsupported` instead of running them. None: every version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agy_versions: Option<agy_protocol::VersionRange>,
+}
+
+impl AdapterSection {
+    /// Whether the adapter supports agy `v`.
+    pub fn supports(&self, v: agy_protocol::AgyVersion) -> bool {
+        self.agy_versions.as_ref().is_none_or(|r| r.contains(v))
+    }
 }
 
 /// `[timeouts]`: wall-clock bounds, not time-scaled.
@@ -141,6 +153,7 @@ impl AdapterConfig {
                 profiles: Profile::ALL.to_vec(),
                 env: BTreeMap::new(),
                 strict: true,
+                agy_versions: None,
             },
             errors,
             timeouts: Timeouts::default(),
@@ -400,6 +413,26 @@ reason = "bug 12"
             "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\nenv = { PROVIDER_LOG = \"debug\" }\n",
         );
         assert!(parse_adapter_config(&ok, Path::new("/")).is_ok());
+    }
+
+    #[test]
+    fn supported_agy_versions_are_read_and_bound_what_runs() {
+        let parse = |extra: &str| {
+            let src = SourceFile::new(
+                "a.toml",
+                format!(
+                    "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\n{extra}"
+                ),
+            );
+            parse_adapter_config(&src, Path::new("/base"))
+        };
+        let v = |s: &str| s.parse::<agy_protocol::AgyVersion>().expect("version");
+        let c = parse("agy_versions = \">=1.1.18\"\n").expect("parses");
+        assert!(c.adapter.supports(v("1.2.6")));
+        assert!(!c.adapter.supports(v("1.1.9")));
+        assert!(parse("").expect("parses").adapter.supports(v("1.0.16")));
+        let bad = parse("agy_versions = \">=one\"\n").expect_err("a bad range");
+        assert!(bad.to_string().contains("a.toml:5"), "{bad}");
     }
 
     #[test]

@@ -70,6 +70,18 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         &args.common.runner,
     )?;
     let (mut scenarios, names) = load_and_select(&args.common.source, &args.common.selection())?;
+    if let Some(v) = args.agy_version.filter(|v| !config.adapter.supports(*v)) {
+        return Err(HarnessError::bad_input(format!(
+            "`--agy-version {v}`: the adapter config supports agy {}",
+            config
+                .adapter
+                .agy_versions
+                .as_ref()
+                .map(|r| r.to_string())
+                .unwrap_or_default()
+        ))
+        .with_hint("pick a version inside the config's `agy_versions`, or widen it"));
+    }
     if let Some(v) = args.agy_version {
         scenarios.retain(|s| s.meta.versions.as_ref().is_none_or(|r| r.contains(v)));
     }

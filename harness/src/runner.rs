@@ -77,6 +77,22 @@ fn skip_reason(s: &Scenario, settings: &RunSettings) -> Option<String> {
             s.meta.profile
         ));
     }
+    let modelled = settings
+        .agy_version
+        .or(s.meta.agy)
+        .unwrap_or(agy_protocol::AgyVersion::DEFAULT);
+    if settings.live.is_none() && !settings.config.adapter.supports(modelled) {
+        return Some(format!(
+            "unsupported: the scenario acts out agy {modelled}, and the adapter config supports agy {}",
+            settings
+                .config
+                .adapter
+                .agy_versions
+                .as_ref()
+                .map(|r| r.to_string())
+                .unwrap_or_default()
+        ));
+    }
     if settings.live.as_ref().is_some_and(|l| l.spent()) {
         return Some("skipped for budget: the live budget of agy invocations is spent".into());
     }

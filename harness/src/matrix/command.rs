@@ -76,6 +76,12 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
             })
             .cloned()
             .collect();
+        if !config.adapter.supports(*version) {
+            let _ = writeln!(err, "agy {version}: unsupported by the adapter config");
+            let names: Vec<String> = applicable.iter().map(|s| s.meta.name.clone()).collect();
+            matrix.mark_unsupported(col, &names);
+            continue;
+        }
         let _ = writeln!(err, "agy {version}: {} scenario(s)", applicable.len());
         let settings = RunSettings {
             config: config.clone(),

@@ -20,6 +20,8 @@ pub enum Cell {
     Skip,
     /// The scenario does not apply to this version (its `versions` key).
     NotApplicable,
+    /// The adapter config does not support this version (`agy_versions`): not run.
+    Unsupported,
 }
 
 impl Cell {
@@ -31,6 +33,7 @@ impl Cell {
             Cell::Xfail => "xfail",
             Cell::Skip => "skip",
             Cell::NotApplicable => "—",
+            Cell::Unsupported => "unsupported",
         }
     }
 
@@ -129,6 +132,20 @@ impl Matrix {
                 .and_then(|row| row.cells.get_mut(col))
             {
                 *c = Cell::Skip;
+            }
+        }
+    }
+
+    /// Marks every applicable cell of column `col` unsupported: the adapter does not
+    /// support that version, so nothing of it ran.
+    pub fn mark_unsupported(&mut self, col: usize, applicable: &[String]) {
+        for row in self
+            .rows
+            .iter_mut()
+            .filter(|r| applicable.contains(&r.scenario))
+        {
+            if let Some(c) = row.cells.get_mut(col) {
+                *c = Cell::Unsupported;
             }
         }
     }
@@ -315,6 +332,22 @@ mod tests {
             md.find("under 1.1.27").expect("1.1.27"),
         );
         assert!(early < late, "{md}");
+        let mut unsupported = Matrix::new("ref".into(), vec![v("1.1.9"), v("1.3.1")]);
+        unsupported.add_row("oneshot/u", "oneshot");
+        unsupported.add_row("oneshot/only-new", "oneshot");
+        unsupported.mark_unsupported(0, &["oneshot/u".to_string()]);
+        unsupported.fill(1, &report(vec![result("oneshot/u", Status::Passed)]));
+        assert_eq!(
+            unsupported.rows[0].cells,
+            vec![Cell::Unsupported, Cell::Pass]
+        );
+        assert_eq!(unsupported.rows[1].cells[0], Cell::NotApplicable);
+        assert!(unsupported
+            .to_text()
+            .lines()
+            .last()
+            .unwrap_or("")
+            .ends_with("0/0    1/1"));
         m.add_row("session/c", "session");
         m.fill(0, &report(vec![result("session/c", Status::Skipped)]));
         let text = m.to_text();

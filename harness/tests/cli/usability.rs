@@ -280,3 +280,31 @@ fn run_with_an_agy_version_runs_only_what_applies_to_it_and_acts_that_version_ou
     assert_eq!(not_applicable.status.code(), Some(2), "{not_applicable:?}");
     assert!(String::from_utf8_lossy(&not_applicable.stderr).contains("no scenario matches"));
 }
+
+#[test]
+fn a_scenario_of_an_agy_version_the_adapter_does_not_support_is_skipped_as_unsupported() {
+    let t = TestDir::new();
+    let adapter = std::path::Path::new(env!("CARGO_BIN_EXE_agy-harness"))
+        .with_file_name("agy-reference-adapter");
+    t.write(
+        "agy-adapter.toml",
+        &format!(
+            "[adapter]\nname = \"new agy only\"\ncommand = [{:?}]\nprofiles = [\"session\"]\nagy_versions = \">=1.3.0\"\n",
+            adapter.display().to_string()
+        ),
+    );
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/session");
+    let out = harness(&t)
+        .args(["run", "--verbose", "--adapter", "agy-adapter.toml"])
+        .arg(root.join("three-turns-on-one-process.toml"))
+        .arg(root.join("slash-line-ends-the-session.toml"))
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+    assert!(
+        stdout.contains("unsupported: the scenario acts out agy 1.2.6"),
+        "{stdout}"
+    );
+}
