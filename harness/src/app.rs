@@ -59,6 +59,24 @@ async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
     }
 }
 
+/// `--agy-version V`: the scenarios that apply to `v`, when the adapter supports it.
+fn for_agy_version(
+    v: agy_protocol::AgyVersion,
+    config: &crate::adapter_config::AdapterConfig,
+    mut scenarios: Vec<Scenario>,
+) -> Result<Vec<Scenario>, HarnessError> {
+    if !config.adapter.supports(v) {
+        let range = config.adapter.agy_versions.as_ref().map(|r| r.to_string());
+        return Err(HarnessError::bad_input(format!(
+            "`--agy-version {v}`: the adapter config supports agy {}",
+            range.unwrap_or_default()
+        ))
+        .with_hint("pick a version inside the config's `agy_versions`, or widen it"));
+    }
+    scenarios.retain(|s| s.meta.versions.as_ref().is_none_or(|r| r.contains(v)));
+    Ok(scenarios)
+}
+
 async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     if args.record.is_some() && !args.live {
         return Err(HarnessError::bad_input("`--record` records live agy runs, and this run is not live")
@@ -70,20 +88,8 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         &args.common.runner,
     )?;
     let (mut scenarios, names) = load_and_select(&args.common.source, &args.common.selection())?;
-    if let Some(v) = args.agy_version.filter(|v| !config.adapter.supports(*v)) {
-        return Err(HarnessError::bad_input(format!(
-            "`--agy-version {v}`: the adapter config supports agy {}",
-            config
-                .adapter
-                .agy_versions
-                .as_ref()
-                .map(|r| r.to_string())
-                .unwrap_or_default()
-        ))
-        .with_hint("pick a version inside the config's `agy_versions`, or widen it"));
-    }
     if let Some(v) = args.agy_version {
-        scenarios.retain(|s| s.meta.versions.as_ref().is_none_or(|r| r.contains(v)));
+        scenarios = for_agy_version(v, &config, scenarios)?;
     }
     check_expected_failures(&config, names.iter().map(String::as_str)).map_err(|d| {
         eprint!("{d}");

@@ -39,6 +39,15 @@ fn of_its_profiles(scenarios: Vec<Scenario>, config: &AdapterConfig) -> Vec<Scen
     its
 }
 
+/// The scenarios whose `versions` include `version`.
+fn applicable_to(scenarios: &[Scenario], version: AgyVersion) -> Vec<Scenario> {
+    scenarios
+        .iter()
+        .filter(|s| s.meta.versions.as_ref().is_none_or(|r| r.contains(version)))
+        .cloned()
+        .collect()
+}
+
 async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
         return Err(HarnessError::bad_input(format!(
@@ -66,16 +75,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
     }
     let mut err = std::io::stderr();
     for (col, version) in versions.iter().enumerate() {
-        let applicable: Vec<Scenario> = scenarios
-            .iter()
-            .filter(|s| {
-                s.meta
-                    .versions
-                    .as_ref()
-                    .is_none_or(|r| r.contains(*version))
-            })
-            .cloned()
-            .collect();
+        let applicable = applicable_to(&scenarios, *version);
         if !config.adapter.supports(*version) {
             let _ = writeln!(err, "agy {version}: unsupported by the adapter config");
             let names: Vec<String> = applicable.iter().map(|s| s.meta.name.clone()).collect();
