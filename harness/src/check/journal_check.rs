@@ -265,6 +265,11 @@ fn concurrency_checks(
                     format!("at least {min} agy processes at once"),
                     format!("at most {high} at once"),
                 )
+                .closest(if high <= 1 {
+                    "one agy at a time: a driver that reads its next request only after answering the last serves concurrent requests in turn (the `init` skeletons do); answer each request on its own thread or task"
+                } else {
+                    "fewer agy processes at once than the requests allow"
+                })
                 .evidence(all_argv.to_vec()),
             );
         }

@@ -266,12 +266,17 @@ fn op_failures(ctx: &Ctx<'_>, obs: &Observation, o: &OpObservation) -> Vec<Failu
 fn run_failures(obs: &Observation) -> Vec<Failure> {
     let mut out = Vec::new();
     for v in &obs.violations {
-        out.push(Failure::new(
+        let f = Failure::new(
             "driver",
             "protocol",
             "JSON lines of driver protocol v1 on stdout",
             format!("{:?}: {}", v.line, v.problem),
-        ));
+        );
+        out.push(if v.line.trim_start().starts_with('{') {
+            f
+        } else {
+            f.closest("this looks like a log line: a driver writes its logs to stderr (the harness keeps its tail for the report); stdout carries only protocol lines")
+        });
     }
     if let Some(e) = &obs.journal_error {
         out.push(Failure::new(
@@ -395,6 +400,26 @@ fn agy_during(obs: &Observation, from_us: u64, to_us: u64, prompt: Option<&str>)
 mod tests {
     use super::*;
     use crate::check::test_record as record;
+
+    #[test]
+    fn a_log_line_on_stdout_gets_the_stderr_hint_and_a_bad_json_line_does_not() {
+        let violation = |line: &str| crate::driver_client::ProtocolViolation {
+            line: line.into(),
+            problem: "not JSON".into(),
+        };
+        let obs = Observation {
+            violations: vec![violation("INFO starting driver"), violation("{\"id\": }")],
+            ..Observation::default()
+        };
+        let f = run_failures(&obs);
+        assert_eq!(f.len(), 2);
+        assert!(
+            f[0].closest.as_deref().unwrap_or("").contains("stderr"),
+            "{}",
+            f[0]
+        );
+        assert_eq!(f[1].closest, None);
+    }
 
     #[test]
     fn concurrent_ops_each_name_the_invocation_that_carried_their_prompt() {

@@ -54,6 +54,9 @@ async function answer(req) {
 
 // Logs go to stderr: anything else on stdout breaks the protocol stream.
 console.log = console.error;
+// One request at a time: each is awaited before the next line is read. The harness may
+// send requests together (oneshot's two-concurrent-generations): to serve them at once,
+// start each request's work without awaiting it here (replies go by `id`, in any order).
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   /** @type {Request} */

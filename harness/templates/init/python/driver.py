@@ -52,6 +52,10 @@ def main():
     # library prints cannot corrupt the protocol stream.
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
+    # One request at a time: the next line is read once this one is answered. The
+    # harness may send requests together (oneshot's two-concurrent-generations): to
+    # serve them at once, answer each on its own thread (replies go by `id`, in any
+    # order, one whole line per write).
     for line in sys.stdin:
         if not line.strip():
             continue

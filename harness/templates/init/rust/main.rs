@@ -52,6 +52,10 @@ __DISPATCH__        _ => Err(OpError {
 fn main() -> std::io::Result<()> {
     // Replies go to stdout; log to stderr (`eprintln!`), never to stdout.
     let mut out = std::io::stdout().lock();
+    // One request at a time: the next line is read once this one is answered. The
+    // harness may send requests together (oneshot's two-concurrent-generations): to
+    // serve them at once, answer each on its own thread (replies go by `id`, in any
+    // order, one whole line per write).
     for line in std::io::stdin().lock().lines() {
         let line = line?;
         if line.trim().is_empty() {
