@@ -171,27 +171,14 @@ pub async fn run_all(
                 Err(e) => (
                     i,
                     Ok(ScenarioResult {
-                        name,
-                        path,
-                        profile,
-                        covers: Vec::new(),
-                        description: None,
-                        status: Status::Error,
                         failures: vec![Failure::new(
                             "harness",
                             "no internal error",
                             "the scenario runs",
                             format!("agy-harness failed: {e}"),
                         )],
-                        advice: Vec::new(),
-                        unverified: Vec::new(),
-                        unverified_basis: None,
-                        not_judged: Vec::new(),
-                        duration_ms: 0,
                         note: Some("internal error in agy-harness; please report it".into()),
-                        ops: Vec::new(),
-                        sandbox: None,
-                        driver_stderr: None,
+                        ..ScenarioResult::bare(&name, &path, &profile, Status::Error)
                     }),
                 ),
             }

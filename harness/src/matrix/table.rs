@@ -267,22 +267,8 @@ mod tests {
 
     fn result(name: &str, status: Status) -> ScenarioResult {
         ScenarioResult {
-            name: name.into(),
-            path: String::new(),
-            description: None,
-            profile: "oneshot".into(),
-            covers: vec![],
-            status,
-            failures: vec![],
-            advice: vec![],
-            unverified: vec![],
-            unverified_basis: None,
-            not_judged: vec![],
-            duration_ms: 0,
             note: Some("driver exited".into()),
-            ops: vec![],
-            sandbox: None,
-            driver_stderr: None,
+            ..ScenarioResult::bare(name, "", "oneshot", status)
         }
     }
 

@@ -201,22 +201,10 @@ mod tests {
 
     fn result(name: &str, status: Status, note: Option<String>) -> ScenarioResult {
         ScenarioResult {
-            name: name.into(),
-            path: format!("scenarios/{name}.toml"),
-            profile: "session".into(),
-            covers: vec![],
             description: Some("The second turn fails and is released.".into()),
-            status,
-            failures: vec![],
-            advice: vec![],
-            unverified: vec![],
-            unverified_basis: None,
-            not_judged: vec![],
             duration_ms: 1,
             note,
-            ops: vec![],
-            sandbox: None,
-            driver_stderr: None,
+            ..ScenarioResult::bare(name, &format!("scenarios/{name}.toml"), "session", status)
         }
     }
 

@@ -104,6 +104,28 @@ pub struct ScenarioResult {
 pub const PROFILE_SKIP: &str = "the adapter does not implement the";
 
 impl ScenarioResult {
+    /// A result of `status` with nothing observed yet: no failures, ops, notes.
+    pub fn bare(name: &str, path: &str, profile: &str, status: Status) -> ScenarioResult {
+        ScenarioResult {
+            name: name.to_string(),
+            path: path.to_string(),
+            profile: profile.to_string(),
+            covers: Vec::new(),
+            description: None,
+            status,
+            failures: Vec::new(),
+            advice: Vec::new(),
+            unverified: Vec::new(),
+            unverified_basis: None,
+            not_judged: Vec::new(),
+            duration_ms: 0,
+            note: None,
+            ops: Vec::new(),
+            sandbox: None,
+            driver_stderr: None,
+        }
+    }
+
     /// Whether it was skipped only because the adapter does not implement its profile.
     pub fn skipped_for_profile(&self) -> bool {
         self.status == Status::Skipped

@@ -229,22 +229,9 @@ mod tests {
 
     fn result(ops: Vec<OpRecord>, not_judged: Vec<String>) -> ScenarioResult {
         ScenarioResult {
-            name: "s".into(),
-            path: String::new(),
-            profile: "session".into(),
-            covers: vec![],
-            description: None,
-            status: Status::Passed,
-            failures: vec![],
-            advice: vec![],
-            unverified: vec![],
-            unverified_basis: None,
-            not_judged,
-            duration_ms: 0,
-            note: None,
             ops,
-            sandbox: None,
-            driver_stderr: None,
+            not_judged,
+            ..ScenarioResult::bare("s", "", "session", Status::Passed)
         }
     }
 

@@ -76,22 +76,14 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
 /// A passing result for `s` with nothing observed yet.
 pub(super) fn passed_result(s: &Scenario) -> ScenarioResult {
     ScenarioResult {
-        name: s.meta.name.clone(),
-        path: crate::locate::shown_path(&s.path),
-        profile: s.meta.profile.to_string(),
         covers: s.meta.covers.clone(),
         description: s.meta.description.clone(),
-        status: Status::Passed,
-        failures: Vec::new(),
-        advice: Vec::new(),
-        unverified: Vec::new(),
-        unverified_basis: None,
-        not_judged: Vec::new(),
-        duration_ms: 0,
-        note: None,
-        ops: Vec::new(),
-        sandbox: None,
-        driver_stderr: None,
+        ..ScenarioResult::bare(
+            &s.meta.name,
+            &crate::locate::shown_path(&s.path),
+            s.meta.profile.as_str(),
+            Status::Passed,
+        )
     }
 }
 
