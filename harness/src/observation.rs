@@ -56,7 +56,7 @@ pub struct Observation {
 
 impl Observation {
     /// Reads the journal and notes which agy processes have ended; returns the pids
-    /// still running.
+    /// still running, the tool children agy started included.
     pub fn probe(&mut self, journal: &Path, marker: &str) -> Vec<u32> {
         match read_journal(journal) {
             Ok(records) => {
@@ -79,7 +79,18 @@ impl Observation {
                 self.ended_us.insert(r.pid, now);
             }
         }
+        running.extend(self.running_children(marker));
         running
+    }
+
+    /// The tool children the journal names (fake-agy's `tool_child` steps) that still
+    /// run: a process an agy started in its own group is agy's as far as leftovers go.
+    fn running_children(&self, marker: &str) -> Vec<u32> {
+        self.journal
+            .iter()
+            .flat_map(|r| r.children.iter().map(|c| c.pid))
+            .filter(|pid| is_running(*pid, Some(marker)))
+            .collect()
     }
 }
 

@@ -259,7 +259,7 @@ fn act(
     signed_out: bool,
 ) -> Result<i32, FakeError> {
     let header = &script.script;
-    s.model = (!script.model.is_empty()).then(|| script.model.iter().cloned().collect());
+    s.model = (!script.model.is_empty()).then(|| script.model.clone());
     // A probe no rule targets answers as the modelled agy, exhausted script or not.
     if rule.is_none()
         && s.flag_error.is_none()

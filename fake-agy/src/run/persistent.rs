@@ -69,6 +69,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         } else {
             run_steps(s, &steps, Place::Turn, ctx)?;
         }
+        crate::io::children::end_turn_children();
         if let Some(code) = s.ending() {
             exit_with(&s.recorder, code);
         }

@@ -107,7 +107,7 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     }
     s.setup().clock().sleep(duration);
     // Given model decisions replace the fake's own model (its prompt reading).
-    let (lead, decided) = match s.take_model_turn() {
+    let (lead, decided) = match s.take_model_turn()? {
         Some(turn) => match act_out(s, &id, &turn)? {
             Acted::Ended => return Ok(()),
             Acted::Answer { lead, answer } => (lead, Some(answer)),

@@ -29,5 +29,5 @@ pub use parse::{parse_script, parse_script_file, parse_script_value, render_scri
 pub use step::{
     CommandResultSpec, CrashKind, DefaultSpec, DenySpec, EnvelopeSpec, FileSpec, HexBytes,
     ImageFormat, ImageSpec, InitSpec, Pattern, QuestionSpec, QuotaSpec, ResultFormat, SignalAction,
-    SignalNamed, Step, StepErrorSpec, StepSpec, UsageName, UsageSpec,
+    SignalNamed, Step, StepErrorSpec, StepSpec, ToolChildSpec, UsageName, UsageSpec,
 };
