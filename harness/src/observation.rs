@@ -127,3 +127,66 @@ pub fn classify(reply: &Reply, errors: &BTreeMap<String, Outcome>) -> Option<Out
     }
     reply.ok.then_some(Outcome::Success)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_process::MARKER_ENV;
+    use agy_protocol::journal::{append_final, ChildRecord, ExitRecord, StdinLog};
+
+    fn finished_agy_with_child(pid: u32, child: u32) -> JournalRecord {
+        JournalRecord {
+            v: agy_protocol::journal::JOURNAL_VERSION,
+            complete: true,
+            invocation: 1,
+            pid,
+            ppid: 1,
+            argv: vec!["agy".into(), "-p".into(), "hi".into()],
+            cwd: "/".into(),
+            env: BTreeMap::new(),
+            mode: None,
+            rule: None,
+            conversation_id: None,
+            continued_conversation: None,
+            conversation_turn: None,
+            children: vec![ChildRecord {
+                pid: child,
+                label: "run_command".into(),
+                started_us: 1,
+                outlives: true,
+            }],
+            started_us: 1,
+            ended_us: Some(2),
+            stdin: StdinLog::default(),
+            signals: Vec::new(),
+            exit: Some(ExitRecord {
+                code: Some(0),
+                signal: None,
+            }),
+            files: Vec::new(),
+            stdout_bytes: 0,
+            stderr_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn a_journalled_tool_child_still_running_is_a_leftover_of_its_finished_agy() {
+        let dir = tempfile::tempdir().expect("dir");
+        let marker = dir.path().display().to_string();
+        let mut child = std::process::Command::new("/bin/sleep")
+            .arg("30")
+            .env(MARKER_ENV, &marker)
+            .spawn()
+            .expect("spawns");
+        let journal = dir.path().join("journal.jsonl");
+        append_final(&journal, &finished_agy_with_child(u32::MAX - 1, child.id()))
+            .expect("journal");
+        let mut obs = Observation::default();
+        // `spawn` returns once the exec happened, so `/proc` shows the marker now.
+        let running = obs.probe(&journal, &marker);
+        assert_eq!(running, vec![child.id()]);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(obs.probe(&journal, &marker).is_empty());
+    }
+}
