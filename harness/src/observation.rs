@@ -173,16 +173,24 @@ mod tests {
     fn a_journalled_tool_child_still_running_is_a_leftover_of_its_finished_agy() {
         let dir = tempfile::tempdir().expect("dir");
         let marker = dir.path().display().to_string();
-        let mut child = std::process::Command::new("/bin/sleep")
-            .arg("30")
+        // A shell that says it runs, then waits on a stdin nobody writes: once its line
+        // arrived the exec is over and `/proc` shows its environment.
+        let mut child = std::process::Command::new("/bin/sh")
+            .args(["-c", "echo started; read x"])
             .env(MARKER_ENV, &marker)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("spawns");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("piped");
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+            .expect("reads");
+        assert_eq!(line, "started\n");
         let journal = dir.path().join("journal.jsonl");
         append_final(&journal, &finished_agy_with_child(u32::MAX - 1, child.id()))
             .expect("journal");
         let mut obs = Observation::default();
-        // `spawn` returns once the exec happened, so `/proc` shows the marker now.
         let running = obs.probe(&journal, &marker);
         assert_eq!(running, vec![child.id()]);
         let _ = child.kill();

@@ -40,7 +40,7 @@ pub fn start_child(recorder: &Recorder, plan: &ChildPlan) -> Result<u32, FakeErr
         .arg0(&plan.label)
         .env(FAKE_AGY_TOOL_CHILD, plan.lasts.as_millis().to_string())
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| {
@@ -50,6 +50,13 @@ pub fn start_child(recorder: &Recorder, plan: &ChildPlan) -> Result<u32, FakeErr
                 exe.display()
             ))
         })?;
+    // `spawn` can return while the exec is still under way (its `/proc` entry then
+    // shows no environment, so no sandbox marker): the child's first byte says it runs.
+    let mut child = child;
+    if let Some(mut ready) = child.stdout.take() {
+        let mut byte = [0u8; 1];
+        let _ = std::io::Read::read(&mut ready, &mut byte);
+    }
     let pid = child.id();
     recorder.child(ChildRecord {
         pid,
@@ -78,6 +85,13 @@ pub fn end_turn_children() {
     }
 }
 
+/// Points fd 1 at `/dev/null`, so the child holds no pipe of agy's.
+fn close_stdout() {
+    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+        let _ = nix::unistd::dup2_stdout(&null);
+    }
+}
+
 /// The tool child's own life, when this process is one (`FAKE_AGY_TOOL_CHILD` set):
 /// it waits until killed, at most the given milliseconds, and returns true.
 pub fn act_as_tool_child(value: Option<String>) -> bool {
@@ -85,6 +99,14 @@ pub fn act_as_tool_child(value: Option<String>) -> bool {
         return false;
     };
     let ms = value.trim().parse::<u64>().unwrap_or(0);
+    // Tell the parent the exec is over, then give up the pipe (agy reads no more).
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout();
+        let _ = out.write_all(b"\n");
+        let _ = out.flush();
+    }
+    close_stdout();
     // Parked, not sleeping in a loop: a signal ends it, and a spurious wake-up only
     // parks again until the deadline.
     let deadline = std::time::Instant::now() + Duration::from_millis(ms);

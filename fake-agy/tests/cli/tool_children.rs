@@ -67,7 +67,10 @@ fn a_turn_child_runs_in_agys_group_and_ends_with_the_turn() {
     assert!(!child.outlives);
     assert!(
         is_running(child.pid, Some(&m)),
-        "the child runs with the turn"
+        "the child runs with the turn: {:?} {:?}",
+        std::fs::read_to_string(format!("/proc/{}/stat", child.pid)),
+        std::fs::read(format!("/proc/{}/environ", child.pid))
+            .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
     );
     assert_eq!(
         group_of(child.pid),
