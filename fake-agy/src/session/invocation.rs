@@ -19,7 +19,7 @@ use crate::store::brain::AppDir;
 use crate::store::conversation::Conversation;
 use crate::store::settings::tool_permission;
 use agy_protocol::layout::Layout;
-use agy_protocol::script::{InitSpec, ModelTurn};
+use agy_protocol::script::{InitAt, InitSpec, ModelTurn};
 use agy_protocol::stream::{Init, StepState, StepType, StepUpdate, StreamEvent};
 use agy_protocol::{AgyVersion, Envelope, Status, Usage};
 use std::path::PathBuf;
@@ -81,6 +81,8 @@ pub struct Session {
     pub checkpoint_spends: bool,
     /// The account's quota is used up (`FAKE_AGY_QUOTA_EXHAUSTED`): default turns fail.
     pub quota_exhausted: bool,
+    /// When persistent mode writes `init` (`FAKE_AGY_INIT_AT`, `[script] init_at`).
+    pub init_at: InitAt,
     /// This default turn is a new conversation's first and has not yet shown the
     /// `checkpoint` of the versions that write one (`crate::turn::bookkeeping`).
     pub checkpoint_due: bool,
@@ -157,6 +159,7 @@ impl Session {
             resume_message_due: false,
             checkpoint_due: false,
             quota_exhausted: false,
+            init_at: InitAt::default(),
             checkpoint_spends: true,
             flag_error: None,
             model: None,

@@ -21,8 +21,8 @@ mod step;
 pub use flag::{Flag, True};
 pub use json_object::JsonObject;
 pub use model::{
-    AlwaysWord, Exhausted, InvocationMatch, InvocationRule, MalformedLines, RunMode, Script,
-    ScriptHeader, Times, TurnMatch, TurnRule,
+    AlwaysWord, Exhausted, InitAt, InvocationMatch, InvocationRule, MalformedLines, RunMode,
+    Script, ScriptHeader, Times, TurnMatch, TurnRule,
 };
 pub use model_turn::{ModelCall, ModelResponse, ModelTurn, SUBAGENT_TOOL};
 pub use parse::{parse_script, parse_script_file, parse_script_value, render_script};
