@@ -104,9 +104,9 @@ fn run_step(
             let inv = trace_replay::load(s.setup().script_dir(), path)?;
             trace_replay::replay(s, &inv)?;
         }
-        Step::PrintTimeout(_) => {
+        Step::PrintTimeout(spec) => {
             let planned = default_turn_usage(&s.prompt);
-            print_timeout(s, planned)?;
+            print_timeout(s, planned, &spec.0)?;
         }
         Step::ReplayPrevious(_) => replay_previous(s)?,
         Step::DuplicateResult(_) => duplicate_result(s)?,

@@ -61,7 +61,7 @@ pub enum Step {
     /// Replay a recorded trace (path relative to the script file).
     Trace(String),
     /// Act out `--print-timeout` expiry as the modelled version does (docs/agy-reference.md §2.4).
-    PrintTimeout(True),
+    PrintTimeout(Flag<PrintTimeoutSpec>),
     /// Re-emit the previous turn's steps and result before this turn's own output (the
     /// replay quirk of seed 000).
     ReplayPrevious(True),
@@ -118,6 +118,19 @@ impl Step {
             Step::ToolChild(_) => "tool_child",
         }
     }
+}
+
+/// What a `--print-timeout` expiry shows where the record is silent (`print_timeout`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrintTimeoutSpec {
+    /// The text the turn had produced when the timeout hit, returned as the partial
+    /// output (the response; in text mode, stdout) by the versions that return it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
+    /// The stderr line instead of the modelled version's (`""`: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
 }
 
 /// A child process standing for a tool run (`tool_child`).
