@@ -18,5 +18,12 @@ mod store;
 mod turn;
 
 pub use model::help::root_usage;
+
+/// True when this process is a child started for a scripted tool run
+/// (`FAKE_AGY_TOOL_CHILD`): it has then lived its life (waited until killed or its
+/// time ran out) and must exit without acting as agy.
+pub fn act_as_tool_child() -> bool {
+    io::children::act_as_tool_child(std::env::var(agy_protocol::env::FAKE_AGY_TOOL_CHILD).ok())
+}
 pub use run::app::{main_with, main_with_os};
 pub use turn::image::encode as encode_image;

@@ -56,7 +56,7 @@ pub struct Observation {
 
 impl Observation {
     /// Reads the journal and notes which agy processes have ended; returns the pids
-    /// still running.
+    /// still running, the tool children agy started included.
     pub fn probe(&mut self, journal: &Path, marker: &str) -> Vec<u32> {
         match read_journal(journal) {
             Ok(records) => {
@@ -79,7 +79,18 @@ impl Observation {
                 self.ended_us.insert(r.pid, now);
             }
         }
+        running.extend(self.running_children(marker));
         running
+    }
+
+    /// The tool children the journal names (fake-agy's `tool_child` steps) that still
+    /// run: a process an agy started in its own group is agy's as far as leftovers go.
+    fn running_children(&self, marker: &str) -> Vec<u32> {
+        self.journal
+            .iter()
+            .flat_map(|r| r.children.iter().map(|c| c.pid))
+            .filter(|pid| is_running(*pid, Some(marker)))
+            .collect()
     }
 }
 
@@ -115,4 +126,75 @@ pub fn classify(reply: &Reply, errors: &BTreeMap<String, Outcome>) -> Option<Out
         return errors.get(&e.name).copied();
     }
     reply.ok.then_some(Outcome::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_process::MARKER_ENV;
+    use agy_protocol::journal::{append_final, ChildRecord, ExitRecord, StdinLog};
+
+    fn finished_agy_with_child(pid: u32, child: u32) -> JournalRecord {
+        JournalRecord {
+            v: agy_protocol::journal::JOURNAL_VERSION,
+            complete: true,
+            invocation: 1,
+            pid,
+            ppid: 1,
+            argv: vec!["agy".into(), "-p".into(), "hi".into()],
+            cwd: "/".into(),
+            env: BTreeMap::new(),
+            mode: None,
+            rule: None,
+            conversation_id: None,
+            continued_conversation: None,
+            conversation_turn: None,
+            children: vec![ChildRecord {
+                pid: child,
+                label: "run_command".into(),
+                started_us: 1,
+                outlives: true,
+            }],
+            started_us: 1,
+            ended_us: Some(2),
+            stdin: StdinLog::default(),
+            signals: Vec::new(),
+            exit: Some(ExitRecord {
+                code: Some(0),
+                signal: None,
+            }),
+            files: Vec::new(),
+            stdout_bytes: 0,
+            stderr_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn a_journalled_tool_child_still_running_is_a_leftover_of_its_finished_agy() {
+        let dir = tempfile::tempdir().expect("dir");
+        let marker = dir.path().display().to_string();
+        // A shell that says it runs, then waits on a stdin nobody writes: once its line
+        // arrived the exec is over and `/proc` shows its environment.
+        let mut child = std::process::Command::new("/bin/sh")
+            .args(["-c", "echo started; read x"])
+            .env(MARKER_ENV, &marker)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawns");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("piped");
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+            .expect("reads");
+        assert_eq!(line, "started\n");
+        let journal = dir.path().join("journal.jsonl");
+        append_final(&journal, &finished_agy_with_child(u32::MAX - 1, child.id()))
+            .expect("journal");
+        let mut obs = Observation::default();
+        let running = obs.probe(&journal, &marker);
+        assert_eq!(running, vec![child.id()]);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(obs.probe(&journal, &marker).is_empty());
+    }
 }

@@ -38,6 +38,14 @@ pub const FAKE_AGY_IMAGE_CACHE: &str = "FAKE_AGY_IMAGE_CACHE";
 pub const FAKE_AGY_SIGNED_OUT: &str = "FAKE_AGY_SIGNED_OUT";
 /// `1`: fake-agy plays an account whose quota is used up (every turn fails at once).
 pub const FAKE_AGY_QUOTA_EXHAUSTED: &str = "FAKE_AGY_QUOTA_EXHAUSTED";
+/// Set in a child fake-agy starts for a scripted tool run (`tool_child` step): the
+/// process then stands for the tool (a shell command, an MCP server) and only waits,
+/// at most the given number of milliseconds, until it is killed.
+pub const FAKE_AGY_TOOL_CHILD: &str = "FAKE_AGY_TOOL_CHILD";
+/// When agy writes `init` in persistent mode: `first_line` (once the first stdin line
+/// arrived) or `start` (before reading stdin); docs/agy-reference.md, "When `init` is
+/// written".
+pub const FAKE_AGY_INIT_AT: &str = "FAKE_AGY_INIT_AT";
 /// The identity handshake's nonce (`agy_protocol::identity`): a fake that sees it
 /// answers with its identity and exits.
 pub const FAKE_AGY_IDENTIFY: &str = "FAKE_AGY_IDENTIFY";
@@ -125,6 +133,8 @@ pub const ALL: &[&str] = &[
     FAKE_AGY_IMAGE_CACHE,
     FAKE_AGY_SIGNED_OUT,
     FAKE_AGY_QUOTA_EXHAUSTED,
+    FAKE_AGY_TOOL_CHILD,
+    FAKE_AGY_INIT_AT,
     FAKE_AGY_IDENTIFY,
     FAKE_AGY_ACP_SCRIPT,
     FAKE_AGY_ACP_SCRIPT_TABLE,
@@ -244,7 +254,7 @@ mod tests {
             .copied()
             .take_while(|n| *n != AGY_DRIVER_STATE_DIR)
             .collect();
-        assert_eq!(knobs.len(), 17, "{knobs:?}");
+        assert_eq!(knobs.len(), 19, "{knobs:?}");
         assert!(
             knobs.iter().all(|n| n.starts_with(FAKE_AGY_PREFIX)),
             "{knobs:?}"

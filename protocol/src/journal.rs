@@ -66,6 +66,18 @@ pub struct JournalRecord {
     /// The conversation the run worked on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conversation_id: Option<String>,
+    /// The conversation this run continued (`--conversation`, `-c`): set when it was
+    /// one an earlier run had stored, so "the second ask continued the first's
+    /// conversation" reads as this field equal to the first record's `conversation_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continued_conversation: Option<String>,
+    /// The number its first turn had within the conversation (1 for a new one, 2 for
+    /// the first turn that continued a conversation of one turn, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_turn: Option<u64>,
+    /// Child processes the run started (scripted tool runs), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<ChildRecord>,
     /// Start, microseconds since the Unix epoch.
     pub started_us: u64,
     /// End, microseconds since the Unix epoch (`None` while running or when killed).
@@ -119,6 +131,21 @@ impl JournalRecord {
         self.stdin.lines.iter_mut().for_each(|l| r(&mut l.text));
         self.files.iter_mut().for_each(|f| r(&mut f.path));
     }
+}
+
+/// A child process a run started in its own process group (a scripted tool run: a
+/// shell command, an MCP server), so a judge can name what an adapter left behind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChildRecord {
+    /// Its process id.
+    pub pid: u32,
+    /// What it stands for (the tool or label the script gave).
+    pub label: String,
+    /// When it started, microseconds since the Unix epoch.
+    pub started_us: u64,
+    /// True when the script lets it outlive the run (a backgrounded command, an MCP
+    /// server); otherwise the run ends it when its turn ends.
+    pub outlives: bool,
 }
 
 /// stdin as fake-agy read it.
@@ -316,6 +343,9 @@ pub(crate) mod tests {
             mode: Some(RunMode::Json),
             rule: None,
             conversation_id: None,
+            continued_conversation: None,
+            conversation_turn: None,
+            children: Vec::new(),
             started_us: 10,
             ended_us: Some(20),
             stdin: StdinLog::default(),

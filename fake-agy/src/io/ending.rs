@@ -7,6 +7,7 @@ use agy_protocol::journal::ExitRecord;
 /// it (a signal arrived first), that thread ends the process and this one waits, so the
 /// journal always tells how the process really ended.
 pub fn exit_with(recorder: &Recorder, code: i32) -> ! {
+    crate::io::children::end_turn_children();
     if !recorder.finish(ExitRecord {
         code: Some(code),
         signal: None,

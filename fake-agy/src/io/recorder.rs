@@ -3,8 +3,8 @@
 
 use agy_protocol::journal::live::{LiveCopy, LiveEntry};
 use agy_protocol::journal::{
-    append_final, now_us, ExitRecord, FileRecord, JournalRecord, SignalRecord, StdinLine, StdinLog,
-    JOURNALED_ENV, JOURNAL_VERSION,
+    append_final, now_us, ChildRecord, ExitRecord, FileRecord, JournalRecord, SignalRecord,
+    StdinLine, StdinLog, JOURNALED_ENV, JOURNAL_VERSION,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -47,6 +47,9 @@ impl Recorder {
             mode: None,
             rule: None,
             conversation_id: None,
+            continued_conversation: None,
+            conversation_turn: None,
+            children: Vec::new(),
             started_us: now_us(),
             ended_us: None,
             stdin: StdinLog::default(),
@@ -169,6 +172,15 @@ impl Recorder {
             let file = FileRecord { path, bytes };
             r.files.push(file.clone());
             Some(LiveEntry::File(file))
+        });
+    }
+
+    /// Records a child process started (in the live copy at once, so an agy killed by
+    /// SIGKILL still names the children it left).
+    pub fn child(&self, child: ChildRecord) {
+        self.update_with(true, |r| {
+            r.children.push(child.clone());
+            Some(LiveEntry::Child(child))
         });
     }
 

@@ -2,6 +2,7 @@
 
 use crate::cli::OutputFormat;
 use crate::error::FakeError;
+use crate::io::children::{start_child, ChildPlan};
 use crate::io::ending::{die_by_signal, exit_with};
 use crate::io::signals::{INT, TERM};
 use crate::run::print_run::default_run;
@@ -14,7 +15,7 @@ use crate::turn::situations::{deny, print_timeout, question, quota_exhausted};
 use agy_protocol::layout::Layout;
 use agy_protocol::script::{
     CommandResultSpec, CrashKind, DenySpec, EnvelopeSpec, ResultFormat, RunMode, Step,
-    StepErrorSpec, StepSpec, UsageName, UsageSpec,
+    StepErrorSpec, StepSpec, ToolChildSpec, UsageName, UsageSpec,
 };
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, StreamEvent, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
@@ -103,18 +104,35 @@ fn run_step(
             let inv = trace_replay::load(s.setup().script_dir(), path)?;
             trace_replay::replay(s, &inv)?;
         }
-        Step::PrintTimeout(_) => {
+        Step::PrintTimeout(spec) => {
             let planned = default_turn_usage(&s.prompt);
-            print_timeout(s, planned)?;
+            print_timeout(s, planned, &spec.0)?;
         }
         Step::ReplayPrevious(_) => replay_previous(s)?,
         Step::DuplicateResult(_) => duplicate_result(s)?,
         Step::QuotaExhausted(spec) => quota_exhausted(s, spec.0.message.as_deref())?,
         Step::Deny(spec) => scripted_deny(s, &spec.0)?,
         Step::Question(q) => question(s, &q.text, q.tool.as_deref())?,
+        Step::ToolChild(spec) => start_tool_child(s, &spec.0)?,
     }
     Ok(())
 }
+
+/// A real child process standing for a tool run, in agy's process group.
+fn start_tool_child(s: &mut Session, spec: &ToolChildSpec) -> Result<(), FakeError> {
+    let lasts = spec.lasts.map(|d| d.0).unwrap_or(DEFAULT_CHILD_LIFE);
+    let plan = ChildPlan {
+        label: spec.label.clone().unwrap_or_else(|| "run_command".into()),
+        outlives: spec.outlives,
+        lasts: s.setup().clock().scaled(lasts),
+    };
+    start_child(&s.recorder, &plan)?;
+    Ok(())
+}
+
+/// How long a tool child lives if nothing kills it: long enough for any scenario,
+/// short enough that a child outside any sandbox sweep does not stay for good.
+const DEFAULT_CHILD_LIFE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// Seed 000: the previous turn's steps and result come again, unchanged (old
 /// `num_turns`), before this turn's own output.

@@ -175,6 +175,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     let mut s = start_session(&knobs, &script.script, args, clock, recorder, signals, mode)?;
     s.flag_error = flag_error;
     s.quota_exhausted = knobs.quota_exhausted;
+    s.init_at = script.script.init_at.or(knobs.init_at).unwrap_or_default();
     act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)
 }
 
@@ -259,7 +260,7 @@ fn act(
     signed_out: bool,
 ) -> Result<i32, FakeError> {
     let header = &script.script;
-    s.model = (!script.model.is_empty()).then(|| script.model.iter().cloned().collect());
+    s.model = (!script.model.is_empty()).then(|| script.model.clone());
     // A probe no rule targets answers as the modelled agy, exhausted script or not.
     if rule.is_none()
         && s.flag_error.is_none()

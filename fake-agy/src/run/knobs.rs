@@ -2,10 +2,11 @@
 
 use crate::error::FakeError;
 use agy_protocol::env::{
-    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_JOURNAL, FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT,
-    FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE,
-    FAKE_AGY_TURN_DURATION, FAKE_AGY_UNCERTAIN, FAKE_AGY_VERSION,
+    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_INIT_AT, FAKE_AGY_JOURNAL, FAKE_AGY_QUOTA_EXHAUSTED,
+    FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR,
+    FAKE_AGY_TIME_SCALE, FAKE_AGY_TURN_DURATION, FAKE_AGY_UNCERTAIN, FAKE_AGY_VERSION,
 };
+use agy_protocol::script::InitAt;
 use agy_protocol::version_evidence::UncertainSide;
 use agy_protocol::{AgyVersion, GoDuration, TimeScale};
 use std::path::PathBuf;
@@ -44,6 +45,8 @@ pub struct Knobs {
     pub quota_exhausted: bool,
     /// `FAKE_AGY_SIGNED_OUT`: agy has no credentials (`1`/`true`).
     pub signed_out: bool,
+    /// `FAKE_AGY_INIT_AT`: when persistent mode writes `init`; `None`: the modelled side.
+    pub init_at: Option<InitAt>,
     /// `HOME`.
     pub home: Option<PathBuf>,
     /// `ANTIGRAVITY_APP_DATA_DIR` (docs/agy-reference.md §5).
@@ -68,6 +71,14 @@ impl Knobs {
                 name: FAKE_AGY_UNCERTAIN,
                 value: v.clone(),
                 hint: "write `before` or `after`".into(),
+            })?),
+        };
+        let init_at = match non_empty(FAKE_AGY_INIT_AT) {
+            None => None,
+            Some(v) => Some(InitAt::parse(&v).ok_or_else(|| FakeError::Knob {
+                name: FAKE_AGY_INIT_AT,
+                value: v.clone(),
+                hint: "write `first_line` or `start`".into(),
             })?),
         };
         let time_scale = match non_empty(FAKE_AGY_TIME_SCALE) {
@@ -109,6 +120,7 @@ impl Knobs {
             image_duration: duration(FAKE_AGY_IMAGE_DURATION, DEFAULT_IMAGE_DURATION)?,
             quota_exhausted: flag(FAKE_AGY_QUOTA_EXHAUSTED, "write `1` (quota used up) or `0`")?,
             signed_out: flag(FAKE_AGY_SIGNED_OUT, "write `1` (signed out) or `0`")?,
+            init_at,
             home: non_empty("HOME").map(PathBuf::from),
             app_data_dir: non_empty("ANTIGRAVITY_APP_DATA_DIR").map(PathBuf::from),
         })

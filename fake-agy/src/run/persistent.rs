@@ -1,5 +1,6 @@
 //! Persistent mode (`--input-format stream-json --output-format stream-json`, no `-p`):
-//! one full turn per stdin line, strictly in order; `init` after the first line; the
+//! one full turn per stdin line, strictly in order; `init` after the first line (or at
+//! start, `FAKE_AGY_INIT_AT`); the
 //! recorded reactions to malformed lines (docs/agy-reference.md §4).
 
 use crate::error::FakeError;
@@ -12,7 +13,7 @@ use crate::script::rules::{turn_label, TurnContext};
 use crate::session::{Session, UsageUpdate};
 use crate::turn::default_turn::default_turn;
 use crate::turn::situations::answer_question;
-use agy_protocol::script::DefaultSpec;
+use agy_protocol::script::{DefaultSpec, InitAt};
 use agy_protocol::stream::{parse_input_line, InputLineError};
 use agy_protocol::{Envelope, Status};
 
@@ -21,6 +22,11 @@ use agy_protocol::{Envelope, Status};
 pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeError> {
     if ctx.done {
         return Ok(());
+    }
+    if s.init_at == InitAt::Start {
+        // The record is split on this (docs/agy-reference.md, "When `init` is
+        // written"): here `init` comes before stdin is read.
+        s.ensure_init()?;
     }
     loop {
         let (text, index) = match s.stdin().next() {
@@ -69,6 +75,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         } else {
             run_steps(s, &steps, Place::Turn, ctx)?;
         }
+        crate::io::children::end_turn_children();
         if let Some(code) = s.ending() {
             exit_with(&s.recorder, code);
         }

@@ -19,10 +19,9 @@ use crate::store::brain::AppDir;
 use crate::store::conversation::Conversation;
 use crate::store::settings::tool_permission;
 use agy_protocol::layout::Layout;
-use agy_protocol::script::{InitSpec, ModelTurn};
+use agy_protocol::script::{InitAt, InitSpec, ModelTurn};
 use agy_protocol::stream::{Init, StepState, StepType, StepUpdate, StreamEvent};
 use agy_protocol::{AgyVersion, Envelope, Status, Usage};
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -82,15 +81,18 @@ pub struct Session {
     pub checkpoint_spends: bool,
     /// The account's quota is used up (`FAKE_AGY_QUOTA_EXHAUSTED`): default turns fail.
     pub quota_exhausted: bool,
+    /// When persistent mode writes `init` (`FAKE_AGY_INIT_AT`, `[script] init_at`).
+    pub init_at: InitAt,
     /// This default turn is a new conversation's first and has not yet shown the
     /// `checkpoint` of the versions that write one (`crate::turn::bookkeeping`).
     pub checkpoint_due: bool,
     /// Why the command line did not parse, when a script rule serves it anyway
     /// (`args` are then the defaults); `default` answers as agy's flag parser.
     pub flag_error: Option<CliError>,
-    /// The model's decisions for the coming turns (`[[model]]`), when the script gives
-    /// them: default turns render these instead of the fake's own model.
-    pub model: Option<VecDeque<ModelTurn>>,
+    /// The model's decisions, one per decided turn of a conversation (`[[model]]`),
+    /// when the script gives them: default turns render these instead of the fake's
+    /// own model.
+    pub model: Option<Vec<ModelTurn>>,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
@@ -157,6 +159,7 @@ impl Session {
             resume_message_due: false,
             checkpoint_due: false,
             quota_exhausted: false,
+            init_at: InitAt::default(),
             checkpoint_spends: true,
             flag_error: None,
             model: None,
@@ -166,12 +169,22 @@ impl Session {
         }
     }
 
-    /// The model's decisions for this turn, when the script gives decisions (a turn
+    /// The model's decisions for this turn, when the script gives decisions: the
+    /// conversation's next one, counted across every process that continued it (a turn
     /// past the last one decided nothing: an empty answer).
-    pub fn take_model_turn(&mut self) -> Option<ModelTurn> {
-        self.model
-            .as_mut()
-            .map(|m| m.pop_front().unwrap_or_default())
+    pub fn take_model_turn(&mut self) -> Result<Option<ModelTurn>, FakeError> {
+        if self.model.is_none() {
+            return Ok(None);
+        }
+        let app = self.app.clone();
+        let conv = self.conversation()?;
+        let taken = conv.decisions_taken;
+        conv.decisions_taken += 1;
+        conv.save(&app)?;
+        let turn = usize::try_from(taken)
+            .ok()
+            .and_then(|i| self.model.as_ref().and_then(|m| m.get(i)).cloned());
+        Ok(Some(turn.unwrap_or_default()))
     }
 
     /// True when output is stream-json events.
@@ -229,14 +242,18 @@ impl Session {
     /// The conversation, created or resumed on first use (docs/agy-reference.md §1.3).
     pub fn conversation(&mut self) -> Result<&mut Conversation, FakeError> {
         if self.conversation.is_none() {
-            let conv = self.resolve_conversation()?;
+            let (conv, stored) = self.resolve_conversation()?;
             self.app.create_brain(&conv.id)?;
             let cache = self
                 .app
                 .set_last_conversation(self.setup.workspace(), &conv.id)?;
             let id = conv.id.clone();
+            let continued = stored.then(|| id.clone());
+            let turn = conv.num_turns + 1;
             self.recorder.update(true, |r| {
                 r.conversation_id = Some(id);
+                r.continued_conversation = continued;
+                r.conversation_turn = Some(turn);
                 if !r
                     .files
                     .iter()
@@ -257,23 +274,22 @@ impl Session {
             .ok_or_else(|| FakeError::Step("no conversation".into()))
     }
 
-    fn resolve_conversation(&mut self) -> Result<Conversation, FakeError> {
+    /// The conversation this run works on, and whether an earlier run stored it.
+    fn resolve_conversation(&mut self) -> Result<(Conversation, bool), FakeError> {
         let new_id = || uuid::Uuid::new_v4().to_string();
+        let workspace = self.setup.workspace().to_string();
         if let Some(id) = self.setup.args().conversation.clone() {
             if let Some(c) = Conversation::load(&self.app, &id) {
-                return Ok(c);
+                return Ok((c, true));
             }
             if !has(self.setup.version(), Behaviour::ResumeOnlyConversation) {
                 // ≤1.1.x: a client-minted id creates the conversation (UX, 1.1.4).
-                return Ok(Conversation::new(id, self.setup.workspace().to_string()));
+                return Ok((Conversation::new(id, workspace), false));
             }
             // ≥1.2: warning and an agy-minted id (uxnan PR #255, 1.2.7).
             self.out
                 .stderr_line(&format!("warning: conversation \"{id}\" not found"));
-            return Ok(Conversation::new(
-                new_id(),
-                self.setup.workspace().to_string(),
-            ));
+            return Ok((Conversation::new(new_id(), workspace), false));
         }
         if self.setup.args().continue_last {
             if let Some(c) = self
@@ -281,13 +297,10 @@ impl Session {
                 .last_conversation(self.setup.workspace())
                 .and_then(|id| Conversation::load(&self.app, &id))
             {
-                return Ok(c);
+                return Ok((c, true));
             }
         }
-        Ok(Conversation::new(
-            new_id(),
-            self.setup.workspace().to_string(),
-        ))
+        Ok((Conversation::new(new_id(), workspace), false))
     }
 
     /// A resumed conversation's `duration_seconds`: the time since the conversation began

@@ -34,6 +34,10 @@ pub struct Conversation {
     /// When the conversation began (ms since the epoch; 0 when not recorded).
     #[serde(default)]
     pub started_unix_ms: u64,
+    /// How many scripted model decisions (`[[model]]`) its turns have taken, in every
+    /// process that worked on it: the next decided turn takes the one after.
+    #[serde(default)]
+    pub decisions_taken: u64,
 }
 
 impl Conversation {
@@ -48,6 +52,7 @@ impl Conversation {
             last_turn_max_step: None,
             last_turn_lines: Vec::new(),
             last_result_line: None,
+            decisions_taken: 0,
             started_unix_ms: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_millis() as u64)

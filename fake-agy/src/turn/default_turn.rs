@@ -13,7 +13,7 @@ use crate::turn::decided_turn::{act_out, respond_with, Acted};
 use crate::turn::situations::{deny, print_timeout, quota_used_up};
 use crate::turn::subagent::delegate_image;
 use agy_protocol::prompt::{read_prompt, GatedTool, PromptReading};
-use agy_protocol::script::{DefaultSpec, ImageSpec, UsageName, UsageSpec};
+use agy_protocol::script::{DefaultSpec, ImageSpec, PrintTimeoutSpec, UsageName, UsageSpec};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{Envelope, Status, Usage};
 
@@ -103,11 +103,11 @@ pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError
     let timeout = s.setup().args().print_timeout().0;
     if timeout < duration {
         s.setup().clock().sleep(timeout);
-        return print_timeout(s, plan.usage);
+        return print_timeout(s, plan.usage, &PrintTimeoutSpec::default());
     }
     s.setup().clock().sleep(duration);
     // Given model decisions replace the fake's own model (its prompt reading).
-    let (lead, decided) = match s.take_model_turn() {
+    let (lead, decided) = match s.take_model_turn()? {
         Some(turn) => match act_out(s, &id, &turn)? {
             Acted::Ended => return Ok(()),
             Acted::Answer { lead, answer } => (lead, Some(answer)),

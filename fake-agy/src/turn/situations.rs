@@ -7,6 +7,7 @@ use crate::error::FakeError;
 use crate::exit_code;
 use crate::model::version_model::{has, Behaviour};
 use crate::session::{PendingQuestion, Session, UsageUpdate};
+use agy_protocol::script::PrintTimeoutSpec;
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{DeniedAction, Envelope, Status, Usage};
 
@@ -15,18 +16,36 @@ pub const QUOTA_MESSAGE: &str =
     "Individual quota reached. Please upgrade your subscription to increase your limits. Resets in 34m13s.";
 
 /// `--print-timeout` expired with the turn in progress.
-pub fn print_timeout(s: &mut Session, planned_usage: Usage) -> Result<(), FakeError> {
+pub fn print_timeout(
+    s: &mut Session,
+    planned_usage: Usage,
+    spec: &PrintTimeoutSpec,
+) -> Result<(), FakeError> {
     let id = s.conversation_id()?;
     let d = s.setup().args().print_timeout();
+    // A scripted notice replaces the version's line; `""` writes none.
+    let notice = |s: &mut Session, line: String| {
+        let line = spec.notice.clone().unwrap_or(line);
+        if !line.is_empty() {
+            s.out.stderr_line(&line);
+        }
+    };
     if has(s.setup().version(), Behaviour::PrintTimeoutSuccess) {
         // 1.2.6+ (TF S6c, PB trace): SUCCESS, partial text, zero usage, duration 0,
-        // one stderr line; exit 0.
-        s.out.stderr_line(&format!(
-            "[agy] print timeout after {} with turn in progress; returning partial output",
-            d.go_string()
-        ));
+        // one stderr line; exit 0. In text mode the partial text is stdout
+        // (unverified: every 1.2.x capture of it is json or stream-json).
+        notice(
+            s,
+            format!(
+                "[agy] print timeout after {} with turn in progress; returning partial output",
+                d.go_string()
+            ),
+        );
         let env = Envelope {
-            response: s.turn().streamed_text().to_string(),
+            response: match &spec.partial {
+                Some(text) => text.clone(),
+                None => s.turn().streamed_text().to_string(),
+            },
             num_turns: s.turns_after_this(true),
             ..Envelope::empty(id, Status::Success)
         };
@@ -37,7 +56,9 @@ pub fn print_timeout(s: &mut Session, planned_usage: Usage) -> Result<(), FakeEr
         let usage = s.turn().spent_if_any().unwrap_or(planned_usage);
         if s.setup().format() == OutputFormat::Text {
             // gb-1.1.18-text-timeout: text mode says so on stderr.
-            s.out.stderr_line("Error: timeout waiting for response");
+            notice(s, "Error: timeout waiting for response".into());
+        } else if let Some(line) = spec.notice.as_ref().filter(|l| !l.is_empty()) {
+            s.out.stderr_line(line);
         }
         let env = Envelope {
             error: "timeout waiting for response".into(),

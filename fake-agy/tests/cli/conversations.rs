@@ -148,3 +148,61 @@ fn app_data_dir_variable_moves_the_brain() {
     assert!(data.join("brain").join(id).is_dir());
     assert!(!sb.app_dir().exists());
 }
+
+/// A process-per-turn client: each turn is its own `agy -p … --conversation ID`.
+const TWO_DECISIONS: &str = r#"
+[[model]]
+[[model.response]]
+text = "first answer"
+
+[[model]]
+[[model.response]]
+text = "second answer"
+"#;
+
+fn decided_turn(sb: &Sandbox, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["-p", "go on", "--output-format", "json"];
+    args.extend_from_slice(extra);
+    let out = sb.scripted(TWO_DECISIONS).args(&args).assert().success();
+    json_lines(&out.get_output().stdout).remove(0)
+}
+
+#[test]
+fn the_second_process_of_a_conversation_is_served_the_second_decision() {
+    let sb = Sandbox::new();
+    let first = decided_turn(&sb, &[]);
+    let id = first["conversation_id"].as_str().expect("id").to_string();
+    assert_eq!(first["response"], "first answer");
+    let second = decided_turn(&sb, &["--conversation", &id]);
+    assert_eq!(second["response"], "second answer");
+    assert_eq!(second["num_turns"], 2);
+    // A new conversation starts at the first decision again.
+    let fresh = decided_turn(&sb, &[]);
+    assert_eq!(fresh["response"], "first answer");
+}
+
+#[test]
+fn continue_flag_takes_the_next_decision_of_the_workspaces_conversation() {
+    let sb = Sandbox::new();
+    let first = decided_turn(&sb, &[]);
+    let second = decided_turn(&sb, &["-c"]);
+    assert_eq!(second["conversation_id"], first["conversation_id"]);
+    assert_eq!(second["response"], "second answer");
+}
+
+#[test]
+fn the_journal_names_the_conversation_a_run_continued_and_its_turn_number() {
+    let sb = Sandbox::new();
+    let first = decided_turn(&sb, &[]);
+    let id = first["conversation_id"].as_str().expect("id").to_string();
+    decided_turn(&sb, &["--conversation", &id]);
+    let journal = sb.journal();
+    assert_eq!(journal.len(), 2);
+    assert_eq!(journal[0].continued_conversation, None);
+    assert_eq!(journal[0].conversation_turn, Some(1));
+    assert_eq!(
+        journal[1].continued_conversation.as_deref(),
+        Some(id.as_str())
+    );
+    assert_eq!(journal[1].conversation_turn, Some(2));
+}

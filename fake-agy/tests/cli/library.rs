@@ -51,6 +51,8 @@ fn every_library_script_parses_and_is_tested_here() {
         "corrupt-image",
         "malformed-stdout",
         "third-call-fails",
+        "tool-child-outlives-agy",
+        "print-timeout-with-partial-text",
     ];
     let mut found: Vec<String> = std::fs::read_dir(workspace().join("scenarios/agy-scripts"))
         .expect("library dir")
@@ -251,4 +253,53 @@ fn third_call_fails() {
         .map(|_| run(&sb, "third-call-fails", "reply ok").status.code())
         .collect();
     assert_eq!(codes, [Some(0), Some(0), Some(1)]);
+}
+
+#[test]
+fn tool_child_outlives_agy() {
+    use agy_process::{is_running, marked_processes, sweep_marked, MARKER_ENV};
+    let sb = Sandbox::new();
+    let marker = format!("{}/library", sb.path().display());
+    let out = sb
+        .cmd()
+        .env(FAKE_AGY_SCRIPT, script("tool-child-outlives-agy"))
+        .env(MARKER_ENV, &marker)
+        .args(["-p", "reply ok", "--output-format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(envelope(&out)["response"], "ok\n");
+    let children = sb.journal()[0].children.clone();
+    assert_eq!(children.len(), 1, "{children:?}");
+    assert!(
+        is_running(children[0].pid, Some(&marker)),
+        "it outlived agy"
+    );
+    let found = sweep_marked(&marker, std::time::Duration::from_secs(10));
+    assert_eq!(found, vec![children[0].pid]);
+    assert!(marked_processes(&marker).is_empty());
+}
+
+#[test]
+fn print_timeout_with_partial_text() {
+    let sb = Sandbox::new();
+    let env = envelope(&run(&sb, "print-timeout-with-partial-text", "x"));
+    assert_eq!(
+        (env["status"].as_str(), env["response"].as_str()),
+        (Some("SUCCESS"), Some("The first half of the ans"))
+    );
+    let out = sb
+        .cmd()
+        .env(FAKE_AGY_SCRIPT, script("print-timeout-with-partial-text"))
+        .args(["-p", "x", "--print-timeout", "8s"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "The first half of the ans"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "[agy] print timeout after 8s with turn in progress; returning partial output\n"
+    );
 }

@@ -20,5 +20,6 @@ mod session_driver;
 mod signals;
 mod slash_commands;
 mod structured_output;
+mod tool_children;
 mod traces;
 mod versions;

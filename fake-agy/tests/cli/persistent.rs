@@ -3,7 +3,7 @@
 
 use crate::session_driver::{labels, user, Driver};
 use crate::support::{snapshot_settings, Sandbox};
-use agy_protocol::env::{FAKE_AGY_TURN_DURATION, FAKE_AGY_VERSION};
+use agy_protocol::env::{FAKE_AGY_INIT_AT, FAKE_AGY_TURN_DURATION, FAKE_AGY_VERSION};
 
 #[tokio::test]
 async fn init_comes_only_after_the_first_line_and_turns_accumulate() {
@@ -394,4 +394,48 @@ fn a_reader_that_went_away_ends_the_process_by_sigpipe() {
             .as_deref(),
         Some("SIGPIPE")
     );
+}
+
+/// A client that waits for `init` before its first line (docs/agy-reference.md, "When
+/// `init` is written": the record is split, so a scenario can state either side).
+async fn init_before_any_line(sb: &Sandbox, script: Option<&str>, env: &[(&str, &str)]) {
+    let mut d = Driver::start(sb, script, &["--print="], env);
+    let init = d.next_event().await.expect("init before any stdin line");
+    assert_eq!(init["event"], "init");
+    d.send(&user("reply ONE")).await;
+    let turn = d.turn().await;
+    assert!(
+        turn.iter().all(|e| e["event"] != "init"),
+        "one init per process: {turn:?}"
+    );
+    assert_eq!(turn.last().expect("result")["result"]["response"], "ONE\n");
+    assert_eq!(d.finish().await.0.code(), Some(0));
+}
+
+#[tokio::test]
+async fn init_at_start_comes_before_stdin_is_read() {
+    let sb = Sandbox::new();
+    init_before_any_line(&sb, None, &[(FAKE_AGY_INIT_AT, "start")]).await;
+}
+
+#[tokio::test]
+async fn a_script_states_init_at_start_for_its_scenario() {
+    let sb = Sandbox::new();
+    init_before_any_line(&sb, Some("[script]\ninit_at = \"start\"\n"), &[]).await;
+}
+
+#[test]
+fn an_unknown_init_at_value_breaks_the_fake_with_a_hint() {
+    let sb = Sandbox::new();
+    sb.cmd()
+        .env(FAKE_AGY_INIT_AT, "later")
+        .args([
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+        ])
+        .assert()
+        .code(70)
+        .stderr(predicates::str::contains("`first_line` or `start`"));
 }

@@ -87,6 +87,48 @@ fn print_timeout_on_1_2_6_is_an_empty_success_with_a_stderr_notice() {
     assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("\"duration_seconds\":0,"));
 }
 
+/// A text-mode print run (no `--output-format`) whose `--print-timeout` expires.
+fn text_timeout(sb: &Sandbox, version: &str, script: Option<&str>) -> assert_cmd::assert::Assert {
+    let mut c = match script {
+        Some(text) => sb.scripted(text),
+        None => sb.cmd(),
+    };
+    c.env(FAKE_AGY_VERSION, version)
+        .env(FAKE_AGY_TURN_DURATION, "10s")
+        .args(["-p", "write an essay", "--print-timeout", "1ms"])
+        .assert()
+}
+
+#[test]
+fn text_mode_print_timeout_per_version() {
+    // gb-1.1.18-text-timeout: nothing on stdout, the error on stderr, exit 1.
+    let sb = Sandbox::new();
+    text_timeout(&sb, "1.1.18", None)
+        .code(1)
+        .stdout("")
+        .stderr("Error: timeout waiting for response\n");
+    // 1.2.x: the notice (TF S6c, PB, ai-1.2.2-print-timeout-partial) and the partial
+    // answer, empty for a default turn, on stdout (unverified in text mode).
+    let sb = Sandbox::new();
+    text_timeout(&sb, "1.2.6", None)
+        .code(0)
+        .stdout("")
+        .stderr("[agy] print timeout after 1ms with turn in progress; returning partial output\n");
+}
+
+#[test]
+fn a_script_states_the_partial_text_and_the_notice_the_record_leaves_open() {
+    let sb = Sandbox::new();
+    let script = "[[invocation]]\nsteps = [{ print_timeout = { partial = \"Half an ess\", notice = \"[agy] cut\" } }]\n";
+    text_timeout(&sb, "1.2.6", Some(script))
+        .code(0)
+        .stdout("Half an ess")
+        .stderr("[agy] cut\n");
+    let sb = Sandbox::new();
+    let script = "[[invocation]]\nsteps = [{ print_timeout = { notice = \"\" } }]\n";
+    text_timeout(&sb, "1.1.18", Some(script)).code(1).stderr("");
+}
+
 #[test]
 fn print_timeout_on_1_1_24_is_an_error_with_exit_1_and_empty_stderr() {
     let sb = Sandbox::new();

@@ -228,10 +228,31 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
             place,
             "none_left_running",
             "no agy process running after the last reply",
-            format!("still running: pid {}", join(&obs.running_at_end)),
+            format!("still running: pid {}", name_pids(obs, &obs.running_at_end)),
         ));
     }
     out
+}
+
+/// The pids, each tool child named by its label and the agy that started it (the
+/// journal's `children`).
+fn name_pids(obs: &Observation, pids: &[u32]) -> String {
+    let named: Vec<String> = pids
+        .iter()
+        .map(|pid| {
+            let parent = obs.journal.iter().find_map(|r| {
+                r.children
+                    .iter()
+                    .find(|c| c.pid == *pid)
+                    .map(|c| (r.pid, c.label.as_str()))
+            });
+            match parent {
+                Some((agy, label)) => format!("{pid} (tool child `{label}` of agy pid {agy})"),
+                None => pid.to_string(),
+            }
+        })
+        .collect();
+    named.join(", ")
 }
 
 /// `max_concurrency` and `min_concurrency`: the most agy processes at once.
@@ -538,6 +559,9 @@ pub(crate) mod tests {
             mode: None,
             rule: None,
             conversation_id: None,
+            continued_conversation: None,
+            conversation_turn: None,
+            children: Vec::new(),
             started_us: start,
             ended_us: end,
             stdin: StdinLog::default(),
@@ -547,6 +571,32 @@ pub(crate) mod tests {
             stdout_bytes: 0,
             stderr_bytes: 0,
         }
+    }
+
+    #[test]
+    fn a_leftover_tool_child_is_named_with_the_agy_that_started_it() {
+        let mut agy = record(1, 40, &["agy", "-p", "x"], 1, Some(2));
+        agy.children.push(agy_protocol::journal::ChildRecord {
+            pid: 41,
+            label: "mcp_server".into(),
+            started_us: 1,
+            outlives: true,
+        });
+        let obs = Observation {
+            journal: vec![agy],
+            running_at_end: vec![41, 7],
+            ..Observation::default()
+        };
+        let e = JournalExpect {
+            none_left_running: Some(true),
+            ..JournalExpect::default()
+        };
+        let failures = check_journal(&e, &obs);
+        assert_eq!(failures.len(), 1, "{failures:?}");
+        assert_eq!(
+            failures[0].observed,
+            "still running: pid 41 (tool child `mcp_server` of agy pid 40), 7"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! costs the size of the event, never of the whole record. A process killed by SIGKILL
 //! leaves it; [`fold_live`] rebuilds the record from it.
 
-use super::{FileRecord, JournalRecord, SignalRecord, StdinLine, StdinLog};
+use super::{ChildRecord, FileRecord, JournalRecord, SignalRecord, StdinLine, StdinLog};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -34,6 +34,8 @@ pub enum LiveEntry {
     Signal(SignalRecord),
     /// A file written.
     File(FileRecord),
+    /// A child process started.
+    Child(ChildRecord),
 }
 
 /// The live copy's path for `pid`.
@@ -113,6 +115,9 @@ fn head_of(r: &JournalRecord) -> JournalRecord {
         mode: r.mode,
         rule: r.rule.clone(),
         conversation_id: r.conversation_id.clone(),
+        continued_conversation: r.continued_conversation.clone(),
+        conversation_turn: r.conversation_turn,
+        children: Vec::new(),
         started_us: r.started_us,
         ended_us: r.ended_us,
         stdin: StdinLog {
@@ -141,6 +146,7 @@ pub fn write_whole(journal: &Path, record: &JournalRecord) -> io::Result<()> {
     }));
     entries.extend(record.signals.iter().cloned().map(LiveEntry::Signal));
     entries.extend(record.files.iter().cloned().map(LiveEntry::File));
+    entries.extend(record.children.iter().cloned().map(LiveEntry::Child));
     for e in &entries {
         text.extend(serde_json::to_vec(e).map_err(io::Error::other)?);
         text.push(b'\n');
@@ -156,6 +162,7 @@ pub fn fold_live(text: &str) -> Option<JournalRecord> {
     let mut lines: Vec<StdinLine> = Vec::new();
     let mut signals = Vec::new();
     let mut files = Vec::new();
+    let mut children = Vec::new();
     let mut bytes = None;
     for entry in text
         .lines()
@@ -174,6 +181,7 @@ pub fn fold_live(text: &str) -> Option<JournalRecord> {
             }
             LiveEntry::Signal(s) => signals.push(s),
             LiveEntry::File(f) => files.push(f),
+            LiveEntry::Child(c) => children.push(c),
         }
     }
     let mut record = record?;
@@ -181,6 +189,7 @@ pub fn fold_live(text: &str) -> Option<JournalRecord> {
     record.stdin.bytes = record.stdin.bytes.max(bytes.unwrap_or(0));
     record.signals = signals;
     record.files = files;
+    record.children = children;
     Some(record)
 }
 
@@ -222,8 +231,17 @@ mod tests {
         })
         .expect("rule");
         rec.stdin.lines[1].rule = Some("turn 2".into());
+        let child = ChildRecord {
+            pid: 4242,
+            label: "run_command".into(),
+            started_us: 9,
+            outlives: true,
+        };
+        live.append(&LiveEntry::Child(child.clone()))
+            .expect("child");
+        rec.children.push(child);
         let mut text = fs::read_to_string(live_path(&journal, 7)).expect("live copy");
-        assert_eq!(text.lines().count(), 5, "{text}");
+        assert_eq!(text.lines().count(), 6, "{text}");
         text.push_str("{\"signal\":{\"sig");
         assert_eq!(fold_live(&text), Some(rec));
         let _ = fs::remove_dir_all(&dir);

@@ -21,13 +21,14 @@ mod step;
 pub use flag::{Flag, True};
 pub use json_object::JsonObject;
 pub use model::{
-    AlwaysWord, Exhausted, InvocationMatch, InvocationRule, MalformedLines, RunMode, Script,
-    ScriptHeader, Times, TurnMatch, TurnRule,
+    AlwaysWord, Exhausted, InitAt, InvocationMatch, InvocationRule, MalformedLines, RunMode,
+    Script, ScriptHeader, Times, TurnMatch, TurnRule,
 };
 pub use model_turn::{ModelCall, ModelResponse, ModelTurn, SUBAGENT_TOOL};
 pub use parse::{parse_script, parse_script_file, parse_script_value, render_script};
 pub use step::{
     CommandResultSpec, CrashKind, DefaultSpec, DenySpec, EnvelopeSpec, FileSpec, HexBytes,
-    ImageFormat, ImageSpec, InitSpec, Pattern, QuestionSpec, QuotaSpec, ResultFormat, SignalAction,
-    SignalNamed, Step, StepErrorSpec, StepSpec, UsageName, UsageSpec,
+    ImageFormat, ImageSpec, InitSpec, Pattern, PrintTimeoutSpec, QuestionSpec, QuotaSpec,
+    ResultFormat, SignalAction, SignalNamed, Step, StepErrorSpec, StepSpec, ToolChildSpec,
+    UsageName, UsageSpec,
 };

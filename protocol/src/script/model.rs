@@ -48,6 +48,35 @@ pub struct ScriptHeader {
     /// (overrides `FAKE_AGY_SIGNED_OUT`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signed_out: Option<bool>,
+    /// When persistent mode writes `init` (overrides `FAKE_AGY_INIT_AT`; the record is
+    /// split: docs/agy-reference.md, "When `init` is written").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_at: Option<InitAt>,
+}
+
+/// When agy writes `init` in persistent mode (`--input-format stream-json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InitAt {
+    /// Once the first stdin line has arrived, before its turn (agentty's lifecycle
+    /// comment; the modelled side).
+    #[default]
+    FirstLine,
+    /// At start, before stdin is read (a published stand-in modelled on agy 1.2.2 says
+    /// so; unverified).
+    Start,
+}
+
+impl InitAt {
+    /// Reads `first_line` or `start` (the spelling of `FAKE_AGY_INIT_AT` and of the
+    /// script key).
+    pub fn parse(s: &str) -> Option<InitAt> {
+        match s {
+            "first_line" => Some(InitAt::FirstLine),
+            "start" => Some(InitAt::Start),
+            _ => None,
+        }
+    }
 }
 
 /// How fake-agy treats a malformed persistent-mode stdin line whose handling agy's

@@ -61,7 +61,7 @@ pub enum Step {
     /// Replay a recorded trace (path relative to the script file).
     Trace(String),
     /// Act out `--print-timeout` expiry as the modelled version does (docs/agy-reference.md §2.4).
-    PrintTimeout(True),
+    PrintTimeout(Flag<PrintTimeoutSpec>),
     /// Re-emit the previous turn's steps and result before this turn's own output (the
     /// replay quirk of seed 000).
     ReplayPrevious(True),
@@ -76,6 +76,9 @@ pub enum Step {
     Deny(Flag<DenySpec>),
     /// A question the agent asks through a tool; the next stdin line answers it.
     Question(QuestionSpec),
+    /// Start a real child process in agy's process group, standing for a tool run (a
+    /// shell command, an MCP server), and journal its pid.
+    ToolChild(Flag<ToolChildSpec>),
 }
 
 impl Step {
@@ -112,8 +115,38 @@ impl Step {
             Step::QuotaExhausted(_) => "quota_exhausted",
             Step::Deny(_) => "deny",
             Step::Question(_) => "question",
+            Step::ToolChild(_) => "tool_child",
         }
     }
+}
+
+/// What a `--print-timeout` expiry shows where the record is silent (`print_timeout`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrintTimeoutSpec {
+    /// The text the turn had produced when the timeout hit, returned as the partial
+    /// output (the response; in text mode, stdout) by the versions that return it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
+    /// The stderr line instead of the modelled version's (`""`: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+}
+
+/// A child process standing for a tool run (`tool_child`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolChildSpec {
+    /// What it stands for, as the journal names it (default `run_command`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// `true`: it outlives the run, as a backgrounded command or an MCP server would;
+    /// otherwise the run ends it when the turn ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outlives: bool,
+    /// The longest it lives if nothing kills it (time-scaled; default 10m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lasts: Option<GoDuration>,
 }
 
 /// Overrides for a default run or turn.
