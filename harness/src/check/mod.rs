@@ -2,6 +2,7 @@
 //! was expected, what was observed, and the closest miss.
 
 mod acp_check;
+mod conversation_check;
 mod failure;
 mod history_check;
 mod image;
