@@ -67,11 +67,13 @@ pub enum Fault {
     TextNewConversationEachAsk,
     /// text: a continued conversation answers with the previous turn's text.
     TextEarlierTurnAnswer,
+    /// text: a result's usage (the whole conversation's) is reported as the turn's.
+    TextCumulativeUsage,
 }
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 27] = [
+    pub const ALL: [Fault; 28] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -99,6 +101,7 @@ impl Fault {
         Fault::TextSkipPermissionsAlways,
         Fault::TextNewConversationEachAsk,
         Fault::TextEarlierTurnAnswer,
+        Fault::TextCumulativeUsage,
     ];
 
     /// The switch name.
@@ -124,7 +127,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 27] = [
+const FAULTS: [(Fault, &str, Profile, &str); 28] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -152,6 +155,7 @@ const FAULTS: [(Fault, &str, Profile, &str); 27] = [
     (Fault::TextSkipPermissionsAlways, "text-skip-permissions-always", Profile::Text, "passes --dangerously-skip-permissions on every run, hard-wired, though the caller did not ask for it"),
     (Fault::TextNewConversationEachAsk, "text-new-conversation-each-ask", Profile::Text, "continues a conversation with an id it minted itself, which agy 1.1.x accepted; from 1.2 agy ignores an unknown id with a warning and starts a new conversation every time (docs/agy-reference.md §1.3)"),
     (Fault::TextEarlierTurnAnswer, "text-earlier-turn-answer", Profile::Text, "answers a continued conversation with the previous turn's text from its own transcript (an off-by-one), not with this run's response"),
+    (Fault::TextCumulativeUsage, "text-cumulative-usage", Profile::Text, "reports a resumed run's usage as the turn's, though agy's result counts the whole conversation (docs/agy-reference.md §3.4), so the cost record charges every earlier turn again"),
 ];
 
 /// The faults switched on for this run.
@@ -244,6 +248,7 @@ mod tests {
                 "text-skip-permissions-always",
                 "text-new-conversation-each-ask",
                 "text-earlier-turn-answer",
+                "text-cumulative-usage",
             ]
         );
     }

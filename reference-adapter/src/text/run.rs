@@ -133,6 +133,11 @@ fn record(t: &mut Thread, run: &Finished, answer: Answer, faults: &FaultSet) -> 
     }
     let usage = answer.usage.map(|u| {
         let before = std::mem::replace(&mut t.usage, u);
+        let before = if faults.has(Fault::TextCumulativeUsage) {
+            agy_protocol::Usage::ZERO
+        } else {
+            before
+        };
         TurnUsage {
             input_tokens: Some(u.input_tokens.saturating_sub(before.input_tokens)),
             output_tokens: Some(u.output_tokens.saturating_sub(before.output_tokens)),

@@ -5,7 +5,7 @@
 use crate::profile::{ContractLine, Evidence};
 
 /// The `text` contract.
-pub const CONTRACT: [ContractLine; 13] = [
+pub const CONTRACT: [ContractLine; 14] = [
     ContractLine {
         rule: "one print run per ask (-p or --print), its output read to the end; no persistent stdin",
         evidence: Evidence::Measured,
@@ -65,6 +65,11 @@ pub const CONTRACT: [ContractLine; 13] = [
         rule: "an ask that continues a conversation runs agy on that conversation (--conversation with agy's id, or --continue), not a new one, and answers with its own turn's text",
         evidence: Evidence::Measured,
         source: "docs/agy-reference.md §1.3; trace zts212653__clowder-ai__resume-turn",
+    },
+    ContractLine {
+        rule: "a reply's usage, when it carries one, is the turn's own: a resumed run's result counts the whole conversation",
+        evidence: Evidence::Measured,
+        source: "docs/agy-reference.md §3.4; trace zts212653__clowder-ai__resume-turn",
     },
     ContractLine {
         rule: "a missing binary is permanent, with an install hint",
