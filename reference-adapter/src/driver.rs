@@ -9,6 +9,7 @@ use crate::faults::FaultSet;
 use crate::oneshot::{generate, GenerateRequest, MAX_CONCURRENCY};
 use crate::outbox::Outbox;
 use crate::session::{Selection, Sessions};
+use crate::text::Conversations;
 use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::driver::{OpResult, Request, RequestOp, DRIVER_PROTOCOL_VERSION};
 use agy_protocol::Profile;
@@ -21,7 +22,7 @@ use tokio::task::JoinSet;
 /// The name `hello` answers with.
 pub const DRIVER_NAME: &str = "agy-reference-adapter";
 /// The profiles implemented.
-pub const PROFILES: [Profile; 3] = Profile::ALL;
+pub const PROFILES: [Profile; 4] = Profile::ALL;
 
 /// A request line that cannot be served, with the id to answer when one was readable.
 fn reject(line: &str) -> Option<(u64, Failure)> {
@@ -137,6 +138,7 @@ struct Work {
     permits: Arc<Semaphore>,
     sessions: Sessions,
     acp: AcpSessions,
+    conversations: Conversations,
     generations: JoinSet<()>,
 }
 
@@ -146,6 +148,7 @@ impl Work {
             sessions: Sessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone()),
             acp: AcpSessions::new(Arc::clone(&env), Arc::clone(&faults), outbox.clone()),
             permits: Arc::new(Semaphore::new(MAX_CONCURRENCY)),
+            conversations: Conversations::default(),
             generations: JoinSet::new(),
             env,
             faults,
@@ -228,6 +231,7 @@ impl Work {
             }
             RequestOp::AcpStatus { session } => acp.dispatch(&session, AcpCommand::Status { id }),
             RequestOp::AcpClose { session } => acp.dispatch(&session, AcpCommand::Close { id }),
+            RequestOp::Ask(req) => self.spawn_ask(id, req),
             // The loop ends on `shutdown`; it never reaches here.
             RequestOp::Shutdown {} => {}
         }
@@ -261,6 +265,39 @@ impl Work {
                         ..OpResult::default()
                     },
                 ),
+            };
+            outbox.send(reply);
+        });
+    }
+
+    /// Runs one `ask` on a task of its own (asks on one conversation wait for each
+    /// other there).
+    fn spawn_ask(&mut self, id: u64, req: agy_protocol::driver::AskRequest) {
+        let (env, faults, outbox, conversations) = (
+            Arc::clone(&self.env),
+            Arc::clone(&self.faults),
+            self.outbox.clone(),
+            self.conversations.clone(),
+        );
+        self.generations.spawn(async move {
+            let reply = match crate::text::ask(&env, &faults, &conversations, req).await {
+                Ok(a) => success_reply(
+                    id,
+                    OpResult {
+                        text: Some(a.text),
+                        conversation_id: a.conversation_id,
+                        usage: a.usage,
+                        ..OpResult::default()
+                    },
+                ),
+                Err(f) => {
+                    let hint = crate::text::hint(f.name);
+                    let mut reply = f.into_reply(id, OpResult::default());
+                    if let Some(e) = reply.error.as_mut() {
+                        e.hint = hint.map(str::to_string);
+                    }
+                    reply
+                }
             };
             outbox.send(reply);
         });

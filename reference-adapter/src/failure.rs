@@ -23,6 +23,20 @@ pub const TURN_TRANSIENT: &str = "TurnTransientError";
 pub const TURN_AUTH: &str = "TurnAuthError";
 /// session: a native failure.
 pub const TURN_FAILED: &str = "TurnFailedError";
+/// text: agy's print timeout, or the run was killed after timeout_s + the grace.
+pub const ASK_TIMEOUT: &str = "AskTimeoutError";
+/// text: CANCELED or INTERRUPTED.
+pub const ASK_CANCELED: &str = "AskCanceledError";
+/// text: the account's quota ran out (exit 3, `AGY_ERROR:` RESOURCE_EXHAUSTED).
+pub const ASK_QUOTA: &str = "AskQuotaError";
+/// text: authentication required or failed.
+pub const ASK_AUTH: &str = "AskAuthError";
+/// text: agy rejected the model or effort.
+pub const ASK_MODEL_REJECTED: &str = "AskModelRejectedError";
+/// text: agy failed (a non-zero exit, a signal, a status that is no answer).
+pub const ASK_AGY_FAILED: &str = "AskAgyFailedError";
+/// text: agy said SUCCESS and printed no answer.
+pub const ASK_OUTPUT_MISSING: &str = "AskOutputMissingError";
 /// Any profile: the request itself is wrong (unknown session, bad settings, bad version).
 pub const BAD_REQUEST: &str = "BadRequestError";
 

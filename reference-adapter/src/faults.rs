@@ -48,11 +48,32 @@ pub enum Fault {
     AcpAppendsLoadReplay,
     /// acp: the last prompt is sent again after a restart.
     AcpResendsLastPrompt,
+    /// text: a print timeout (SUCCESS with an empty or partial response) is the answer.
+    TextPrintTimeoutAsAnswer,
+    /// text: stderr is merged into the answer, as a pty merges it (text mode).
+    TextMergesStderr,
+    /// text: CANCELED, WAITING or RUNNING with exit 0 is an empty success.
+    TextStatusIgnored,
+    /// text: the exit code is ignored whenever stdout had text.
+    TextExitCodeIgnored,
+    /// text: auth, quota and a rejected model are one error class.
+    TextOneErrorClass,
+    /// text: a hung agy is waited for forever.
+    TextNeverKillsHungAgy,
+    /// text: `--dangerously-skip-permissions` is always passed.
+    TextSkipPermissionsAlways,
+    /// text: a continued conversation passes a client-minted id, which agy 1.2 on
+    /// ignores, starting a new conversation.
+    TextNewConversationEachAsk,
+    /// text: a continued conversation answers with the previous turn's text.
+    TextEarlierTurnAnswer,
+    /// text: a result's usage (the whole conversation's) is reported as the turn's.
+    TextCumulativeUsage,
 }
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 18] = [
+    pub const ALL: [Fault; 28] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -71,6 +92,16 @@ impl Fault {
         Fault::AcpFallsBackToSessionNew,
         Fault::AcpAppendsLoadReplay,
         Fault::AcpResendsLastPrompt,
+        Fault::TextPrintTimeoutAsAnswer,
+        Fault::TextMergesStderr,
+        Fault::TextStatusIgnored,
+        Fault::TextExitCodeIgnored,
+        Fault::TextOneErrorClass,
+        Fault::TextNeverKillsHungAgy,
+        Fault::TextSkipPermissionsAlways,
+        Fault::TextNewConversationEachAsk,
+        Fault::TextEarlierTurnAnswer,
+        Fault::TextCumulativeUsage,
     ];
 
     /// The switch name.
@@ -96,7 +127,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 18] = [
+const FAULTS: [(Fault, &str, Profile, &str); 28] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -115,6 +146,16 @@ const FAULTS: [(Fault, &str, Profile, &str); 18] = [
     (Fault::AcpFallsBackToSessionNew, "acp-falls-back-to-session-new", Profile::Acp, "calls session/new when session/load or session/resume fails, silently forking the conversation (seed 003: restoration never falls back to session/new; docs/agy-acp-reference.md §4 item 13, openab #952)"),
     (Fault::AcpAppendsLoadReplay, "acp-appends-load-replay", Profile::Acp, "appends the session/load replay to the canonical history, so earlier turns appear twice (seed 003: load replay is kept outside the canonical conversation; docs/agy-acp-reference.md §4 items 1-2)"),
     (Fault::AcpResendsLastPrompt, "acp-resends-last-prompt", Profile::Acp, "sends the last (or pending) prompt again after a restart, so the agent runs it twice (seed 003: no earlier prompt is resent)"),
+    (Fault::TextPrintTimeoutAsAnswer, "text-print-timeout-as-answer", Profile::Text, "returns agy's print timeout (exit 0, SUCCESS, an empty or partial response, docs/agy-reference.md §2.4) as the answer, as print-mode clients that check only the exit code and the status do"),
+    (Fault::TextMergesStderr, "text-merges-stderr", Profile::Text, "reads agy's text output with stderr merged into it, as a pty merges it, so the `[agy] print timeout … returning partial output` notice (docs/agy-reference.md §2.4) is returned as the answer"),
+    (Fault::TextStatusIgnored, "text-status-ignored", Profile::Text, "reads only the response and the exit code, so a CANCELED run (exit 0 in the record, docs/agy-reference.md §2.3) and a WAITING or RUNNING one become an empty success"),
+    (Fault::TextExitCodeIgnored, "text-exit-code-ignored", Profile::Text, "ignores the exit code whenever stdout had text, so a crash or a non-zero exit after some text streamed is returned as a success"),
+    (Fault::TextOneErrorClass, "text-one-error-class", Profile::Text, "raises one error type for every failed run, so authentication, quota (exit 3 and `AGY_ERROR:`, docs/agy-reference.md §2.2 item 5) and a rejected model (§1.4) cannot be told apart"),
+    (Fault::TextNeverKillsHungAgy, "text-never-kills-hung-agy", Profile::Text, "has no timeout of its own, so a hung agy is never killed and the caller waits forever"),
+    (Fault::TextSkipPermissionsAlways, "text-skip-permissions-always", Profile::Text, "passes --dangerously-skip-permissions on every run, hard-wired, though the caller did not ask for it"),
+    (Fault::TextNewConversationEachAsk, "text-new-conversation-each-ask", Profile::Text, "continues a conversation with an id it minted itself, which agy 1.1.x accepted; from 1.2 agy ignores an unknown id with a warning and starts a new conversation every time (docs/agy-reference.md §1.3)"),
+    (Fault::TextEarlierTurnAnswer, "text-earlier-turn-answer", Profile::Text, "answers a continued conversation with the previous turn's text from its own transcript (an off-by-one), not with this run's response"),
+    (Fault::TextCumulativeUsage, "text-cumulative-usage", Profile::Text, "reports a resumed run's usage as the turn's, though agy's result counts the whole conversation (docs/agy-reference.md §3.4), so the cost record charges every earlier turn again"),
 ];
 
 /// The faults switched on for this run.
@@ -198,6 +239,16 @@ mod tests {
                 "acp-falls-back-to-session-new",
                 "acp-appends-load-replay",
                 "acp-resends-last-prompt",
+                "text-print-timeout-as-answer",
+                "text-merges-stderr",
+                "text-status-ignored",
+                "text-exit-code-ignored",
+                "text-one-error-class",
+                "text-never-kills-hung-agy",
+                "text-skip-permissions-always",
+                "text-new-conversation-each-ask",
+                "text-earlier-turn-answer",
+                "text-cumulative-usage",
             ]
         );
     }
@@ -212,7 +263,7 @@ mod tests {
         assert_eq!(lines.len(), Fault::ALL.len());
         for line in &lines {
             let profile = line["profile"].as_str().expect("profile");
-            assert!(["oneshot", "session", "acp"].contains(&profile), "{line}");
+            assert!(Profile::ALL.iter().any(|p| p.as_str() == profile), "{line}");
             assert!(!line["bug"].as_str().expect("bug").is_empty());
         }
     }

@@ -1,11 +1,12 @@
-//! The reference adapter: a correct adapter for agy's `oneshot` (image provider, ADR 0013)
-//! and `session` (persistent stream-json driver) profiles, speaking driver protocol v1
+//! The reference adapter: a correct adapter for agy's `oneshot` (image provider, ADR 0013),
+//! `session` (persistent stream-json driver), `acp` and `text` (print-mode text client) profiles, speaking driver protocol v1
 //! natively, with fault switches that each reproduce one real adapter bug.
 //!
 //! - [`driver`]: the request loop (concurrent requests, replies by id).
 //! - [`oneshot`]: argv, prompt wrapper, brain directory, classification, the run.
 //! - [`session`]: the kept process, replay filter, turn verdict, history, release.
 //! - [`acp`]: the ACP client: checkpoint, restore, quarantine.
+//! - [`text`]: the print-mode text client: one run per question, conversations continued.
 //! - [`faults`]: the fault switches.
 
 pub mod acp;
@@ -19,6 +20,7 @@ pub mod oneshot;
 mod outbox;
 pub mod session;
 mod stderr_tail;
+pub mod text;
 
 pub use cli::{run, Cli};
 pub use environment::Environment;

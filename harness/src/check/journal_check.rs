@@ -393,6 +393,16 @@ pub fn check_invocation(
         }
     }
     signal_checks(&place, e, r, marker_running, &mut out);
+    if let Some(n) = e.continues {
+        let earlier = n
+            .checked_sub(1)
+            .and_then(|i| turns.get(i as usize))
+            .copied();
+        if let Some(f) = super::conversation_check::continues_check(&place, n, earlier, r) {
+            let argv = earlier.into_iter().chain([r]).map(show_argv);
+            out.push(f.evidence(argv.collect::<Vec<_>>()));
+        }
+    }
     if let Some(bound) = &e.gone_within_after_signal {
         gone_after_signal_check(&place, obs, r, scaled(bound.0), &mut out);
     }

@@ -3,6 +3,7 @@
 
 mod acp_check;
 mod condition;
+mod conversation_check;
 mod failure;
 mod history_check;
 mod image;

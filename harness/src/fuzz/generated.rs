@@ -3,6 +3,7 @@
 
 use super::acp_case::{acp_case, AcpCase};
 use super::case::{oneshot_case, session_case, Case};
+use super::text_case::{text_case, TextCase};
 use crate::profile::{unit, Oracle};
 use crate::scenario::Profile;
 use proptest::strategy::{BoxedStrategy, Strategy};
@@ -23,6 +24,8 @@ pub enum GeneratedCase {
     Agy(Case),
     /// `acp`: what the ACP agent does and the ops sent.
     Acp(AcpCase),
+    /// `text`: what each print run does, one ask each.
+    Text(TextCase),
 }
 
 // A finding's `case:` comment shows the case alone, as it always has.
@@ -47,6 +50,9 @@ impl Generated {
             GeneratedCase::Acp(c) => {
                 super::acp_render::render_acp(self.profile, c, name, description, comment)
             }
+            GeneratedCase::Text(c) => {
+                super::text_case::render_text(self.profile, c, name, description, comment)
+            }
         }
     }
 }
@@ -57,6 +63,7 @@ pub fn strategy(profile: Profile) -> BoxedStrategy<Generated> {
         Oracle::ImageProvider => oneshot_case().prop_map(GeneratedCase::Agy).boxed(),
         Oracle::PersistentDriver => session_case().prop_map(GeneratedCase::Agy).boxed(),
         Oracle::Restore => acp_case().prop_map(GeneratedCase::Acp).boxed(),
+        Oracle::TextClient => text_case().prop_map(GeneratedCase::Text).boxed(),
     };
     cases
         .prop_map(move |case| Generated { profile, case })
@@ -84,6 +91,12 @@ mod tests {
 
         #[test]
         fn every_generated_oneshot_case_is_a_valid_scenario(c in strategy(Profile::Oneshot)) {
+            let parsed = parses(&c);
+            prop_assert!(parsed.is_ok(), "{}", parsed.err().unwrap_or_default());
+        }
+
+        #[test]
+        fn every_generated_text_case_is_a_valid_scenario(c in strategy(Profile::Text)) {
             let parsed = parses(&c);
             prop_assert!(parsed.is_ok(), "{}", parsed.err().unwrap_or_default());
         }

@@ -91,6 +91,9 @@ pub enum Oracle {
     PersistentDriver,
     /// Seed 003: ACP sessions created, prompted and restored.
     Restore,
+    /// The print-mode text client: one run per question, each outcome classified, a
+    /// conversation continued run by run.
+    TextClient,
 }
 
 /// The protocol the harness speaks to a driverless adapter.

@@ -31,12 +31,12 @@ impl Ctx<'_> {
     /// `scales_timeout_s = false`). Only ops that carry `timeout_s` wait that long.
     pub(super) fn unscaled_extra(&self, req: &RequestOp) -> Duration {
         let t = &self.settings.config.timeouts;
-        let RequestOp::Generate {
-            timeout_s: Some(timeout_s),
-            ..
-        } = req
-        else {
-            return Duration::ZERO;
+        let timeout_s = match req {
+            RequestOp::Generate {
+                timeout_s: Some(t), ..
+            } => t,
+            RequestOp::Ask(ask) => &ask.timeout_s,
+            _ => return Duration::ZERO,
         };
         let mut extra = t.kill_grace_s.get();
         if !t.scales_timeout_s {

@@ -476,6 +476,11 @@ pub struct InvocationExpect {
     /// The effort selected: `--effort e`, or the tier of a tiered model id `X-e`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<String>,
+    /// This run works on the conversation of turn invocation N (a process-per-turn
+    /// client continued it instead of starting a new one), judged by the conversation
+    /// fake-agy journaled for each run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continues: Option<u32>,
     /// A seed's implementation choice rather than the contract (see [`OpExpect::strict`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<String>,

@@ -25,6 +25,7 @@ const ACTIONS: &[&str] = &[
     "shutdown",
     "hello",
     "restart",
+    "ask",
     "acp_new",
     "acp_prompt",
     "acp_cancel",
@@ -258,6 +259,17 @@ fn action_keys(action: &str) -> &'static [&'static str] {
         "open" | "select" => &["session", "model", "effort", "permission"],
         "turn" => &["session", "text"],
         "cancel" | "close" => &["session"],
+        "ask" => &[
+            "session",
+            "prompt",
+            "conversation",
+            "model",
+            "effort",
+            "permission",
+            "timeout_s",
+            "workdir",
+            "output",
+        ],
         "acp_new" => &["session", "model", "mode", "permission"],
         "acp_prompt" => &["session", "text"],
         "acp_cancel" | "acp_restore" | "acp_restart_agent" | "acp_status" | "acp_close" => {
@@ -635,8 +647,11 @@ mod tests {
             .copied()
             .filter(|a| crate::profile::op_owner(a).is_some())
             .collect();
-        let mut expected: Vec<&str> = SESSION_ACTIONS.iter().chain(ACP_ACTIONS).copied().collect();
-        expected.insert(0, "generate");
+        let expected: Vec<&str> = std::iter::once("generate")
+            .chain(SESSION_ACTIONS.iter().copied())
+            .chain(std::iter::once("ask"))
+            .chain(ACP_ACTIONS.iter().copied())
+            .collect();
         assert_eq!(owned, expected);
     }
     use crate::scenario::model::{JournalExpect, OutcomeSet};

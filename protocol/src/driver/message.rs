@@ -89,6 +89,8 @@ pub enum RequestOp {
     },
     /// Ask the driver to exit cleanly.
     Shutdown {},
+    /// `text`: one question, answered by one print-mode agy run.
+    Ask(AskRequest),
     /// `acp`: start the agent and create a new external session (`session/new`).
     AcpNew {
         /// Session handle chosen by the harness (also names the client's checkpoint).
@@ -151,6 +153,7 @@ impl RequestOp {
             RequestOp::Cancel { .. } => "cancel",
             RequestOp::Close { .. } => "close",
             RequestOp::Shutdown {} => "shutdown",
+            RequestOp::Ask(_) => "ask",
             RequestOp::AcpNew { .. } => "acp_new",
             RequestOp::AcpPrompt { .. } => "acp_prompt",
             RequestOp::AcpCancel { .. } => "acp_cancel",
@@ -182,6 +185,38 @@ pub struct Reply {
     /// What the operation produced.
     #[serde(default, skip_serializing_if = "OpResult::is_empty")]
     pub result: OpResult,
+}
+
+/// `ask` (profile `text`): one question for a print-mode client.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AskRequest {
+    /// The conversation label chosen by the harness: a second `ask` with the same label
+    /// continues the first one's conversation. None: a question of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// The user's question.
+    pub prompt: String,
+    /// An agy conversation id to continue (one a reply gave as `conversation_id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation: Option<String>,
+    /// Model selection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Effort selection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<String>,
+    /// Permission selection (`skip` for `--dangerously-skip-permissions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission: Option<String>,
+    /// The adapter's timeout in seconds (before the time scale).
+    pub timeout_s: f64,
+    /// The work directory agy runs in, relative to the sandbox's work folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workdir: Option<String>,
+    /// The output format the adapter is asked to read (`json`, `stream-json`, `text`),
+    /// for an adapter that offers the choice; one with a single mode ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
 }
 
 /// The adapter's own error name and message (`ProviderTimeoutError`, …).
@@ -218,6 +253,9 @@ pub struct OpResult {
     /// `turn`: the turn's text as the adapter delivered it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// `ask`: the agy conversation the answer belongs to, when the adapter knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
     /// `turn` / `close` / ACP ops: the adapter's view of the conversation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<HistoryEntry>>,
@@ -380,6 +418,25 @@ mod tests {
             ("[a-z0-9]{1,6}", "\\PC{0,20}")
                 .prop_map(|(session, text)| RequestOp::Turn { session, text }),
             "[a-z0-9]{1,6}".prop_map(|session| RequestOp::Close { session }),
+            (
+                proptest::option::of("[a-z0-9]{1,6}"),
+                "\\PC{0,20}",
+                proptest::option::of("skip|ask"),
+                0.0f64..1000.0
+            )
+                .prop_map(|(session, prompt, permission, timeout_s)| RequestOp::Ask(
+                    AskRequest {
+                        session,
+                        prompt,
+                        conversation: None,
+                        model: None,
+                        effort: None,
+                        permission,
+                        timeout_s,
+                        workdir: None,
+                        output: None,
+                    }
+                )),
             (
                 "[a-z0-9]{1,6}",
                 proptest::option::of("[a-z0-9.-]{1,12}"),

@@ -8,7 +8,7 @@ mod message;
 mod outcome;
 
 pub use message::{
-    parse_driver_line, AcpRestoreState, DriverEvent, DriverLine, ErrorInfo, HistoryEntry, OpResult,
-    Reply, Request, RequestOp, TurnUsage, DRIVER_PROTOCOL_VERSION,
+    parse_driver_line, AcpRestoreState, AskRequest, DriverEvent, DriverLine, ErrorInfo,
+    HistoryEntry, OpResult, Reply, Request, RequestOp, TurnUsage, DRIVER_PROTOCOL_VERSION,
 };
 pub use outcome::Outcome;

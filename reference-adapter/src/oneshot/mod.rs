@@ -11,8 +11,9 @@ mod run;
 mod settings;
 
 pub use argv::build_argv;
+pub(crate) use argv::print_timeout;
 pub use brain::{list_images, FoundImage};
-pub use classify::{classify, parse_envelope, Observation, Verdict};
+pub use classify::{binary_missing_failure, classify, parse_envelope, Observation, Verdict};
 pub use image::{decode_image, ImageInfo};
 pub use prompt::{aspect_words, wrap_prompt};
 pub use run::{generate, Delivery, GenerateRequest, KILL_GRACE_S, MAX_CONCURRENCY};

@@ -22,7 +22,8 @@ async fn hello_names_the_driver_and_its_profiles() {
         [
             agy_protocol::Profile::Oneshot,
             agy_protocol::Profile::Session,
-            agy_protocol::Profile::Acp
+            agy_protocol::Profile::Acp,
+            agy_protocol::Profile::Text
         ]
     );
     assert!(d.finish().await.success());

@@ -1,0 +1,95 @@
+//! `continues`: one turn invocation works on the conversation of an earlier one — a
+//! process-per-turn client continued it (`--conversation <id>`, `--continue`, however
+//! the adapter spells it) rather than starting a new conversation. Judged by effect:
+//! the conversation fake-agy journaled for each run.
+
+use super::failure::Failure;
+use agy_protocol::journal::JournalRecord;
+
+/// The conversation a run worked on, as fake-agy journaled it (`None`: the run ended
+/// before a conversation existed, or a wrapper recorded none).
+fn conversation(r: &JournalRecord) -> Option<&str> {
+    r.conversation_id.as_deref().filter(|id| !id.is_empty())
+}
+
+/// What is wrong with `r` continuing the conversation of `earlier`, if anything: the
+/// two runs must have worked on one conversation. The one place this is decided, so a
+/// richer journal (the turn within the conversation) changes only this function. The
+/// caller adds the two runs' argv as evidence.
+pub fn continues_check(
+    place: &str,
+    earlier_nth: u32,
+    earlier: Option<&JournalRecord>,
+    r: &JournalRecord,
+) -> Option<Failure> {
+    let expected = format!("the conversation of turn invocation {earlier_nth}, continued");
+    let Some(earlier) = earlier else {
+        return Some(Failure::new(
+            place,
+            "continues",
+            expected,
+            format!("there is no turn invocation {earlier_nth}"),
+        ));
+    };
+    let (was, now) = (conversation(earlier), conversation(r));
+    if was.is_some() && was == now {
+        return None;
+    }
+    let show = |c: Option<&str>| {
+        c.map_or("no conversation".to_string(), |c| {
+            format!("conversation {c}")
+        })
+    };
+    let observed = match (was, now) {
+        (Some(_), Some(_)) => format!("a new conversation: {}", show(now)),
+        _ => show(now),
+    };
+    Some(
+        Failure::new(place, "continues", expected, observed).closest(format!(
+            "invocation {} worked on {}",
+            earlier.invocation,
+            show(was)
+        )),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(invocation: u32, conversation: Option<&str>) -> JournalRecord {
+        let line = serde_json::json!({
+            "v": 1, "complete": true, "invocation": invocation, "pid": 100 + invocation,
+            "ppid": 1, "argv": ["agy", "-p", "hi"], "cwd": "/w", "env": {},
+            "conversation_id": conversation, "started_us": 1, "stdin": {"bytes": 0},
+            "stdout_bytes": 0, "stderr_bytes": 0
+        });
+        serde_json::from_value(line).expect("a journal record")
+    }
+
+    #[test]
+    fn the_same_conversation_continues() {
+        let first = record(1, Some("c-1"));
+        let f = continues_check("invocation 2", 1, Some(&first), &record(2, Some("c-1")));
+        assert_eq!(f, None);
+    }
+
+    #[test]
+    fn a_new_conversation_is_named_with_both_ids() {
+        let first = record(1, Some("c-1"));
+        let f = continues_check("invocation 2", 1, Some(&first), &record(2, Some("c-2")))
+            .expect("a failure");
+        assert!(
+            f.observed.contains("a new conversation: conversation c-2"),
+            "{f}"
+        );
+        assert!(f.closest.as_deref().unwrap_or("").contains("c-1"), "{f}");
+    }
+
+    #[test]
+    fn runs_without_a_conversation_do_not_continue_each_other() {
+        let first = record(1, None);
+        assert!(continues_check("invocation 2", 1, Some(&first), &record(2, None)).is_some());
+        assert!(continues_check("invocation 2", 3, None, &record(2, Some("c"))).is_some());
+    }
+}

@@ -1,0 +1,73 @@
+//! The plan of a `text` reproduction: one `ask` per agy run, each judged by the
+//! print-mode text client's contract (docs/contract.md, `text`). A run is read the way
+//! the oneshot oracle reads it ([`super::oracle`]); what it means for a text client
+//! differs: a SUCCESS with prose is the answer, whatever the brain folder holds.
+
+use super::case::ReproCase;
+use super::oracle::{classify, duration, outcomes, quote, OpPlan, Plan};
+use crate::fuzz::case::OneshotAgy;
+use crate::scenario::{JournalExpect, OpExpect};
+
+/// What a correct text client reports for a run read as `agy`: the outcomes allowed,
+/// whether it is retryable, and why.
+fn expected(agy: &OneshotAgy) -> (&'static [&'static str], Option<bool>, &'static str) {
+    match agy {
+        OneshotAgy::PrintTimeout => (&["timeout"], Some(true), "an empty SUCCESS with zero usage is agy's print timeout (docs/agy-reference.md §2.4): a retryable timeout, never an answer"),
+        OneshotAgy::Auth => (&["auth"], Some(false), "an authentication failure: `auth`, not retried"),
+        OneshotAgy::Transient(_) => (&["transient"], Some(true), "CANCELED or INTERRUPTED: a transient failure, not an empty success"),
+        OneshotAgy::Permanent(_) => (&["permanent", "transient"], None, "a status that is no answer: not a success"),
+        OneshotAgy::Crash(_) | OneshotAgy::SuccessExit1 => (&["permanent", "transient", "output_missing"], None, "a failing exit or no result: not a success, whatever text streamed"),
+        OneshotAgy::Hang => (&["timeout"], Some(true), "agy never finishes: killed within timeout_s plus the grace, a retryable timeout, no process left"),
+        _ => (&["success"], None, "exit 0 and SUCCESS with an answer: the answer is the response"),
+    }
+}
+
+/// Text: one ask per invocation.
+pub fn text_plan(case: &ReproCase) -> Plan {
+    let classes: Vec<_> = case.processes.iter().map(classify).collect();
+    let ops = case
+        .processes
+        .iter()
+        .zip(&classes)
+        .map(|(p, (agy, _, _))| {
+            let hang = matches!(agy, OneshotAgy::Hang);
+            let timeout = if hang { 1 } else { p.timeout_s.unwrap_or(600) };
+            let prompt = p.prompt.as_deref().unwrap_or("say hello");
+            let (allowed, retryable, why) = expected(agy);
+            OpPlan {
+                action: format!(
+                    "ask = {{ prompt = {}, timeout_s = {timeout} }}",
+                    quote(prompt)
+                ),
+                reply_within: hang.then(|| "45s".to_string()),
+                expect: OpExpect {
+                    outcome: outcomes(allowed),
+                    retryable,
+                    agy_gone_within: hang.then(|| duration("10s")).flatten(),
+                    ..OpExpect::default()
+                },
+                why: vec![format!("{}: {why}", p.origin)],
+            }
+        })
+        .collect();
+    let (slug, summary) = classes
+        .iter()
+        .find(|c| expected(&c.0).0 != ["success"])
+        .or(classes.first())
+        .map(|c| (format!("text-{}", c.2), expected(&c.0).2.to_string()))
+        .unwrap_or_default();
+    Plan {
+        ops,
+        journal: JournalExpect {
+            invocations: u32::try_from(case.processes.len()).ok(),
+            argv_lacks: vec!["--dangerously-skip-permissions".into()],
+            none_left_running: Some(true),
+            ..JournalExpect::default()
+        },
+        history: None,
+        acp: None,
+        slug,
+        summary,
+        unanswered: 0,
+    }
+}
