@@ -60,6 +60,8 @@ pub enum Fault {
     TextOneErrorClass,
     /// text: a hung agy is waited for forever.
     TextNeverKillsHungAgy,
+    /// text: the timeout kills agy's pid alone, leaving what agy started.
+    TextKillsOnlyAgyPid,
     /// text: `--dangerously-skip-permissions` is always passed.
     TextSkipPermissionsAlways,
     /// text: a continued conversation passes a client-minted id, which agy 1.2 on
@@ -73,7 +75,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 28] = [
+    pub const ALL: [Fault; 29] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -98,6 +100,7 @@ impl Fault {
         Fault::TextExitCodeIgnored,
         Fault::TextOneErrorClass,
         Fault::TextNeverKillsHungAgy,
+        Fault::TextKillsOnlyAgyPid,
         Fault::TextSkipPermissionsAlways,
         Fault::TextNewConversationEachAsk,
         Fault::TextEarlierTurnAnswer,
@@ -127,7 +130,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 28] = [
+const FAULTS: [(Fault, &str, Profile, &str); 29] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -152,6 +155,7 @@ const FAULTS: [(Fault, &str, Profile, &str); 28] = [
     (Fault::TextExitCodeIgnored, "text-exit-code-ignored", Profile::Text, "ignores the exit code whenever stdout had text, so a crash or a non-zero exit after some text streamed is returned as a success"),
     (Fault::TextOneErrorClass, "text-one-error-class", Profile::Text, "raises one error type for every failed run, so authentication, quota (exit 3 and `AGY_ERROR:`, docs/agy-reference.md §2.2 item 5) and a rejected model (§1.4) cannot be told apart"),
     (Fault::TextNeverKillsHungAgy, "text-never-kills-hung-agy", Profile::Text, "has no timeout of its own, so a hung agy is never killed and the caller waits forever"),
+    (Fault::TextKillsOnlyAgyPid, "text-kills-only-agy-pid", Profile::Text, "kills agy's own pid at the timeout (child.kill()), so the shells and servers agy started in its process group keep running after the call returned"),
     (Fault::TextSkipPermissionsAlways, "text-skip-permissions-always", Profile::Text, "passes --dangerously-skip-permissions on every run, hard-wired, though the caller did not ask for it"),
     (Fault::TextNewConversationEachAsk, "text-new-conversation-each-ask", Profile::Text, "continues a conversation with an id it minted itself, which agy 1.1.x accepted; from 1.2 agy ignores an unknown id with a warning and starts a new conversation every time (docs/agy-reference.md §1.3)"),
     (Fault::TextEarlierTurnAnswer, "text-earlier-turn-answer", Profile::Text, "answers a continued conversation with the previous turn's text from its own transcript (an off-by-one), not with this run's response"),

@@ -188,6 +188,14 @@ async fn run_agy(
     } else {
         match wait_for(&mut child, env.scaled(timeout_s + KILL_GRACE_S)).await {
             Some(status) => Some(status),
+            None if faults.has(Fault::TextKillsOnlyAgyPid) => {
+                let _ = child.kill().await;
+                // The bug: what agy started in its group is never signalled.
+                std::mem::forget(guard);
+                stdout_task.abort();
+                stderr_task.abort();
+                return Err(Failure::new(Outcome::Timeout, ASK_TIMEOUT, format!("agy still running {timeout_s}s + {KILL_GRACE_S}s after start; it was killed")));
+            }
             None => {
                 guard.kill_and_reap(&mut child).await;
                 stdout_task.abort();
