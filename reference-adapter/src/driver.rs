@@ -21,7 +21,7 @@ use tokio::task::JoinSet;
 /// The name `hello` answers with.
 pub const DRIVER_NAME: &str = "agy-reference-adapter";
 /// The profiles implemented.
-pub const PROFILES: [Profile; 3] = Profile::ALL;
+pub const PROFILES: [Profile; Profile::ALL.len()] = Profile::ALL;
 
 /// A request line that cannot be served, with the id to answer when one was readable.
 fn reject(line: &str) -> Option<(u64, Failure)> {
@@ -228,9 +228,24 @@ impl Work {
             }
             RequestOp::AcpStatus { session } => acp.dispatch(&session, AcpCommand::Status { id }),
             RequestOp::AcpClose { session } => acp.dispatch(&session, AcpCommand::Close { id }),
-            // The loop ends on `shutdown`; it never reaches here.
-            RequestOp::Shutdown {} => {}
+            // The loop ends on `shutdown`; mcp ops are the `mcp` server's.
+            op @ (RequestOp::Shutdown {} | RequestOp::ToolList {} | RequestOp::ToolCall { .. }) => {
+                self.not_served(id, &op)
+            }
         }
+    }
+
+    /// Answers an op this driver does not serve (`shutdown` never gets here).
+    fn not_served(&self, id: u64, op: &RequestOp) {
+        if let RequestOp::Shutdown {} = op {
+            return;
+        }
+        let why = format!(
+            "`{}` is served by `{DRIVER_NAME} mcp`, an MCP server, not by the driver",
+            op.name()
+        );
+        self.outbox
+            .send(Failure::bad_request(why).into_reply(id, OpResult::default()));
     }
 
     /// Runs one `generate` on a task of its own, admitted by the oneshot semaphore.

@@ -6,6 +6,7 @@
 //! - [`oneshot`]: argv, prompt wrapper, brain directory, classification, the run.
 //! - [`session`]: the kept process, replay filter, turn verdict, history, release.
 //! - [`acp`]: the ACP client: checkpoint, restore, quarantine.
+//! - [`mcp`]: `agy-reference-adapter mcp`, an MCP server whose tool runs agy.
 //! - [`faults`]: the fault switches.
 
 pub mod acp;
@@ -15,6 +16,7 @@ pub mod driver;
 pub mod environment;
 pub mod failure;
 pub mod faults;
+pub mod mcp;
 pub mod oneshot;
 mod outbox;
 pub mod session;

@@ -319,6 +319,9 @@ pub fn check_invocation(
     };
     let mut out = Vec::new();
     model_check(&place, e, r, &mut out);
+    if let Some(n) = e.continues {
+        continues_check(&place, n, r, &turns, &mut out);
+    }
     argv_checks(&place, r, &e.argv_has, &e.argv_lacks, &mut out);
     if let Some(want) = e.stdin_closed {
         stdin_check(&place, r, want, &mut out);
@@ -342,6 +345,47 @@ pub fn check_invocation(
         gone_after_signal_check(&place, obs, r, scaled(bound.0), &mut out);
     }
     out
+}
+
+/// `continues = N`: `r` runs with `--conversation ID`, ID the conversation turn
+/// invocation N printed (its journaled `conversation_id`).
+fn continues_check(
+    place: &str,
+    n: u32,
+    r: &JournalRecord,
+    turns: &[&JournalRecord],
+    out: &mut Vec<Failure>,
+) {
+    let want = turns
+        .get(n.saturating_sub(1) as usize)
+        .and_then(|first| first.conversation_id.clone())
+        .filter(|id| !id.is_empty());
+    let Some(want) = want else {
+        out.push(Failure::new(
+            place,
+            "continues",
+            format!("turn invocation {n} printed a conversation id"),
+            "it printed none (or there is no such invocation)",
+        ));
+        return;
+    };
+    let got = parse_args(r.argv.get(1..).unwrap_or_default())
+        .ok()
+        .and_then(|a| a.conversation);
+    if got.as_deref() != Some(want.as_str()) {
+        out.push(
+            Failure::new(
+                place,
+                "continues",
+                format!("`--conversation {want}` (the conversation of invocation {n})"),
+                match got {
+                    Some(id) => format!("`--conversation {id}`"),
+                    None => "no `--conversation`: a new conversation".to_string(),
+                },
+            )
+            .evidence([show_argv(r)]),
+        );
+    }
 }
 
 /// `signals` and `killed`: what reached the invocation, and whether SIGKILL ended it.

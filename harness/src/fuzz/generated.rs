@@ -3,6 +3,7 @@
 
 use super::acp_case::{acp_case, AcpCase};
 use super::case::{oneshot_case, session_case, Case};
+use super::tool_case::{render_tool, tool_case, ToolCase};
 use crate::profile::{unit, Oracle};
 use crate::scenario::Profile;
 use proptest::strategy::{BoxedStrategy, Strategy};
@@ -23,6 +24,8 @@ pub enum GeneratedCase {
     Agy(Case),
     /// `acp`: what the ACP agent does and the ops sent.
     Acp(AcpCase),
+    /// `mcp`: what agy does for each tool call.
+    Tool(ToolCase),
 }
 
 // A finding's `case:` comment shows the case alone, as it always has.
@@ -47,6 +50,7 @@ impl Generated {
             GeneratedCase::Acp(c) => {
                 super::acp_render::render_acp(self.profile, c, name, description, comment)
             }
+            GeneratedCase::Tool(c) => render_tool(self.profile, c, name, description, comment),
         }
     }
 }
@@ -57,6 +61,7 @@ pub fn strategy(profile: Profile) -> BoxedStrategy<Generated> {
         Oracle::ImageProvider => oneshot_case().prop_map(GeneratedCase::Agy).boxed(),
         Oracle::PersistentDriver => session_case().prop_map(GeneratedCase::Agy).boxed(),
         Oracle::Restore => acp_case().prop_map(GeneratedCase::Acp).boxed(),
+        Oracle::ToolResult => tool_case().prop_map(GeneratedCase::Tool).boxed(),
     };
     cases
         .prop_map(move |case| Generated { profile, case })

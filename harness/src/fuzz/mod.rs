@@ -11,6 +11,7 @@ mod engine;
 pub mod generated;
 pub mod oracle;
 pub mod render;
+pub mod tool_case;
 
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp_if, reference_adapter};

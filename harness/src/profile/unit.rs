@@ -91,6 +91,8 @@ pub enum Oracle {
     PersistentDriver,
     /// Seed 003: ACP sessions created, prompted and restored.
     Restore,
+    /// An MCP tool result: `isError` and a text that names the failure's class.
+    ToolResult,
 }
 
 /// The protocol the harness speaks to a driverless adapter.
@@ -100,6 +102,16 @@ pub enum Client {
     Acp,
     /// The harness is an MCP client of the adapter.
     Mcp,
+}
+
+impl Client {
+    /// The name `agy-harness bridge` takes for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Client::Acp => "acp",
+            Client::Mcp => "mcp",
+        }
+    }
 }
 
 /// One op of a profile.

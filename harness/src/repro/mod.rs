@@ -30,6 +30,7 @@ pub mod recorded;
 pub mod render;
 pub mod seen;
 mod session_oracle;
+mod tool_oracle;
 
 pub use args::ReproArgs;
 pub use command::repro_command;

@@ -132,7 +132,7 @@ fn static_status(s: &str) -> &'static str {
 
 /// Which of the fuzz oracle's agy behaviours a oneshot invocation shows, why, and the
 /// behaviour's name.
-fn classify(p: &Process) -> (OneshotAgy, String, &'static str) {
+pub(super) fn classify(p: &Process) -> (OneshotAgy, String, &'static str) {
     let seen: Vec<Seen> = p.turns.iter().flat_map(|t| &t.steps).map(seen).collect();
     let result = seen.iter().rev().find_map(|s| match s {
         Seen::Result(r) => Some(r),

@@ -12,5 +12,6 @@ pub fn plan(case: &ReproCase) -> Plan {
         Oracle::PersistentDriver => super::session_oracle::session_plan(case),
         Oracle::Restore => super::acp_oracle::acp_plan(case),
         Oracle::ImageProvider => super::oracle::oneshot_plan(case),
+        Oracle::ToolResult => super::tool_oracle::tool_plan(case),
     }
 }

@@ -3,6 +3,7 @@
 
 use super::settings::RunSettings;
 use crate::driver_client::DriverClient;
+use crate::profile::Reach;
 use crate::report::Status;
 use crate::sandbox::Sandbox;
 use crate::scenario::Scenario;
@@ -31,10 +32,14 @@ impl Ctx<'_> {
     /// `scales_timeout_s = false`). Only ops that carry `timeout_s` wait that long.
     pub(super) fn unscaled_extra(&self, req: &RequestOp) -> Duration {
         let t = &self.settings.config.timeouts;
-        let RequestOp::Generate {
+        let (RequestOp::Generate {
             timeout_s: Some(timeout_s),
             ..
-        } = req
+        }
+        | RequestOp::ToolCall {
+            timeout_s: Some(timeout_s),
+            ..
+        }) = req
         else {
             return Duration::ZERO;
         };
@@ -47,8 +52,17 @@ impl Ctx<'_> {
 
     pub(super) async fn start_driver(&self) -> Result<DriverClient, String> {
         let t = &self.settings.config.timeouts;
+        let config = &self.settings.config;
+        let command = match crate::profile::unit(self.s.meta.profile).reach {
+            Reach::Driverless { client, .. } => crate::bridge::driver_command_with(
+                client,
+                &config.bridge_options(client),
+                config.driverless_command(client),
+            ),
+            Reach::Driver(_) => config.adapter.command.clone(),
+        };
         let mut d = DriverClient::start(
-            &self.settings.config.adapter.command,
+            &command,
             &self.env,
             &self.sandbox.work(),
             &self.sandbox.driver_stderr(),

@@ -447,6 +447,10 @@ pub struct InvocationExpect {
     /// The effort selected: `--effort e`, or the tier of a tiered model id `X-e`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<String>,
+    /// It continues the conversation of turn invocation N: its argv has
+    /// `--conversation ID`, ID being the `conversation_id` fake-agy printed for N.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continues: Option<u32>,
     /// A seed's implementation choice rather than the contract (see [`OpExpect::strict`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<String>,

@@ -25,6 +25,8 @@ const ACTIONS: &[&str] = &[
     "shutdown",
     "hello",
     "restart",
+    "tool_list",
+    "tool_call",
     "acp_new",
     "acp_prompt",
     "acp_cancel",
@@ -258,6 +260,7 @@ fn action_keys(action: &str) -> &'static [&'static str] {
         "open" | "select" => &["session", "model", "effort", "permission"],
         "turn" => &["session", "text"],
         "cancel" | "close" => &["session"],
+        "tool_call" => &["prompt", "model", "conversation", "timeout_s"],
         "acp_new" => &["session", "model", "mode", "permission"],
         "acp_prompt" => &["session", "text"],
         "acp_cancel" | "acp_restore" | "acp_restart_agent" | "acp_status" | "acp_close" => {
@@ -635,8 +638,10 @@ mod tests {
             .copied()
             .filter(|a| crate::profile::op_owner(a).is_some())
             .collect();
-        let mut expected: Vec<&str> = SESSION_ACTIONS.iter().chain(ACP_ACTIONS).copied().collect();
+        let mut expected: Vec<&str> = SESSION_ACTIONS.to_vec();
         expected.insert(0, "generate");
+        expected.extend(["tool_list", "tool_call"]);
+        expected.extend(ACP_ACTIONS);
         assert_eq!(owned, expected);
     }
     use crate::scenario::model::{JournalExpect, OutcomeSet};
