@@ -90,9 +90,13 @@ fn envelope_verdict(env: &Envelope, run: &AgyRun) -> ToolText {
         Status::Success if exit != Some(0) => {
             ToolText::error(format!("agy failed: a SUCCESS result with exit {exit:?}"))
         }
-        Status::Success if env.response.is_empty() && env.usage.is_zero() => ToolText::error(
-            format!("{PRINT_TIMEOUT} (SUCCESS with an empty response and zero usage)"),
-        ),
+        // S6c: SUCCESS, an empty response, zero tokens (before 1.1.8 `usage` has no
+        // `cache_read_tokens`: the total is what is compared).
+        Status::Success if env.response.trim().is_empty() && env.usage.total_tokens == 0 => {
+            ToolText::error(format!(
+                "{PRINT_TIMEOUT} (SUCCESS with an empty response and zero usage)"
+            ))
+        }
         Status::Success if env.response.trim().is_empty() => {
             ToolText::error("agy failed: SUCCESS with an empty answer".to_string())
         }
@@ -201,6 +205,19 @@ mod tests {
             ..AgyRun::default()
         };
         assert!(verdict(&killed, 5.0, &none).text.starts_with("timeout"));
+    }
+
+    #[test]
+    fn a_print_timeout_without_cache_read_tokens_is_a_timeout() {
+        // agy 1.0.16's usage has no `cache_read_tokens` (docs/agy-versions.md, CacheReadTokens).
+        let old =
+            r#""usage":{"input_tokens":0,"output_tokens":0,"thinking_tokens":0,"total_tokens":0}"#;
+        let v = verdict(
+            &run(0, &envelope("SUCCESS", "", "", old), ""),
+            5.0,
+            &FaultSet::none(),
+        );
+        assert!(v.is_error && v.text.starts_with("timeout"), "{v:?}");
     }
 
     #[test]
