@@ -155,6 +155,8 @@ impl AdapterConfig {
                 model_arg: Some("model".into()),
                 conversation_arg: Some("conversation".into()),
                 timeout_arg: Some("timeout_s".into()),
+                conversation_from: Default::default(),
+                arguments: Default::default(),
                 command: Some(reference_subcommand(binary, "mcp", extra_args)),
             }),
         }

@@ -25,10 +25,29 @@ pub struct McpTable {
     /// The argument that takes a timeout in seconds, if the tool has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_arg: Option<String>,
+    /// What the conversation argument carries: the harness's handle (`handle`), or the
+    /// conversation id the server's first result under that handle named (`result`).
+    #[serde(default)]
+    pub conversation_from: ConversationFrom,
+    /// Arguments every call carries as given (`directory = "."`).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub arguments: serde_json::Map<String, serde_json::Value>,
     /// The server's command line, when it is not `[adapter] command` (one program
     /// that serves several profiles).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
+}
+
+/// What a tool's conversation argument takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConversationFrom {
+    /// A handle the caller chooses; the server maps it to agy's conversation.
+    #[default]
+    Handle,
+    /// The conversation id the server's first result named (`conversation_id` in its
+    /// text or structured content); the first call passes none.
+    Result,
 }
 
 fn default_prompt_arg() -> String {
@@ -53,6 +72,13 @@ impl McpTable {
                 out.push(flag.to_string());
                 out.push(v.clone());
             }
+        }
+        if self.conversation_from == ConversationFrom::Result {
+            out.extend(["--conversation-from-result".to_string()]);
+        }
+        for (key, value) in &self.arguments {
+            out.push("--argument".to_string());
+            out.push(format!("{key}={value}"));
         }
         out
     }
@@ -118,6 +144,20 @@ pub fn read_mcp_table(
             Diagnostic::at(src, at("command"), "`command` of `[mcp]` is empty").with_hint(
                 "give the server's argv, or leave the key out to use `[adapter] command`",
             ),
+        );
+    }
+    if let Some(clash) = table
+        .arguments
+        .keys()
+        .find(|k| names.iter().any(|(_, n)| n == k))
+    {
+        diags.push(
+            Diagnostic::at(
+                src,
+                at("arguments"),
+                format!("`arguments` of `[mcp]` sets `{clash}`, which an op fills in"),
+            )
+            .with_hint("leave it to the op, or drop the `*_arg` key that names it"),
         );
     }
     (diags.len() == before).then_some(table)

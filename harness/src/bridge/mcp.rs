@@ -3,7 +3,7 @@
 //! `tool_call` is one `tools/call` of the configured tool, its reply the class the
 //! result's text names (docs/driver-protocol.md, "mcp").
 
-use super::mcp_tool::{bridge_failure, tool_reply, ToolAsk, ToolShape};
+use super::mcp_tool::{bridge_failure, named_conversation, tool_reply, ToolAsk, ToolShape};
 use super::BridgeArgs;
 use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::driver::{OpResult, Reply, Request, RequestOp};
@@ -18,13 +18,31 @@ use tokio::sync::Mutex;
 /// The bridge's stdout, shared by the calls in flight: one reply per line.
 type Out = Arc<Mutex<Box<dyn AsyncWrite + Send + Unpin>>>;
 
+/// Conversation handle → the id the server's first result under it named (only with
+/// `--conversation-from-result`).
+type Named = Arc<std::sync::Mutex<std::collections::BTreeMap<String, String>>>;
+
 /// How long closing the server may take after `shutdown` or the end of stdin (stdin
 /// closed, then SIGTERM, then SIGKILL); the runner's group kill follows anyway.
 const CLOSE_WITHIN: Duration = Duration::from_secs(2);
 
+/// The arguments every call carries, from `NAME=JSON` options.
+fn fixed_arguments(args: &BridgeArgs) -> Result<rmcp::model::JsonObject, String> {
+    let mut out = rmcp::model::JsonObject::new();
+    for a in &args.arguments {
+        let (name, json) = a
+            .split_once('=')
+            .ok_or_else(|| format!("`--argument {a}` is not NAME=JSON"))?;
+        let value = serde_json::from_str(json)
+            .map_err(|e| format!("`--argument {a}`: the value is not JSON: {e}"))?;
+        out.insert(name.to_string(), value);
+    }
+    Ok(out)
+}
+
 /// The tool's shape from the bridge's arguments: `None` when no tool is named (only
 /// `tool_list` can be served then).
-fn shape_of(args: &BridgeArgs) -> Option<ToolShape> {
+fn shape_of(args: &BridgeArgs, fixed: rmcp::model::JsonObject) -> Option<ToolShape> {
     Some(ToolShape {
         tool: args.tool.clone()?,
         prompt_arg: args
@@ -34,6 +52,8 @@ fn shape_of(args: &BridgeArgs) -> Option<ToolShape> {
         model_arg: args.model_arg.clone(),
         conversation_arg: args.conversation_arg.clone(),
         timeout_arg: args.timeout_arg.clone(),
+        conversation_from_result: args.conversation_from_result,
+        fixed,
     })
 }
 
@@ -68,7 +88,15 @@ async fn send(out: &Out, reply: Reply) {
 /// `agy-harness bridge mcp`: serves driver protocol v1 on stdio until `shutdown` or
 /// the end of stdin; returns the exit code.
 pub async fn serve(args: BridgeArgs) -> i32 {
-    let shape = shape_of(&args).map(Arc::new);
+    let fixed = match fixed_arguments(&args) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("agy-harness bridge: {e}");
+            return crate::exit_code::BAD_INPUT;
+        }
+    };
+    let shape = shape_of(&args, fixed).map(Arc::new);
+    let named = Named::default();
     let out: Out = Arc::new(Mutex::new(Box::new(tokio::io::stdout())));
     let mut server = start_server(&args.command, &Default::default()).await;
     if let Err(e) = &server {
@@ -89,13 +117,13 @@ pub async fn serve(args: BridgeArgs) -> i32 {
             send(&out, ok_reply(request.id, OpResult::default())).await;
             break;
         }
-        let (out, shape) = (out.clone(), shape.clone());
+        let (out, shape, named) = (out.clone(), shape.clone(), named.clone());
         let started = peer.clone().ok_or_else(|| match &server {
             Err(e) => e.clone(),
             Ok(_) => String::new(),
         });
         calls.spawn(async move {
-            let reply = answer(request, started, shape.as_deref()).await;
+            let reply = answer(request, started, shape.as_deref(), &named).await;
             send(&out, reply).await;
         });
     }
@@ -122,6 +150,7 @@ async fn answer(
     request: Request,
     peer: Result<Peer<RoleClient>, String>,
     shape: Option<&ToolShape>,
+    named: &Named,
 ) -> Reply {
     let id = request.id;
     let peer = match peer {
@@ -155,7 +184,7 @@ async fn answer(
                 conversation,
                 timeout_s,
             };
-            call(id, &peer, shape, &ask).await
+            call(id, &peer, shape, ask, named).await
         }
         other => bridge_failure(
             id,
@@ -178,7 +207,13 @@ fn hello(peer: &Peer<RoleClient>) -> OpResult {
 }
 
 /// One `tools/call` of the configured tool.
-async fn call(id: u64, peer: &Peer<RoleClient>, shape: Option<&ToolShape>, ask: &ToolAsk) -> Reply {
+async fn call(
+    id: u64,
+    peer: &Peer<RoleClient>,
+    shape: Option<&ToolShape>,
+    mut ask: ToolAsk,
+    named: &Named,
+) -> Reply {
     let Some(shape) = shape else {
         return bridge_failure(
             id,
@@ -186,13 +221,30 @@ async fn call(id: u64, peer: &Peer<RoleClient>, shape: Option<&ToolShape>, ask: 
             "the adapter config's `[mcp]` names no `tool`".to_string(),
         );
     };
-    let args = match shape.arguments(ask) {
+    let handle = ask.conversation.clone();
+    if shape.conversation_from_result {
+        ask.conversation = handle
+            .as_ref()
+            .and_then(|h| named.lock().ok().and_then(|m| m.get(h).cloned()));
+    }
+    let args = match shape.arguments(&ask) {
         Ok(a) => a,
         Err(e) => return bridge_failure(id, "BadRequestError", e),
     };
     let params = rmcp::model::CallToolRequestParams::new(shape.tool.clone()).with_arguments(args);
     match peer.call_tool(params).await {
-        Ok(result) => tool_reply(id, &result),
+        Ok(result) => {
+            if let (true, Some(h), Some(found)) = (
+                shape.conversation_from_result,
+                handle,
+                named_conversation(&result),
+            ) {
+                if let Ok(mut m) = named.lock() {
+                    m.entry(h).or_insert(found);
+                }
+            }
+            tool_reply(id, &result)
+        }
         Err(e) => bridge_failure(
             id,
             "McpError",

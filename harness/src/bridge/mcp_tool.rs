@@ -19,6 +19,10 @@ pub struct ToolShape {
     pub conversation_arg: Option<String>,
     /// The argument that takes the timeout in seconds.
     pub timeout_arg: Option<String>,
+    /// The conversation argument takes the id a result named, not the handle.
+    pub conversation_from_result: bool,
+    /// Arguments every call carries.
+    pub fixed: JsonObject,
 }
 
 /// What a `tool_call` asks for.
@@ -28,7 +32,7 @@ pub struct ToolAsk {
     pub prompt: String,
     /// The model.
     pub model: Option<String>,
-    /// The conversation handle.
+    /// The conversation argument's value (the handle, or the id a result named).
     pub conversation: Option<String>,
     /// The timeout in seconds.
     pub timeout_s: Option<f64>,
@@ -38,7 +42,7 @@ impl ToolShape {
     /// The tool's arguments for `ask`; an error names a value the tool has no argument
     /// for.
     pub fn arguments(&self, ask: &ToolAsk) -> Result<JsonObject, String> {
-        let mut args = JsonObject::new();
+        let mut args = self.fixed.clone();
         args.insert(self.prompt_arg.clone(), ask.prompt.clone().into());
         let optional = [
             ("model", &self.model_arg, ask.model.clone().map(Into::into)),
@@ -47,7 +51,7 @@ impl ToolShape {
                 &self.conversation_arg,
                 ask.conversation.clone().map(Into::into),
             ),
-            ("timeout", &self.timeout_arg, ask.timeout_s.map(Into::into)),
+            ("timeout", &self.timeout_arg, ask.timeout_s.map(seconds)),
         ];
         for (what, name, value) in optional {
             let Some(value) = value else { continue };
@@ -60,6 +64,37 @@ impl ToolShape {
         }
         Ok(args)
     }
+}
+
+/// Seconds as JSON: a whole number as an integer (a schema may say `integer`).
+fn seconds(s: f64) -> serde_json::Value {
+    if s.fract() == 0.0 && s.abs() < 1e15 {
+        serde_json::Value::from(s as i64)
+    } else {
+        serde_json::Value::from(s)
+    }
+}
+
+/// The conversation id a tool result names: `structuredContent.conversation_id`, else a
+/// `conversation_id` in its text followed by `=`, `:` or `":"` and the id.
+pub fn named_conversation(result: &CallToolResult) -> Option<String> {
+    if let Some(id) = result
+        .structured_content
+        .as_ref()
+        .and_then(|v| v.get("conversation_id"))
+        .and_then(|v| v.as_str())
+        .filter(|id| !id.is_empty())
+    {
+        return Some(id.to_string());
+    }
+    let text = result_text(result);
+    let at = text.find("conversation_id")? + "conversation_id".len();
+    let rest = text[at..].trim_start_matches(['"', ':', '=', ' ']);
+    let id: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    (!id.is_empty()).then_some(id)
 }
 
 /// The text of a tool result: its text blocks, joined by newlines.
@@ -136,7 +171,50 @@ mod tests {
             model_arg: Some("m".into()),
             conversation_arg: None,
             timeout_arg: Some("t".into()),
+            conversation_from_result: false,
+            fixed: JsonObject::new(),
         }
+    }
+
+    #[test]
+    fn a_result_names_its_conversation_in_text_or_structure() {
+        let text = |t: &str| CallToolResult::success(vec![ContentBlock::text(t)]);
+        let cases = [
+            (
+                "PONG\n\n[agy] status=SUCCESS conversation_id=4b1f-9c total_tokens=3",
+                Some("4b1f-9c"),
+            ),
+            (
+                "{\"conversation_id\":\"abc_1\",\"status\":\"SUCCESS\"}",
+                Some("abc_1"),
+            ),
+            ("conversation_id: x9", Some("x9")),
+            ("no id here", None),
+            ("conversation_id=", None),
+        ];
+        for (t, want) in cases {
+            assert_eq!(named_conversation(&text(t)).as_deref(), want, "{t}");
+        }
+        let mut structured = text("PONG");
+        structured.structured_content = Some(serde_json::json!({"conversation_id": "s-1"}));
+        assert_eq!(named_conversation(&structured).as_deref(), Some("s-1"));
+    }
+
+    #[test]
+    fn whole_seconds_are_integers_and_fixed_arguments_are_kept() {
+        let mut s = shape();
+        s.fixed.insert("directory".into(), ".".into());
+        let ask = ToolAsk {
+            prompt: "p".into(),
+            timeout_s: Some(600.0),
+            ..ToolAsk::default()
+        };
+        let args = s.arguments(&ask).expect("mapped");
+        assert_eq!(
+            serde_json::Value::Object(args),
+            serde_json::json!({"directory": ".", "q": "p", "t": 600})
+        );
+        assert_eq!(seconds(1.5), serde_json::json!(1.5));
     }
 
     #[test]
@@ -150,7 +228,7 @@ mod tests {
         let args = shape().arguments(&ask).expect("mapped");
         assert_eq!(
             serde_json::Value::Object(args),
-            serde_json::json!({"q": "hi", "m": "gemini", "t": 5.0})
+            serde_json::json!({"q": "hi", "m": "gemini", "t": 5})
         );
     }
 

@@ -33,6 +33,13 @@ pub struct BridgeArgs {
     /// mcp: the tool argument that takes the timeout in seconds, if the tool has one.
     #[arg(long, value_name = "NAME")]
     pub timeout_arg: Option<String>,
+    /// mcp: the conversation argument takes the conversation id the first result under
+    /// a handle named, not the handle.
+    #[arg(long)]
+    pub conversation_from_result: bool,
+    /// mcp: an argument every call carries, `NAME=JSON` (repeatable).
+    #[arg(long = "argument", value_name = "NAME=JSON")]
+    pub arguments: Vec<String>,
     /// The adapter's command line.
     #[arg(last = true, required = true)]
     pub command: Vec<String>,

@@ -35,7 +35,7 @@ pub const CONTRACT: [ContractLine; 9] = [
         source: TOOLS,
     },
     ContractLine {
-        rule: "a success is not isError and its text is agy's answer, never empty",
+        rule: "a success is not isError and its text carries agy's answer, never empty",
         evidence: Evidence::Documented,
         source: TOOLS,
     },
