@@ -20,8 +20,9 @@ use tokio::task::JoinSet;
 
 /// The name `hello` answers with.
 pub const DRIVER_NAME: &str = "agy-reference-adapter";
-/// The profiles implemented.
-pub const PROFILES: [Profile; Profile::ALL.len()] = Profile::ALL;
+/// The profiles the driver implements; `mcp` is served by `agy-reference-adapter mcp`,
+/// an MCP server, not by the driver.
+pub const PROFILES: [Profile; 3] = [Profile::Oneshot, Profile::Session, Profile::Acp];
 
 /// A request line that cannot be served, with the id to answer when one was readable.
 fn reject(line: &str) -> Option<(u64, Failure)> {
