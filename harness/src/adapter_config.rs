@@ -2,6 +2,8 @@
 //! its error names map to outcome classes, timeouts, and the expected-failure list.
 //! Format reference: docs/harness.md.
 
+use crate::mcp_table::{read_mcp_table, McpTable};
+use crate::profile::Client;
 use crate::scenario::Profile;
 use agy_protocol::diag::{
     closest, deserialize_value, parse_toml_document, Diagnostic, Diagnostics, SourceFile,
@@ -26,6 +28,8 @@ pub struct AdapterConfig {
     pub timeouts: Timeouts,
     /// `[[expected_failure]]`.
     pub expected_failures: Vec<ExpectedFailure>,
+    /// `[mcp]`: the tool of an MCP server (the `mcp` profile).
+    pub mcp: Option<McpTable>,
 }
 
 /// `[adapter]`.
@@ -111,7 +115,7 @@ pub struct ExpectedFailure {
     pub site: Option<Diagnostic>,
 }
 
-const TOP_KEYS: &[&str] = &["adapter", "errors", "timeouts", "expected_failure"];
+const TOP_KEYS: &[&str] = &["adapter", "errors", "timeouts", "expected_failure", "mcp"];
 
 impl AdapterConfig {
     /// The config of the reference adapter at `binary`, with `extra_args` (e.g. a
@@ -158,6 +162,38 @@ impl AdapterConfig {
             errors,
             timeouts: Timeouts::default(),
             expected_failures: Vec::new(),
+            mcp: Some(McpTable {
+                tool: "agy".into(),
+                prompt_arg: "prompt".into(),
+                model_arg: Some("model".into()),
+                conversation_arg: Some("conversation".into()),
+                timeout_arg: Some("timeout_s".into()),
+                conversation_from: Default::default(),
+                arguments: Default::default(),
+                command: Some(reference_subcommand(binary, "mcp", extra_args)),
+            }),
+        }
+    }
+
+    /// The driverless adapter's command line for `client`: `[mcp] command` when given,
+    /// else `[adapter] command`.
+    pub fn driverless_command(&self, client: Client) -> &[String] {
+        match (client, &self.mcp) {
+            (
+                Client::Mcp,
+                Some(McpTable {
+                    command: Some(c), ..
+                }),
+            ) => c,
+            _ => &self.adapter.command,
+        }
+    }
+
+    /// The bridge's own options for `client` (`[mcp]` as `--tool NAME …`).
+    pub fn bridge_options(&self, client: Client) -> Vec<String> {
+        match (client, &self.mcp) {
+            (Client::Mcp, Some(t)) => t.bridge_options(),
+            _ => Vec::new(),
         }
     }
 
@@ -167,6 +203,14 @@ impl AdapterConfig {
             .iter()
             .find(|e| e.scenario == scenario)
     }
+}
+
+/// The reference adapter's server for a driverless profile: its subcommand, then the
+/// fault switches.
+fn reference_subcommand(binary: &Path, subcommand: &str, extra_args: &[String]) -> Vec<String> {
+    let mut command = vec![binary.display().to_string(), subcommand.to_string()];
+    command.extend(extra_args.iter().cloned());
+    command
 }
 
 /// `[[expected_failure]]` entries, each remembering where its `scenario` is written.
@@ -305,6 +349,7 @@ pub fn parse_adapter_config(src: &SourceFile, base: &Path) -> Result<AdapterConf
     let errors: BTreeMap<String, Outcome> = root.get("errors", &mut diags).unwrap_or_default();
     let timeouts: Timeouts = root.get("timeouts", &mut diags).unwrap_or_default();
     let expected_failures = read_expected_failures(src, &mut root, &mut diags);
+    let mcp = read_mcp_table(src, root.raw("mcp"), &mut diags);
     root.finish(TOP_KEYS, &mut diags);
     if let Some(a) = &adapter {
         if a.command.is_empty() {
@@ -340,6 +385,7 @@ pub fn parse_adapter_config(src: &SourceFile, base: &Path) -> Result<AdapterConf
         errors,
         timeouts,
         expected_failures,
+        mcp,
     })
 }
 

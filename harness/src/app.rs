@@ -39,7 +39,7 @@ pub fn execute(cli: Cli) -> i32 {
         match cli.command {
             Command::Run(args) => run_command(args, choice).await,
             Command::Faults(args) => crate::faults::faults_command(args, choice).await,
-            Command::Check(args) => check_command(args),
+            Command::Check(args) => check_command(args).await,
             Command::Init(args) => crate::init::init_command(args),
             Command::Bench(args) => crate::bench::bench_command(args).await,
             Command::Fuzz(args) => crate::fuzz::fuzz_command(args).await,
@@ -48,6 +48,7 @@ pub fn execute(cli: Cli) -> i32 {
             Command::Convert(args) => crate::capture::convert_command(args),
             Command::Matrix(args) => crate::matrix::matrix_command(args, choice).await,
             Command::Repro(args) => crate::repro::repro_command(args).await,
+            Command::Bridge(args) => crate::bridge::bridge_command(args).await,
         }
     })
 }
@@ -228,7 +229,30 @@ fn live_scenarios(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, HarnessErro
     Ok(live)
 }
 
-fn check_command(args: CheckArgs) -> i32 {
+/// `check` of a driverless adapter: its server starts and offers what the config names.
+async fn check_driverless(config: &crate::adapter_config::AdapterConfig) -> i32 {
+    let mcp = config.adapter.profiles.iter().any(|p| {
+        matches!(
+            crate::profile::unit(*p).reach,
+            crate::profile::Reach::Driverless {
+                client: crate::profile::Client::Mcp,
+                ..
+            }
+        )
+    });
+    if !mcp {
+        return exit_code::ALL_CONFORM;
+    }
+    match crate::bridge::check_mcp_server(config, config.timeouts.startup.0).await {
+        Ok(tools) => {
+            println!("MCP server offers {}", tools.join(", "));
+            exit_code::ALL_CONFORM
+        }
+        Err(e) => HarnessError::bad_input(e).report(),
+    }
+}
+
+async fn check_command(args: CheckArgs) -> i32 {
     let (selected, names) = match load_and_select(&args.source, &Selection::default()) {
         Ok(loaded) => loaded,
         Err(f) => return f.report(),
@@ -237,12 +261,14 @@ fn check_command(args: CheckArgs) -> i32 {
     let Some(path) = args.adapter else {
         return exit_code::ALL_CONFORM;
     };
-    let checked = load_adapter_config(&path)
-        .and_then(|c| check_expected_failures(&c, names.iter().map(String::as_str)));
+    let checked = load_adapter_config(&path).and_then(|c| {
+        check_expected_failures(&c, names.iter().map(String::as_str))?;
+        Ok(c)
+    });
     match checked {
-        Ok(()) => {
+        Ok(config) => {
             println!("adapter config `{}` is valid", path.display());
-            exit_code::ALL_CONFORM
+            check_driverless(&config).await
         }
         Err(d) => {
             eprint!("{d}");

@@ -8,12 +8,14 @@
 //! - [`profile`]: each profile as one unit (ops, contract, reach) and their registry.
 //! - [`scenario`]: the scenario model, parser and catalogue; [`embedded`]: the catalogue
 //!   and spikes built into the binary; [`locate`]: where binaries and the catalogue are.
-//! - [`adapter_config`]: how to start a driver and read its errors; [`options`]: the
+//! - [`adapter_config`]: how to start a driver and read its errors ([`mcp_table`]: its
+//!   `[mcp]` table); [`options`]: the
 //!   option groups commands share.
 //! - [`sandbox`]: temp `HOME`, fake-agy as `agy`, no orphans (with
 //!   [`agy_process`]); [`fake_identity`]: the handshake a fake passes first.
 //! - [`recording`]: what every recorder shares (redacted trace events, headers).
-//! - [`driver_client`]: the harness side of driver protocol v1.
+//! - [`driver_client`]: the harness side of driver protocol v1; [`bridge`]: the driver
+//!   the harness supplies for a driverless profile (the ACP or MCP client of the adapter).
 //! - [`observation`], [`check`]: what a run showed, and the checks that judge it.
 //! - [`live`]: the live guard, credentials, the wrapper in front of a real agy.
 //! - [`report`]: terminal, JSON, JUnit and Markdown reports.
@@ -32,6 +34,7 @@ pub mod adapter_config;
 mod app;
 pub mod bench;
 mod binaries;
+pub mod bridge;
 pub mod capture;
 mod catalogue_run;
 pub mod check;
@@ -49,6 +52,7 @@ mod interrupt;
 pub mod live;
 pub mod locate;
 pub mod matrix;
+pub mod mcp_table;
 pub mod observation;
 pub mod options;
 pub mod profile;

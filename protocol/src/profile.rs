@@ -18,15 +18,19 @@ pub enum Profile {
     /// A print-mode text client: one `agy -p …` process per question, a conversation
     /// continued with `--conversation` or `--continue`.
     Text,
+    /// An MCP server that exposes agy as a tool (driverless: the harness is its MCP
+    /// client).
+    Mcp,
 }
 
 impl Profile {
     /// Every profile, in catalogue order.
-    pub const ALL: [Profile; 4] = [
+    pub const ALL: [Profile; 5] = [
         Profile::Oneshot,
         Profile::Session,
         Profile::Acp,
         Profile::Text,
+        Profile::Mcp,
     ];
 
     /// The wire spelling.
@@ -36,6 +40,7 @@ impl Profile {
             Profile::Session => "session",
             Profile::Acp => "acp",
             Profile::Text => "text",
+            Profile::Mcp => "mcp",
         }
     }
 }

@@ -11,11 +11,21 @@ use std::io::Write;
 #[command(name = "agy-reference-adapter", version)]
 pub struct Cli {
     /// Switch on a fault that reproduces a real adapter bug (repeatable).
-    #[arg(long = "fault", value_enum, value_name = "NAME")]
+    #[arg(long = "fault", value_enum, value_name = "NAME", global = true)]
     pub faults: Vec<Fault>,
     /// Print every fault switch as one JSON object per line and exit.
     #[arg(long)]
     pub list_faults: bool,
+    /// A driverless profile's server instead of the driver.
+    #[command(subcommand)]
+    pub server: Option<Server>,
+}
+
+/// The servers of the driverless profiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Subcommand)]
+pub enum Server {
+    /// An MCP server (stdio) whose tool `agy` runs one agy print run per call.
+    Mcp,
 }
 
 /// Runs the driver (or prints the fault list) until stdin closes or `shutdown` arrives.
@@ -25,6 +35,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         return Ok(());
     }
     let env = Environment::from_process();
+    if let Some(Server::Mcp) = cli.server {
+        return crate::mcp::serve_mcp(env, FaultSet::of(cli.faults)).await;
+    }
     serve(
         env,
         FaultSet::of(cli.faults),

@@ -21,8 +21,14 @@ use tokio::task::JoinSet;
 
 /// The name `hello` answers with.
 pub const DRIVER_NAME: &str = "agy-reference-adapter";
-/// The profiles implemented.
-pub const PROFILES: [Profile; 4] = Profile::ALL;
+/// The profiles the driver implements; `mcp` is served by `agy-reference-adapter mcp`,
+/// an MCP server, not by the driver.
+pub const PROFILES: [Profile; 4] = [
+    Profile::Oneshot,
+    Profile::Session,
+    Profile::Acp,
+    Profile::Text,
+];
 
 /// A request line that cannot be served, with the id to answer when one was readable.
 fn reject(line: &str) -> Option<(u64, Failure)> {
@@ -232,9 +238,24 @@ impl Work {
             RequestOp::AcpStatus { session } => acp.dispatch(&session, AcpCommand::Status { id }),
             RequestOp::AcpClose { session } => acp.dispatch(&session, AcpCommand::Close { id }),
             RequestOp::Ask(req) => self.spawn_ask(id, req),
-            // The loop ends on `shutdown`; it never reaches here.
-            RequestOp::Shutdown {} => {}
+            // The loop ends on `shutdown`; mcp ops are the `mcp` server's.
+            op @ (RequestOp::Shutdown {} | RequestOp::ToolList {} | RequestOp::ToolCall { .. }) => {
+                self.not_served(id, &op)
+            }
         }
+    }
+
+    /// Answers an op this driver does not serve (`shutdown` never gets here).
+    fn not_served(&self, id: u64, op: &RequestOp) {
+        if let RequestOp::Shutdown {} = op {
+            return;
+        }
+        let why = format!(
+            "`{}` is served by `{DRIVER_NAME} mcp`, an MCP server, not by the driver",
+            op.name()
+        );
+        self.outbox
+            .send(Failure::bad_request(why).into_reply(id, OpResult::default()));
     }
 
     /// Runs one `generate` on a task of its own, admitted by the oneshot semaphore.

@@ -71,11 +71,28 @@ pub enum Fault {
     TextEarlierTurnAnswer,
     /// text: a result's usage (the whole conversation's) is reported as the turn's.
     TextCumulativeUsage,
+    /// mcp: every agy failure is returned as a success whose text is the error.
+    McpFailureAsSuccess,
+    /// mcp: every agy failure is `isError` with one generic text (auth and quota look
+    /// alike).
+    McpGenericFailureText,
+    /// mcp: agy's print timeout (SUCCESS, empty response) is returned as an empty
+    /// success.
+    McpEmptySuccess,
+    /// mcp: a hung agy is waited for forever: the call never ends.
+    McpNoTimeout,
+    /// mcp: a hung agy gets SIGTERM on its pid only, and the call ends without waiting
+    /// for it to go.
+    McpKillsPidOnly,
+    /// mcp: the conversation argument is ignored: every call starts a new conversation.
+    McpNewConversation,
+    /// mcp: the model argument is not passed to agy.
+    McpDropsModel,
 }
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 29] = [
+    pub const ALL: [Fault; 36] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -105,6 +122,13 @@ impl Fault {
         Fault::TextNewConversationEachAsk,
         Fault::TextEarlierTurnAnswer,
         Fault::TextCumulativeUsage,
+        Fault::McpFailureAsSuccess,
+        Fault::McpGenericFailureText,
+        Fault::McpEmptySuccess,
+        Fault::McpNoTimeout,
+        Fault::McpKillsPidOnly,
+        Fault::McpNewConversation,
+        Fault::McpDropsModel,
     ];
 
     /// The switch name.
@@ -130,7 +154,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 29] = [
+const FAULTS: [(Fault, &str, Profile, &str); 36] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -160,6 +184,13 @@ const FAULTS: [(Fault, &str, Profile, &str); 29] = [
     (Fault::TextNewConversationEachAsk, "text-new-conversation-each-ask", Profile::Text, "continues a conversation with an id it minted itself, which agy 1.1.x accepted; from 1.2 agy ignores an unknown id with a warning and starts a new conversation every time (docs/agy-reference.md §1.3)"),
     (Fault::TextEarlierTurnAnswer, "text-earlier-turn-answer", Profile::Text, "answers a continued conversation with the previous turn's text from its own transcript (an off-by-one), not with this run's response"),
     (Fault::TextCumulativeUsage, "text-cumulative-usage", Profile::Text, "reports a resumed run's usage as the turn's, though agy's result counts the whole conversation (docs/agy-reference.md §3.4), so the cost record charges every earlier turn again"),
+    (Fault::McpFailureAsSuccess, "mcp-failure-as-success", Profile::Mcp, "returns every agy failure as a successful tool result whose text is the error, so a host takes a sign-in prompt or a quota notice for agy's answer (the MCP bridges of agy described in docs/contract.md, \"mcp\")"),
+    (Fault::McpGenericFailureText, "mcp-generic-failure-text", Profile::Mcp, "returns every agy failure as isError with one generic text (`agy failed (exit code N)`), so auth, quota and a rejected model look alike to the host (docs/contract.md, \"mcp\")"),
+    (Fault::McpEmptySuccess, "mcp-empty-success", Profile::Mcp, "returns agy's print timeout (exit 0, SUCCESS, empty response, zero usage: docs/agy-reference.md §2.4, S6c) as an empty success"),
+    (Fault::McpNoTimeout, "mcp-no-timeout", Profile::Mcp, "waits for agy with no timeout of its own, so a hung agy hangs the tool call and the host (docs/contract.md, \"mcp\")"),
+    (Fault::McpKillsPidOnly, "mcp-kills-pid-only", Profile::Mcp, "on a timeout sends SIGTERM to agy's pid alone and answers without waiting, so an agy that ignores SIGTERM outlives the call (docs/contract.md, \"mcp\")"),
+    (Fault::McpNewConversation, "mcp-new-conversation", Profile::Mcp, "ignores the conversation argument and starts a new agy conversation on every call (no `--conversation`), so a host's follow-up loses its context (docs/contract.md, \"mcp\")"),
+    (Fault::McpDropsModel, "mcp-drops-model", Profile::Mcp, "does not pass the model argument to agy, so every call runs on the account's default model (docs/contract.md, \"mcp\")"),
 ];
 
 /// The faults switched on for this run.
@@ -253,6 +284,13 @@ mod tests {
                 "text-new-conversation-each-ask",
                 "text-earlier-turn-answer",
                 "text-cumulative-usage",
+                "mcp-failure-as-success",
+                "mcp-generic-failure-text",
+                "mcp-empty-success",
+                "mcp-no-timeout",
+                "mcp-kills-pid-only",
+                "mcp-new-conversation",
+                "mcp-drops-model",
             ]
         );
     }
@@ -268,6 +306,10 @@ mod tests {
         for line in &lines {
             let profile = line["profile"].as_str().expect("profile");
             assert!(Profile::ALL.iter().any(|p| p.as_str() == profile), "{line}");
+            assert!(
+                ["oneshot", "session", "acp", "mcp"].contains(&profile),
+                "{line}"
+            );
             assert!(!line["bug"].as_str().expect("bug").is_empty());
         }
     }

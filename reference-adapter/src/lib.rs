@@ -7,6 +7,7 @@
 //! - [`session`]: the kept process, replay filter, turn verdict, history, release.
 //! - [`acp`]: the ACP client: checkpoint, restore, quarantine.
 //! - [`text`]: the print-mode text client: one run per question, conversations continued.
+//! - [`mcp`]: `agy-reference-adapter mcp`, an MCP server whose tool runs agy.
 //! - [`faults`]: the fault switches.
 
 pub mod acp;
@@ -16,6 +17,7 @@ pub mod driver;
 pub mod environment;
 pub mod failure;
 pub mod faults;
+pub mod mcp;
 pub mod oneshot;
 mod outbox;
 pub mod session;

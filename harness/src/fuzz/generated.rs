@@ -4,6 +4,7 @@
 use super::acp_case::{acp_case, AcpCase};
 use super::case::{oneshot_case, session_case, Case};
 use super::text_case::{text_case, TextCase};
+use super::tool_case::{render_tool, tool_case, ToolCase};
 use crate::profile::{unit, Oracle};
 use crate::scenario::Profile;
 use proptest::strategy::{BoxedStrategy, Strategy};
@@ -26,6 +27,8 @@ pub enum GeneratedCase {
     Acp(AcpCase),
     /// `text`: what each print run does, one ask each.
     Text(TextCase),
+    /// `mcp`: what agy does for each tool call.
+    Tool(ToolCase),
 }
 
 // A finding's `case:` comment shows the case alone, as it always has.
@@ -53,6 +56,7 @@ impl Generated {
             GeneratedCase::Text(c) => {
                 super::text_case::render_text(self.profile, c, name, description, comment)
             }
+            GeneratedCase::Tool(c) => render_tool(self.profile, c, name, description, comment),
         }
     }
 }
@@ -64,6 +68,7 @@ pub fn strategy(profile: Profile) -> BoxedStrategy<Generated> {
         Oracle::PersistentDriver => session_case().prop_map(GeneratedCase::Agy).boxed(),
         Oracle::Restore => acp_case().prop_map(GeneratedCase::Acp).boxed(),
         Oracle::TextClient => text_case().prop_map(GeneratedCase::Text).boxed(),
+        Oracle::ToolResult => tool_case().prop_map(GeneratedCase::Tool).boxed(),
     };
     cases
         .prop_map(move |case| Generated { profile, case })

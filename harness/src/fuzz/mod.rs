@@ -12,6 +12,7 @@ pub mod generated;
 pub mod oracle;
 pub mod render;
 pub mod text_case;
+pub mod tool_case;
 
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp_if, reference_adapter};

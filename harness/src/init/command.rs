@@ -1,7 +1,7 @@
 //! The `init` command: writes the starter files, refusing to overwrite any without
 //! `--force`.
 
-use super::skeleton::{render, Language, StarterFile, CONFIG_FILE, DRIVER_DIR};
+use super::skeleton::{render, writes_driver, Language, StarterFile, CONFIG_FILE, DRIVER_DIR};
 use crate::exit_code;
 use crate::scenario::Profile;
 use clap::Args;
@@ -53,7 +53,7 @@ pub fn init_command(args: InitArgs) -> i32 {
         }
         println!("wrote {}", args.dir.join(&f.path).display());
     }
-    print_next_steps(&args.dir, args.language);
+    print_next_steps(&args.dir, args.language, writes_driver(args.profile));
     exit_code::ALL_CONFORM
 }
 
@@ -73,19 +73,26 @@ fn write_file(dir: &Path, file: &StarterFile) -> Result<(), String> {
     Ok(())
 }
 
-fn print_next_steps(dir: &Path, language: Language) {
+fn print_next_steps(dir: &Path, language: Language, driver: bool) {
     let config = dir.join(CONFIG_FILE);
     println!("\nnext:");
-    if language == Language::Rust {
+    if !driver {
+        println!(
+            "  put your server's command line and its tool in {}",
+            config.display()
+        );
+    } else if language == Language::Rust {
         println!(
             "  cargo build --manifest-path {}",
             dir.join(DRIVER_DIR).join("Cargo.toml").display()
         );
     }
-    println!(
-        "  fill in the op functions of {}",
-        dir.join(DRIVER_DIR).display()
-    );
+    if driver {
+        println!(
+            "  fill in the op functions of {}",
+            dir.join(DRIVER_DIR).display()
+        );
+    }
     println!("  agy-harness check --adapter {}", config.display());
     println!("  agy-harness run --adapter {}", config.display());
 }

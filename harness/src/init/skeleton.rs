@@ -1,6 +1,7 @@
 //! The files `agy-harness init` writes: an adapter config and a driver skeleton in one
 //! language, whose op functions are the ops of one profile (docs/driver-protocol.md).
 
+use crate::profile::{Client, Reach};
 use crate::scenario::Profile;
 use clap::ValueEnum;
 use std::path::PathBuf;
@@ -99,8 +100,44 @@ impl Language {
     }
 }
 
-/// The config and the driver skeleton for `profile` in `language`; `name` names the
-/// adapter in reports and in the driver's `hello`.
+/// `[mcp]` of a driverless config: the tool and its arguments, to be filled in.
+const MCP_TABLE: &str = "
+# The tool that runs agy, as your server's `tools/list` names it, and its arguments.
+[mcp]
+tool             = \"ask_agy\"
+prompt_arg       = \"prompt\"
+# model_arg        = \"model\"          # the argument that takes a model, if any
+# conversation_arg = \"conversation\"   # calls with the same value continue a conversation
+# timeout_arg      = \"timeout_s\"      # the argument that takes a timeout in seconds
+";
+
+/// Whether `init` writes a driver for `profile`: not for a driverless one.
+pub fn writes_driver(profile: Profile) -> bool {
+    matches!(crate::profile::unit(profile).reach, Reach::Driver(_))
+}
+
+/// The config of a driverless profile, reached over `client`.
+fn driverless_config(profile: Profile, client: Client, name: &str) -> StarterFile {
+    let (protocol, table) = match client {
+        Client::Mcp => ("MCP", MCP_TABLE),
+        Client::Acp => ("ACP", ""),
+    };
+    let text = include_str!("../../templates/init/driverless.toml")
+        .replace("__CLIENT_TABLE__", table)
+        .replace("__CLIENT__", protocol)
+        .replace("__PROFILE__", profile.as_str())
+        .replace("__NAME__", name)
+        .replace("__CONFIG__", CONFIG_FILE);
+    StarterFile {
+        path: CONFIG_FILE.into(),
+        text,
+        executable: false,
+    }
+}
+
+/// The config and the driver skeleton for `profile` in `language` (the config alone for
+/// a driverless profile); `name` names the adapter in reports and in the driver's
+/// `hello`.
 pub fn render(profile: Profile, language: Language, name: &str) -> Vec<StarterFile> {
     let t = language.templates();
     let fill = |text: &str, op: &str, doc: &str| {
@@ -121,6 +158,9 @@ pub fn render(profile: Profile, language: Language, name: &str) -> Vec<StarterFi
         .chars()
         .filter(|c| c.is_alphanumeric() || " -_.".contains(*c))
         .collect();
+    if let Reach::Driverless { client, .. } = crate::profile::unit(profile).reach {
+        return vec![driverless_config(profile, client, &name)];
+    }
     let common = |text: &str| {
         text.replace("__PROFILE__", profile.as_str())
             .replace("__NAME__", &name)
@@ -191,6 +231,14 @@ mod tests {
                         "{}: a placeholder is left",
                         file.path.display()
                     );
+                }
+                if !writes_driver(profile) {
+                    assert_eq!(
+                        render(profile, language, "x").len(),
+                        1,
+                        "{profile}: config only"
+                    );
+                    continue;
                 }
                 let driver = &render(profile, language, "x")[1].text;
                 for op in crate::profile::unit(profile).ops {

@@ -15,6 +15,7 @@ pub fn unit(profile: Profile) -> &'static ProfileUnit {
         Profile::Session => &super::session::UNIT,
         Profile::Acp => &super::acp::UNIT,
         Profile::Text => &super::text::UNIT,
+        Profile::Mcp => &super::mcp::UNIT,
     }
 }
 
@@ -25,6 +26,7 @@ pub fn by_oracle(oracle: Oracle) -> &'static ProfileUnit {
         Oracle::PersistentDriver => &super::session::UNIT,
         Oracle::Restore => &super::acp::UNIT,
         Oracle::TextClient => &super::text::UNIT,
+        Oracle::ToolResult => &super::mcp::UNIT,
     }
 }
 
@@ -58,6 +60,7 @@ mod tests {
             Oracle::PersistentDriver,
             Oracle::Restore,
             Oracle::TextClient,
+            Oracle::ToolResult,
         ] {
             assert_eq!(by_oracle(o).oracle, o);
         }

@@ -94,6 +94,8 @@ pub enum Oracle {
     /// The print-mode text client: one run per question, each outcome classified, a
     /// conversation continued run by run.
     TextClient,
+    /// An MCP tool result: `isError` and a text that names the failure's class.
+    ToolResult,
 }
 
 /// The protocol the harness speaks to a driverless adapter.
@@ -103,6 +105,16 @@ pub enum Client {
     Acp,
     /// The harness is an MCP client of the adapter.
     Mcp,
+}
+
+impl Client {
+    /// The name `agy-harness bridge` takes for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Client::Acp => "acp",
+            Client::Mcp => "mcp",
+        }
+    }
 }
 
 /// One op of a profile.

@@ -31,6 +31,7 @@ pub mod render;
 pub mod seen;
 mod session_oracle;
 mod text_oracle;
+mod tool_oracle;
 
 pub use args::ReproArgs;
 pub use command::repro_command;

@@ -13,5 +13,6 @@ pub fn plan(case: &ReproCase) -> Plan {
         Oracle::Restore => super::acp_oracle::acp_plan(case),
         Oracle::ImageProvider => super::oracle::oneshot_plan(case),
         Oracle::TextClient => super::text_oracle::text_plan(case),
+        Oracle::ToolResult => super::tool_oracle::tool_plan(case),
     }
 }

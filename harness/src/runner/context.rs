@@ -3,6 +3,7 @@
 
 use super::settings::RunSettings;
 use crate::driver_client::DriverClient;
+use crate::profile::Reach;
 use crate::report::Status;
 use crate::sandbox::Sandbox;
 use crate::scenario::Scenario;
@@ -34,6 +35,9 @@ impl Ctx<'_> {
         let timeout_s = match req {
             RequestOp::Generate {
                 timeout_s: Some(t), ..
+            }
+            | RequestOp::ToolCall {
+                timeout_s: Some(t), ..
             } => t,
             RequestOp::Ask(ask) => &ask.timeout_s,
             _ => return Duration::ZERO,
@@ -47,8 +51,17 @@ impl Ctx<'_> {
 
     pub(super) async fn start_driver(&self) -> Result<DriverClient, String> {
         let t = &self.settings.config.timeouts;
+        let config = &self.settings.config;
+        let command = match crate::profile::unit(self.s.meta.profile).reach {
+            Reach::Driverless { client, .. } => crate::bridge::driver_command_with(
+                client,
+                &config.bridge_options(client),
+                config.driverless_command(client),
+            ),
+            Reach::Driver(_) => config.adapter.command.clone(),
+        };
         let mut d = DriverClient::start(
-            &self.settings.config.adapter.command,
+            &command,
             &self.env,
             &self.sandbox.work(),
             &self.sandbox.driver_stderr(),

@@ -26,6 +26,8 @@ const ACTIONS: &[&str] = &[
     "hello",
     "restart",
     "ask",
+    "tool_list",
+    "tool_call",
     "acp_new",
     "acp_prompt",
     "acp_cancel",
@@ -270,6 +272,7 @@ fn action_keys(action: &str) -> &'static [&'static str] {
             "workdir",
             "output",
         ],
+        "tool_call" => &["prompt", "model", "conversation", "timeout_s"],
         "acp_new" => &["session", "model", "mode", "permission"],
         "acp_prompt" => &["session", "text"],
         "acp_cancel" | "acp_restore" | "acp_restart_agent" | "acp_status" | "acp_close" => {
@@ -649,7 +652,7 @@ mod tests {
             .collect();
         let expected: Vec<&str> = std::iter::once("generate")
             .chain(SESSION_ACTIONS.iter().copied())
-            .chain(std::iter::once("ask"))
+            .chain(["ask", "tool_list", "tool_call"])
             .chain(ACP_ACTIONS.iter().copied())
             .collect();
         assert_eq!(owned, expected);

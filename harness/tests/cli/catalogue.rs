@@ -38,6 +38,7 @@ fn every_profile_has_scenarios_that_claim_faults() {
         (Profile::Session, 5),
         (Profile::Acp, 20),
         (Profile::Text, 25),
+        (Profile::Mcp, 15),
     ] {
         let n = cat.scenarios.iter().filter(|s| s.meta.profile == p).count();
         assert!(n >= at_least, "only {n} {p} scenarios");

@@ -178,3 +178,62 @@ fn init_help_lists_languages_and_profiles() {
     let out = init(&t, &["--help"]).success().get_output().stdout.clone();
     insta_settings(t.path()).bind(|| insta::assert_snapshot!("init-help", text(&out)));
 }
+
+/// The reference adapter's binary, beside agy-harness.
+fn reference_adapter() -> std::path::PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter")
+}
+
+#[test]
+fn an_mcp_config_is_written_alone_and_check_lists_the_servers_tools() {
+    let t = TestDir::new();
+    init(&t, &["--profile", "mcp", "repo"])
+        .success()
+        .stdout(predicate::str::contains("wrote repo/agy-adapter.toml"));
+    assert!(
+        !t.path().join("repo/agy-driver").exists(),
+        "a driver was written"
+    );
+    let config = t.path().join("repo/agy-adapter.toml");
+    let server = format!("[\"{}\", \"mcp\"]", reference_adapter().display());
+    let written = std::fs::read_to_string(&config).expect("config");
+    let pointed = written.replace("[\"your-server\", \"--stdio\"]", &server);
+    assert_ne!(
+        pointed, written,
+        "the starter names a server command to replace"
+    );
+    std::fs::write(&config, &pointed).expect("write");
+    let check = |t: &TestDir| {
+        let mut cmd = t.harness();
+        cmd.args([
+            "--color",
+            "never",
+            "check",
+            "--adapter",
+            "repo/agy-adapter.toml",
+        ]);
+        run(cmd, Duration::from_secs(60))
+    };
+    // The starter names a tool the reference server does not offer.
+    let out = check(&t);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "`[mcp] tool` names `ask_agy`, which the server does not offer; it offers `agy`"
+        ),
+        "{err}"
+    );
+    std::fs::write(
+        &config,
+        pointed.replace("tool             = \"ask_agy\"", "tool = \"agy\""),
+    )
+    .expect("write");
+    let out = check(&t);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("MCP server offers agy"),
+        "{}",
+        text(&out.stdout)
+    );
+}

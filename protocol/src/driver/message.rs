@@ -139,6 +139,25 @@ pub enum RequestOp {
         /// Session handle.
         session: String,
     },
+    /// `mcp`: list the tools the MCP server offers (`tools/list`).
+    ToolList {},
+    /// `mcp`: one call of the adapter's agy tool (`tools/call`), its arguments mapped
+    /// by the adapter config's `[mcp]` table.
+    ToolCall {
+        /// The prompt.
+        prompt: String,
+        /// The model to ask for, through the config's model argument.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        /// A conversation handle chosen by the harness: calls with the same handle
+        /// continue one conversation, through the config's conversation argument.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        conversation: Option<String>,
+        /// The tool's timeout in seconds (before the time scale), through the config's
+        /// timeout argument.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout_s: Option<f64>,
+    },
 }
 
 impl RequestOp {
@@ -161,6 +180,8 @@ impl RequestOp {
             RequestOp::AcpRestartAgent { .. } => "acp_restart_agent",
             RequestOp::AcpStatus { .. } => "acp_status",
             RequestOp::AcpClose { .. } => "acp_close",
+            RequestOp::ToolList {} => "tool_list",
+            RequestOp::ToolCall { .. } => "tool_call",
         }
     }
 }
@@ -456,6 +477,21 @@ mod tests {
             "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AcpRestartAgent { session }),
             "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AcpStatus { session }),
             "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AcpClose { session }),
+            Just(RequestOp::ToolList {}),
+            (
+                "\\PC{0,20}",
+                proptest::option::of("[a-z0-9.-]{1,12}"),
+                proptest::option::of("[a-z0-9]{1,6}"),
+                proptest::option::of(0.0f64..1000.0)
+            )
+                .prop_map(|(prompt, model, conversation, timeout_s)| {
+                    RequestOp::ToolCall {
+                        prompt,
+                        model,
+                        conversation,
+                        timeout_s,
+                    }
+                }),
         ]
     }
 

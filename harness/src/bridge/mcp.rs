@@ -1,0 +1,257 @@
+//! The MCP bridge: driver protocol v1 toward the runner, an MCP client (rmcp, stdio)
+//! of the adapter command toward the adapter. `tool_list` is `tools/list`;
+//! `tool_call` is one `tools/call` of the configured tool, its reply the class the
+//! result's text names (docs/driver-protocol.md, "mcp").
+
+use super::mcp_tool::{bridge_failure, named_conversation, tool_reply, ToolAsk, ToolShape};
+use super::BridgeArgs;
+use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
+use agy_protocol::driver::{OpResult, Reply, Request, RequestOp};
+use rmcp::service::{Peer, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::Mutex;
+
+/// The bridge's stdout, shared by the calls in flight: one reply per line.
+type Out = Arc<Mutex<Box<dyn AsyncWrite + Send + Unpin>>>;
+
+/// Conversation handle → the id the server's first result under it named (only with
+/// `--conversation-from-result`).
+type Named = Arc<std::sync::Mutex<std::collections::BTreeMap<String, String>>>;
+
+/// How long closing the server may take after `shutdown` or the end of stdin (stdin
+/// closed, then SIGTERM, then SIGKILL); the runner's group kill follows anyway.
+const CLOSE_WITHIN: Duration = Duration::from_secs(2);
+
+/// The arguments every call carries, from `NAME=JSON` options.
+fn fixed_arguments(args: &BridgeArgs) -> Result<rmcp::model::JsonObject, String> {
+    let mut out = rmcp::model::JsonObject::new();
+    for a in &args.arguments {
+        let (name, json) = a
+            .split_once('=')
+            .ok_or_else(|| format!("`--argument {a}` is not NAME=JSON"))?;
+        let value = serde_json::from_str(json)
+            .map_err(|e| format!("`--argument {a}`: the value is not JSON: {e}"))?;
+        out.insert(name.to_string(), value);
+    }
+    Ok(out)
+}
+
+/// The tool's shape from the bridge's arguments: `None` when no tool is named (only
+/// `tool_list` can be served then).
+fn shape_of(args: &BridgeArgs, fixed: rmcp::model::JsonObject) -> Option<ToolShape> {
+    Some(ToolShape {
+        tool: args.tool.clone()?,
+        prompt_arg: args
+            .prompt_arg
+            .clone()
+            .unwrap_or_else(|| "prompt".to_string()),
+        model_arg: args.model_arg.clone(),
+        conversation_arg: args.conversation_arg.clone(),
+        timeout_arg: args.timeout_arg.clone(),
+        conversation_from_result: args.conversation_from_result,
+        fixed,
+    })
+}
+
+/// Starts the adapter as a child in the bridge's process group, with `env` added to the
+/// bridge's environment, and initialises the MCP session.
+pub async fn start_server(
+    command: &[String],
+    env: &std::collections::BTreeMap<String, String>,
+) -> Result<RunningService<RoleClient, ()>, String> {
+    let Some((program, args)) = command.split_first() else {
+        return Err("the adapter command is empty".to_string());
+    };
+    let mut cmd = tokio::process::Command::new(crate::driver_client::resolve_program(program));
+    cmd.args(args).envs(env);
+    let transport = TokioChildProcess::new(cmd)
+        .map_err(|e| format!("failed to start the MCP server `{program}`: {e}"))?;
+    ().serve(transport)
+        .await
+        .map_err(|e| format!("the MCP server `{program}` did not initialise: {e}"))
+}
+
+async fn send(out: &Out, reply: Reply) {
+    let Ok(mut line) = serde_json::to_string(&reply) else {
+        return;
+    };
+    line.push('\n');
+    let mut w = out.lock().await;
+    let _ = w.write_all(line.as_bytes()).await;
+    let _ = w.flush().await;
+}
+
+/// `agy-harness bridge mcp`: serves driver protocol v1 on stdio until `shutdown` or
+/// the end of stdin; returns the exit code.
+pub async fn serve(args: BridgeArgs) -> i32 {
+    let fixed = match fixed_arguments(&args) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("agy-harness bridge: {e}");
+            return crate::exit_code::BAD_INPUT;
+        }
+    };
+    let shape = shape_of(&args, fixed).map(Arc::new);
+    let named = Named::default();
+    let out: Out = Arc::new(Mutex::new(Box::new(tokio::io::stdout())));
+    let mut server = start_server(&args.command, &Default::default()).await;
+    if let Err(e) = &server {
+        eprintln!("agy-harness bridge: {e}");
+    }
+    let peer = server.as_ref().ok().map(|s| s.peer().clone());
+    let mut lines = AsyncBoundedLines::new(tokio::io::stdin(), DEFAULT_LINE_CAP);
+    let mut calls = tokio::task::JoinSet::new();
+    while let Some(Ok(item)) = lines.next().await {
+        let Ok(line) = item.into_text("stdin") else {
+            continue;
+        };
+        let Ok(request) = serde_json::from_str::<Request>(&line) else {
+            eprintln!("agy-harness bridge: ignoring a line that is not a request: {line:?}");
+            continue;
+        };
+        if let RequestOp::Shutdown {} = request.op {
+            send(&out, ok_reply(request.id, OpResult::default())).await;
+            break;
+        }
+        let (out, shape, named) = (out.clone(), shape.clone(), named.clone());
+        let started = peer.clone().ok_or_else(|| match &server {
+            Err(e) => e.clone(),
+            Ok(_) => String::new(),
+        });
+        calls.spawn(async move {
+            let reply = answer(request, started, shape.as_deref(), &named).await;
+            send(&out, reply).await;
+        });
+    }
+    calls.abort_all();
+    if let Ok(s) = &mut server {
+        let _ = s.close_with_timeout(CLOSE_WITHIN).await;
+    }
+    crate::exit_code::ALL_CONFORM
+}
+
+fn ok_reply(id: u64, result: OpResult) -> Reply {
+    Reply {
+        id,
+        ok: true,
+        outcome: None,
+        retryable: None,
+        error: None,
+        result,
+    }
+}
+
+/// The reply to one request.
+async fn answer(
+    request: Request,
+    peer: Result<Peer<RoleClient>, String>,
+    shape: Option<&ToolShape>,
+    named: &Named,
+) -> Reply {
+    let id = request.id;
+    let peer = match peer {
+        Ok(p) => p,
+        Err(e) => return bridge_failure(id, "McpStartError", e),
+    };
+    match request.op {
+        RequestOp::Hello {} => ok_reply(id, hello(&peer)),
+        RequestOp::ToolList {} => match peer.list_all_tools().await {
+            Ok(tools) => {
+                let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+                ok_reply(
+                    id,
+                    OpResult {
+                        extra: Some(serde_json::json!({ "tools": names })),
+                        ..OpResult::default()
+                    },
+                )
+            }
+            Err(e) => bridge_failure(id, "McpError", format!("tools/list failed: {e}")),
+        },
+        RequestOp::ToolCall {
+            prompt,
+            model,
+            conversation,
+            timeout_s,
+        } => {
+            let ask = ToolAsk {
+                prompt,
+                model,
+                conversation,
+                timeout_s,
+            };
+            call(id, &peer, shape, ask, named).await
+        }
+        other => bridge_failure(
+            id,
+            "BadRequestError",
+            format!("the mcp bridge does not serve `{}`", other.name()),
+        ),
+    }
+}
+
+fn hello(peer: &Peer<RoleClient>) -> OpResult {
+    let server = peer
+        .peer_info()
+        .and_then(|i| i.server_info.clone())
+        .map(|s| format!("{} {}", s.name, s.version))
+        .unwrap_or_else(|| "an MCP server".to_string());
+    OpResult {
+        driver: Some(format!("agy-harness bridge mcp → {server}")),
+        ..OpResult::default()
+    }
+}
+
+/// One `tools/call` of the configured tool.
+async fn call(
+    id: u64,
+    peer: &Peer<RoleClient>,
+    shape: Option<&ToolShape>,
+    mut ask: ToolAsk,
+    named: &Named,
+) -> Reply {
+    let Some(shape) = shape else {
+        return bridge_failure(
+            id,
+            "BadRequestError",
+            "the adapter config's `[mcp]` names no `tool`".to_string(),
+        );
+    };
+    let handle = ask.conversation.clone();
+    if shape.conversation_from_result {
+        ask.conversation = handle
+            .as_ref()
+            .and_then(|h| named.lock().ok().and_then(|m| m.get(h).cloned()));
+    }
+    let args = match shape.arguments(&ask) {
+        Ok(a) => a,
+        Err(e) => return bridge_failure(id, "BadRequestError", e),
+    };
+    let params = rmcp::model::CallToolRequestParams::new(shape.tool.clone()).with_arguments(args);
+    match peer.call_tool(params).await {
+        Ok(result) => {
+            if let (true, Some(h), Some(found)) = (
+                shape.conversation_from_result,
+                handle,
+                named_conversation(&result),
+            ) {
+                if let Ok(mut m) = named.lock() {
+                    m.entry(h).or_insert(found);
+                }
+            }
+            tool_reply(id, &result)
+        }
+        Err(e) => bridge_failure(
+            id,
+            "McpError",
+            format!(
+                "tools/call of `{}` failed (no tool result): {e}",
+                shape.tool
+            ),
+        ),
+    }
+}

@@ -1,0 +1,260 @@
+//! The adapter's agy tool as the bridge calls it: its name and which arguments take the
+//! prompt, model, conversation and timeout (the adapter config's `[mcp]` table), and
+//! the reply a tool result comes to.
+
+use super::mcp_class::ToolClass;
+use agy_protocol::driver::{ErrorInfo, OpResult, Reply};
+use rmcp::model::{CallToolResult, JsonObject};
+
+/// How the tool takes its arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolShape {
+    /// The tool's name.
+    pub tool: String,
+    /// The argument that takes the prompt.
+    pub prompt_arg: String,
+    /// The argument that takes the model.
+    pub model_arg: Option<String>,
+    /// The argument that takes the conversation.
+    pub conversation_arg: Option<String>,
+    /// The argument that takes the timeout in seconds.
+    pub timeout_arg: Option<String>,
+    /// The conversation argument takes the id a result named, not the handle.
+    pub conversation_from_result: bool,
+    /// Arguments every call carries.
+    pub fixed: JsonObject,
+}
+
+/// What a `tool_call` asks for.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolAsk {
+    /// The prompt.
+    pub prompt: String,
+    /// The model.
+    pub model: Option<String>,
+    /// The conversation argument's value (the handle, or the id a result named).
+    pub conversation: Option<String>,
+    /// The timeout in seconds.
+    pub timeout_s: Option<f64>,
+}
+
+impl ToolShape {
+    /// The tool's arguments for `ask`; an error names a value the tool has no argument
+    /// for.
+    pub fn arguments(&self, ask: &ToolAsk) -> Result<JsonObject, String> {
+        let mut args = self.fixed.clone();
+        args.insert(self.prompt_arg.clone(), ask.prompt.clone().into());
+        let optional = [
+            ("model", &self.model_arg, ask.model.clone().map(Into::into)),
+            (
+                "conversation",
+                &self.conversation_arg,
+                ask.conversation.clone().map(Into::into),
+            ),
+            ("timeout", &self.timeout_arg, ask.timeout_s.map(seconds)),
+        ];
+        for (what, name, value) in optional {
+            let Some(value) = value else { continue };
+            let Some(name) = name else {
+                return Err(format!(
+                    "the op gives a {what}, and the adapter config's `[mcp]` names no {what} argument (`{what}_arg`)"
+                ));
+            };
+            args.insert(name.clone(), value);
+        }
+        Ok(args)
+    }
+}
+
+/// Seconds as JSON: a whole number as an integer (a schema may say `integer`).
+fn seconds(s: f64) -> serde_json::Value {
+    if s.fract() == 0.0 && s.abs() < 1e15 {
+        serde_json::Value::from(s as i64)
+    } else {
+        serde_json::Value::from(s)
+    }
+}
+
+/// The conversation id a tool result names: `structuredContent.conversation_id`, else a
+/// `conversation_id` in its text followed by `=`, `:` or `":"` and the id.
+pub fn named_conversation(result: &CallToolResult) -> Option<String> {
+    if let Some(id) = result
+        .structured_content
+        .as_ref()
+        .and_then(|v| v.get("conversation_id"))
+        .and_then(|v| v.as_str())
+        .filter(|id| !id.is_empty())
+    {
+        return Some(id.to_string());
+    }
+    let text = result_text(result);
+    let at = text.find("conversation_id")? + "conversation_id".len();
+    let rest = text[at..].trim_start_matches(['"', ':', '=', ' ']);
+    let id: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    (!id.is_empty()).then_some(id)
+}
+
+/// The text of a tool result: its text blocks, joined by newlines.
+pub fn result_text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The reply to request `id` that a tool result comes to: a success (not `isError`)
+/// with its text, or a failure of the class the text names.
+pub fn tool_reply(id: u64, result: &CallToolResult) -> Reply {
+    let text = result_text(result);
+    let result_part = OpResult {
+        text: Some(text.clone()),
+        ..OpResult::default()
+    };
+    if result.is_error != Some(true) {
+        return Reply {
+            id,
+            ok: true,
+            outcome: Some(agy_protocol::driver::Outcome::Success),
+            retryable: None,
+            error: None,
+            result: result_part,
+        };
+    }
+    let class = ToolClass::of(&text);
+    Reply {
+        id,
+        ok: false,
+        outcome: Some(class.outcome()),
+        retryable: Some(class.outcome().default_retryable()),
+        error: Some(ErrorInfo {
+            name: class.as_str().to_string(),
+            message: text,
+            hint: None,
+        }),
+        result: result_part,
+    }
+}
+
+/// A failure reply of the bridge's own (`name`): a JSON-RPC error instead of a tool
+/// result, a server that is gone, a bad request. It has no outcome class: a host
+/// cannot act on it as on a tool result.
+pub fn bridge_failure(id: u64, name: &str, message: String) -> Reply {
+    Reply {
+        id,
+        ok: false,
+        outcome: None,
+        retryable: None,
+        error: Some(ErrorInfo {
+            name: name.to_string(),
+            message,
+            hint: None,
+        }),
+        result: OpResult::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_protocol::driver::Outcome;
+    use rmcp::model::ContentBlock;
+
+    fn shape() -> ToolShape {
+        ToolShape {
+            tool: "ask".into(),
+            prompt_arg: "q".into(),
+            model_arg: Some("m".into()),
+            conversation_arg: None,
+            timeout_arg: Some("t".into()),
+            conversation_from_result: false,
+            fixed: JsonObject::new(),
+        }
+    }
+
+    #[test]
+    fn a_result_names_its_conversation_in_text_or_structure() {
+        let text = |t: &str| CallToolResult::success(vec![ContentBlock::text(t)]);
+        let cases = [
+            (
+                "PONG\n\n[agy] status=SUCCESS conversation_id=4b1f-9c total_tokens=3",
+                Some("4b1f-9c"),
+            ),
+            (
+                "{\"conversation_id\":\"abc_1\",\"status\":\"SUCCESS\"}",
+                Some("abc_1"),
+            ),
+            ("conversation_id: x9", Some("x9")),
+            ("no id here", None),
+            ("conversation_id=", None),
+        ];
+        for (t, want) in cases {
+            assert_eq!(named_conversation(&text(t)).as_deref(), want, "{t}");
+        }
+        let mut structured = text("PONG");
+        structured.structured_content = Some(serde_json::json!({"conversation_id": "s-1"}));
+        assert_eq!(named_conversation(&structured).as_deref(), Some("s-1"));
+    }
+
+    #[test]
+    fn whole_seconds_are_integers_and_fixed_arguments_are_kept() {
+        let mut s = shape();
+        s.fixed.insert("directory".into(), ".".into());
+        let ask = ToolAsk {
+            prompt: "p".into(),
+            timeout_s: Some(600.0),
+            ..ToolAsk::default()
+        };
+        let args = s.arguments(&ask).expect("mapped");
+        assert_eq!(
+            serde_json::Value::Object(args),
+            serde_json::json!({"directory": ".", "q": "p", "t": 600})
+        );
+        assert_eq!(seconds(1.5), serde_json::json!(1.5));
+    }
+
+    #[test]
+    fn arguments_are_named_as_the_config_says() {
+        let ask = ToolAsk {
+            prompt: "hi".into(),
+            model: Some("gemini".into()),
+            timeout_s: Some(5.0),
+            ..ToolAsk::default()
+        };
+        let args = shape().arguments(&ask).expect("mapped");
+        assert_eq!(
+            serde_json::Value::Object(args),
+            serde_json::json!({"q": "hi", "m": "gemini", "t": 5})
+        );
+    }
+
+    #[test]
+    fn a_value_without_an_argument_is_refused_by_name() {
+        let ask = ToolAsk {
+            prompt: "hi".into(),
+            conversation: Some("c1".into()),
+            ..ToolAsk::default()
+        };
+        let err = shape()
+            .arguments(&ask)
+            .expect_err("no conversation argument");
+        assert!(err.contains("`conversation_arg`"), "{err}");
+    }
+
+    #[test]
+    fn an_error_result_is_a_failure_of_the_class_its_text_names() {
+        let r = CallToolResult::error(vec![ContentBlock::text("agy: quota exhausted")]);
+        let reply = tool_reply(3, &r);
+        assert!(!reply.ok);
+        assert_eq!(reply.outcome, Some(Outcome::Transient));
+        assert_eq!(reply.error.map(|e| e.name), Some("quota".to_string()));
+        let ok = CallToolResult::success(vec![ContentBlock::text("PONG")]);
+        let reply = tool_reply(4, &ok);
+        assert_eq!(reply.outcome, Some(Outcome::Success));
+        assert_eq!(reply.result.text.as_deref(), Some("PONG"));
+    }
+}

@@ -1,0 +1,251 @@
+//! The adapter config's `[mcp]` table: the tool of an MCP server that runs agy and how
+//! its arguments map (docs/harness.md, "`[mcp]`"). The bridge receives it as its own
+//! options (`--tool NAME --prompt-arg NAME …`).
+
+use agy_protocol::diag::{deserialize_value, Diagnostic, Diagnostics, SourceFile};
+use serde::{Deserialize, Serialize};
+use toml::de::DeValue;
+use toml::Spanned;
+
+/// `[mcp]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpTable {
+    /// The tool that runs agy.
+    pub tool: String,
+    /// The argument that takes the prompt.
+    #[serde(default = "default_prompt_arg")]
+    pub prompt_arg: String,
+    /// The argument that takes the model, if the tool has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_arg: Option<String>,
+    /// The argument that takes a conversation, if the tool continues conversations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_arg: Option<String>,
+    /// The argument that takes a timeout in seconds, if the tool has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_arg: Option<String>,
+    /// What the conversation argument carries: the harness's handle (`handle`), or the
+    /// conversation id the server's first result under that handle named (`result`).
+    #[serde(default)]
+    pub conversation_from: ConversationFrom,
+    /// Arguments every call carries as given (`directory = "."`).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub arguments: serde_json::Map<String, serde_json::Value>,
+    /// The server's command line, when it is not `[adapter] command` (one program
+    /// that serves several profiles).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+}
+
+/// What a tool's conversation argument takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConversationFrom {
+    /// A handle the caller chooses; the server maps it to agy's conversation.
+    #[default]
+    Handle,
+    /// The conversation id the server's first result named (`conversation_id` in its
+    /// text or structured content); the first call passes none.
+    Result,
+}
+
+fn default_prompt_arg() -> String {
+    "prompt".to_string()
+}
+
+impl McpTable {
+    /// The bridge's options for this table.
+    pub fn bridge_options(&self) -> Vec<String> {
+        let mut out = vec![
+            "--tool".to_string(),
+            self.tool.clone(),
+            "--prompt-arg".to_string(),
+            self.prompt_arg.clone(),
+        ];
+        for (flag, value) in [
+            ("--model-arg", &self.model_arg),
+            ("--conversation-arg", &self.conversation_arg),
+            ("--timeout-arg", &self.timeout_arg),
+        ] {
+            if let Some(v) = value {
+                out.push(flag.to_string());
+                out.push(v.clone());
+            }
+        }
+        if self.conversation_from == ConversationFrom::Result {
+            out.extend(["--conversation-from-result".to_string()]);
+        }
+        for (key, value) in &self.arguments {
+            out.push("--argument".to_string());
+            out.push(format!("{key}={value}"));
+        }
+        out
+    }
+
+    /// Each argument name with its key: the prompt's first.
+    fn names(&self) -> Vec<(&'static str, &str)> {
+        let mut out = vec![("prompt_arg", self.prompt_arg.as_str())];
+        for (key, value) in [
+            ("model_arg", &self.model_arg),
+            ("conversation_arg", &self.conversation_arg),
+            ("timeout_arg", &self.timeout_arg),
+        ] {
+            if let Some(v) = value {
+                out.push((key, v.as_str()));
+            }
+        }
+        out
+    }
+}
+
+/// Reads `[mcp]` when `value` (the table) is present, every problem located.
+pub fn read_mcp_table(
+    src: &SourceFile,
+    value: Option<&Spanned<DeValue<'_>>>,
+    diags: &mut Diagnostics,
+) -> Option<McpTable> {
+    let value = value?;
+    let table = deserialize_value::<McpTable>(src, value, "`[mcp]`", diags)?;
+    let at = |key: &str| -> usize {
+        match value.get_ref() {
+            DeValue::Table(t) => t.get(key).map(|v| v.span().start),
+            _ => None,
+        }
+        .unwrap_or(value.span().start)
+    };
+    let before = diags.len();
+    if table.tool.trim().is_empty() {
+        diags.push(
+            Diagnostic::at(src, at("tool"), "`tool` of `[mcp]` is empty")
+                .with_hint("name the tool that runs agy, as the server's `tools/list` shows it"),
+        );
+    }
+    let names = table.names();
+    for (i, (key, name)) in names.iter().enumerate() {
+        if name.trim().is_empty() {
+            diags.push(
+                Diagnostic::at(src, at(key), format!("`{key}` of `[mcp]` is empty"))
+                    .with_hint("give the argument's name as the tool's input schema spells it, or leave the key out"),
+            );
+        } else if let Some((first, _)) = names[..i].iter().find(|(_, n)| n == name) {
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    at(key),
+                    format!("`{key}` of `[mcp]` names `{name}`, which `{first}` already names"),
+                )
+                .with_hint("each value goes to its own argument"),
+            );
+        }
+    }
+    if table.command.as_ref().is_some_and(Vec::is_empty) {
+        diags.push(
+            Diagnostic::at(src, at("command"), "`command` of `[mcp]` is empty").with_hint(
+                "give the server's argv, or leave the key out to use `[adapter] command`",
+            ),
+        );
+    }
+    if let Some(clash) = table
+        .arguments
+        .keys()
+        .find(|k| names.iter().any(|(_, n)| n == k))
+    {
+        diags.push(
+            Diagnostic::at(
+                src,
+                at("arguments"),
+                format!("`arguments` of `[mcp]` sets `{clash}`, which an op fills in"),
+            )
+            .with_hint("leave it to the op, or drop the `*_arg` key that names it"),
+        );
+    }
+    (diags.len() == before).then_some(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_protocol::diag::{parse_toml_document, TableWalker};
+    use proptest::prelude::*;
+
+    fn read(text: &str) -> Result<Option<McpTable>, String> {
+        let src = SourceFile::new("a.toml", text.to_string());
+        let mut diags = Diagnostics::new();
+        let doc = parse_toml_document(&src, &mut diags);
+        let mut root = TableWalker::new(&src, doc.get_ref(), 0, "the config");
+        let table = read_mcp_table(&src, root.raw("mcp"), &mut diags);
+        if diags.is_empty() {
+            Ok(table)
+        } else {
+            Err(diags.to_string())
+        }
+    }
+
+    #[test]
+    fn a_full_table_is_read_and_becomes_bridge_options() {
+        let t = read("[mcp]\ntool = \"ask_agy\"\nprompt_arg = \"q\"\nmodel_arg = \"model\"\ntimeout_arg = \"timeout_s\"\n")
+            .expect("parses")
+            .expect("present");
+        assert_eq!(
+            t.bridge_options(),
+            [
+                "--tool",
+                "ask_agy",
+                "--prompt-arg",
+                "q",
+                "--model-arg",
+                "model",
+                "--timeout-arg",
+                "timeout_s"
+            ]
+        );
+        let plain = read("[mcp]\ntool = \"agy\"\n")
+            .expect("parses")
+            .expect("present");
+        assert_eq!(plain.prompt_arg, "prompt");
+        assert_eq!(read("").expect("parses"), None);
+    }
+
+    #[test]
+    fn bad_tables_are_located_with_a_hint() {
+        let cases = [
+            (
+                "[mcp]\ntool = \"\"\n",
+                "a.toml:2:8",
+                "`tool` of `[mcp]` is empty",
+            ),
+            (
+                "[mcp]\ntool = \"a\"\nmodel_arg = \"prompt\"\n",
+                "a.toml:3:13",
+                "which `prompt_arg` already names",
+            ),
+            (
+                "[mcp]\ntool = \"a\"\nmodle_arg = \"m\"\n",
+                "a.toml:3:",
+                "modle_arg",
+            ),
+            ("[mcp]\nprompt_arg = \"q\"\n", "a.toml:1:", "tool"),
+            ("[mcp]\ntool = 3\n", "a.toml:2:", "tool"),
+            (
+                "[mcp]\ntool = \"a\"\ncommand = []\n",
+                "a.toml:3:11",
+                "`command` of `[mcp]` is empty",
+            ),
+        ];
+        for (text, at, what) in cases {
+            let err = read(text).expect_err(text);
+            assert!(err.contains(at) && err.contains(what), "{text}: {err}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_table_text_is_read_or_located(body in "[a-z_]{1,12} = (\"[a-z ]{0,6}\"|[0-9]{1,3}|\\[\\])(\n[a-z_]{1,12} = \"[a-z]{0,4}\"){0,4}") {
+            match read(&format!("[mcp]\n{body}\n")) {
+                Ok(t) => prop_assert!(t.is_some()),
+                Err(e) => prop_assert!(e.contains("a.toml:"), "{}", e),
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! The plan of an `mcp` reproduction: one tool call per agy print run the report shows,
+//! each judged by the `mcp` contract (docs/contract.md, "mcp"): a success carries agy's
+//! answer, a failure is `isError` with the class its text names, and no agy process is
+//! left behind.
+
+use super::case::ReproCase;
+use super::oracle::{classify, duration, outcomes, quote, OpPlan, Plan};
+use crate::fuzz::case::OneshotAgy;
+use crate::scenario::{JournalExpect, OpExpect};
+
+/// The expectation of one tool call whose agy run showed `agy`.
+fn tool_expect(agy: &OneshotAgy) -> OpExpect {
+    let (outcome, name): (&[&str], Option<&str>) = match agy {
+        OneshotAgy::PrintTimeout | OneshotAgy::Hang => (&["timeout"], Some("timeout")),
+        OneshotAgy::Auth => (&["auth"], Some("auth")),
+        OneshotAgy::QuotaInProse => (&["success", "transient"], None),
+        OneshotAgy::Permanent(_)
+        | OneshotAgy::Transient(_)
+        | OneshotAgy::Crash(_)
+        | OneshotAgy::SuccessExit1 => (&["timeout", "transient", "auth", "permanent"], None),
+        OneshotAgy::Success { .. }
+        | OneshotAgy::NoImage
+        | OneshotAgy::TwoImages
+        | OneshotAgy::CorruptImage
+        | OneshotAgy::SubagentImage => (&["success"], None),
+    };
+    OpExpect {
+        outcome: outcomes(outcome),
+        error_name: name.map(str::to_string),
+        agy_gone_within: duration("10s"),
+        ..OpExpect::default()
+    }
+}
+
+/// `mcp`: one tool call per invocation.
+pub fn tool_plan(case: &ReproCase) -> Plan {
+    let classes: Vec<_> = case.processes.iter().map(classify).collect();
+    let ops = case
+        .processes
+        .iter()
+        .zip(&classes)
+        .map(|(p, (agy, why, _))| {
+            let hang = matches!(agy, OneshotAgy::Hang);
+            let timeout = if hang { 1 } else { p.timeout_s.unwrap_or(600) };
+            let prompt = p.prompt.as_deref().unwrap_or("a question");
+            OpPlan {
+                action: format!(
+                    "tool_call = {{ prompt = {}, timeout_s = {timeout} }}",
+                    quote(prompt)
+                ),
+                reply_within: hang.then(|| "45s".to_string()),
+                expect: tool_expect(agy),
+                why: vec![format!("{}: {why}", p.origin)],
+            }
+        })
+        .collect();
+    let (slug, summary) = classes
+        .iter()
+        .find(|c| !matches!(c.0, OneshotAgy::Success { .. }))
+        .or(classes.first())
+        .map(|c| (format!("tool-{}", c.2), c.1.clone()))
+        .unwrap_or_default();
+    Plan {
+        ops,
+        journal: JournalExpect {
+            invocations: u32::try_from(case.processes.len()).ok(),
+            none_left_running: Some(true),
+            ..JournalExpect::default()
+        },
+        history: None,
+        acp: None,
+        slug,
+        summary,
+        unanswered: 0,
+    }
+}
