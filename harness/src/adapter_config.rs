@@ -45,6 +45,27 @@ pub struct AdapterSection {
     /// (`strict = "…"` in a scenario) fail the scenario instead of being advice.
     #[serde(default)]
     pub strict: bool,
+    /// The reference adapter: a driverless profile's adapter is its subcommand named for
+    /// the profile (`agy-reference-adapter acp-agent …`). Never read from a file.
+    #[serde(skip)]
+    pub reference: bool,
+}
+
+impl AdapterSection {
+    /// The adapter's command line for scenarios of `profile`: [`AdapterSection::command`],
+    /// with the profile's subcommand after the program for the reference adapter of a
+    /// driverless profile.
+    pub fn command_for(&self, profile: Profile) -> Vec<String> {
+        let driverless = matches!(
+            crate::profile::unit(profile).reach,
+            crate::profile::Reach::Driverless { .. }
+        );
+        let mut command = self.command.clone();
+        if self.reference && driverless && !command.is_empty() {
+            command.insert(1, profile.as_str().to_string());
+        }
+        command
+    }
 }
 
 /// `[timeouts]`: wall-clock bounds, not time-scaled.
@@ -141,6 +162,7 @@ impl AdapterConfig {
                 profiles: Profile::ALL.to_vec(),
                 env: BTreeMap::new(),
                 strict: true,
+                reference: true,
             },
             errors,
             timeouts: Timeouts::default(),

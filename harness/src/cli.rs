@@ -63,6 +63,10 @@ pub enum Command {
     /// Turn a pasted bug report (agy's output, stderr, `$ agy …` lines) or a recorded run
     /// into a scenario, run it against the adapter and minimise it while it still fails.
     Repro(crate::repro::ReproArgs),
+    /// The driver of a driverless profile: speaks driver protocol v1 on stdio and is the
+    /// ACP or MCP client of the adapter command.
+    #[command(hide = true)]
+    Bridge(crate::bridge::BridgeArgs),
 }
 
 /// `agy-harness matrix`.

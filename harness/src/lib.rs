@@ -13,7 +13,8 @@
 //! - [`sandbox`]: temp `HOME`, fake-agy as `agy`, no orphans (with
 //!   [`agy_process`]); [`fake_identity`]: the handshake a fake passes first.
 //! - [`recording`]: what every recorder shares (redacted trace events, headers).
-//! - [`driver_client`]: the harness side of driver protocol v1.
+//! - [`driver_client`]: the harness side of driver protocol v1; [`bridge`]: the driver
+//!   the harness supplies for a driverless profile (the ACP or MCP client of the adapter).
 //! - [`observation`], [`check`]: what a run showed, and the checks that judge it.
 //! - [`live`]: the live guard, credentials, the wrapper in front of a real agy.
 //! - [`report`]: terminal, JSON, JUnit and Markdown reports.
@@ -32,6 +33,7 @@ pub mod adapter_config;
 mod app;
 pub mod bench;
 mod binaries;
+pub mod bridge;
 pub mod capture;
 mod catalogue_run;
 pub mod check;

@@ -15,11 +15,19 @@ pub enum Profile {
     Session,
     /// An ACP client that restores sessions.
     Acp,
+    /// An ACP agent that fronts agy (driverless: the harness is its ACP client).
+    #[serde(rename = "acp-agent")]
+    AcpAgent,
 }
 
 impl Profile {
     /// Every profile, in catalogue order.
-    pub const ALL: [Profile; 3] = [Profile::Oneshot, Profile::Session, Profile::Acp];
+    pub const ALL: [Profile; 4] = [
+        Profile::Oneshot,
+        Profile::Session,
+        Profile::Acp,
+        Profile::AcpAgent,
+    ];
 
     /// The wire spelling.
     pub fn as_str(self) -> &'static str {
@@ -27,6 +35,7 @@ impl Profile {
             Profile::Oneshot => "oneshot",
             Profile::Session => "session",
             Profile::Acp => "acp",
+            Profile::AcpAgent => "acp-agent",
         }
     }
 }
@@ -44,7 +53,11 @@ impl std::str::FromStr for Profile {
         Profile::ALL
             .into_iter()
             .find(|p| p.as_str() == s)
-            .ok_or_else(|| format!("unknown profile `{s}`; expected `oneshot`, `session` or `acp`"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown profile `{s}`; expected `oneshot`, `session`, `acp` or `acp-agent`"
+                )
+            })
     }
 }
 

@@ -11,11 +11,21 @@ use std::io::Write;
 #[command(name = "agy-reference-adapter", version)]
 pub struct Cli {
     /// Switch on a fault that reproduces a real adapter bug (repeatable).
-    #[arg(long = "fault", value_enum, value_name = "NAME")]
+    #[arg(long = "fault", value_enum, value_name = "NAME", global = true)]
     pub faults: Vec<Fault>,
     /// Print every fault switch as one JSON object per line and exit.
     #[arg(long)]
     pub list_faults: bool,
+    /// Serve a driverless profile's protocol instead of driver protocol v1.
+    #[command(subcommand)]
+    pub serve: Option<Driverless>,
+}
+
+/// The driverless profiles' adapters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Subcommand)]
+pub enum Driverless {
+    /// An ACP agent in front of agy on stdin/stdout (the `acp-agent` profile).
+    AcpAgent,
 }
 
 /// Runs the driver (or prints the fault list) until stdin closes or `shutdown` arrives.
@@ -25,6 +35,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         return Ok(());
     }
     let env = Environment::from_process();
+    if let Some(Driverless::AcpAgent) = cli.serve {
+        return crate::acp_agent::serve(env, FaultSet::of(cli.faults)).await;
+    }
     serve(
         env,
         FaultSet::of(cli.faults),
@@ -89,6 +102,19 @@ mod tests {
         ])
         .expect("parses");
         assert_eq!(cli.faults, [Fault::TrustsSuccess, Fault::ProcessPerTurn]);
+    }
+
+    #[test]
+    fn the_acp_agent_subcommand_takes_faults_after_it() {
+        let cli = Cli::try_parse_from([
+            "agy-reference-adapter",
+            "acp-agent",
+            "--fault",
+            "agent-generic-errors",
+        ])
+        .expect("parses");
+        assert_eq!(cli.serve, Some(Driverless::AcpAgent));
+        assert_eq!(cli.faults, [Fault::AgentGenericErrors]);
     }
 
     #[test]

@@ -21,7 +21,7 @@ use tokio::task::JoinSet;
 /// The name `hello` answers with.
 pub const DRIVER_NAME: &str = "agy-reference-adapter";
 /// The profiles implemented.
-pub const PROFILES: [Profile; 3] = Profile::ALL;
+pub const PROFILES: [Profile; 3] = [Profile::Oneshot, Profile::Session, Profile::Acp];
 
 /// A request line that cannot be served, with the id to answer when one was readable.
 fn reject(line: &str) -> Option<(u64, Failure)> {
@@ -129,6 +129,15 @@ fn read_request(line: Result<String, String>, outbox: &Outbox) -> Option<Request
     }
 }
 
+/// The reply to an op of a driverless profile, which no driver answers.
+fn driverless_op(id: u64, op: &RequestOp) -> agy_protocol::driver::Reply {
+    Failure::bad_request(format!(
+        "`{}` is an acp-agent op: that profile's adapter is `agy-reference-adapter acp-agent`, reached through `agy-harness bridge acp`",
+        op.name()
+    ))
+    .into_reply(id, OpResult::default())
+}
+
 /// Everything the requests set going: generations in flight, sessions of each profile.
 struct Work {
     env: Arc<Environment>,
@@ -230,6 +239,8 @@ impl Work {
             RequestOp::AcpClose { session } => acp.dispatch(&session, AcpCommand::Close { id }),
             // The loop ends on `shutdown`; it never reaches here.
             RequestOp::Shutdown {} => {}
+            // Driverless ops (`agent_*`) are the harness's bridge's, never a driver's.
+            other => self.outbox.send(driverless_op(id, &other)),
         }
     }
 

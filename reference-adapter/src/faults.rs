@@ -48,11 +48,23 @@ pub enum Fault {
     AcpAppendsLoadReplay,
     /// acp: the last prompt is sent again after a restart.
     AcpResendsLastPrompt,
+    /// acp-agent: every non-SUCCESS result is one generic JSON-RPC error.
+    AgentGenericErrors,
+    /// acp-agent: the agent exits at start-up when agy is signed out.
+    AgentDiesWhenSignedOut,
+    /// acp-agent: agy's own CANCELED result is reported as stopReason `cancelled`.
+    AgentCanceledAsCancelled,
+    /// acp-agent: an empty SUCCESS (agy's print-timeout shape) ends as `end_turn`.
+    AgentEmptySuccessAsEndTurn,
+    /// acp-agent: a finished turn is an error when agy is slow to exit after it.
+    AgentSlowExitIsError,
+    /// acp-agent: a quota stop (exit 3) is a generic error.
+    AgentQuotaAsGeneric,
 }
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 18] = [
+    pub const ALL: [Fault; 24] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -71,6 +83,12 @@ impl Fault {
         Fault::AcpFallsBackToSessionNew,
         Fault::AcpAppendsLoadReplay,
         Fault::AcpResendsLastPrompt,
+        Fault::AgentGenericErrors,
+        Fault::AgentDiesWhenSignedOut,
+        Fault::AgentCanceledAsCancelled,
+        Fault::AgentEmptySuccessAsEndTurn,
+        Fault::AgentSlowExitIsError,
+        Fault::AgentQuotaAsGeneric,
     ];
 
     /// The switch name.
@@ -96,7 +114,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 18] = [
+const FAULTS: [(Fault, &str, Profile, &str); 24] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -115,6 +133,12 @@ const FAULTS: [(Fault, &str, Profile, &str); 18] = [
     (Fault::AcpFallsBackToSessionNew, "acp-falls-back-to-session-new", Profile::Acp, "calls session/new when session/load or session/resume fails, silently forking the conversation (seed 003: restoration never falls back to session/new; docs/agy-acp-reference.md §4 item 13, openab #952)"),
     (Fault::AcpAppendsLoadReplay, "acp-appends-load-replay", Profile::Acp, "appends the session/load replay to the canonical history, so earlier turns appear twice (seed 003: load replay is kept outside the canonical conversation; docs/agy-acp-reference.md §4 items 1-2)"),
     (Fault::AcpResendsLastPrompt, "acp-resends-last-prompt", Profile::Acp, "sends the last (or pending) prompt again after a restart, so the agent runs it twice (seed 003: no earlier prompt is resent)"),
+    (Fault::AgentGenericErrors, "agent-generic-errors", Profile::AcpAgent, "maps every non-SUCCESS agy result to one generic JSON-RPC internal error, so an editor cannot tell auth from quota from a timeout (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
+    (Fault::AgentDiesWhenSignedOut, "agent-dies-when-signed-out", Profile::AcpAgent, "checks agy at start-up and exits when it is signed out, so the editor sees a dead agent instead of ACP's auth_required (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
+    (Fault::AgentCanceledAsCancelled, "agent-canceled-as-cancelled", Profile::AcpAgent, "reports agy's own CANCELED result as stopReason cancelled though the client never cancelled (published ACP agents in front of agy (docs/contract.md, acp-agent); docs/agy-reference.md §2.1)"),
+    (Fault::AgentEmptySuccessAsEndTurn, "agent-empty-success-as-end-turn", Profile::AcpAgent, "ends an empty SUCCESS (agy's print-timeout shape, S6c) as end_turn with no text (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
+    (Fault::AgentSlowExitIsError, "agent-slow-exit-is-error", Profile::AcpAgent, "waits for agy to exit after its result and turns a finished turn into an error when agy is slow to exit (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
+    (Fault::AgentQuotaAsGeneric, "agent-quota-as-generic", Profile::AcpAgent, "reports a quota stop (exit 3, docs/agy-reference.md §2.2 item 5) as a generic error that does not name quota (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
 ];
 
 /// The faults switched on for this run.
@@ -198,6 +222,12 @@ mod tests {
                 "acp-falls-back-to-session-new",
                 "acp-appends-load-replay",
                 "acp-resends-last-prompt",
+                "agent-generic-errors",
+                "agent-dies-when-signed-out",
+                "agent-canceled-as-cancelled",
+                "agent-empty-success-as-end-turn",
+                "agent-slow-exit-is-error",
+                "agent-quota-as-generic",
             ]
         );
     }
@@ -212,7 +242,10 @@ mod tests {
         assert_eq!(lines.len(), Fault::ALL.len());
         for line in &lines {
             let profile = line["profile"].as_str().expect("profile");
-            assert!(["oneshot", "session", "acp"].contains(&profile), "{line}");
+            assert!(
+                ["oneshot", "session", "acp", "acp-agent"].contains(&profile),
+                "{line}"
+            );
             assert!(!line["bug"].as_str().expect("bug").is_empty());
         }
     }

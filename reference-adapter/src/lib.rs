@@ -6,9 +6,11 @@
 //! - [`oneshot`]: argv, prompt wrapper, brain directory, classification, the run.
 //! - [`session`]: the kept process, replay filter, turn verdict, history, release.
 //! - [`acp`]: the ACP client: checkpoint, restore, quarantine.
+//! - [`acp_agent`]: the ACP agent in front of agy (`agy-reference-adapter acp-agent`).
 //! - [`faults`]: the fault switches.
 
 pub mod acp;
+pub mod acp_agent;
 pub mod agy_text;
 pub mod cli;
 pub mod driver;

@@ -7,6 +7,7 @@
 //! ([`AgyRun`]), which ops belong to it.
 
 pub mod acp;
+pub mod acp_agent;
 pub mod oneshot;
 mod registry;
 pub mod session;

@@ -14,6 +14,7 @@ pub fn unit(profile: Profile) -> &'static ProfileUnit {
         Profile::Oneshot => &super::oneshot::UNIT,
         Profile::Session => &super::session::UNIT,
         Profile::Acp => &super::acp::UNIT,
+        Profile::AcpAgent => &super::acp_agent::UNIT,
     }
 }
 
@@ -23,6 +24,7 @@ pub fn by_oracle(oracle: Oracle) -> &'static ProfileUnit {
         Oracle::ImageProvider => &super::oneshot::UNIT,
         Oracle::PersistentDriver => &super::session::UNIT,
         Oracle::Restore => &super::acp::UNIT,
+        Oracle::EditorAgent => &super::acp_agent::UNIT,
     }
 }
 
@@ -55,6 +57,7 @@ mod tests {
             Oracle::ImageProvider,
             Oracle::PersistentDriver,
             Oracle::Restore,
+            Oracle::EditorAgent,
         ] {
             assert_eq!(by_oracle(o).oracle, o);
         }

@@ -91,6 +91,8 @@ pub enum Oracle {
     PersistentDriver,
     /// Seed 003: ACP sessions created, prompted and restored.
     Restore,
+    /// An ACP agent in front of agy: stop reasons, errors and agy processes of a turn.
+    EditorAgent,
 }
 
 /// The protocol the harness speaks to a driverless adapter.
@@ -100,6 +102,16 @@ pub enum Client {
     Acp,
     /// The harness is an MCP client of the adapter.
     Mcp,
+}
+
+impl Client {
+    /// The name `agy-harness bridge` takes for it: `acp` or `mcp`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Client::Acp => "acp",
+            Client::Mcp => "mcp",
+        }
+    }
 }
 
 /// One op of a profile.

@@ -3,6 +3,7 @@
 
 use super::settings::RunSettings;
 use crate::driver_client::DriverClient;
+use crate::profile::Reach;
 use crate::report::Status;
 use crate::sandbox::Sandbox;
 use crate::scenario::Scenario;
@@ -47,8 +48,15 @@ impl Ctx<'_> {
 
     pub(super) async fn start_driver(&self) -> Result<DriverClient, String> {
         let t = &self.settings.config.timeouts;
+        let adapter = &self.settings.config.adapter;
+        let command = match crate::profile::unit(self.s.meta.profile).reach {
+            Reach::Driverless { client, .. } => {
+                crate::bridge::driver_command(client, &adapter.command_for(self.s.meta.profile))
+            }
+            Reach::Driver(_) => adapter.command.clone(),
+        };
         let mut d = DriverClient::start(
-            &self.settings.config.adapter.command,
+            &command,
             &self.env,
             &self.sandbox.work(),
             &self.sandbox.driver_stderr(),
