@@ -39,7 +39,7 @@ pub fn execute(cli: Cli) -> i32 {
         match cli.command {
             Command::Run(args) => run_command(args, choice).await,
             Command::Faults(args) => crate::faults::faults_command(args, choice).await,
-            Command::Check(args) => check_command(args),
+            Command::Check(args) => check_command(args).await,
             Command::Init(args) => crate::init::init_command(args),
             Command::Bench(args) => crate::bench::bench_command(args).await,
             Command::Fuzz(args) => crate::fuzz::fuzz_command(args).await,
@@ -207,7 +207,44 @@ fn live_scenarios(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, HarnessErro
     Ok(live)
 }
 
-fn check_command(args: CheckArgs) -> i32 {
+/// For each driverless profile of `config`: starts the adapter and prints what it
+/// advertises (an ACP agent's `initialize` result).
+async fn list_capabilities(
+    config: &crate::adapter_config::AdapterConfig,
+    path: &std::path::Path,
+) -> i32 {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    for &profile in &config.adapter.profiles {
+        let crate::profile::Reach::Driverless { client, .. } = crate::profile::unit(profile).reach
+        else {
+            continue;
+        };
+        if client != crate::profile::Client::Acp {
+            continue;
+        }
+        let command = config.adapter.command_for(profile);
+        match crate::bridge::acp_agent::capabilities(&command, dir).await {
+            Ok(init) => println!(
+                "{profile} agent `{}` answers initialize:\n{}",
+                command.join(" "),
+                serde_json::to_string_pretty(&init).unwrap_or_default()
+            ),
+            Err(e) => {
+                return HarnessError::could_not_run(format!(
+                    "the {profile} agent `{}` did not initialize: {e}",
+                    command.join(" ")
+                ))
+                .report()
+            }
+        }
+    }
+    exit_code::ALL_CONFORM
+}
+
+async fn check_command(args: CheckArgs) -> i32 {
     let (selected, names) = match load_and_select(&args.source, &Selection::default()) {
         Ok(loaded) => loaded,
         Err(f) => return f.report(),
@@ -217,11 +254,11 @@ fn check_command(args: CheckArgs) -> i32 {
         return exit_code::ALL_CONFORM;
     };
     let checked = load_adapter_config(&path)
-        .and_then(|c| check_expected_failures(&c, names.iter().map(String::as_str)));
+        .and_then(|c| check_expected_failures(&c, names.iter().map(String::as_str)).map(|()| c));
     match checked {
-        Ok(()) => {
+        Ok(config) => {
             println!("adapter config `{}` is valid", path.display());
-            exit_code::ALL_CONFORM
+            list_capabilities(&config, &path).await
         }
         Err(d) => {
             eprint!("{d}");

@@ -53,7 +53,18 @@ pub fn init_command(args: InitArgs) -> i32 {
         }
         println!("wrote {}", args.dir.join(&f.path).display());
     }
-    print_next_steps(&args.dir, args.language);
+    if files.len() == 1 {
+        let config = args.dir.join(CONFIG_FILE);
+        println!("\nnext:");
+        println!(
+            "  set `command` in {} to start your program",
+            config.display()
+        );
+        println!("  agy-harness check --adapter {}", config.display());
+        println!("  agy-harness run --adapter {}", config.display());
+    } else {
+        print_next_steps(&args.dir, args.language);
+    }
     exit_code::ALL_CONFORM
 }
 

@@ -99,8 +99,34 @@ impl Language {
     }
 }
 
+/// The config of a driverless profile: the command that starts the user's program,
+/// which speaks the profile's protocol on stdio; there is no driver to write.
+fn driverless_config(profile: Profile, name: &str) -> StarterFile {
+    let text = format!(
+        "# agy-harness adapter config (format: docs/harness.md), written by `agy-harness init`.\n\
+         #   check it: agy-harness check --adapter {CONFIG_FILE}  (starts your program, lists\n\
+         #             what it advertises)\n\
+         #   run it:   agy-harness run --adapter {CONFIG_FILE}\n\
+         # No driver: `command` starts your program, which speaks its protocol on stdio, and\n\
+         # the harness is its client (docs/driver-protocol.md, \"The `{profile}` profile\").\n\
+         [adapter]\n\
+         name     = \"{name}\"\n\
+         command  = [\"your-agent\", \"--stdio\"]\n\
+         profiles = [\"{profile}\"]\n\
+         \n\
+         [timeouts]\n\
+         reply = \"20s\"\n"
+    );
+    StarterFile {
+        path: CONFIG_FILE.into(),
+        text,
+        executable: false,
+    }
+}
+
 /// The config and the driver skeleton for `profile` in `language`; `name` names the
-/// adapter in reports and in the driver's `hello`.
+/// adapter in reports and in the driver's `hello`. A driverless profile gets only the
+/// config.
 pub fn render(profile: Profile, language: Language, name: &str) -> Vec<StarterFile> {
     let t = language.templates();
     let fill = |text: &str, op: &str, doc: &str| {
@@ -121,6 +147,12 @@ pub fn render(profile: Profile, language: Language, name: &str) -> Vec<StarterFi
         .chars()
         .filter(|c| c.is_alphanumeric() || " -_.".contains(*c))
         .collect();
+    if matches!(
+        crate::profile::unit(profile).reach,
+        crate::profile::Reach::Driverless { .. }
+    ) {
+        return vec![driverless_config(profile, &name)];
+    }
     let common = |text: &str| {
         text.replace("__PROFILE__", profile.as_str())
             .replace("__NAME__", &name)
@@ -192,12 +224,32 @@ mod tests {
                         file.path.display()
                     );
                 }
-                let driver = &render(profile, language, "x")[1].text;
+                let files = render(profile, language, "x");
+                let Some(driver) = files.get(1).map(|f| &f.text) else {
+                    // A driverless profile has no driver to write.
+                    assert!(matches!(
+                        crate::profile::unit(profile).reach,
+                        crate::profile::Reach::Driverless { .. }
+                    ));
+                    continue;
+                };
                 for op in crate::profile::unit(profile).ops {
                     let function = language.function(op.name);
                     assert!(driver.contains(&function), "{language:?} lacks {function}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_driverless_profile_gets_only_its_config() {
+        let driverless = crate::profile::units()
+            .filter(|u| matches!(u.reach, crate::profile::Reach::Driverless { .. }));
+        for unit in driverless {
+            let files = render(unit.profile, Language::Python, "x");
+            assert_eq!(files.len(), 1);
+            assert_eq!(files[0].path, PathBuf::from(CONFIG_FILE));
+            assert!(files[0].text.contains("No driver"), "{}", files[0].text);
         }
     }
 

@@ -109,28 +109,13 @@ fn outcome_name(outcome: &RequestPermissionOutcome) -> String {
     }
 }
 
-/// Starts `command`, connects to it and sends `initialize`; an agent that exits first
-/// is an error naming how it ended.
-pub(super) async fn start(command: &[String], seen: &Seen) -> Result<Live, String> {
-    let (program, args) = command
-        .split_first()
-        .ok_or_else(|| "the adapter command is empty".to_string())?;
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("failed to start the agent `{program}`: {e}"))?;
-    let pid = child.id();
-    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        return Err("the agent's stdio could not be piped".to_string());
-    };
-    let (exit_tx, exited) = watch::channel(None);
-    tokio::spawn(async move {
-        let status = child.wait().await;
-        let _ = exit_tx.send(Some(describe(status)));
-    });
+/// Runs the ACP connection over the agent's stdio on a task of its own: the handle
+/// arrives on the first channel, and the connection ends when the second one fires.
+fn connect(
+    stdin: tokio::process::ChildStdin,
+    stdout: tokio::process::ChildStdout,
+    seen: &Seen,
+) -> (oneshot::Receiver<ConnectionTo<Agent>>, oneshot::Sender<()>) {
     let transport = ByteStreams::new(stdin.compat_write(), stdout.compat());
     let (cx_tx, cx_rx) = oneshot::channel();
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
@@ -167,6 +152,42 @@ pub(super) async fn start(command: &[String], seen: &Seen) -> Result<Live, Strin
             eprintln!("agy-harness bridge: the ACP connection ended: {e}");
         }
     });
+    (cx_rx, stop_tx)
+}
+
+/// Starts `command`, connects to it and sends `initialize`; an agent that exits first
+/// is an error naming how it ended.
+pub(super) async fn start(command: &[String], seen: &Seen) -> Result<Live, String> {
+    start_in(command, std::path::Path::new("."), seen).await
+}
+
+/// [`start`] with the agent's working directory `dir`.
+pub(super) async fn start_in(
+    command: &[String],
+    dir: &std::path::Path,
+    seen: &Seen,
+) -> Result<Live, String> {
+    let (program, args) = command
+        .split_first()
+        .ok_or_else(|| "the adapter command is empty".to_string())?;
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("failed to start the agent `{program}`: {e}"))?;
+    let pid = child.id();
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("the agent's stdio could not be piped".to_string());
+    };
+    let (exit_tx, exited) = watch::channel(None);
+    tokio::spawn(async move {
+        let status = child.wait().await;
+        let _ = exit_tx.send(Some(describe(status)));
+    });
+    let (cx_rx, stop_tx) = connect(stdin, stdout, seen);
     let cx = cx_rx
         .await
         .map_err(|_| "the ACP connection ended before it started".to_string())?;

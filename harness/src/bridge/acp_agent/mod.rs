@@ -95,6 +95,25 @@ async fn answer(bridge: Arc<Bridge>, id: u64, started: Started) -> Reply {
     }
 }
 
+/// Starts the agent `command` (in `dir`), sends `initialize` and closes it: the
+/// `initialize` result, for `agy-harness check`.
+pub async fn capabilities(
+    command: &[String],
+    dir: &std::path::Path,
+) -> Result<serde_json::Value, String> {
+    let live = agent::start_in(command, dir, &seen::Seen::default()).await?;
+    let init = serde_json::to_value(&live.init).map_err(|e| e.to_string())?;
+    live.close();
+    if live
+        .wait_exit(std::time::Duration::from_secs(5))
+        .await
+        .is_none()
+    {
+        live.kill();
+    }
+    Ok(init)
+}
+
 /// Serves driver protocol v1 on stdio for the ACP agent `command` until stdin closes
 /// or `shutdown` arrives; every op runs concurrently and is answered by id.
 pub async fn serve(command: Vec<String>) -> i32 {
