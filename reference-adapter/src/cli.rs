@@ -118,6 +118,15 @@ mod tests {
     }
 
     #[test]
+    fn the_driverless_subcommand_is_named_for_its_profile() {
+        // agy-harness inserts the profile's wire name after the program.
+        let cli = Cli::command();
+        assert!(cli
+            .find_subcommand(agy_protocol::Profile::AcpAgent.as_str())
+            .is_some());
+    }
+
+    #[test]
     fn unknown_fault_is_rejected() {
         assert!(Cli::try_parse_from(["agy-reference-adapter", "--fault", "nope"]).is_err());
     }
