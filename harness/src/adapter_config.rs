@@ -54,12 +54,31 @@ pub struct AdapterSection {
     /// `unsupported` instead of running them. None: every version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agy_versions: Option<agy_protocol::VersionRange>,
+    /// The reference adapter: a driverless profile's adapter is its subcommand named for
+    /// the profile (`agy-reference-adapter acp-agent …`). Never read from a file.
+    #[serde(skip)]
+    pub reference: bool,
 }
 
 impl AdapterSection {
     /// Whether the adapter supports agy `v`.
     pub fn supports(&self, v: agy_protocol::AgyVersion) -> bool {
         self.agy_versions.as_ref().is_none_or(|r| r.contains(v))
+    }
+
+    /// The adapter's command line for scenarios of `profile`: [`AdapterSection::command`],
+    /// with the profile's subcommand after the program for the reference adapter of a
+    /// driverless profile.
+    pub fn command_for(&self, profile: Profile) -> Vec<String> {
+        let driverless = matches!(
+            crate::profile::unit(profile).reach,
+            crate::profile::Reach::Driverless { .. }
+        );
+        let mut command = self.command.clone();
+        if self.reference && driverless && !command.is_empty() {
+            command.insert(1, profile.as_str().to_string());
+        }
+        command
     }
 }
 
@@ -158,6 +177,7 @@ impl AdapterConfig {
                 env: BTreeMap::new(),
                 strict: true,
                 agy_versions: None,
+                reference: true,
             },
             errors,
             timeouts: Timeouts::default(),
@@ -175,17 +195,18 @@ impl AdapterConfig {
         }
     }
 
-    /// The driverless adapter's command line for `client`: `[mcp] command` when given,
-    /// else `[adapter] command`.
-    pub fn driverless_command(&self, client: Client) -> &[String] {
+    /// The driverless adapter's command line for `client` in scenarios of `profile`:
+    /// `[mcp] command` when given, else the adapter's (see
+    /// [`AdapterSection::command_for`]).
+    pub fn driverless_command(&self, client: Client, profile: Profile) -> Vec<String> {
         match (client, &self.mcp) {
             (
                 Client::Mcp,
                 Some(McpTable {
                     command: Some(c), ..
                 }),
-            ) => c,
-            _ => &self.adapter.command,
+            ) => c.clone(),
+            _ => self.adapter.command_for(profile),
         }
     }
 

@@ -252,6 +252,43 @@ async fn check_driverless(config: &crate::adapter_config::AdapterConfig) -> i32 
     }
 }
 
+/// For each driverless profile of `config`: starts the adapter and prints what it
+/// advertises (an ACP agent's `initialize` result).
+async fn list_capabilities(
+    config: &crate::adapter_config::AdapterConfig,
+    path: &std::path::Path,
+) -> i32 {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    for &profile in &config.adapter.profiles {
+        let crate::profile::Reach::Driverless { client, .. } = crate::profile::unit(profile).reach
+        else {
+            continue;
+        };
+        if client != crate::profile::Client::Acp {
+            continue;
+        }
+        let command = config.adapter.command_for(profile);
+        match crate::bridge::acp_agent::capabilities(&command, dir).await {
+            Ok(init) => println!(
+                "{profile} agent `{}` answers initialize:\n{}",
+                command.join(" "),
+                serde_json::to_string_pretty(&init).unwrap_or_default()
+            ),
+            Err(e) => {
+                return HarnessError::could_not_run(format!(
+                    "the {profile} agent `{}` did not initialize: {e}",
+                    command.join(" ")
+                ))
+                .report()
+            }
+        }
+    }
+    exit_code::ALL_CONFORM
+}
+
 async fn check_command(args: CheckArgs) -> i32 {
     let (selected, names) = match load_and_select(&args.source, &Selection::default()) {
         Ok(loaded) => loaded,
@@ -268,7 +305,9 @@ async fn check_command(args: CheckArgs) -> i32 {
     match checked {
         Ok(config) => {
             println!("adapter config `{}` is valid", path.display());
-            check_driverless(&config).await
+            let tools = check_driverless(&config).await;
+            let capabilities = list_capabilities(&config, &path).await;
+            tools.max(capabilities)
         }
         Err(d) => {
             eprint!("{d}");

@@ -21,16 +21,20 @@ pub enum Profile {
     /// An MCP server that exposes agy as a tool (driverless: the harness is its MCP
     /// client).
     Mcp,
+    /// An ACP agent that fronts agy (driverless: the harness is its ACP client).
+    #[serde(rename = "acp-agent")]
+    AcpAgent,
 }
 
 impl Profile {
     /// Every profile, in catalogue order.
-    pub const ALL: [Profile; 5] = [
+    pub const ALL: [Profile; 6] = [
         Profile::Oneshot,
         Profile::Session,
         Profile::Acp,
         Profile::Text,
         Profile::Mcp,
+        Profile::AcpAgent,
     ];
 
     /// The wire spelling.
@@ -41,6 +45,7 @@ impl Profile {
             Profile::Acp => "acp",
             Profile::Text => "text",
             Profile::Mcp => "mcp",
+            Profile::AcpAgent => "acp-agent",
         }
     }
 }

@@ -26,6 +26,8 @@ pub struct Cli {
 pub enum Server {
     /// An MCP server (stdio) whose tool `agy` runs one agy print run per call.
     Mcp,
+    /// An ACP agent in front of agy on stdin/stdout (the `acp-agent` profile).
+    AcpAgent,
 }
 
 /// Runs the driver (or prints the fault list) until stdin closes or `shutdown` arrives.
@@ -35,8 +37,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         return Ok(());
     }
     let env = Environment::from_process();
-    if let Some(Server::Mcp) = cli.server {
-        return crate::mcp::serve_mcp(env, FaultSet::of(cli.faults)).await;
+    match cli.server {
+        Some(Server::Mcp) => return crate::mcp::serve_mcp(env, FaultSet::of(cli.faults)).await,
+        Some(Server::AcpAgent) => {
+            return crate::acp_agent::serve(env, FaultSet::of(cli.faults)).await
+        }
+        None => {}
     }
     serve(
         env,
@@ -102,6 +108,28 @@ mod tests {
         ])
         .expect("parses");
         assert_eq!(cli.faults, [Fault::TrustsSuccess, Fault::ProcessPerTurn]);
+    }
+
+    #[test]
+    fn the_acp_agent_subcommand_takes_faults_after_it() {
+        let cli = Cli::try_parse_from([
+            "agy-reference-adapter",
+            "acp-agent",
+            "--fault",
+            "agent-generic-errors",
+        ])
+        .expect("parses");
+        assert_eq!(cli.server, Some(Server::AcpAgent));
+        assert_eq!(cli.faults, [Fault::AgentGenericErrors]);
+    }
+
+    #[test]
+    fn the_driverless_subcommand_is_named_for_its_profile() {
+        // agy-harness inserts the profile's wire name after the program.
+        let cli = Cli::command();
+        assert!(cli
+            .find_subcommand(agy_protocol::Profile::AcpAgent.as_str())
+            .is_some());
     }
 
     #[test]

@@ -136,6 +136,15 @@ fn read_request(line: Result<String, String>, outbox: &Outbox) -> Option<Request
     }
 }
 
+/// The reply to an op of a driverless profile, which no driver answers.
+fn driverless_op(id: u64, op: &RequestOp) -> agy_protocol::driver::Reply {
+    Failure::bad_request(format!(
+        "`{}` is an acp-agent op: that profile's adapter is `agy-reference-adapter acp-agent`, reached through `agy-harness bridge acp`",
+        op.name()
+    ))
+    .into_reply(id, OpResult::default())
+}
+
 /// Everything the requests set going: generations in flight, sessions of each profile.
 struct Work {
     env: Arc<Environment>,
@@ -238,10 +247,12 @@ impl Work {
             RequestOp::AcpStatus { session } => acp.dispatch(&session, AcpCommand::Status { id }),
             RequestOp::AcpClose { session } => acp.dispatch(&session, AcpCommand::Close { id }),
             RequestOp::Ask(req) => self.spawn_ask(id, req),
-            // The loop ends on `shutdown`; mcp ops are the `mcp` server's.
-            op @ (RequestOp::Shutdown {} | RequestOp::ToolList {} | RequestOp::ToolCall { .. }) => {
-                self.not_served(id, &op)
-            }
+            // The loop ends on `shutdown`; it never reaches here.
+            RequestOp::Shutdown {} => {}
+            // mcp ops are the `mcp` server's.
+            op @ (RequestOp::ToolList {} | RequestOp::ToolCall { .. }) => self.not_served(id, &op),
+            // Driverless ops (`agent_*`) are the harness's bridge's, never a driver's.
+            other => self.outbox.send(driverless_op(id, &other)),
         }
     }
 

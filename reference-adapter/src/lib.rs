@@ -8,9 +8,11 @@
 //! - [`acp`]: the ACP client: checkpoint, restore, quarantine.
 //! - [`text`]: the print-mode text client: one run per question, conversations continued.
 //! - [`mcp`]: `agy-reference-adapter mcp`, an MCP server whose tool runs agy.
+//! - [`acp_agent`]: the ACP agent in front of agy (`agy-reference-adapter acp-agent`).
 //! - [`faults`]: the fault switches.
 
 pub mod acp;
+pub mod acp_agent;
 pub mod agy_text;
 pub mod cli;
 pub mod driver;

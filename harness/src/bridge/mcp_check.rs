@@ -14,9 +14,21 @@ pub async fn check_mcp_server(
     let Some(table) = &config.mcp else {
         return Err("the config has no `[mcp]` table: add one naming the tool that runs agy (docs/harness.md, \"[mcp]\")".to_string());
     };
-    let command = config.driverless_command(Client::Mcp);
+    let served = config.adapter.profiles.iter().copied().find(|p| {
+        matches!(
+            crate::profile::unit(*p).reach,
+            crate::profile::Reach::Driverless {
+                client: Client::Mcp,
+                ..
+            }
+        )
+    });
+    let command = match served {
+        Some(profile) => config.driverless_command(Client::Mcp, profile),
+        None => config.adapter.command.clone(),
+    };
     let listed = tokio::time::timeout(within, async {
-        let mut server = start_server(command, &config.adapter.env).await?;
+        let mut server = start_server(&command, &config.adapter.env).await?;
         let tools = server
             .peer()
             .list_all_tools()

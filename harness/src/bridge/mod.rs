@@ -5,6 +5,7 @@
 //! group: the runner's timeouts, journal probes, group kill and leftover checks apply
 //! to it unchanged.
 
+pub mod acp_agent;
 pub mod mcp;
 mod mcp_check;
 mod mcp_class;
@@ -66,9 +67,10 @@ pub fn driver_command_with(client: Client, options: &[String], adapter: &[String
 /// `agy-harness bridge`: serves driver protocol v1 on stdio; returns the exit code.
 pub async fn bridge_command(args: BridgeArgs) -> i32 {
     match args.client.as_str() {
+        "acp" => acp_agent::serve(args.command).await,
         "mcp" => mcp::serve(args).await,
         other => {
-            eprintln!("agy-harness bridge: unknown client `{other}`; expected `mcp`");
+            eprintln!("agy-harness bridge: unknown client `{other}`; expected `acp` or `mcp`");
             crate::exit_code::BAD_INPUT
         }
     }

@@ -186,7 +186,12 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, HarnessError> {
         settings: Arc::new(settings),
         dir: work.path().to_path_buf(),
     };
-    let strategy = generated::strategy(args.profile);
+    let strategy = generated::strategy(args.profile).ok_or_else(|| {
+        bad_input(format!(
+            "`fuzz` has no generator for the `{}` profile yet; its scenarios are in the catalogue",
+            args.profile
+        ))
+    })?;
     let mut runner = seeded_runner(args.seed);
     let clock = Instant::now();
     let cpu = cpu_seconds();

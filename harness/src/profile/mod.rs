@@ -8,6 +8,7 @@
 //! ([`AgyRun`]), which ops belong to it.
 
 pub mod acp;
+pub mod acp_agent;
 pub mod mcp;
 pub mod oneshot;
 mod registry;

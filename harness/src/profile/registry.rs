@@ -16,6 +16,7 @@ pub fn unit(profile: Profile) -> &'static ProfileUnit {
         Profile::Acp => &super::acp::UNIT,
         Profile::Text => &super::text::UNIT,
         Profile::Mcp => &super::mcp::UNIT,
+        Profile::AcpAgent => &super::acp_agent::UNIT,
     }
 }
 
@@ -27,6 +28,7 @@ pub fn by_oracle(oracle: Oracle) -> &'static ProfileUnit {
         Oracle::Restore => &super::acp::UNIT,
         Oracle::TextClient => &super::text::UNIT,
         Oracle::ToolResult => &super::mcp::UNIT,
+        Oracle::EditorAgent => &super::acp_agent::UNIT,
     }
 }
 
@@ -61,6 +63,7 @@ mod tests {
             Oracle::Restore,
             Oracle::TextClient,
             Oracle::ToolResult,
+            Oracle::EditorAgent,
         ] {
             assert_eq!(by_oracle(o).oracle, o);
         }

@@ -96,6 +96,8 @@ pub enum Oracle {
     TextClient,
     /// An MCP tool result: `isError` and a text that names the failure's class.
     ToolResult,
+    /// An ACP agent in front of agy: stop reasons, errors and agy processes of a turn.
+    EditorAgent,
 }
 
 /// The protocol the harness speaks to a driverless adapter.
@@ -109,6 +111,7 @@ pub enum Client {
 
 impl Client {
     /// The name `agy-harness bridge` takes for it.
+    /// The name `agy-harness bridge` takes for it: `acp` or `mcp`.
     pub fn as_str(self) -> &'static str {
         match self {
             Client::Acp => "acp",

@@ -56,7 +56,7 @@ impl Ctx<'_> {
             Reach::Driverless { client, .. } => crate::bridge::driver_command_with(
                 client,
                 &config.bridge_options(client),
-                config.driverless_command(client),
+                &config.driverless_command(client, self.s.meta.profile),
             ),
             Reach::Driver(_) => config.adapter.command.clone(),
         };

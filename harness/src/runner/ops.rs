@@ -104,6 +104,30 @@ async fn wait_for_acp(ctx: &Ctx<'_>, wait: &AcpWait, within: Duration) -> Result
     }
 }
 
+/// Waits until fake-agy's journal holds `count` turn invocations, polling the file
+/// until `within` runs out.
+async fn wait_for_agy(ctx: &Ctx<'_>, count: u32, within: Duration) -> Result<(), String> {
+    let deadline = Instant::now() + within;
+    loop {
+        let seen = agy_protocol::journal::read_journal(&ctx.sandbox.journal())
+            .map(|j| {
+                j.iter()
+                    .filter(|r| r.kind() == agy_protocol::command_line::InvocationKind::Turn)
+                    .count()
+            })
+            .unwrap_or(0);
+        if seen >= count as usize {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "waited {within:?} for {count} agy turn invocation(s) in the journal; saw {seen}"
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 async fn run_ops(
     ctx: &Ctx<'_>,
     driver: &mut Option<DriverClient>,
@@ -118,6 +142,11 @@ async fn run_ops(
         };
         if let Some(wait) = &spec.wait_for_acp {
             wait_for_acp(ctx, wait, t.reply.0)
+                .await
+                .map_err(|e| format!("op {}: {e}", i + 1))?;
+        }
+        if let Some(count) = spec.wait_for_agy {
+            wait_for_agy(ctx, count, t.reply.0)
                 .await
                 .map_err(|e| format!("op {}: {e}", i + 1))?;
         }

@@ -35,11 +35,43 @@ const ACTIONS: &[&str] = &[
     "acp_restart_agent",
     "acp_status",
     "acp_close",
+    "agent_initialize",
+    "agent_new",
+    "agent_prompt",
+    "agent_cancel",
+    "agent_load",
+    "agent_kill",
+    "agent_close",
 ];
-const ACP_ACTION_COUNT: usize = 7;
-const ACP_ACTIONS: &[&str] = ACTIONS.split_at(ACTIONS.len() - ACP_ACTION_COUNT).1;
+const ACP_ACTIONS: &[&str] = &[
+    "acp_new",
+    "acp_prompt",
+    "acp_cancel",
+    "acp_restore",
+    "acp_restart_agent",
+    "acp_status",
+    "acp_close",
+];
+#[cfg(test)]
+const AGENT_ACTIONS: &[&str] = &[
+    "agent_initialize",
+    "agent_new",
+    "agent_prompt",
+    "agent_cancel",
+    "agent_load",
+    "agent_kill",
+    "agent_close",
+];
+/// The `agent_*` actions that name a session.
+const AGENT_SESSION_ACTIONS: &[&str] = &["agent_new", "agent_prompt", "agent_cancel", "agent_load"];
 /// Keys an op may carry besides its action.
-const OP_MODIFIERS: &[&str] = &["expect", "concurrent", "reply_within", "wait_for_acp"];
+const OP_MODIFIERS: &[&str] = &[
+    "expect",
+    "concurrent",
+    "reply_within",
+    "wait_for_acp",
+    "wait_for_agy",
+];
 const SESSION_ACTIONS: &[&str] = &["open", "turn", "select", "cancel", "close"];
 /// The most ops a scenario may hold.
 pub const MAX_OPS: usize = 1000;
@@ -200,6 +232,7 @@ fn parse_op(
     let concurrent: bool = w.get("concurrent", diags).unwrap_or(false);
     let reply_within: Option<GoDuration> = w.get("reply_within", diags);
     let wait_for_acp: Option<AcpWait> = w.get("wait_for_acp", diags);
+    let wait_for_agy: Option<u32> = w.get("wait_for_agy", diags);
     let action = match present.as_slice() {
         [one] => {
             let raw = w.raw(one);
@@ -250,6 +283,7 @@ fn parse_op(
         concurrent,
         reply_within,
         wait_for_acp,
+        wait_for_agy,
         expect,
     })
 }
@@ -278,6 +312,9 @@ fn action_keys(action: &str) -> &'static [&'static str] {
         "acp_cancel" | "acp_restore" | "acp_restart_agent" | "acp_status" | "acp_close" => {
             &["session"]
         }
+        "agent_new" => &["session", "permission"],
+        "agent_prompt" => &["session", "text"],
+        "agent_cancel" | "agent_load" => &["session"],
         _ => &[],
     }
 }
@@ -353,7 +390,9 @@ fn parse_action(
     if action == "restart" {
         return Some(OpAction::Restart);
     }
-    if (SESSION_ACTIONS.contains(&action) || ACP_ACTIONS.contains(&action))
+    if (SESSION_ACTIONS.contains(&action)
+        || ACP_ACTIONS.contains(&action)
+        || AGENT_SESSION_ACTIONS.contains(&action))
         && !map.contains_key("session")
     {
         map.insert("session".into(), DEFAULT_SESSION.into());
@@ -631,6 +670,12 @@ mod tests {
             .filter(|a| a.starts_with("acp_"))
             .collect();
         assert_eq!(ACP_ACTIONS, prefixed.as_slice());
+        let prefixed: Vec<&str> = ACTIONS
+            .iter()
+            .copied()
+            .filter(|a| a.starts_with("agent_"))
+            .collect();
+        assert_eq!(AGENT_ACTIONS, prefixed.as_slice());
     }
 
     #[test]
@@ -654,6 +699,7 @@ mod tests {
             .chain(SESSION_ACTIONS.iter().copied())
             .chain(["ask", "tool_list", "tool_call"])
             .chain(ACP_ACTIONS.iter().copied())
+            .chain(AGENT_ACTIONS.iter().copied())
             .collect();
         assert_eq!(owned, expected);
     }
@@ -1011,6 +1057,7 @@ no_late_text = true
                 concurrent: false,
                 reply_within: None,
                 wait_for_acp: wait.map(|(method, count)| AcpWait { method, count }),
+                wait_for_agy: None,
                 expect: OpExpect {
                     restore_state,
                     history_gaps,
@@ -1079,6 +1126,7 @@ no_late_text = true
                 concurrent,
                 reply_within: None,
                 wait_for_acp: None,
+                wait_for_agy: None,
                 expect: OpExpect {
                     outcome: outcome.map(OutcomeSet::One),
                     retryable,

@@ -237,3 +237,41 @@ fn an_mcp_config_is_written_alone_and_check_lists_the_servers_tools() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn a_driverless_config_is_checked_by_starting_the_agent_and_listing_its_capabilities() {
+    let t = TestDir::new();
+    init(&t, &["--profile", "acp-agent", "repo"])
+        .success()
+        .stdout(predicate::str::contains("wrote repo/agy-adapter.toml"));
+    let repo = t.path().join("repo");
+    assert!(
+        !repo.join("agy-driver").exists(),
+        "a driverless profile has no driver"
+    );
+    let reference = Path::new(env!("CARGO_BIN_EXE_agy-harness"))
+        .with_file_name("agy-reference-adapter")
+        .display()
+        .to_string();
+    let config = repo.join("agy-adapter.toml");
+    let written = std::fs::read_to_string(&config).expect("config");
+    let command = format!("command  = [{:?}, \"acp-agent\"]", reference);
+    std::fs::write(
+        &config,
+        written.replace(r#"command  = ["your-server", "--stdio"]"#, &command),
+    )
+    .expect("write config");
+    let mut check = t.harness();
+    check.args([
+        "--color",
+        "never",
+        "check",
+        "--adapter",
+        "repo/agy-adapter.toml",
+    ]);
+    let out = run(check, Duration::from_secs(60));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("answers initialize"), "{stdout}");
+    assert!(stdout.contains("\"loadSession\": true"), "{stdout}");
+}

@@ -158,6 +158,43 @@ pub enum RequestOp {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timeout_s: Option<f64>,
     },
+    /// `acp-agent`: start the agent if it is not running and send `initialize`; the
+    /// result's `extra` is the agent's `initialize` result.
+    AgentInitialize {},
+    /// `acp-agent`: `session/new` (the agent is started and initialized first if needed).
+    AgentNew {
+        /// Session handle chosen by the harness.
+        session: String,
+        /// How the session's permission requests are answered: `allow` (default),
+        /// `deny` or `cancel`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        permission: Option<String>,
+    },
+    /// `acp-agent`: one `session/prompt`; the result's `text` is every
+    /// `agent_message_chunk` of the turn.
+    AgentPrompt {
+        /// Session handle.
+        session: String,
+        /// The user's message.
+        text: String,
+    },
+    /// `acp-agent`: `session/cancel` for the session's running prompt.
+    AgentCancel {
+        /// Session handle.
+        session: String,
+    },
+    /// `acp-agent`: continue a session on a fresh agent (after `agent_kill` or
+    /// `agent_close`) with `session/load`, or `session/resume` when only that is
+    /// advertised.
+    AgentLoad {
+        /// Session handle.
+        session: String,
+    },
+    /// `acp-agent`: SIGKILL the agent process.
+    AgentKill {},
+    /// `acp-agent`: close the agent's stdin and wait for it to exit; the result's `text`
+    /// is every message chunk the agent sent outside a prompt.
+    AgentClose {},
 }
 
 impl RequestOp {
@@ -182,6 +219,13 @@ impl RequestOp {
             RequestOp::AcpClose { .. } => "acp_close",
             RequestOp::ToolList {} => "tool_list",
             RequestOp::ToolCall { .. } => "tool_call",
+            RequestOp::AgentInitialize {} => "agent_initialize",
+            RequestOp::AgentNew { .. } => "agent_new",
+            RequestOp::AgentPrompt { .. } => "agent_prompt",
+            RequestOp::AgentCancel { .. } => "agent_cancel",
+            RequestOp::AgentLoad { .. } => "agent_load",
+            RequestOp::AgentKill {} => "agent_kill",
+            RequestOp::AgentClose {} => "agent_close",
         }
     }
 }
@@ -492,6 +536,19 @@ mod tests {
                         timeout_s,
                     }
                 }),
+            Just(RequestOp::AgentInitialize {}),
+            ("[a-z0-9]{1,6}", proptest::option::of("allow|deny|cancel")).prop_map(
+                |(session, permission)| RequestOp::AgentNew {
+                    session,
+                    permission
+                }
+            ),
+            ("[a-z0-9]{1,6}", "\\PC{0,20}")
+                .prop_map(|(session, text)| RequestOp::AgentPrompt { session, text }),
+            "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AgentCancel { session }),
+            "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AgentLoad { session }),
+            Just(RequestOp::AgentKill {}),
+            Just(RequestOp::AgentClose {}),
         ]
     }
 

@@ -1,0 +1,212 @@
+//! One run of the adapter: the process started as the bridge's child (in the bridge's
+//! process group, so the runner's group kill and leftover checks cover it), the ACP
+//! connection to it through the official SDK's client side, and `initialize`.
+
+use super::seen::{Policy, Seen};
+use agent_client_protocol::schema::ProtocolVersion;
+use agent_client_protocol::v1::schema::{
+    ContentBlock, InitializeRequest, InitializeResponse, PermissionOptionKind,
+    RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
+    SelectedPermissionOutcome, SessionNotification, SessionUpdate,
+};
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::{Agent, ByteStreams, Client};
+use std::process::Stdio;
+use std::sync::Mutex;
+use std::time::Duration;
+use tokio::process::Command;
+use tokio::sync::{oneshot, watch};
+use tokio_util::compat::{TokioAsyncReadCompatExt, TokioAsyncWriteCompatExt};
+
+/// How the agent's process ended: its exit code, or the signal that ended it.
+pub(super) type Exit = Option<String>;
+
+/// A running agent with its connection.
+pub(super) struct Live {
+    /// The connection's handle for requests and notifications.
+    pub(super) cx: ConnectionTo<Agent>,
+    /// The `initialize` result.
+    pub(super) init: InitializeResponse,
+    pid: Option<u32>,
+    exited: watch::Receiver<Exit>,
+    stop: Mutex<Option<oneshot::Sender<()>>>,
+}
+
+impl Live {
+    /// Resolves when the agent's process has ended, with how it ended.
+    pub(super) async fn exited(&self) -> String {
+        let mut rx = self.exited.clone();
+        let how = match rx.wait_for(Option::is_some).await {
+            Ok(e) => e.clone().unwrap_or_default(),
+            Err(_) => "gone".to_string(),
+        };
+        how
+    }
+
+    /// SIGKILL to the agent's process (its own children are its business).
+    pub(super) fn kill(&self) {
+        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+
+    /// Ends the connection, which closes the agent's stdin.
+    pub(super) fn close(&self) {
+        if let Some(stop) = self.stop.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = stop.send(());
+        }
+    }
+
+    /// Waits up to `within` for the agent to exit; `None` when it is still running.
+    pub(super) async fn wait_exit(&self, within: Duration) -> Option<String> {
+        tokio::time::timeout(within, self.exited()).await.ok()
+    }
+}
+
+fn describe(status: std::io::Result<std::process::ExitStatus>) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match status {
+        Ok(s) => match (s.code(), s.signal()) {
+            (Some(code), _) => format!("exit {code}"),
+            (None, Some(sig)) => format!("signal {sig}"),
+            (None, None) => "ended".to_string(),
+        },
+        Err(e) => format!("unknown ({e})"),
+    }
+}
+
+fn permission_answer(req: &RequestPermissionRequest, policy: Policy) -> RequestPermissionOutcome {
+    let kinds: &[PermissionOptionKind] = match policy {
+        Policy::Allow => &[
+            PermissionOptionKind::AllowOnce,
+            PermissionOptionKind::AllowAlways,
+        ],
+        Policy::Deny => &[
+            PermissionOptionKind::RejectOnce,
+            PermissionOptionKind::RejectAlways,
+        ],
+        Policy::Cancel => &[],
+    };
+    kinds
+        .iter()
+        .find_map(|k| req.options.iter().find(|o| o.kind == *k))
+        .map(|o| {
+            RequestPermissionOutcome::Selected(SelectedPermissionOutcome::new(o.option_id.clone()))
+        })
+        .unwrap_or(RequestPermissionOutcome::Cancelled)
+}
+
+fn outcome_name(outcome: &RequestPermissionOutcome) -> String {
+    match outcome {
+        RequestPermissionOutcome::Selected(s) => serde_json::to_value(&s.option_id)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        _ => "cancelled".to_string(),
+    }
+}
+
+/// Runs the ACP connection over the agent's stdio on a task of its own: the handle
+/// arrives on the first channel, and the connection ends when the second one fires.
+fn connect(
+    stdin: tokio::process::ChildStdin,
+    stdout: tokio::process::ChildStdout,
+    seen: &Seen,
+) -> (oneshot::Receiver<ConnectionTo<Agent>>, oneshot::Sender<()>) {
+    let transport = ByteStreams::new(stdin.compat_write(), stdout.compat());
+    let (cx_tx, cx_rx) = oneshot::channel();
+    let (stop_tx, stop_rx) = oneshot::channel::<()>();
+    let (on_chunk, on_permission) = (seen.clone(), seen.clone());
+    tokio::spawn(async move {
+        let ended = Client
+            .v1()
+            .on_receive_notification(
+                async move |n: SessionNotification, _cx| {
+                    if let SessionUpdate::AgentMessageChunk(chunk) = &n.update {
+                        if let ContentBlock::Text(t) = &chunk.content {
+                            on_chunk.chunk(&n.session_id, &t.text);
+                        }
+                    }
+                    Ok(())
+                },
+                agent_client_protocol::on_receive_notification!(),
+            )
+            .on_receive_request(
+                async move |req: RequestPermissionRequest, responder, _cx| {
+                    let outcome = permission_answer(&req, on_permission.policy(&req.session_id));
+                    on_permission.answered(outcome_name(&outcome));
+                    responder.respond(RequestPermissionResponse::new(outcome))
+                },
+                agent_client_protocol::on_receive_request!(),
+            )
+            .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
+                let _ = cx_tx.send(cx);
+                let _ = stop_rx.await;
+                Ok(())
+            })
+            .await;
+        if let Err(e) = ended {
+            eprintln!("agy-harness bridge: the ACP connection ended: {e}");
+        }
+    });
+    (cx_rx, stop_tx)
+}
+
+/// Starts `command`, connects to it and sends `initialize`; an agent that exits first
+/// is an error naming how it ended.
+pub(super) async fn start(command: &[String], seen: &Seen) -> Result<Live, String> {
+    start_in(command, std::path::Path::new("."), seen).await
+}
+
+/// [`start`] with the agent's working directory `dir`.
+pub(super) async fn start_in(
+    command: &[String],
+    dir: &std::path::Path,
+    seen: &Seen,
+) -> Result<Live, String> {
+    let (program, args) = command
+        .split_first()
+        .ok_or_else(|| "the adapter command is empty".to_string())?;
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("failed to start the agent `{program}`: {e}"))?;
+    let pid = child.id();
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("the agent's stdio could not be piped".to_string());
+    };
+    let (exit_tx, exited) = watch::channel(None);
+    tokio::spawn(async move {
+        let status = child.wait().await;
+        let _ = exit_tx.send(Some(describe(status)));
+    });
+    let (cx_rx, stop_tx) = connect(stdin, stdout, seen);
+    let cx = cx_rx
+        .await
+        .map_err(|_| "the ACP connection ended before it started".to_string())?;
+    let live = Live {
+        cx,
+        init: InitializeResponse::new(ProtocolVersion::V1),
+        pid,
+        exited,
+        stop: Mutex::new(Some(stop_tx)),
+    };
+    let request = live
+        .cx
+        .send_request(InitializeRequest::new(ProtocolVersion::V1))
+        .block_task();
+    let init = tokio::select! {
+        r = request => r.map_err(|e| format!("`initialize` failed: {e}"))?,
+        how = live.exited() => {
+            return Err(format!("the agent ended ({how}) before it answered `initialize`"));
+        }
+    };
+    Ok(Live { init, ..live })
+}

@@ -1,0 +1,202 @@
+//! What the bridge saw the agent send outside request replies: each session's message
+//! chunks (inside its prompt, during a load's replay, or late), and how the session's
+//! permission requests are to be answered. Shared with the connection's handlers.
+
+use agent_client_protocol::v1::schema::SessionId;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// How a session's `session/request_permission` is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum Policy {
+    /// An allow option (allow once before allow always).
+    #[default]
+    Allow,
+    /// A reject option (reject once before reject always).
+    Deny,
+    /// `cancelled`.
+    Cancel,
+}
+
+impl Policy {
+    /// Reads a scenario's `permission` value.
+    pub(super) fn parse(value: Option<&str>) -> Result<Policy, String> {
+        match value {
+            None | Some("allow") => Ok(Policy::Allow),
+            Some("deny") => Ok(Policy::Deny),
+            Some("cancel") => Ok(Policy::Cancel),
+            Some(other) => Err(format!(
+                "unknown permission `{other}`; expected `allow`, `deny` or `cancel`"
+            )),
+        }
+    }
+}
+
+/// Where a session's chunks go right now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Phase {
+    /// No prompt and no load in flight: a chunk now is late.
+    #[default]
+    Idle,
+    /// A prompt is in flight: chunks are its text.
+    Prompt,
+    /// A `session/load` is in flight: chunks are its replay.
+    Replay,
+}
+
+#[derive(Debug, Default)]
+struct Session {
+    phase: Phase,
+    text: String,
+    cancelled: bool,
+    policy: Policy,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    sessions: HashMap<SessionId, Session>,
+    late: String,
+    permissions: Vec<String>,
+}
+
+/// The shared record.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Seen(Arc<Mutex<Inner>>);
+
+/// A turn as the bridge saw it when its response arrived.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(super) struct TurnSeen {
+    /// Every `agent_message_chunk` text of the turn.
+    pub(super) text: String,
+    /// Whether the client sent `session/cancel` during the turn.
+    pub(super) client_cancelled: bool,
+}
+
+impl Seen {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A handler that panicked holding the lock left plain data behind: keep using it.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records the policy of a new (or loaded) session.
+    pub(super) fn set_policy(&self, id: &SessionId, policy: Policy) {
+        self.lock().sessions.entry(id.clone()).or_default().policy = policy;
+    }
+
+    /// The policy of session `id`.
+    pub(super) fn policy(&self, id: &SessionId) -> Policy {
+        self.lock()
+            .sessions
+            .get(id)
+            .map(|s| s.policy)
+            .unwrap_or_default()
+    }
+
+    /// A prompt of session `id` is about to be sent.
+    pub(super) fn begin_prompt(&self, id: &SessionId) {
+        let mut inner = self.lock();
+        let s = inner.sessions.entry(id.clone()).or_default();
+        s.phase = Phase::Prompt;
+        s.text.clear();
+        s.cancelled = false;
+    }
+
+    /// A `session/load` of session `id` is about to be sent.
+    pub(super) fn begin_replay(&self, id: &SessionId) {
+        self.lock().sessions.entry(id.clone()).or_default().phase = Phase::Replay;
+    }
+
+    /// The request in flight for session `id` was answered: later chunks are late.
+    pub(super) fn end(&self, id: &SessionId) -> TurnSeen {
+        let mut inner = self.lock();
+        let s = inner.sessions.entry(id.clone()).or_default();
+        s.phase = Phase::Idle;
+        TurnSeen {
+            text: std::mem::take(&mut s.text),
+            client_cancelled: std::mem::take(&mut s.cancelled),
+        }
+    }
+
+    /// The client sent `session/cancel` for session `id`.
+    pub(super) fn cancelled(&self, id: &SessionId) {
+        let mut inner = self.lock();
+        let s = inner.sessions.entry(id.clone()).or_default();
+        if s.phase == Phase::Prompt {
+            s.cancelled = true;
+        }
+    }
+
+    /// An `agent_message_chunk` text of session `id`.
+    pub(super) fn chunk(&self, id: &SessionId, text: &str) {
+        let mut inner = self.lock();
+        let s = inner.sessions.entry(id.clone()).or_default();
+        match s.phase {
+            Phase::Prompt => s.text.push_str(text),
+            Phase::Replay => {}
+            Phase::Idle => inner.late.push_str(text),
+        }
+    }
+
+    /// A permission request was answered so.
+    pub(super) fn answered(&self, outcome: String) {
+        self.lock().permissions.push(outcome);
+    }
+
+    /// Every chunk text that arrived outside a prompt or a load.
+    pub(super) fn late(&self) -> String {
+        self.lock().late.clone()
+    }
+
+    /// The permission answers so far, in order.
+    pub(super) fn permissions(&self) -> Vec<String> {
+        self.lock().permissions.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_go_to_the_prompt_in_flight_and_later_ones_are_late() {
+        let seen = Seen::default();
+        let id = SessionId::from("s");
+        seen.chunk(&id, "before ");
+        seen.begin_prompt(&id);
+        seen.chunk(&id, "answer");
+        seen.cancelled(&id);
+        let turn = seen.end(&id);
+        seen.chunk(&id, "after");
+        assert_eq!(turn.text, "answer");
+        assert!(turn.client_cancelled);
+        assert_eq!(seen.late(), "before after");
+    }
+
+    #[test]
+    fn a_load_replay_is_neither_a_turn_nor_late() {
+        let seen = Seen::default();
+        let id = SessionId::from("s");
+        seen.begin_replay(&id);
+        seen.chunk(&id, "old answer");
+        let turn = seen.end(&id);
+        assert_eq!(turn.text, "");
+        assert_eq!(seen.late(), "");
+    }
+
+    #[test]
+    fn a_cancel_outside_a_prompt_marks_no_turn() {
+        let seen = Seen::default();
+        let id = SessionId::from("s");
+        seen.cancelled(&id);
+        seen.begin_prompt(&id);
+        assert!(!seen.end(&id).client_cancelled);
+    }
+
+    #[test]
+    fn permission_policies_are_read_from_their_names() {
+        assert_eq!(Policy::parse(None), Ok(Policy::Allow));
+        assert_eq!(Policy::parse(Some("deny")), Ok(Policy::Deny));
+        assert_eq!(Policy::parse(Some("cancel")), Ok(Policy::Cancel));
+        assert!(Policy::parse(Some("yes")).is_err());
+    }
+}
