@@ -175,6 +175,7 @@ pub async fn run_all(
                         ops: Vec::new(),
                         sandbox: None,
                         driver_stderr: None,
+                        timeline: Vec::new(),
                     }),
                 ),
             }

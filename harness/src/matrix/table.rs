@@ -218,7 +218,7 @@ impl Matrix {
 
     /// The cells of column `col` that ran to a verdict: not the ones whose scenario
     /// does not apply to the version, nor the ones skipped or never run.
-    fn applicable(&self, col: usize) -> usize {
+    pub(super) fn applicable(&self, col: usize) -> usize {
         self.rows
             .iter()
             .filter(|r| {
@@ -258,6 +258,7 @@ mod tests {
             ops: vec![],
             sandbox: None,
             driver_stderr: None,
+            timeline: Vec::new(),
         }
     }
 

@@ -245,6 +245,7 @@ mod tests {
             ops,
             sandbox: None,
             driver_stderr: None,
+            timeline: Vec::new(),
         }
     }
 
