@@ -1,10 +1,11 @@
-//! A scenario's timeline for reports: each driver request and reply and each agy
-//! invocation's start, stdin lines, signals and end, in time order, built from the
-//! [`Observation`]. Every text is cut to a bound, and a delivered image is read at most
+//! A scenario's timeline for reports: each driver request and reply, each agy
+//! invocation's start, stdin lines, signals and end, and each ACP message fake-agy-acp
+//! journaled, in time order, built from the [`Observation`]. Every text is cut to a bound, and a delivered image is read at most
 //! once, up to [`IMAGE_INLINE_MAX`] bytes, so a report stays small whatever an adapter
 //! or a script produced.
 
 use crate::observation::Observation;
+use agy_protocol::acp::AcpJournalEntry;
 use agy_protocol::journal::JournalRecord;
 use base64::Engine;
 use serde::Serialize;
@@ -34,6 +35,8 @@ pub enum TimelineEvent {
     Signal,
     /// agy ended.
     Exit,
+    /// fake-agy-acp's journal: an ACP message to or from the agent, or its lifecycle.
+    Acp,
 }
 
 impl TimelineEvent {
@@ -47,6 +50,7 @@ impl TimelineEvent {
             TimelineEvent::StdinClosed => "stdin closed",
             TimelineEvent::Signal => "signal",
             TimelineEvent::Exit => "exit",
+            TimelineEvent::Acp => "acp",
         }
     }
 }
@@ -117,6 +121,7 @@ pub fn build_timeline(
     for r in &obs.journal {
         out.extend(invocation_entries(r, obs.ended_us.get(&r.pid).copied()));
     }
+    out.extend(obs.acp_journal.iter().map(acp_entry));
     out.sort_by_key(|e| e.at_us);
     let first = out.first().map(|e| e.at_us).unwrap_or_default();
     for e in &mut out {
@@ -175,6 +180,30 @@ fn invocation_entries(r: &JournalRecord, seen_ended_us: Option<u64>) -> Vec<Time
         out.push(entry(at, &actor, TimelineEvent::Exit, detail));
     }
     out
+}
+
+/// One entry of fake-agy-acp's journal: `in session/prompt: {…}`, `event exit: …`.
+fn acp_entry(e: &AcpJournalEntry) -> TimelineEntry {
+    let what = e.method.clone().unwrap_or_else(|| word_of(&e.kind));
+    let body = (e.message.as_ref())
+        .map(|m| m.to_string())
+        .or_else(|| e.text.clone())
+        .unwrap_or_default();
+    let detail = format!("{} {what}: {body}", word_of(&e.dir));
+    entry(
+        e.at_us,
+        &format!("ACP agent (pid {})", e.pid),
+        TimelineEvent::Acp,
+        detail,
+    )
+}
+
+/// The snake_case name serde gives a unit variant.
+fn word_of(v: &impl Serialize) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// argv as one shell line (shlex quoting; argv with a NUL byte is shown as a list).
@@ -262,6 +291,31 @@ mod tests {
         assert_eq!(at[0], 0);
         assert_eq!(t[0].detail, "agy -p 'a red fox'");
         assert!(t.iter().any(|e| e.event == TimelineEvent::Exit), "{t:?}");
+    }
+
+    #[test]
+    fn acp_messages_name_their_direction_and_method() {
+        let obs = Observation {
+            acp_journal: vec![AcpJournalEntry {
+                v: agy_protocol::acp::ACP_JOURNAL_VERSION,
+                pid: 77,
+                seq: 0,
+                at_us: 10,
+                dir: agy_protocol::acp::AcpDirection::In,
+                kind: agy_protocol::acp::AcpKind::Request,
+                method: Some("session/load".into()),
+                id: None,
+                session_id: None,
+                update: None,
+                message: Some(serde_json::json!({"method": "session/load"})),
+                text: None,
+            }],
+            ..Observation::default()
+        };
+        let t = build_timeline(&obs, &[], Path::new("."));
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].actor, "ACP agent (pid 77)");
+        assert_eq!(t[0].detail, r#"in session/load: {"method":"session/load"}"#);
     }
 
     #[test]
