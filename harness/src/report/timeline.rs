@@ -17,6 +17,9 @@ pub const IMAGE_INLINE_MAX: u64 = 2 * 1024 * 1024;
 /// Texts (argv, stdin lines, replies) longer than this many characters are cut.
 const DETAIL_MAX_CHARS: usize = 4000;
 
+/// A timeline keeps its first this many entries; a note says how many more there were.
+const ENTRIES_MAX: usize = 2000;
+
 /// What a timeline entry is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -37,6 +40,8 @@ pub enum TimelineEvent {
     Exit,
     /// fake-agy-acp's journal: an ACP message to or from the agent, or its lifecycle.
     Acp,
+    /// The timeline was cut here ([`build_timeline`] keeps a bounded number of entries).
+    Truncated,
 }
 
 impl TimelineEvent {
@@ -51,6 +56,7 @@ impl TimelineEvent {
             TimelineEvent::Signal => "signal",
             TimelineEvent::Exit => "exit",
             TimelineEvent::Acp => "acp",
+            TimelineEvent::Truncated => "left out",
         }
     }
 }
@@ -126,6 +132,13 @@ pub fn build_timeline(
     let first = out.first().map(|e| e.at_us).unwrap_or_default();
     for e in &mut out {
         e.at_us = e.at_us.saturating_sub(first);
+    }
+    if out.len() > ENTRIES_MAX {
+        let left_out = out.len() - ENTRIES_MAX;
+        out.truncate(ENTRIES_MAX);
+        let at = out.last().map(|e| e.at_us).unwrap_or_default();
+        let note = format!("{left_out} later event(s) left out of the report");
+        out.push(entry(at, "report", TimelineEvent::Truncated, note));
     }
     out
 }
@@ -316,6 +329,28 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].actor, "ACP agent (pid 77)");
         assert_eq!(t[0].detail, r#"in session/load: {"method":"session/load"}"#);
+    }
+
+    #[test]
+    fn a_long_timeline_keeps_its_start_and_says_how_much_is_left_out() {
+        let mut r = record(1, 10, &["agy"], 0, Some(1_000_000));
+        r.stdin.lines = (0..ENTRIES_MAX as u64 + 5)
+            .map(|i| agy_protocol::journal::StdinLine {
+                at_us: i + 1,
+                text: format!("line {i}"),
+                rule: None,
+            })
+            .collect();
+        let obs = Observation {
+            journal: vec![r],
+            ..Observation::default()
+        };
+        let t = build_timeline(&obs, &[], Path::new("."));
+        assert_eq!(t.len(), ENTRIES_MAX + 1);
+        let last = t.last().unwrap();
+        assert_eq!(last.event, TimelineEvent::Truncated);
+        // start + ENTRIES_MAX + 5 lines + exit, of which ENTRIES_MAX are kept.
+        assert_eq!(last.detail, "7 later event(s) left out of the report");
     }
 
     #[test]
