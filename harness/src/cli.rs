@@ -81,7 +81,7 @@ pub struct MatrixArgs {
     /// The agy versions, comma-separated (default: every version fake-agy models).
     #[arg(long, value_name = "V,…", value_delimiter = ',')]
     pub versions: Vec<agy_protocol::AgyVersion>,
-    /// Also write the table: `json=PATH` or `markdown=PATH` (repeatable).
+    /// Also write the table: `json=PATH`, `markdown=PATH` or `html=PATH` (repeatable).
     #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
     pub report: Vec<ReportTarget>,
 }
@@ -95,7 +95,8 @@ pub struct RunArgs {
     /// The adapter under test.
     #[command(flatten)]
     pub target: AdapterArgs,
-    /// Also write a report: `json=PATH`, `junit=PATH` or `markdown=PATH` (repeatable).
+    /// Also write a report: `json=PATH`, `junit=PATH`, `markdown=PATH` or `html=PATH`
+    /// (repeatable).
     #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
     pub report: Vec<ReportTarget>,
     /// Keep each scenario's sandbox folder and print where it is.

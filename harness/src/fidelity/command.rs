@@ -91,9 +91,10 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, HarnessError> {
         print!("{}", super::uncertain::uncertain_report(v));
         return Ok(exit_code::ALL_CONFORM);
     }
-    if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
+    let not_ours = |f| !matches!(f, ReportFormat::Json | ReportFormat::Markdown);
+    if let Some(t) = args.report.iter().find(|t| not_ours(t.format)) {
         return Err(HarnessError::bad_input(format!(
-            "fidelity writes json and markdown reports, not junit (`{}`)",
+            "fidelity writes json and markdown reports, not junit or html (`{}`)",
             t.path.display()
         )));
     }

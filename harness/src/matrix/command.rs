@@ -51,7 +51,7 @@ fn applicable_to(scenarios: &[Scenario], version: AgyVersion) -> Vec<Scenario> {
 async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
         return Err(HarnessError::bad_input(format!(
-            "`junit={}`: the matrix is written as `json=PATH` or `markdown=PATH`",
+            "`junit={}`: the matrix is written as `json=PATH`, `markdown=PATH` or `html=PATH`",
             t.path.display()
         )));
     }
@@ -108,6 +108,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
     for target in &args.report {
         let text = match target.format {
             ReportFormat::Markdown => Ok(matrix.to_markdown()),
+            ReportFormat::Html => Ok(matrix.to_html()),
             _ => matrix.to_json(),
         };
         let written = text.and_then(|t| {

@@ -1,7 +1,9 @@
 //! `agy-harness matrix`: the selected scenarios against one adapter under each agy
-//! version fake-agy models, as an adapter × version table (terminal, JSON, Markdown).
+//! version fake-agy models, as an adapter × version table (terminal, JSON, Markdown,
+//! HTML).
 
 mod command;
+mod html;
 mod table;
 
 pub use command::matrix_command;

@@ -243,7 +243,7 @@ impl Matrix {
 
     /// The cells of column `col` that ran to a verdict: not the ones whose scenario
     /// does not apply to the version, nor the ones skipped or never run.
-    fn applicable(&self, col: usize) -> usize {
+    pub(super) fn applicable(&self, col: usize) -> usize {
         self.rows
             .iter()
             .filter(|r| {

@@ -1,4 +1,5 @@
-//! File reports: JSON (the [`RunReport`] as is), JUnit XML (quick-junit) and Markdown.
+//! File reports: JSON (the [`RunReport`] as is), JUnit XML (quick-junit), Markdown and
+//! HTML (one self-contained page, see [`render_html`](super::render_html)).
 
 use super::model::{RunReport, Status};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
@@ -14,6 +15,8 @@ pub enum ReportFormat {
     Junit,
     /// `markdown=PATH`.
     Markdown,
+    /// `html=PATH`: one self-contained page.
+    Html,
 }
 
 /// One `--report FORMAT=PATH`.
@@ -25,7 +28,7 @@ pub struct ReportTarget {
     pub path: PathBuf,
 }
 
-/// Parses `json=PATH`, `junit=PATH`, `markdown=PATH`.
+/// Parses `json=PATH`, `junit=PATH`, `markdown=PATH`, `html=PATH`.
 pub fn parse_report_target(s: &str) -> Result<ReportTarget, String> {
     let (kind, path) = s
         .split_once('=')
@@ -34,9 +37,10 @@ pub fn parse_report_target(s: &str) -> Result<ReportTarget, String> {
         "json" => ReportFormat::Json,
         "junit" => ReportFormat::Junit,
         "markdown" | "md" => ReportFormat::Markdown,
+        "html" => ReportFormat::Html,
         other => {
             return Err(format!(
-                "unknown report format `{other}`; use `json`, `junit` or `markdown`"
+                "unknown report format `{other}`; use `json`, `junit`, `markdown` or `html`"
             ))
         }
     };
@@ -55,6 +59,7 @@ pub fn render_report(report: &RunReport, format: ReportFormat) -> Result<String,
         ReportFormat::Json => serde_json::to_string_pretty(report).map_err(|e| e.to_string()),
         ReportFormat::Junit => render_junit(report),
         ReportFormat::Markdown => Ok(render_markdown(report)),
+        ReportFormat::Html => Ok(super::html::render_html(report)),
     }
 }
 

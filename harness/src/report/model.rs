@@ -1,5 +1,6 @@
 //! The result of a run: one entry per scenario, and the exit code it comes to.
 
+use super::timeline::TimelineEntry;
 use crate::check::Failure;
 use crate::exit_code;
 use serde::Serialize;
@@ -97,6 +98,10 @@ pub struct ScenarioResult {
     /// The end of the driver's stderr, when the scenario did not pass.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub driver_stderr: Option<String>,
+    /// What happened, in time order (driver requests and replies, agy invocations),
+    /// when the scenario did not pass.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub timeline: Vec<TimelineEntry>,
 }
 
 /// The start of the note of a scenario skipped because the adapter does not implement
@@ -123,6 +128,7 @@ impl ScenarioResult {
             ops: Vec::new(),
             sandbox: None,
             driver_stderr: None,
+            timeline: Vec::new(),
         }
     }
 

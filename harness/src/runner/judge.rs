@@ -8,8 +8,8 @@ use crate::check::{
     check_probes, unjudged, unmet_condition, Failure,
 };
 use crate::observation::{Observation, OpObservation};
-use crate::report::{OpRecord, ScenarioResult, Status};
-use crate::scenario::{OpExpect, Scenario};
+use crate::report::{build_timeline, OpRecord, ScenarioResult, Status, TimelineEntry};
+use crate::scenario::{OpAction, OpExpect, Scenario};
 use std::time::Duration;
 
 /// The scenario's result from what was observed and how the run ended.
@@ -50,6 +50,9 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
     if result.status != Status::Passed && !obs.driver_stderr_tail.is_empty() {
         result.driver_stderr = Some(obs.driver_stderr_tail.clone());
     }
+    if result.status != Status::Passed {
+        result.timeline = timeline(ctx, obs);
+    }
     result.failures = failures;
     result.not_judged = obs
         .ops
@@ -71,6 +74,18 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
         .map(|o| op_record(o, op_expect(s, o) != OpExpect::default()))
         .collect();
     result
+}
+
+/// What happened, for reports: each op's request as the scenario writes it, with the
+/// observation's replies and agy invocations.
+fn timeline(ctx: &Ctx<'_>, obs: &Observation) -> Vec<TimelineEntry> {
+    let requests: Vec<String> = (ctx.s.ops.iter())
+        .map(|op| match &op.action {
+            OpAction::Request(r) => serde_json::to_string(r).unwrap_or_else(|e| e.to_string()),
+            OpAction::Restart => "restart the driver (same state dir)".to_string(),
+        })
+        .collect();
+    build_timeline(obs, &requests, &ctx.sandbox.work())
 }
 
 /// A passing result for `s` with nothing observed yet.

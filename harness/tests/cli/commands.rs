@@ -267,3 +267,42 @@ fn colours_follow_the_color_flag() {
     // `auto` on a pipe: none (on a terminal anstream also honours `NO_COLOR`).
     assert!(!colours(&["--color", "auto"], true));
 }
+
+#[test]
+fn failed_run_html_report_explains_the_failure_with_its_timeline() {
+    let t = TestDir::new();
+    let config = t.standin_config("ok", None);
+    let scenario = t.scenario("standin/wants-timeout", "timeout", "5s");
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&scenario)
+        .args(["--report", "html=out/r.html", "--report", "json=out/r.json"]);
+    let out = run(cmd, Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let page = std::fs::read_to_string(t.path().join("out/r.html")).expect("html");
+    let start = page.find("<details").expect("a scenario");
+    let details = &page[start..page[start..].find("</details>").expect("closed") + start];
+    for text in [
+        "class=\"scenario fails\"",
+        "standin/wants-timeout",
+        "Broken expectations",
+        ": outcome</code>",
+        "<dt>expected</dt>",
+        "<h3>Timeline</h3>",
+        "<td>request</td>",
+        "<td>reply</td>",
+    ] {
+        assert!(details.contains(text), "no `{text}` in\n{details}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(t.path().join("out/r.json")).expect("json"))
+            .expect("json report");
+    let timeline = json["results"][0]["timeline"]
+        .as_array()
+        .expect("a timeline");
+    assert!(
+        timeline.iter().any(|e| e["event"] == "reply"),
+        "{timeline:?}"
+    );
+}
