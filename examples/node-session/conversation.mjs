@@ -229,6 +229,13 @@ function judge(result, previous) {
   const status = String(result?.status ?? "");
   const error = String(result?.error ?? "").trim().slice(0, 400);
   if (status === "SUCCESS") {
+    // An expired --print-timeout: SUCCESS, an empty response and every usage counter 0
+    // (docs/agy-reference.md §2.4). Never an answer.
+    const counters = Object.values(result?.usage ?? {}).map(Number);
+    if (!String(result?.response ?? "").trim() && counters.every((n) => n === 0)) {
+      return new TurnError("TurnTimeoutError", "timeout",
+        "agy print timeout: SUCCESS with an empty response and zero usage");
+    }
     if (previous && Number(result.num_turns) <= Number(previous.num_turns)) {
       return new TurnError("TurnFailedError", "permanent",
         `agy's num_turns did not advance (${result.num_turns} after ${previous.num_turns}): the result is not a new turn`);

@@ -16,7 +16,7 @@ const env = {
   timeScale: Number(process.env.AGY_HARNESS_TIME_SCALE || "1") || 1,
 };
 
-/** @type {Map<string, {conversation: Conversation, queue: Promise<unknown>, turn: AbortController | null}>} */
+/** @type {Map<string, {conversation: Conversation, queue: Promise<unknown>, turns: Set<AbortController>}>} */
 const sessions = new Map();
 
 /** @param {Record<string, unknown>} reply */
@@ -55,18 +55,21 @@ async function answer(req) {
       const handle = String(req.session ?? "");
       if (!handle || sessions.has(handle)) throw badRequest(`session \`${handle}\` cannot be opened twice`);
       const selection = { model: req.model, effort: req.effort, permission: req.permission };
-      sessions.set(handle, { conversation: new Conversation(env, selection), queue: Promise.resolve(), turn: null });
+      sessions.set(handle, { conversation: new Conversation(env, selection), queue: Promise.resolve(), turns: new Set() });
       return undefined;
     }
     case "turn": {
       const s = sessionOf(req);
+      // Cancellable from its arrival: a cancel sent right after the turn, before the
+      // turn's work starts, still reaches it.
+      const abort = new AbortController();
+      s.turns.add(abort);
       return inOrder(s, async () => {
-        s.turn = new AbortController();
         try {
-          const { text, usage } = await s.conversation.turn(String(req.text ?? ""), s.turn.signal);
+          const { text, usage } = await s.conversation.turn(String(req.text ?? ""), abort.signal);
           return { text, history: s.conversation.history, usage };
         } finally {
-          s.turn = null;
+          s.turns.delete(abort);
         }
       });
     }
@@ -78,7 +81,7 @@ async function answer(req) {
       });
     }
     case "cancel":
-      sessionOf(req).turn?.abort();
+      for (const abort of sessionOf(req).turns) abort.abort();
       return undefined;
     case "close": {
       const s = sessionOf(req);
