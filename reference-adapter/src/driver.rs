@@ -139,10 +139,22 @@ fn read_request(line: Result<String, String>, outbox: &Outbox) -> Option<Request
 /// The reply to an op of a driverless profile, which no driver answers.
 fn driverless_op(id: u64, op: &RequestOp) -> agy_protocol::driver::Reply {
     Failure::bad_request(format!(
-        "`{}` is an acp-agent op: that profile's adapter is `agy-reference-adapter acp-agent`, reached through `agy-harness bridge acp`",
+        "`{}` is an op of a driverless profile: the reference adapter serves it as the server `agy-reference-adapter acp-agent` or `agy-reference-adapter mcp`, reached through `agy-harness bridge`, not as a driver",
         op.name()
     ))
     .into_reply(id, OpResult::default())
+}
+
+/// The `hello` reply: the driver's name and the profiles it implements.
+fn hello_reply(id: u64) -> agy_protocol::driver::Reply {
+    success_reply(
+        id,
+        OpResult {
+            driver: Some(DRIVER_NAME.to_string()),
+            profiles: PROFILES.to_vec(),
+            ..OpResult::default()
+        },
+    )
 }
 
 /// Everything the requests set going: generations in flight, sessions of each profile.
@@ -175,14 +187,7 @@ impl Work {
     fn dispatch(&mut self, id: u64, op: RequestOp) {
         let (sessions, acp) = (&mut self.sessions, &mut self.acp);
         match op {
-            RequestOp::Hello {} => self.outbox.send(success_reply(
-                id,
-                OpResult {
-                    driver: Some(DRIVER_NAME.to_string()),
-                    profiles: PROFILES.to_vec(),
-                    ..OpResult::default()
-                },
-            )),
+            RequestOp::Hello {} => self.outbox.send(hello_reply(id)),
             RequestOp::Generate {
                 prompt,
                 aspect,
@@ -249,24 +254,9 @@ impl Work {
             RequestOp::Ask(req) => self.spawn_ask(id, req),
             // The loop ends on `shutdown`; it never reaches here.
             RequestOp::Shutdown {} => {}
-            // mcp ops are the `mcp` server's.
-            op @ (RequestOp::ToolList {} | RequestOp::ToolCall { .. }) => self.not_served(id, &op),
-            // Driverless ops (`agent_*`) are the harness's bridge's, never a driver's.
+            // Driverless ops (`agent_*`, `tool_*`) are the harness's bridge's, never a driver's.
             other => self.outbox.send(driverless_op(id, &other)),
         }
-    }
-
-    /// Answers an op this driver does not serve (`shutdown` never gets here).
-    fn not_served(&self, id: u64, op: &RequestOp) {
-        if let RequestOp::Shutdown {} = op {
-            return;
-        }
-        let why = format!(
-            "`{}` is served by `{DRIVER_NAME} mcp`, an MCP server, not by the driver",
-            op.name()
-        );
-        self.outbox
-            .send(Failure::bad_request(why).into_reply(id, OpResult::default()));
     }
 
     /// Runs one `generate` on a task of its own, admitted by the oneshot semaphore.

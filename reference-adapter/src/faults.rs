@@ -304,6 +304,7 @@ mod tests {
                 "text-exit-code-ignored",
                 "text-one-error-class",
                 "text-never-kills-hung-agy",
+                "text-kills-only-agy-pid",
                 "text-skip-permissions-always",
                 "text-new-conversation-each-ask",
                 "text-earlier-turn-answer",
