@@ -212,6 +212,50 @@ pub(super) fn classify(p: &Process) -> (OneshotAgy, String, &'static str) {
     }
 }
 
+/// The op for one agy run of a profile that runs agy once per request:
+/// `action(prompt, timeout_s)` with the run's prompt (or `default_prompt`), a 1 s timeout
+/// for a run that hung (so the adapter's own bound is what ends it) and a reply bound
+/// that covers the kill.
+pub fn print_run_op(
+    p: &Process,
+    agy: &OneshotAgy,
+    default_prompt: &str,
+    action: impl Fn(&str, u64) -> String,
+    expect: OpExpect,
+    why: &str,
+) -> OpPlan {
+    let hang = matches!(agy, OneshotAgy::Hang);
+    let timeout = if hang { 1 } else { p.timeout_s.unwrap_or(600) };
+    let prompt = p.prompt.as_deref().unwrap_or(default_prompt);
+    OpPlan {
+        action: action(&quote(prompt), timeout),
+        reply_within: hang.then(|| "45s".to_string()),
+        expect,
+        why: vec![format!("{}: {why}", p.origin)],
+    }
+}
+
+/// A plan of one op per agy run: `journal` bounds the runs, no history, no ACP.
+pub fn print_run_plan(
+    ops: Vec<OpPlan>,
+    journal: JournalExpect,
+    slug: String,
+    summary: String,
+) -> Plan {
+    Plan {
+        ops,
+        journal: JournalExpect {
+            none_left_running: Some(true),
+            ..journal
+        },
+        history: None,
+        acp: None,
+        slug,
+        summary,
+        unanswered: 0,
+    }
+}
+
 /// Oneshot: one generate op per invocation, judged by the fuzz oracle.
 pub fn oneshot_plan(case: &ReproCase) -> Plan {
     let classes: Vec<_> = case.processes.iter().map(classify).collect();
@@ -230,21 +274,19 @@ pub fn oneshot_plan(case: &ReproCase) -> Plan {
         .zip(&classes)
         .zip(&fuzz.ops)
         .map(|((p, (agy, why, _)), o)| {
-            let hang = matches!(agy, OneshotAgy::Hang);
-            let timeout = if hang { 1 } else { p.timeout_s.unwrap_or(600) };
-            let prompt = p
-                .prompt
-                .as_deref()
-                .unwrap_or("a purple hexagon, 16:9 widescreen");
-            OpPlan {
-                action: format!(
-                    "generate = {{ prompt = {}, aspect = \"16:9\", timeout_s = {timeout} }}",
-                    quote(prompt)
-                ),
-                reply_within: hang.then(|| "45s".to_string()),
-                expect: op_expect(o),
-                why: vec![format!("{}: {why}", p.origin)],
-            }
+            let generate = |prompt: &str, timeout: u64| {
+                format!(
+                    "generate = {{ prompt = {prompt}, aspect = \"16:9\", timeout_s = {timeout} }}"
+                )
+            };
+            print_run_op(
+                p,
+                agy,
+                "a purple hexagon, 16:9 widescreen",
+                generate,
+                op_expect(o),
+                why,
+            )
         })
         .collect();
     let (slug, summary) = classes
@@ -253,18 +295,10 @@ pub fn oneshot_plan(case: &ReproCase) -> Plan {
         .or(classes.first())
         .map(|c| (c.2.to_string(), c.1.clone()))
         .unwrap_or_default();
-    Plan {
-        ops,
-        journal: JournalExpect {
-            invocations: fuzz.invocations.and_then(|n| u32::try_from(n).ok()),
-            argv_lacks: fuzz.argv_lacks.iter().map(|a| a.to_string()).collect(),
-            none_left_running: Some(true),
-            ..JournalExpect::default()
-        },
-        history: None,
-        acp: None,
-        slug,
-        summary,
-        unanswered: 0,
-    }
+    let journal = JournalExpect {
+        invocations: fuzz.invocations.and_then(|n| u32::try_from(n).ok()),
+        argv_lacks: fuzz.argv_lacks.iter().map(|a| a.to_string()).collect(),
+        ..JournalExpect::default()
+    };
+    print_run_plan(ops, journal, slug, summary)
 }

@@ -4,7 +4,7 @@
 //! differs: a SUCCESS with prose is the answer, whatever the brain folder holds.
 
 use super::case::ReproCase;
-use super::oracle::{classify, duration, outcomes, quote, OpPlan, Plan};
+use super::oracle::{classify, duration, outcomes, print_run_op, print_run_plan, Plan};
 use crate::fuzz::case::OneshotAgy;
 use crate::scenario::{JournalExpect, OpExpect};
 
@@ -30,24 +30,19 @@ pub fn text_plan(case: &ReproCase) -> Plan {
         .iter()
         .zip(&classes)
         .map(|(p, (agy, _, _))| {
-            let hang = matches!(agy, OneshotAgy::Hang);
-            let timeout = if hang { 1 } else { p.timeout_s.unwrap_or(600) };
-            let prompt = p.prompt.as_deref().unwrap_or("say hello");
             let (allowed, retryable, why) = expected(agy);
-            OpPlan {
-                action: format!(
-                    "ask = {{ prompt = {}, timeout_s = {timeout} }}",
-                    quote(prompt)
-                ),
-                reply_within: hang.then(|| "45s".to_string()),
-                expect: OpExpect {
-                    outcome: outcomes(allowed),
-                    retryable,
-                    agy_gone_within: hang.then(|| duration("10s")).flatten(),
-                    ..OpExpect::default()
-                },
-                why: vec![format!("{}: {why}", p.origin)],
-            }
+            let expect = OpExpect {
+                outcome: outcomes(allowed),
+                retryable,
+                agy_gone_within: matches!(agy, OneshotAgy::Hang)
+                    .then(|| duration("10s"))
+                    .flatten(),
+                ..OpExpect::default()
+            };
+            let ask = |prompt: &str, timeout: u64| {
+                format!("ask = {{ prompt = {prompt}, timeout_s = {timeout} }}")
+            };
+            print_run_op(p, agy, "say hello", ask, expect, why)
         })
         .collect();
     let (slug, summary) = classes
@@ -56,18 +51,10 @@ pub fn text_plan(case: &ReproCase) -> Plan {
         .or(classes.first())
         .map(|c| (format!("text-{}", c.2), expected(&c.0).2.to_string()))
         .unwrap_or_default();
-    Plan {
-        ops,
-        journal: JournalExpect {
-            invocations: u32::try_from(case.processes.len()).ok(),
-            argv_lacks: vec!["--dangerously-skip-permissions".into()],
-            none_left_running: Some(true),
-            ..JournalExpect::default()
-        },
-        history: None,
-        acp: None,
-        slug,
-        summary,
-        unanswered: 0,
-    }
+    let journal = JournalExpect {
+        invocations: u32::try_from(case.processes.len()).ok(),
+        argv_lacks: vec!["--dangerously-skip-permissions".into()],
+        ..JournalExpect::default()
+    };
+    print_run_plan(ops, journal, slug, summary)
 }

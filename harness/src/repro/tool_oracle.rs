@@ -4,7 +4,7 @@
 //! left behind.
 
 use super::case::ReproCase;
-use super::oracle::{classify, duration, outcomes, quote, OpPlan, Plan};
+use super::oracle::{classify, duration, outcomes, print_run_op, print_run_plan, Plan};
 use crate::fuzz::case::OneshotAgy;
 use crate::scenario::{JournalExpect, OpExpect};
 
@@ -40,18 +40,10 @@ pub fn tool_plan(case: &ReproCase) -> Plan {
         .iter()
         .zip(&classes)
         .map(|(p, (agy, why, _))| {
-            let hang = matches!(agy, OneshotAgy::Hang);
-            let timeout = if hang { 1 } else { p.timeout_s.unwrap_or(600) };
-            let prompt = p.prompt.as_deref().unwrap_or("a question");
-            OpPlan {
-                action: format!(
-                    "tool_call = {{ prompt = {}, timeout_s = {timeout} }}",
-                    quote(prompt)
-                ),
-                reply_within: hang.then(|| "45s".to_string()),
-                expect: tool_expect(agy),
-                why: vec![format!("{}: {why}", p.origin)],
-            }
+            let call = |prompt: &str, timeout: u64| {
+                format!("tool_call = {{ prompt = {prompt}, timeout_s = {timeout} }}")
+            };
+            print_run_op(p, agy, "a question", call, tool_expect(agy), why)
         })
         .collect();
     let (slug, summary) = classes
@@ -60,17 +52,9 @@ pub fn tool_plan(case: &ReproCase) -> Plan {
         .or(classes.first())
         .map(|c| (format!("tool-{}", c.2), c.1.clone()))
         .unwrap_or_default();
-    Plan {
-        ops,
-        journal: JournalExpect {
-            invocations: u32::try_from(case.processes.len()).ok(),
-            none_left_running: Some(true),
-            ..JournalExpect::default()
-        },
-        history: None,
-        acp: None,
-        slug,
-        summary,
-        unanswered: 0,
-    }
+    let journal = JournalExpect {
+        invocations: u32::try_from(case.processes.len()).ok(),
+        ..JournalExpect::default()
+    };
+    print_run_plan(ops, journal, slug, summary)
 }
