@@ -22,6 +22,7 @@ pub mod faults;
 pub mod mcp;
 pub mod oneshot;
 mod outbox;
+mod pipes;
 pub mod session;
 mod stderr_tail;
 pub mod text;

@@ -7,11 +7,12 @@
 use super::answer::AgyRun;
 use crate::environment::Environment;
 use crate::faults::{Fault, FaultSet};
+use crate::pipes::read_capped;
 use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use agy_protocol::Envelope;
 use std::process::Stdio;
-use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::io::AsyncRead;
 use tokio::process::{Child, Command};
 use tokio::sync::oneshot;
 
@@ -35,14 +36,6 @@ pub fn argv(text: &str, conversation: Option<&str>) -> Vec<String> {
         argv.push(id.to_string());
     }
     argv
-}
-
-async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: u64) -> String {
-    let mut buf = Vec::new();
-    if let Some(r) = reader {
-        let _ = r.take(cap).read_to_end(&mut buf).await;
-    }
-    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// Reads stdout until it holds a whole envelope (printed on one line or several) or

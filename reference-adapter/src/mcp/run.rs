@@ -4,10 +4,10 @@
 use crate::environment::Environment;
 use crate::faults::{Fault, FaultSet};
 use crate::oneshot::KILL_GRACE_S;
+use crate::pipes::read_capped;
 use agy_process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use std::ffi::OsString;
 use std::process::Stdio;
-use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
 /// The timeout of a call that gives none, in seconds (ADR 0013's default).
@@ -66,14 +66,6 @@ pub fn argv(req: &ToolRequest, faults: &FaultSet) -> Vec<OsString> {
     argv
 }
 
-async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>) -> String {
-    let mut buf = Vec::new();
-    if let Some(r) = reader {
-        let _ = r.take(OUTPUT_CAP).read_to_end(&mut buf).await;
-    }
-    String::from_utf8_lossy(&buf).into_owned()
-}
-
 /// Runs agy once for `req`.
 pub async fn run_agy(env: &Environment, faults: &FaultSet, req: &ToolRequest) -> AgyRun {
     let mut cmd = Command::new(&env.agy_bin);
@@ -94,8 +86,8 @@ pub async fn run_agy(env: &Environment, faults: &FaultSet, req: &ToolRequest) ->
         }
     };
     let mut guard = GroupGuard::of(&child);
-    let stdout = tokio::spawn(read_capped(child.stdout.take()));
-    let stderr = tokio::spawn(read_capped(child.stderr.take()));
+    let stdout = tokio::spawn(read_capped(child.stdout.take(), OUTPUT_CAP));
+    let stderr = tokio::spawn(read_capped(child.stderr.take(), OUTPUT_CAP));
     let status = if faults.has(Fault::McpNoTimeout) {
         child.wait().await.ok()
     } else {

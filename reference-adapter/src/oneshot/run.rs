@@ -11,13 +11,13 @@ use super::settings::OneshotSettings;
 use crate::environment::Environment;
 use crate::failure::{tail, Failure, PROVIDER_PERMANENT};
 use crate::faults::{Fault, FaultSet};
+use crate::pipes::{drained, read_capped};
 use agy_process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use agy_protocol::driver::Outcome;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
 /// Concurrent generations (ADR 0013 decision 8; S7 measured two as safe and faster).
@@ -57,14 +57,6 @@ pub struct Delivery {
 
 /// The outcome of one generation: delivered, or failed with the evidence.
 pub type GenerateOutcome = Result<Delivery, (Failure, serde_json::Value)>;
-
-async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: u64) -> String {
-    let mut buf = Vec::new();
-    if let Some(r) = reader {
-        let _ = r.take(cap).read_to_end(&mut buf).await;
-    }
-    String::from_utf8_lossy(&buf).into_owned()
-}
 
 fn evidence(
     exit_code: Option<i32>,
@@ -135,16 +127,8 @@ pub async fn generate(
     // agy has exited; anything left in its group is an orphaned helper.
     drop(guard);
     let drain = env.scaled(PIPE_DRAIN_S);
-    let stdout = tokio::time::timeout(drain, stdout_task)
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .unwrap_or_default();
-    let stderr = tokio::time::timeout(drain, stderr_task)
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .unwrap_or_default();
+    let stdout = drained(stdout_task, drain).await;
+    let stderr = drained(stderr_task, drain).await;
     let exit_code = status.and_then(|s| s.code());
 
     let obs = observe(

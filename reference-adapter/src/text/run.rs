@@ -10,12 +10,12 @@ use crate::environment::Environment;
 use crate::failure::{Failure, ASK_AGY_FAILED, ASK_TIMEOUT};
 use crate::faults::{Fault, FaultSet};
 use crate::oneshot::binary_missing_failure;
+use crate::pipes::{drained, read_capped};
 use agy_process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use agy_protocol::driver::{AskRequest, Outcome, TurnUsage};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
 /// The grace after `timeout_s` before a run is killed: agy's own `--print-timeout`
@@ -35,14 +35,6 @@ pub struct AskReply {
     pub conversation_id: Option<String>,
     /// This turn's usage (the result's, less the conversation's earlier turns).
     pub usage: Option<TurnUsage>,
-}
-
-async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>) -> String {
-    let mut buf = Vec::new();
-    if let Some(r) = reader {
-        let _ = r.take(OUTPUT_CAP).read_to_end(&mut buf).await;
-    }
-    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// How this ask continues its conversation.
@@ -181,8 +173,8 @@ async fn run_agy(
         ),
     })?;
     let guard = GroupGuard::of(&child);
-    let stdout_task = tokio::spawn(read_capped(child.stdout.take()));
-    let stderr_task = tokio::spawn(read_capped(child.stderr.take()));
+    let stdout_task = tokio::spawn(read_capped(child.stdout.take(), OUTPUT_CAP));
+    let stderr_task = tokio::spawn(read_capped(child.stderr.take(), OUTPUT_CAP));
     let status = if faults.has(Fault::TextNeverKillsHungAgy) {
         child.wait().await.ok()
     } else {
@@ -206,16 +198,8 @@ async fn run_agy(
     };
     drop(guard);
     let drain = env.scaled(PIPE_DRAIN_S);
-    let stdout = tokio::time::timeout(drain, stdout_task)
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .unwrap_or_default();
-    let stderr = tokio::time::timeout(drain, stderr_task)
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .unwrap_or_default();
+    let stdout = drained(stdout_task, drain).await;
+    let stderr = drained(stderr_task, drain).await;
     Ok(Finished {
         mode,
         exit_code: status.and_then(|s| s.code()),
