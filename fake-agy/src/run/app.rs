@@ -11,7 +11,9 @@ use crate::io::signals::{SignalControl, INT, TERM};
 use crate::run::actor::{run_steps, Place};
 use crate::run::knobs::Knobs;
 use crate::run::persistent::serve_lines;
-use crate::run::print_run::{classify, default_run, flag_error_answer, pre_turn_checks, Request};
+use crate::run::print_run::{
+    classify, default_run, flag_error_answer, load_schema, pre_turn_checks, Request,
+};
 use crate::script::rules::{
     choose_invocation, invocation_label, targets_flag_errors, InvocationFacts, TurnContext,
 };
@@ -292,6 +294,11 @@ fn act(
         // --model/--effort before reading stdin (PB error-model-effort-conflict).
         if steps.is_empty() && !pre_turn_checks(s) {
             return Ok(s.exit_code());
+        }
+        if !steps.is_empty() {
+            // A scripted invocation's default turns answer under the schema too; a bad
+            // one leaves them without (the script decides what happens instead).
+            let _ = load_schema(s);
         }
         run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
         serve_lines(s, &mut ctx)?;

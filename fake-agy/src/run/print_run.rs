@@ -223,19 +223,24 @@ pub fn pre_turn_checks(s: &mut Session) -> bool {
         report_pre_turn_error(s, &text);
         return false;
     }
-    if let Some(arg) = s.setup().args().json_schema.clone() {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        match Schema::load(&arg, &cwd) {
-            Ok(schema) => s.schema = Some(schema),
-            Err(text) => {
-                // Unverified: agy's wording and exit code for a bad schema are not
-                // recorded; a pre-turn error like a bad --model is the plausible shape.
-                report_pre_turn_error(s, &text);
-                return false;
-            }
-        }
+    if let Err(text) = load_schema(s) {
+        // Unverified: agy's wording and exit code for a bad schema are not recorded; a
+        // pre-turn error like a bad --model is the plausible shape.
+        report_pre_turn_error(s, &text);
+        return false;
     }
     true
+}
+
+/// Loads `--json-schema` (when given) into the session, so that every default turn
+/// answers under it. The schema is agy's, not a decision of the model: a scripted
+/// invocation loads it too (and then decides for itself what a bad one does).
+pub fn load_schema(s: &mut Session) -> Result<(), String> {
+    if let Some(arg) = s.setup().args().json_schema.clone() {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        s.schema = Some(Schema::load(&arg, &cwd)?);
+    }
+    Ok(())
 }
 
 /// A pre-turn failure: `error: …` on stderr, the ERROR envelope (json) or a lone

@@ -100,6 +100,33 @@ async fn a_persistent_client_gets_conforming_structured_output_on_every_turn() {
     }
 }
 
+/// A persistent process served by a scripted `[[invocation]]` rule still answers under the
+/// schema it was started with: the schema is agy's, not a decision of the script's model.
+#[tokio::test]
+async fn a_scripted_persistent_invocation_still_answers_under_the_schema() {
+    let sb = Sandbox::new();
+    let schema = reply_schema();
+    for script in [
+        "[[invocation]]\nsteps = [{ default = true }]\n",
+        "[[invocation]]\nsteps = [{ on_sigterm = \"ignore\" }, { default = true }]\n",
+    ] {
+        let mut d = Driver::start(
+            &sb,
+            Some(script),
+            &["--json-schema", &schema.to_string()],
+            &[],
+        );
+        d.send(&user("reply with the single word PONG")).await;
+        let turn = d.turn().await;
+        let result = &turn.last().expect("result")["result"];
+        assert_eq!(result["status"], "SUCCESS", "{script}: {result}");
+        assert_conforms(result, &schema);
+        assert_eq!(result["json_schema"], schema, "{script}");
+        let (status, _) = d.finish().await;
+        assert_eq!(status.code(), Some(0));
+    }
+}
+
 #[test]
 fn a_print_run_carries_structured_output_in_the_envelope() {
     let sb = Sandbox::new();
