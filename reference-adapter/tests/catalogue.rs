@@ -14,7 +14,8 @@ use std::process::Command;
 
 /// The unmutated `agy-harness` binary (required; `fake-agy` and `fake-agy-acp` beside it).
 const HARNESS: &str = "AGY_MUTANTS_HARNESS";
-/// Only the catalogue's scenarios of this profile (`oneshot`, `session`, `acp`).
+/// Only the catalogue's scenarios of this profile (`oneshot`, `session`, `acp`, `text`, `mcp`,
+/// `acp-agent`).
 const PROFILE: &str = "AGY_MUTANTS_PROFILE";
 /// Also run `agy-harness fuzz` for the profile with this many cases (fixed seed 1).
 const FUZZ_CASES: &str = "AGY_MUTANTS_FUZZ_CASES";

@@ -5,7 +5,6 @@
 
 use super::mcp_tool::{bridge_failure, named_conversation, tool_reply, ToolAsk, ToolShape};
 use super::BridgeArgs;
-use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::driver::{OpResult, Reply, Request, RequestOp};
 use rmcp::service::{Peer, RunningService};
 use rmcp::transport::TokioChildProcess;
@@ -103,16 +102,9 @@ pub async fn serve(args: BridgeArgs) -> i32 {
         eprintln!("agy-harness bridge: {e}");
     }
     let peer = server.as_ref().ok().map(|s| s.peer().clone());
-    let mut lines = AsyncBoundedLines::new(tokio::io::stdin(), DEFAULT_LINE_CAP);
+    let mut requests = super::Requests::stdin();
     let mut calls = tokio::task::JoinSet::new();
-    while let Some(Ok(item)) = lines.next().await {
-        let Ok(line) = item.into_text("stdin") else {
-            continue;
-        };
-        let Ok(request) = serde_json::from_str::<Request>(&line) else {
-            eprintln!("agy-harness bridge: ignoring a line that is not a request: {line:?}");
-            continue;
-        };
+    while let Some(request) = requests.next().await {
         if let RequestOp::Shutdown {} = request.op {
             send(&out, ok_reply(request.id, OpResult::default())).await;
             break;

@@ -12,7 +12,36 @@ mod mcp_class;
 mod mcp_tool;
 
 use crate::profile::Client;
+use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
+use agy_protocol::driver::Request;
 pub use mcp_check::check_mcp_server;
+
+/// The driver requests the runner sends on the bridge's stdin, one per line, each line
+/// bounded; a line that is not a request is said on stderr and skipped.
+struct Requests(AsyncBoundedLines<tokio::io::Stdin>);
+
+impl Requests {
+    /// The requests on this process's stdin.
+    fn stdin() -> Requests {
+        Requests(AsyncBoundedLines::new(tokio::io::stdin(), DEFAULT_LINE_CAP))
+    }
+
+    /// The next request; `None` at the end of stdin (or when it cannot be read).
+    async fn next(&mut self) -> Option<Request> {
+        while let Some(Ok(item)) = self.0.next().await {
+            let Ok(line) = item.into_text("stdin") else {
+                continue;
+            };
+            match serde_json::from_str::<Request>(&line) {
+                Ok(request) => return Some(request),
+                Err(_) => {
+                    eprintln!("agy-harness bridge: ignoring a line that is not a request: {line:?}")
+                }
+            }
+        }
+        None
+    }
+}
 
 /// `agy-harness bridge`.
 #[derive(Debug, Clone, clap::Args)]

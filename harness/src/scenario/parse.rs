@@ -14,7 +14,7 @@ use toml::de::DeValue;
 use toml::Spanned;
 
 const TOP_KEYS: &[&str] = &["scenario", "agy", "acp", "op", "expect"];
-/// Every op action; the `acp_*` ones are the last [`ACP_ACTION_COUNT`].
+/// Every op action, by profile: oneshot, session, text, mcp, `acp_*`, `agent_*`.
 const ACTIONS: &[&str] = &[
     "generate",
     "open",
@@ -43,25 +43,6 @@ const ACTIONS: &[&str] = &[
     "agent_kill",
     "agent_close",
 ];
-const ACP_ACTIONS: &[&str] = &[
-    "acp_new",
-    "acp_prompt",
-    "acp_cancel",
-    "acp_restore",
-    "acp_restart_agent",
-    "acp_status",
-    "acp_close",
-];
-#[cfg(test)]
-const AGENT_ACTIONS: &[&str] = &[
-    "agent_initialize",
-    "agent_new",
-    "agent_prompt",
-    "agent_cancel",
-    "agent_load",
-    "agent_kill",
-    "agent_close",
-];
 /// The `agent_*` actions that name a session.
 const AGENT_SESSION_ACTIONS: &[&str] = &["agent_new", "agent_prompt", "agent_cancel", "agent_load"];
 /// Keys an op may carry besides its action.
@@ -73,6 +54,15 @@ const OP_MODIFIERS: &[&str] = &[
     "wait_for_agy",
 ];
 const SESSION_ACTIONS: &[&str] = &["open", "turn", "select", "cancel", "close"];
+
+/// Whether `action` works on a session handle (then an op that names none gets
+/// [`DEFAULT_SESSION`]): the session ops, every `acp_*` op, and the `agent_*` ops of
+/// [`AGENT_SESSION_ACTIONS`].
+fn names_a_session(action: &str) -> bool {
+    SESSION_ACTIONS.contains(&action)
+        || action.starts_with("acp_")
+        || AGENT_SESSION_ACTIONS.contains(&action)
+}
 /// The most ops a scenario may hold.
 pub const MAX_OPS: usize = 1000;
 /// The session handle used when an op names none.
@@ -390,11 +380,7 @@ fn parse_action(
     if action == "restart" {
         return Some(OpAction::Restart);
     }
-    if (SESSION_ACTIONS.contains(&action)
-        || ACP_ACTIONS.contains(&action)
-        || AGENT_SESSION_ACTIONS.contains(&action))
-        && !map.contains_key("session")
-    {
+    if names_a_session(action) && !map.contains_key("session") {
         map.insert("session".into(), DEFAULT_SESSION.into());
     }
     map.insert("op".into(), action.into());
@@ -663,22 +649,6 @@ mod tests {
     use crate::scenario::Profile;
 
     #[test]
-    fn the_acp_actions_are_exactly_the_acp_prefixed_ones() {
-        let prefixed: Vec<&str> = ACTIONS
-            .iter()
-            .copied()
-            .filter(|a| a.starts_with("acp_"))
-            .collect();
-        assert_eq!(ACP_ACTIONS, prefixed.as_slice());
-        let prefixed: Vec<&str> = ACTIONS
-            .iter()
-            .copied()
-            .filter(|a| a.starts_with("agent_"))
-            .collect();
-        assert_eq!(AGENT_ACTIONS, prefixed.as_slice());
-    }
-
-    #[test]
     fn every_op_of_every_profile_is_an_action_the_parser_reads() {
         for unit in crate::profile::units() {
             for op in unit.ops {
@@ -698,8 +668,8 @@ mod tests {
         let expected: Vec<&str> = std::iter::once("generate")
             .chain(SESSION_ACTIONS.iter().copied())
             .chain(["ask", "tool_list", "tool_call"])
-            .chain(ACP_ACTIONS.iter().copied())
-            .chain(AGENT_ACTIONS.iter().copied())
+            .chain(ACTIONS.iter().copied().filter(|a| a.starts_with("acp_")))
+            .chain(ACTIONS.iter().copied().filter(|a| a.starts_with("agent_")))
             .collect();
         assert_eq!(owned, expected);
     }

@@ -7,8 +7,7 @@ mod ops;
 mod seen;
 mod verdict;
 
-use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
-use agy_protocol::driver::{OpResult, Reply, Request, RequestOp};
+use agy_protocol::driver::{OpResult, Reply, RequestOp};
 use ops::Bridge;
 use std::sync::Arc;
 use tokio::io::AsyncWriteExt;
@@ -129,16 +128,9 @@ pub async fn serve(command: Vec<String>) -> i32 {
             }
         }
     });
-    let mut lines = AsyncBoundedLines::new(tokio::io::stdin(), DEFAULT_LINE_CAP);
+    let mut requests = crate::bridge::Requests::stdin();
     let mut shutdown = None;
-    while let Some(Ok(item)) = lines.next().await {
-        let Ok(line) = item.into_text("stdin") else {
-            continue;
-        };
-        let Ok(request) = serde_json::from_str::<Request>(&line) else {
-            eprintln!("agy-harness bridge: ignoring a line that is not a request: {line:?}");
-            continue;
-        };
+    while let Some(request) = requests.next().await {
         match request.op {
             RequestOp::Hello {} => {
                 let _ = tx.send(hello(request.id));
