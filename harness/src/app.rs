@@ -132,6 +132,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         keep_sandboxes: args.keep_sandboxes,
         live: live.clone(),
         agy_version: args.agy_version,
+        uncertain: None,
     };
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let report = run_catalogue(scenarios, settings, jobs, args.verbose, &mut out).await?;

@@ -125,6 +125,7 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, HarnessError> {
         keep_sandboxes: false,
         live: None,
         agy_version: None,
+        uncertain: None,
     };
     let jobs = args.common.runner.jobs();
     println!(

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 pub use crate::bench::BenchArgs;
 pub use crate::faults::FaultsArgs;
 pub use crate::fuzz::FuzzArgs;
+pub use crate::matrix::MatrixArgs;
 pub use crate::options::{AdapterArgs, CommonArgs, RunnerArgs, ScenarioArgs};
 
 /// Run conformance scenarios against an adapter that drives agy, on fake-agy.
@@ -67,23 +68,6 @@ pub enum Command {
     /// client of the adapter command (started by the runner, not by hand).
     #[command(hide = true)]
     Bridge(crate::bridge::BridgeArgs),
-}
-
-/// `agy-harness matrix`.
-#[derive(Debug, Clone, Args)]
-pub struct MatrixArgs {
-    /// Scenario selection and run settings.
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// The adapter under test.
-    #[command(flatten)]
-    pub target: AdapterArgs,
-    /// The agy versions, comma-separated (default: every version fake-agy models).
-    #[arg(long, value_name = "V,…", value_delimiter = ',')]
-    pub versions: Vec<agy_protocol::AgyVersion>,
-    /// Also write the table: `json=PATH`, `markdown=PATH` or `html=PATH` (repeatable).
-    #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
-    pub report: Vec<ReportTarget>,
 }
 
 /// `agy-harness run`.

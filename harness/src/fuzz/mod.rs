@@ -120,6 +120,7 @@ fn settings(args: &FuzzArgs) -> Result<RunSettings, HarnessError> {
         keep_sandboxes: false,
         live: None,
         agy_version: None,
+        uncertain: None,
     })
 }
 

@@ -1,16 +1,17 @@
 //! `agy-harness matrix`: one catalogue run per agy version through the shared runner
 //! (`run_catalogue`), each with `FAKE_AGY_VERSION` set, gathered into a [`Matrix`].
 
+use super::args::{MatrixArgs, UncertainChoice};
 use super::table::Matrix;
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
-use crate::cli::MatrixArgs;
 use crate::exit_code;
 use crate::fatal::HarnessError;
 use crate::report::ReportFormat;
 use crate::runner::RunSettings;
 use crate::scenario::Scenario;
+use agy_protocol::version_evidence::{uncertain_at, UncertainSide};
 use agy_protocol::{AgyVersion, MODELLED_VERSIONS};
 use anstream::{AutoStream, ColorChoice};
 use std::io::Write;
@@ -45,6 +46,32 @@ fn applicable_to(scenarios: &[Scenario], version: AgyVersion) -> Vec<Scenario> {
         .iter()
         .filter(|s| s.meta.versions.as_ref().is_none_or(|r| r.contains(version)))
         .cloned()
+        .collect()
+}
+
+/// The sides of its uncertain behaviours a column runs under (`None`: the version
+/// model's). `--uncertain both` adds `before` and `after` only where the record leaves
+/// some behaviour uncertain at `version`; those behaviours are noted in the table.
+fn sides_at(
+    version: AgyVersion,
+    choice: UncertainChoice,
+    matrix: &mut Matrix,
+) -> Vec<Option<UncertainSide>> {
+    let edges = uncertain_at(version);
+    if choice == UncertainChoice::Both && !edges.is_empty() {
+        let names: Vec<String> = edges.iter().map(|e| e.behaviour.to_string()).collect();
+        eprintln!(
+            "agy {version}: also with FAKE_AGY_UNCERTAIN=before and =after ({} uncertain: {})",
+            names.len(),
+            names.join(", ")
+        );
+        matrix.uncertain.insert(version, names);
+    }
+    choice
+        .sides()
+        .iter()
+        .copied()
+        .filter(|s| s.is_none() || choice != UncertainChoice::Both || !edges.is_empty())
         .collect()
 }
 
@@ -83,19 +110,24 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
             continue;
         }
         let _ = writeln!(err, "agy {version}: {} scenario(s)", applicable.len());
-        let settings = RunSettings {
-            config: config.clone(),
-            fake_agy: fake.clone(),
-            fake_agy_acp: fake_acp.clone(),
-            time_scale: args.common.runner.time_scale,
-            keep_sandboxes: false,
-            live: None,
-            agy_version: Some(*version),
-        };
-        let report = run_catalogue(applicable, settings, jobs, false, &mut std::io::sink()).await?;
-        matrix.fill(col, &report);
-        if !report.complete {
-            return Ok(exit_code::COULD_NOT_RUN);
+        for side in sides_at(*version, args.uncertain, &mut matrix) {
+            let settings = RunSettings {
+                config: config.clone(),
+                fake_agy: fake.clone(),
+                fake_agy_acp: fake_acp.clone(),
+                time_scale: args.common.runner.time_scale,
+                keep_sandboxes: false,
+                live: None,
+                agy_version: Some(*version),
+                uncertain: side,
+            };
+            let selection = applicable.clone();
+            let report =
+                run_catalogue(selection, settings, jobs, false, &mut std::io::sink()).await?;
+            matrix.fill_side(col, &report, side);
+            if !report.complete {
+                return Ok(exit_code::COULD_NOT_RUN);
+            }
         }
     }
     let mut out = AutoStream::new(std::io::stdout(), choice);

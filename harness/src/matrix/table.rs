@@ -1,7 +1,8 @@
 //! The adapter × version table: one row per scenario, one cell per agy version, and its
 //! terminal, JSON and Markdown renderings.
 
-use crate::report::{RunReport, Status};
+use crate::report::{RunReport, ScenarioResult, Status};
+use agy_protocol::version_evidence::UncertainSide;
 use agy_protocol::AgyVersion;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -74,6 +75,10 @@ pub struct Matrix {
     pub versions: Vec<AgyVersion>,
     /// Rows in catalogue order.
     pub rows: Vec<Row>,
+    /// Per version: the behaviours the record leaves uncertain there whose sides were
+    /// both run (`matrix --uncertain both`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub uncertain: BTreeMap<AgyVersion, Vec<String>>,
 }
 
 impl Matrix {
@@ -83,6 +88,7 @@ impl Matrix {
             adapter,
             versions,
             rows: Vec::new(),
+            uncertain: BTreeMap::new(),
         }
     }
 
@@ -98,6 +104,14 @@ impl Matrix {
 
     /// Fills column `col` from one version's run.
     pub fn fill(&mut self, col: usize, report: &RunReport) {
+        self.fill_side(col, report, None);
+    }
+
+    /// Fills column `col` from one version's run under `side` of its uncertain
+    /// behaviours (`None`: the version model's side, which sets each cell). A run under
+    /// a named side only makes a cell worse: a failure there fails the cell, and its
+    /// reason names the side.
+    pub fn fill_side(&mut self, col: usize, report: &RunReport, side: Option<UncertainSide>) {
         let version = self.versions.get(col).copied();
         for r in &report.results {
             let Some(row) = self.rows.iter_mut().find(|row| row.scenario == r.name) else {
@@ -105,23 +119,23 @@ impl Matrix {
             };
             let cell = Cell::from_status(r.status);
             if let Some(c) = row.cells.get_mut(col) {
-                *c = cell;
+                if side.is_none() || cell == Cell::Fail {
+                    *c = cell;
+                }
             }
-            if let (Cell::Fail, Some(v)) = (cell, &version) {
-                let why = r
-                    .failures
-                    .first()
-                    .map(|f| {
-                        format!(
-                            "{} (expected {}, observed {})",
-                            f.headline(),
-                            f.expected,
-                            f.observed
-                        )
-                    })
-                    .or_else(|| r.note.clone())
-                    .unwrap_or_else(|| r.status.word().to_string());
-                row.failures.insert(*v, why);
+            if let (Cell::Fail, Some(v)) = (cell, version) {
+                let why = match side {
+                    None => failure_reason(r),
+                    Some(s) => format!(
+                        "with FAKE_AGY_UNCERTAIN={}: {}",
+                        s.as_str(),
+                        failure_reason(r)
+                    ),
+                };
+                row.failures
+                    .entry(v)
+                    .and_modify(|w| *w = format!("{w}; {why}"))
+                    .or_insert(why);
             }
         }
         for name in &report.not_run {
@@ -192,6 +206,13 @@ impl Matrix {
             out.push_str(&format!("  {text:>w$}"));
         }
         out.push('\n');
+        for (v, behaviours) in &self.uncertain {
+            out.push_str(&format!(
+                "agy {v}: run on both sides of {} uncertain behaviour(s): {}\n",
+                behaviours.len(),
+                behaviours.join(", ")
+            ));
+        }
         out
     }
 
@@ -220,6 +241,12 @@ impl Matrix {
             ));
         }
         out.push('\n');
+        if !self.uncertain.is_empty() {
+            out.push_str("\n## Uncertain behaviours run on both sides\n\n");
+            for (v, behaviours) in &self.uncertain {
+                out.push_str(&format!("- agy {v}: {}\n", behaviours.join(", ")));
+            }
+        }
         let failing: Vec<&Row> = self
             .rows
             .iter()
@@ -253,6 +280,23 @@ impl Matrix {
             })
             .count()
     }
+}
+
+/// Why a failed scenario failed: its first broken expectation with what was expected
+/// and observed, else its note, else its status.
+fn failure_reason(r: &ScenarioResult) -> String {
+    r.failures
+        .first()
+        .map(|f| {
+            format!(
+                "{} (expected {}, observed {})",
+                f.headline(),
+                f.expected,
+                f.observed
+            )
+        })
+        .or_else(|| r.note.clone())
+        .unwrap_or_else(|| r.status.word().to_string())
 }
 
 fn pad(s: &str, w: usize) -> String {

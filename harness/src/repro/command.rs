@@ -153,6 +153,7 @@ fn run_settings(
         keep_sandboxes: false,
         live: None,
         agy_version: None,
+        uncertain: None,
     })
 }
 

@@ -27,6 +27,9 @@ pub struct RunSettings {
     /// The agy version fake-agy models (`FAKE_AGY_VERSION`); a script's own
     /// `[script] agy` still wins. None: fake-agy's default.
     pub agy_version: Option<agy_protocol::AgyVersion>,
+    /// The side fake-agy takes on every behaviour edge the record leaves uncertain at
+    /// its version (`FAKE_AGY_UNCERTAIN`); None: the side the version model chose.
+    pub uncertain: Option<agy_protocol::version_evidence::UncertainSide>,
 }
 
 impl RunSettings {
@@ -81,6 +84,12 @@ pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, 
         env.push((
             agy_protocol::env::FAKE_AGY_VERSION.to_string(),
             v.to_string(),
+        ));
+    }
+    if let Some(side) = settings.uncertain {
+        env.push((
+            agy_protocol::env::FAKE_AGY_UNCERTAIN.to_string(),
+            side.as_str().to_string(),
         ));
     }
     if s.meta.agy_installed == Some(false) {

@@ -24,4 +24,5 @@ mod repro;
 mod spikes;
 mod strict;
 mod support;
+mod uncertain;
 mod usability;
