@@ -6,6 +6,7 @@ use super::journal_check::argv_has;
 use crate::observation::{Observation, OpObservation};
 use crate::scenario::AgyCondition;
 use agy_protocol::journal::JournalRecord;
+use agy_protocol::script::RunMode;
 use agy_protocol::stream::parse_input_line;
 
 /// Why `cond` does not hold for op `o`, or `None` when it holds.
@@ -44,7 +45,32 @@ pub fn unmet_condition(
             ));
         }
     }
+    if let Some(modes) = &cond.mode {
+        if let Some((r, mode)) = during.iter().find_map(|r| {
+            let mode = r.mode.filter(|m| *m != RunMode::Command)?;
+            (!modes.contains(&mode)).then_some((r, mode))
+        }) {
+            return Some(format!(
+                "agy invocation {} ran in {} mode, which carries no status or envelope for the scenario to be about: op {} {} not judged",
+                r.invocation,
+                mode_word(mode),
+                o.index,
+                o.name
+            ));
+        }
+    }
     None
+}
+
+/// How the report names a run mode (`--output-format`'s word for print runs).
+fn mode_word(mode: RunMode) -> &'static str {
+    match mode {
+        RunMode::Text => "text",
+        RunMode::Json => "json",
+        RunMode::StreamJson => "stream-json",
+        RunMode::Persistent => "persistent stream-json",
+        RunMode::Command => "command",
+    }
 }
 
 /// The prompt of a stream-json stdin line, or the line itself when it is not one.
@@ -115,5 +141,24 @@ mod tests {
         obs.journal[0].argv.push("--json-schema={}".into());
         let why = unmet_condition(&cond, &obs, &op()).expect("unmet");
         assert!(why.contains("--json-schema"), "{why}");
+    }
+
+    #[test]
+    fn a_text_mode_run_leaves_an_envelope_scenario_unjudged_and_a_probe_does_not() {
+        let cond = AgyCondition {
+            mode: Some(vec![RunMode::Json, RunMode::StreamJson]),
+            ..AgyCondition::default()
+        };
+        let mut obs = with_line("x", 150);
+        obs.journal[0].mode = Some(RunMode::Json);
+        assert_eq!(unmet_condition(&cond, &obs, &op()), None);
+        let mut probe = obs.journal[0].clone();
+        probe.invocation = 2;
+        probe.mode = Some(RunMode::Command);
+        obs.journal.push(probe);
+        assert_eq!(unmet_condition(&cond, &obs, &op()), None, "a probe");
+        obs.journal[0].mode = Some(RunMode::Text);
+        let why = unmet_condition(&cond, &obs, &op()).expect("unmet");
+        assert!(why.contains("invocation 1 ran in text mode"), "{why}");
     }
 }

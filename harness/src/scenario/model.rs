@@ -2,7 +2,7 @@
 
 use agy_protocol::acp::script::{AcpScript, AcpStep};
 use agy_protocol::driver::{AcpRestoreState, Outcome, RequestOp};
-use agy_protocol::script::Script;
+use agy_protocol::script::{RunMode, Script};
 pub use agy_protocol::Profile;
 use agy_protocol::VersionRange;
 use agy_protocol::{AgyVersion, GoDuration};
@@ -270,6 +270,11 @@ pub struct AgyCondition {
     /// reads it: `"--json-schema"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub argv_lacks: Option<String>,
+    /// Every turn invocation running while the op ran was in one of these run modes
+    /// (`["json", "stream_json"]`: the client read an envelope, so a status or a cut
+    /// envelope is something it could see). Probes are not counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Vec<RunMode>>,
 }
 
 /// `expect = { … }` of one op.
