@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 pub struct Output {
     recorder: Arc<Recorder>,
     stdout_closed: AtomicBool,
+    wrote_stdout: AtomicBool,
     // Serialises writers (main thread, signal thread) so lines never interleave.
     lock: Mutex<()>,
 }
@@ -21,6 +22,7 @@ impl Output {
         Output {
             recorder,
             stdout_closed: AtomicBool::new(false),
+            wrote_stdout: AtomicBool::new(false),
             lock: Mutex::new(()),
         }
     }
@@ -36,10 +38,16 @@ impl Output {
         match out.write_all(bytes).and_then(|_| out.flush()) {
             Ok(()) => {
                 let n = bytes.len() as u64;
+                self.wrote_stdout.fetch_or(n > 0, Ordering::SeqCst);
                 self.recorder.update(false, |r| r.stdout_bytes += n);
             }
             Err(e) => self.on_write_error(&e),
         }
+    }
+
+    /// Whether any byte reached stdout so far.
+    pub fn wrote_stdout(&self) -> bool {
+        self.wrote_stdout.load(Ordering::SeqCst)
     }
 
     /// agy is a Go program: a write to fd 1 or 2 whose reader is gone kills it with

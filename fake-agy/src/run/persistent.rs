@@ -1,6 +1,6 @@
 //! Persistent mode (`--input-format stream-json --output-format stream-json`, no `-p`):
 //! one full turn per stdin line, strictly in order; `init` after the first line (or at
-//! start, `FAKE_AGY_INIT_AT`); the
+//! start, `FAKE_AGY_INIT_AT`), and at stdin EOF when no turn wrote it; the
 //! recorded reactions to malformed lines (docs/agy-reference.md §4).
 
 use crate::error::FakeError;
@@ -32,6 +32,12 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         let (text, index) = match s.stdin().next() {
             StdinEvent::Eof => {
                 ctx.done = true;
+                if !s.out.wrote_stdout() {
+                    // KA (agy 1.2.14): EOF with no line, or after an unknown-event
+                    // line only, still gets `init` (docs/agy-reference.md, "When
+                    // `init` is written"). A script that wrote stdout decided itself.
+                    s.ensure_init()?;
+                }
                 return Ok(());
             }
             StdinEvent::Line { text, index } => (text, index),

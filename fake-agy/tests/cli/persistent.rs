@@ -439,3 +439,36 @@ fn an_unknown_init_at_value_breaks_the_fake_with_a_hint() {
         .code(70)
         .stderr(predicates::str::contains("`first_line` or `start`"));
 }
+
+// KA (agy 1.2.14): a process whose stdin ends with no line, or after an unknown-event
+// line only, writes `init` and nothing else, and exits 0 (docs/agy-reference.md, "When
+// `init` is written").
+async fn eof_without_a_turn_writes_only_init(first_line: Option<&str>) {
+    let sb = Sandbox::new();
+    let mut d = Driver::start(&sb, None, &[], &[]);
+    crate::journal::wait_for(&sb, |r| r.rule.is_some());
+    if let Some(line) = first_line {
+        d.send(line).await;
+    }
+    d.close_stdin();
+    let init = d.next_event().await.expect("init at EOF");
+    assert_eq!(init["event"], "init");
+    assert!(init["conversation_id"]
+        .as_str()
+        .is_some_and(|id| !id.is_empty()));
+    assert_eq!(d.next_event().await, None, "nothing after init");
+    assert_eq!(d.finish().await.0.code(), Some(0));
+}
+
+#[tokio::test]
+async fn eof_before_any_line_writes_init_and_exits_zero() {
+    eof_without_a_turn_writes_only_init(None).await;
+}
+
+#[tokio::test]
+async fn eof_after_an_unknown_event_line_writes_init_and_exits_zero() {
+    eof_without_a_turn_writes_only_init(Some(
+        r#"{"event":"user_message","message":{"content":"x"}}"#,
+    ))
+    .await;
+}
