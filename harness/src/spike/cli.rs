@@ -320,7 +320,7 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
         ));
     }
     crate::fake_identity::verify_fake(&bin, FAKE_AGY_BIN)
-        .map_err(|e| bad(format!("error: {e}")))?;
+        .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: {e}")))?;
     let mut target = Target::fake(bin, args.time_scale);
     for kv in &args.fake_env {
         let (k, v) = kv
