@@ -15,6 +15,7 @@ mod init;
 mod live;
 mod live_guard;
 mod live_record;
+mod live_redaction;
 mod no_panic;
 mod node_example;
 mod probes;
