@@ -16,6 +16,7 @@ mod live;
 mod live_guard;
 mod live_record;
 mod live_redaction;
+mod live_sign_in;
 mod no_panic;
 mod node_example;
 mod probes;
