@@ -166,8 +166,17 @@ fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRu
     }
     let credentials =
         crate::live::Credentials::from_arg(args.credentials).map_err(HarnessError::bad_input)?;
-    crate::live::LiveRun::new(agy.to_path_buf(), args.budget, credentials)
-        .map_err(|e| HarnessError::could_not_run(format!("failed to set up the live budget: {e}")))
+    let run =
+        crate::live::LiveRun::new(agy.to_path_buf(), args.budget, credentials).map_err(|e| {
+            HarnessError::could_not_run(format!("failed to set up the live budget: {e}"))
+        })?;
+    // Before any turn: is agy signed in as `--credentials` promised?
+    let seen = crate::live::probe(&run);
+    let note = crate::live::judge(&run.credentials, &seen).map_err(HarnessError::could_not_run)?;
+    if let Some(note) = note {
+        eprintln!("{}", run.redactor().redact(&note));
+    }
+    Ok(run)
 }
 
 /// The live run recording into `dir`: the agy version comes from one `--version` run

@@ -48,11 +48,12 @@ pub(crate) fn fake_agy_at(given: Option<&Path>) -> Result<PathBuf, HarnessError>
     verified(found, FAKE_AGY_BIN)
 }
 
-/// `path` once it has answered the identity handshake as `name`; bad input otherwise.
+/// `path` once it has answered the identity handshake as `name`; a set-up error
+/// (the harness cannot run) otherwise.
 fn verified(path: PathBuf, name: &str) -> Result<PathBuf, HarnessError> {
     crate::fake_identity::verify_fake(&path, name)
         .map(|_| path)
-        .map_err(|e| HarnessError::bad_input(e.to_string()))
+        .map_err(|e| HarnessError::could_not_run(e.to_string()))
 }
 
 /// The fake ACP agent: `--fake-agy-acp`, `$AGY_HARNESS_FAKE_AGY_ACP`, or next to

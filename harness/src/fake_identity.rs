@@ -4,12 +4,19 @@
 //! fake-agy-acp. Anything else — a real agy, a wrapper, a script — is refused before
 //! any scenario, so a real agy runs only through `--agy … --live`.
 //!
+//! The answer is judged by content: the file must be a native executable
+//! ([`NATIVE_MAGIC`], so not a `#!` wrapper), and the digest the running fake reports
+//! of its own image must be the digest of that file. A wrapper that lets the real fake
+//! answer reports the fake's digest, not its own, and is refused.
+//!
 //! The handshake is one run with `--version`, stdin closed, an empty environment but
 //! `PATH`, a `HOME` of its own (the user's real `~/.gemini` stays untouched), in a
 //! process group that dies with the harness and is swept after.
 
 use agy_process::{in_own_group_std, sweep_marked, wait_gone, ParentDeath, MARKER_ENV};
-use agy_protocol::identity::{read_identity, ENV_IDENTIFY, IDENTIFY_ARG};
+use agy_protocol::identity::{
+    file_sha256, read_identity, Answer, ENV_IDENTIFY, IDENTIFY_ARG, NATIVE_MAGIC,
+};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -49,15 +56,42 @@ pub fn verify_fake(path: &Path, name: &str) -> Result<String, NotTheFake> {
         name: name.to_string(),
         why,
     };
-    let version = handshake(path, name).map_err(refuse)?;
+    let version = judge(path, name).map_err(refuse)?;
     if let Ok(mut v) = VERIFIED.lock() {
         v.push((path.to_path_buf(), name.to_string(), version.clone()));
     }
     Ok(version)
 }
 
-/// Runs the handshake; the version, or what was wrong.
-fn handshake(path: &Path, name: &str) -> Result<String, String> {
+/// Checks the file's content, runs the handshake and compares the digests; the
+/// version, or what was wrong.
+fn judge(path: &Path, name: &str) -> Result<String, String> {
+    let resolved =
+        std::fs::canonicalize(path).map_err(|e| format!("it could not be found ({e})"))?;
+    let path = resolved.as_path();
+    let mut head = [0u8; 4];
+    let read = std::fs::File::open(path).and_then(|f| f.take(4).read(&mut head));
+    match read {
+        Ok(n) if head[..n] == *NATIVE_MAGIC => {}
+        Ok(_) if head.starts_with(b"#!") => {
+            return Err("it is a `#!` script, not a native executable: a wrapper could run anything once the handshake is done".into())
+        }
+        Ok(_) => return Err("it is not a native (ELF) executable".into()),
+        Err(e) => return Err(format!("it could not be read ({e})")),
+    }
+    let digest = file_sha256(path).map_err(|e| format!("it could not be read ({e})"))?;
+    let answer = handshake(path, name)?;
+    if answer.sha256 != digest {
+        return Err(format!(
+            "the program that answered the handshake runs an image with sha256 {}, but the file has sha256 {digest}: a wrapper around another binary",
+            answer.sha256
+        ));
+    }
+    Ok(answer.version)
+}
+
+/// Runs the handshake; the answer, or what was wrong.
+fn handshake(path: &Path, name: &str) -> Result<Answer, String> {
     let home = tempfile::Builder::new()
         .prefix("agy-harness-identify-")
         .tempdir()
@@ -104,7 +138,7 @@ fn handshake(path: &Path, name: &str) -> Result<String, String> {
             .and_then(|s| s.code())
             .map_or("no exit code".into(), |c| format!("exit {c}"));
         format!(
-            "it did not answer the identity handshake (`{ENV_IDENTIFY}`) with its version ({exit})"
+            "it did not answer the identity handshake (`{ENV_IDENTIFY}`) with its version and digest ({exit})"
         )
     })
 }
@@ -129,6 +163,21 @@ mod tests {
         assert!(text.contains("is not fake-agy"), "{text}");
         assert!(text.contains("--agy /bin/true --live"), "{text}");
         assert!(text.contains("exit 0"), "{text}");
+    }
+
+    #[test]
+    fn a_script_is_refused_before_it_runs() {
+        let dir = tempfile::tempdir().expect("dir");
+        let ran = dir.path().join("ran");
+        let script = dir.path().join("agy");
+        let body = format!("#!/bin/sh\ntouch '{}'\n", ran.display());
+        std::fs::write(&script, body).expect("write");
+        let mut perms = std::fs::metadata(&script).expect("meta").permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&script, perms).expect("chmod");
+        let err = verify_fake(&script, "fake-agy").expect_err("refused");
+        assert!(err.why.contains("`#!` script"), "{}", err.why);
+        assert!(!ran.exists(), "the script ran");
     }
 
     #[test]

@@ -189,7 +189,11 @@ pub async fn run_all(
     let mut done = 0;
     while let Some(joined) = set.join_next().await {
         match joined {
-            Ok((i, Ok(r))) => {
+            Ok((i, Ok(mut r))) => {
+                // A live result quotes the real agy: redacted before anything shows it.
+                if let Some(live) = &settings.live {
+                    crate::report::redact_result(&mut r, live.redactor());
+                }
                 done += 1;
                 on_done(&r, done, total);
                 results[i] = Some(r);

@@ -101,7 +101,7 @@ fn run_step(
         }
         Step::File(spec) => write_brain_file(s, spec)?,
         Step::Trace(path) => {
-            let inv = trace_replay::load(s.setup().script_dir(), path)?;
+            let inv = trace_replay::load(s.setup().script(), path)?;
             trace_replay::replay(s, &inv)?;
         }
         Step::PrintTimeout(spec) => {

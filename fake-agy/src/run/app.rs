@@ -225,10 +225,6 @@ fn start_session(
     signals: Arc<SignalControl>,
     mode: RunMode,
 ) -> Result<Session, FakeError> {
-    let script_dir = knobs
-        .script
-        .as_ref()
-        .and_then(|p| p.parent().map(|d| d.to_path_buf()));
     Ok(Session::new(SessionParts {
         args,
         version: header.agy.unwrap_or(knobs.version),
@@ -246,7 +242,7 @@ fn start_session(
         app: AppDir {
             root: knobs.app_dir()?,
         },
-        script_dir,
+        script: knobs.script.clone(),
         read_stdin: knobs.journal.is_some() || mode == RunMode::Persistent,
     }))
 }

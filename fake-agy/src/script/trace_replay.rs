@@ -8,6 +8,7 @@ use crate::io::ending::{die_by_signal, exit_with};
 use crate::io::stdin_reader::StdinEvent;
 use crate::session::Session;
 use crate::turn::image::encode;
+use agy_protocol::confine::{confined, repository_root};
 use agy_protocol::diag::{Diagnostic, Diagnostics};
 use agy_protocol::file::{read_file_located, FILE_CAP};
 use agy_protocol::script::ImageFormat;
@@ -17,20 +18,25 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Loads `spec` (`path` or `path#N` for the N-th invocation, 1-based), relative to the
-/// script's folder. Every problem is a diagnostic located in the trace file.
-pub fn load(script_dir: Option<&Path>, spec: &str) -> Result<TracedInvocation, FakeError> {
+/// folder of `script`, and only from inside the script's repository (the nearest folder
+/// above it holding `.git`, else its own folder; `agy_protocol::confine`), as a
+/// scenario's `script` path is: a script from elsewhere cannot replay
+/// `/proc/self/environ` or a private key. Every problem is a located diagnostic.
+pub fn load(script: Option<&Path>, spec: &str) -> Result<TracedInvocation, FakeError> {
     let (path, nth) = match spec.rsplit_once('#') {
         Some((p, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
             (p, n.parse::<usize>().unwrap_or(usize::MAX))
         }
         _ => (spec, 1),
     };
+    let script_dir = script.and_then(Path::parent);
     let full: PathBuf = match script_dir {
         Some(d) if Path::new(path).is_relative() => d.join(path),
         _ => PathBuf::from(path),
     };
     let display = full.display().to_string();
     let located = |d: Diagnostic| FakeError::Trace(Diagnostics(vec![d]));
+    confine_trace(script, &full, spec).map_err(located)?;
     let text = read_file_located(&full, FILE_CAP)
         .map_err(|e| located(e.diagnostic(&display, "read trace")))?;
     let trace = Trace::parse(&display, &text).map_err(FakeError::Trace)?;
@@ -52,6 +58,38 @@ pub fn load(script_dir: Option<&Path>, spec: &str) -> Result<TracedInvocation, F
             )),
         )),
     }
+}
+
+/// `Ok` when `full` stays inside the repository of `script` (the current folder when
+/// there is no script file); else a diagnostic at the script line naming `spec`.
+fn confine_trace(script: Option<&Path>, full: &Path, spec: &str) -> Result<(), Diagnostic> {
+    let root = match script {
+        Some(s) => repository_root(s),
+        None => PathBuf::from("."),
+    };
+    if confined(&root, full).is_some() {
+        return Ok(());
+    }
+    let (name, line, column) = match script {
+        Some(s) => {
+            let text = read_file_located(s, FILE_CAP).unwrap_or_default();
+            let (line, column) = text
+                .lines()
+                .enumerate()
+                .find_map(|(i, l)| l.find(spec).map(|c| (i + 1, c + 1)))
+                .unwrap_or((1, 1));
+            (s.display().to_string(), line, column)
+        }
+        None => ("(script)".to_string(), 1, 1),
+    };
+    let message = format!(
+        "trace `{spec}` is outside the script's repository `{}`",
+        std::fs::canonicalize(&root).unwrap_or(root).display()
+    );
+    Err(Diagnostic::at_line(name, line, column, message).with_hint(
+        "name a trace inside the repository (the nearest folder above the script holding \
+         `.git`, else the script's folder), relative to the script",
+    ))
 }
 
 /// The line of the `count`-th (last) invocation, where the reader would look for more.

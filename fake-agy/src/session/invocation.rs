@@ -117,8 +117,8 @@ pub struct SessionParts {
     pub signals: Arc<SignalControl>,
     /// agy's data directory.
     pub app: AppDir,
-    /// The folder of the script file.
-    pub script_dir: Option<PathBuf>,
+    /// The script file (trace paths are relative to its folder).
+    pub script: Option<PathBuf>,
     /// Start reading stdin at once (for the journal); otherwise on first use.
     pub read_stdin: bool,
 }
@@ -143,7 +143,7 @@ impl Session {
                 p.clock,
                 p.turn_duration,
                 p.image_duration,
-                p.script_dir,
+                p.script,
             ),
             recorder: p.recorder,
             signals: p.signals,

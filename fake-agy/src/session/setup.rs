@@ -19,7 +19,7 @@ pub struct Setup {
     clock: Clock,
     turn_duration: Duration,
     image_duration: Duration,
-    script_dir: Option<PathBuf>,
+    script: Option<PathBuf>,
     workspace: String,
 }
 
@@ -31,7 +31,7 @@ impl Setup {
         clock: Clock,
         turn_duration: Duration,
         image_duration: Duration,
-        script_dir: Option<PathBuf>,
+        script: Option<PathBuf>,
     ) -> Setup {
         let workspace = args
             .add_dirs
@@ -50,7 +50,7 @@ impl Setup {
             clock,
             turn_duration,
             image_duration,
-            script_dir,
+            script,
             workspace,
         }
     }
@@ -90,9 +90,10 @@ impl Setup {
         self.image_duration
     }
 
-    /// The folder of the script file (trace paths are relative to it).
-    pub fn script_dir(&self) -> Option<&Path> {
-        self.script_dir.as_deref()
+    /// The script file (trace paths are relative to its folder and confined to its
+    /// repository).
+    pub fn script(&self) -> Option<&Path> {
+        self.script.as_deref()
     }
 
     /// The workspace: the first `--add-dir`, else the cwd.

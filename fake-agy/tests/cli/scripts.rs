@@ -407,7 +407,24 @@ fn a_script_path_that_never_ends_is_refused_unread() {
 #[test]
 fn a_trace_path_that_never_ends_is_refused_unread() {
     let sb = Sandbox::new();
+    // Outside the script's folder: refused by where it is.
     let script = sb.script("[[invocation]]\nsteps = [{ trace = \"/dev/zero\" }]\n");
+    sb.cmd()
+        .env(FAKE_AGY_SCRIPT, &script)
+        .args(["-p", "hi", "--output-format", "json"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(70)
+        .stderr(predicates::str::contains("outside the script's repository"));
+    // Inside it, a FIFO no one writes to: refused by what it is.
+    let sb = Sandbox::new();
+    let fifo = sb.path().join("never.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let script = sb.script("[[invocation]]\nsteps = [{ trace = \"never.jsonl\" }]\n");
     sb.cmd()
         .env(FAKE_AGY_SCRIPT, &script)
         .args(["-p", "hi", "--output-format", "json"])

@@ -215,3 +215,42 @@ fn a_bad_trace_is_reported_with_its_location_once() {
     assert!(stderr.contains("bad.jsonl:1:"), "{stderr}");
     assert!(!stderr.contains(" at line "), "{stderr}");
 }
+
+/// A script in a repository (a folder holding `.git`) whose `trace` step names a valid
+/// trace outside it, by `..` or by an absolute path.
+fn script_naming_a_trace_outside_its_repository(sb: &Sandbox, spec: &str) -> PathBuf {
+    let outside = sb.path().join("outside.jsonl");
+    std::fs::copy(traces_dir().join("ac-1.1.0-print-text.jsonl"), &outside).expect("copy");
+    let repo = sb.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).expect("repo");
+    let spec = spec.replace("{outside}", &outside.display().to_string());
+    let script = repo.join("script.toml");
+    std::fs::write(
+        &script,
+        format!("[[invocation]]\nsteps = [{{ trace = {spec:?} }}]\n"),
+    )
+    .expect("script");
+    script
+}
+
+#[test]
+fn a_trace_outside_the_scripts_repository_is_refused_unread() {
+    for spec in ["../outside.jsonl", "{outside}", "sub/../../outside.jsonl#1"] {
+        let sb = Sandbox::new();
+        let script = script_naming_a_trace_outside_its_repository(&sb, spec);
+        let out = sb
+            .cmd()
+            .env(FAKE_AGY_SCRIPT, &script)
+            .args(["-p", "hi"])
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.stdout.is_empty(), "{spec}: the trace was replayed");
+        assert!(
+            stderr.contains("outside the script's repository"),
+            "{spec}: {stderr}"
+        );
+        assert!(stderr.contains("script.toml"), "{spec}: {stderr}");
+        assert_ne!(out.status.code(), Some(0), "{spec}");
+    }
+}

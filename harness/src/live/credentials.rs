@@ -50,6 +50,19 @@ impl Credentials {
             Credentials::Home(real) => real.clone(),
         }
     }
+
+    /// The redactor of a live run with these credentials: the user's own facts, and
+    /// the account's when the run can see the user's credentials.
+    pub fn redactor(&self) -> agy_protocol::redact::Redactor {
+        use agy_protocol::redact::{Identity, Redactor};
+        let identity = Identity::from_env();
+        match self {
+            Credentials::Copy(home) | Credentials::Home(home) => {
+                Redactor::new(&identity.with_profile_of(home))
+            }
+            Credentials::None => Redactor::new(&identity),
+        }
+    }
 }
 
 /// Copies the token file and settings from `real_home`'s profile into

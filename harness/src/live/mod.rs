@@ -10,6 +10,7 @@ mod credentials;
 mod guard;
 mod record;
 mod run;
+mod sign_in;
 mod wrapper;
 
 pub(crate) use capture::RECORD_CAP;
@@ -17,4 +18,5 @@ pub use credentials::{copy_credentials, Credentials, CredentialsArg};
 pub use guard::check_live_allowed;
 pub use record::{LiveRecorder, RUN_RECORD_SOURCE};
 pub use run::LiveRun;
+pub use sign_in::{classify, judge, probe, SignIn};
 pub use wrapper::{is_wrapper_invocation, wrap_agy};

@@ -8,6 +8,7 @@ use agy_protocol::env::{
     AGY_HARNESS_LIVE_AGY, AGY_HARNESS_LIVE_BUDGET, AGY_HARNESS_LIVE_BUDGET_FILE,
     AGY_HARNESS_LIVE_RECORD,
 };
+use agy_protocol::redact::Redactor;
 use std::path::{Path, PathBuf};
 
 /// A live run's settings.
@@ -21,6 +22,7 @@ pub struct LiveRun {
     pub credentials: Credentials,
     /// With `--record`: where each scenario's trace goes.
     pub recorder: Option<LiveRecorder>,
+    redactor: Redactor,
     dir: tempfile::TempDir,
 }
 
@@ -33,6 +35,7 @@ impl LiveRun {
         Ok(LiveRun {
             agy: std::fs::canonicalize(&agy).unwrap_or(agy),
             budget,
+            redactor: credentials.redactor(),
             credentials,
             recorder: None,
             dir,
@@ -43,6 +46,12 @@ impl LiveRun {
     pub fn recording(mut self, recorder: LiveRecorder) -> LiveRun {
         self.recorder = Some(recorder);
         self
+    }
+
+    /// The redactor of everything this run shows: the user's own facts, the account's
+    /// when the run can see the user's credentials, and the secret formats.
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
     }
 
     /// Takes one invocation from the budget outside a scenario (the `--version` run of

@@ -11,7 +11,7 @@ use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
 use crate::live::{Credentials, CredentialsArg};
 use crate::locate::{default_spikes, locate_binary, FAKE_AGY_BIN};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
-use agy_protocol::redact::{Identity, Redactor};
+use agy_protocol::redact::Redactor;
 use agy_protocol::{AgyVersion, TimeScale};
 use anstream::{AutoStream, ColorChoice};
 use clap::Args;
@@ -278,13 +278,7 @@ fn check_report_spec(spec: &str) -> Result<(), String> {
 /// The redactor of every artefact of this run: the user's own facts, and the account's
 /// when the run can see the user's credentials.
 fn redactor_for(target: &Target) -> Redactor {
-    let identity = Identity::from_env();
-    match &target.credentials {
-        Credentials::Copy(home) | Credentials::Home(home) => {
-            Redactor::new(&identity.with_profile_of(home))
-        }
-        Credentials::None => Redactor::new(&identity),
-    }
+    target.credentials.redactor()
 }
 
 fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
@@ -320,7 +314,7 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
         ));
     }
     crate::fake_identity::verify_fake(&bin, FAKE_AGY_BIN)
-        .map_err(|e| bad(format!("error: {e}")))?;
+        .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: {e}")))?;
     let mut target = Target::fake(bin, args.time_scale);
     for kv in &args.fake_env {
         let (k, v) = kv

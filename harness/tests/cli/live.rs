@@ -33,6 +33,10 @@ fn live(budget: u32, report: &Path) -> std::process::Command {
         .arg(fake_agy())
         .arg("--report")
         .arg(format!("json={}", report.display()))
+        // fake-agy is signed in: `--credentials none` would stop at the sign-in check.
+        // Its HOME is the test's folder.
+        .args(["--credentials", "home"])
+        .env("HOME", report.parent().unwrap_or(Path::new(".")))
         .env("CI", "true")
         .env(AGY_HARNESS_ALLOW_LIVE, "1");
     cmd
@@ -83,7 +87,8 @@ fn the_success_paths_pass_behind_the_live_wrapper_and_only_they_run() {
 fn scenarios_past_the_budget_are_skipped_not_failed() {
     let t = TestDir::new();
     let report = t.path().join("r.json");
-    let out = run(live(1, &report), Duration::from_secs(120));
+    // One invocation for the sign-in check, one for a scenario.
+    let out = run(live(2, &report), Duration::from_secs(120));
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     let results = statuses(&report);
@@ -97,7 +102,7 @@ fn scenarios_past_the_budget_are_skipped_not_failed() {
         "{results:?}"
     );
     assert!(
-        stdout.contains("live agy invocations used: 1 of 1"),
+        stdout.contains("live agy invocations used: 2 of 2"),
         "{stdout}"
     );
 }

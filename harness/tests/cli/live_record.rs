@@ -26,12 +26,16 @@ const EMAIL: &str = "alice.liddell+agy@example.com";
 const IN_FILE_NAME: &str = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123";
 
 /// A stand-in for a real agy: a script that plants secrets on stderr and in the brain
-/// folder, then execs fake-agy acting out `script`.
+/// folder, then execs fake-agy acting out `script`. It is signed out, as
+/// `--credentials none` promises: `models` asks for a sign-in.
 fn real_agy(t: &TestDir, script: &Path) -> PathBuf {
     let bin = t.write(
         "real-agy",
         &format!(
             "#!/bin/sh\n\
+             if [ \"$1\" = models ]; then\n\
+             echo 'Please sign in to view available models' >&2; exit 1\n\
+             fi\n\
              if [ \"$1\" != --version ]; then\n\
              echo 'Authorization: Bearer {IN_STDERR} for {EMAIL}' >&2\n\
              mkdir -p \"$HOME/.gemini/antigravity-cli/brain/c1\"\n\

@@ -15,6 +15,8 @@ mod init;
 mod live;
 mod live_guard;
 mod live_record;
+mod live_redaction;
+mod live_sign_in;
 mod no_panic;
 mod node_example;
 mod probes;

@@ -1,0 +1,164 @@
+//! The sign-in check of a live run: before any turn spends the budget, one
+//! `agy models` run (charged to the budget) in a sandbox like a scenario's tells whether
+//! agy is signed in, and that is compared with what `--credentials` promised.
+//!
+//! What agy prints is recorded in docs/agy-reference.md ("`agy models`, text"): signed
+//! in, one model per stdout line (*measured* FM, UX); signed out, `Please sign in to view
+//! available models` (*measured* HP); with a flaky keyring it spins about 12 s first
+//! (*measured* HP). Which stream the sign-in line goes to and the exit code of a
+//! signed-out `models` run are not recorded (**unverified**): both streams are read and
+//! the exit code is not relied on.
+
+use super::credentials::Credentials;
+use super::run::LiveRun;
+use agy_process::{in_own_group_std, sweep_marked, wait_gone, ParentDeath, MARKER_ENV};
+use std::io::Read;
+use std::process::Stdio;
+use std::time::Duration;
+
+/// How long the probe may take: the recorded keyring spin is about 12 s.
+const PROBE_LIMIT: Duration = Duration::from_secs(45);
+/// The most of each stream the probe reads.
+const PROBE_CAP: u64 = 64 * 1024;
+/// The recorded signed-out answer of `agy models`.
+const SIGNED_OUT: &str = "Please sign in";
+
+/// What the probe showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignIn {
+    /// `models` listed models.
+    SignedIn,
+    /// `models` asked for a sign-in.
+    SignedOut,
+    /// Neither (why).
+    Unknown(String),
+}
+
+/// Reads a finished `models` run.
+pub fn classify(exit_ok: bool, stdout: &str, stderr: &str) -> SignIn {
+    if stdout.contains(SIGNED_OUT) || stderr.contains(SIGNED_OUT) {
+        SignIn::SignedOut
+    } else if exit_ok && stdout.lines().any(|l| !l.trim().is_empty()) {
+        SignIn::SignedIn
+    } else {
+        SignIn::Unknown("`agy models` neither listed models nor asked for a sign-in".into())
+    }
+}
+
+/// The check's verdict: `Err` stops the run (signed in though `--credentials none`
+/// promised no account); `Ok(Some(note))` is said before any turn.
+pub fn judge(credentials: &Credentials, seen: &SignIn) -> Result<Option<String>, String> {
+    match (credentials, seen) {
+        (Credentials::None, SignIn::SignedIn) => Err(
+            "agy is signed in although `--credentials none` gave it an empty HOME: it reads \
+             its token from the OS keyring when one is reachable, so the run would spend \
+             the signed-in account's quota\nhelp: run where no keyring is reachable (or sign \
+             out), or pass `--credentials copy` or `home` to use the account on purpose"
+                .into(),
+        ),
+        (Credentials::Copy(_), SignIn::SignedOut) => Ok(Some(
+            "note: agy is signed out under `--credentials copy` (a keyring-only sign-in has \
+             no token file to copy; `--credentials home` uses it): every turn will fail"
+                .into(),
+        )),
+        (Credentials::Home(_), SignIn::SignedOut) => Ok(Some(
+            "note: agy is signed out under `--credentials home`: every turn will fail".into(),
+        )),
+        (_, SignIn::Unknown(why)) => Ok(Some(format!("note: sign-in not known: {why}"))),
+        _ => Ok(None),
+    }
+}
+
+/// Runs `agy models` once, charged to the budget, with the credentials of a scenario.
+pub fn probe(run: &LiveRun) -> SignIn {
+    if !run.charge_one() {
+        return SignIn::Unknown("the budget allows no `agy models` run".into());
+    }
+    let Ok(sandbox) = tempfile::Builder::new()
+        .prefix("agy-harness-sign-in-")
+        .tempdir()
+    else {
+        return SignIn::Unknown("no folder for the probe".into());
+    };
+    let home = run.credentials.home_for(sandbox.path());
+    let marker = sandbox.path().display().to_string();
+    let mut cmd = std::process::Command::new(&run.agy);
+    cmd.arg("models")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &home)
+        .env("USERPROFILE", &home)
+        .env(MARKER_ENV, &marker)
+        .current_dir(sandbox.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    in_own_group_std(&mut cmd, ParentDeath::Kill);
+    let Ok(mut child) = cmd.spawn() else {
+        return SignIn::Unknown("`agy models` could not be started".into());
+    };
+    let read = |s: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            if let Some(s) = s {
+                let _ = s.take(PROBE_CAP).read_to_end(&mut out);
+            }
+            String::from_utf8_lossy(&out).into_owned()
+        })
+    };
+    let out = read(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let err = read(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let finished = wait_gone(&[child.id()], PROBE_LIMIT).is_empty();
+    agy_process::signal_group(child.id(), nix::sys::signal::Signal::SIGKILL);
+    let status = child.wait().ok();
+    sweep_marked(&marker, Duration::from_secs(2));
+    let (stdout, stderr) = (
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    );
+    if !finished {
+        return SignIn::Unknown(format!(
+            "`agy models` did not finish within {} s",
+            PROBE_LIMIT.as_secs()
+        ));
+    }
+    classify(status.is_some_and(|s| s.success()), &stdout, &stderr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recorded_answers_are_told_apart() {
+        let listed = "gemini-3.8-flash-low\tGemini 3.8 Flash (Low)\n";
+        assert_eq!(
+            classify(true, listed, "Fetching available models...\n"),
+            SignIn::SignedIn
+        );
+        let asked = "Please sign in to view available models\n";
+        assert_eq!(classify(false, "", asked), SignIn::SignedOut);
+        assert_eq!(classify(true, asked, ""), SignIn::SignedOut);
+        assert!(matches!(classify(false, "", "boom"), SignIn::Unknown(_)));
+    }
+
+    #[test]
+    fn signed_in_under_none_stops_and_signed_out_under_copy_is_said() {
+        let home = std::path::PathBuf::from("/home/u");
+        assert!(judge(&Credentials::None, &SignIn::SignedIn).is_err());
+        assert_eq!(judge(&Credentials::None, &SignIn::SignedOut), Ok(None));
+        let note = judge(&Credentials::Copy(home.clone()), &SignIn::SignedOut);
+        assert!(note.expect("ok").expect("note").contains("signed out"));
+        assert_eq!(judge(&Credentials::Home(home), &SignIn::SignedIn), Ok(None));
+    }
+}
