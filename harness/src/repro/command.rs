@@ -342,6 +342,10 @@ async fn repro(args: ReproArgs) -> Result<i32, HarnessError> {
     let slug = format!("repro-{}", the_plan.slug);
     let dir = args.out.join(case.profile.as_str());
     let path = dir.join(format!("{slug}.toml"));
+    for kept in [&path, &path.with_file_name(format!("{slug}-original.toml"))] {
+        crate::keep::refuse_overwrite(kept, args.force, "--out")
+            .map_err(|r| bad(r.message).with_hint(r.hint))?;
+    }
     let mut prov = Provenance {
         source: source_name(&args),
         profile_reason: built.profile_reason.clone(),

@@ -62,6 +62,10 @@ pub struct SpikesArgs {
     /// Write every probe run as a trace into this folder (redacted).
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// Replace traces an earlier `--record` wrote into the folder (by default that is
+    /// refused before any probe runs).
+    #[arg(long)]
+    pub force: bool,
     /// Post the JSON report to this webhook.
     #[arg(long, value_name = "URL")]
     pub notify: Option<String>,
@@ -97,6 +101,9 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
     let target = target(&args)?;
     let redactor = redactor_for(&target);
     let recorder = recorder_for(&args, &redactor)?;
+    if let Some(r) = &recorder {
+        keep_earlier_traces(r, &spikes, args.force)?;
+    }
     let progress = target.live.then(|| progress_bar(&spikes));
     let tick = |n: u64| {
         if let Some(b) = &progress {
@@ -180,6 +187,24 @@ fn recorder_for(args: &SpikesArgs, redactor: &Redactor) -> Result<Option<Recorde
                 format!("error: failed to create `{}`: {e}", d.display()),
             )
         })
+}
+
+/// Refuses a `--record` folder holding a trace this run would write, unless `force`:
+/// a live recording costs quota, so nothing runs before the refusal.
+fn keep_earlier_traces(r: &Recorder, spikes: &[Spike], force: bool) -> Result<(), (i32, String)> {
+    for s in spikes {
+        for p in &s.probes {
+            for run in 1..=p.repeat {
+                crate::keep::refuse_overwrite(
+                    &r.trace_path(&s.id, &p.name, run),
+                    force,
+                    "--record",
+                )
+                .map_err(|e| (EXIT_BAD_INPUT, e.to_string()))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The spikes `--only` names (all when it names none); an unknown id is an error that

@@ -69,6 +69,11 @@ impl Recorder {
         self
     }
 
+    /// The trace file of `spike`'s `probe`, run `run`.
+    pub fn trace_path(&self, spike: &str, probe: &str, run: u32) -> PathBuf {
+        self.dir.join(format!("{spike}-{probe}-{run}.jsonl"))
+    }
+
     /// Writes one run's trace; returns its path.
     pub fn record(&self, c: &RunCapture<'_>) -> std::io::Result<PathBuf> {
         let r = |s: &str| self.redactor.redact(s);
@@ -121,9 +126,7 @@ impl Recorder {
                 events,
             }],
         };
-        let path = self
-            .dir
-            .join(format!("{}-{}-{}.jsonl", c.spike, c.probe, c.run));
+        let path = self.trace_path(c.spike, c.probe, c.run);
         std::fs::write(&path, trace.render())?;
         Ok(path)
     }
