@@ -219,7 +219,7 @@ fn write_scenario(path: &Path, text: &str) -> Result<(), HarnessError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| cannot(format!("failed to create `{}`: {e}", dir.display())))?;
     }
-    std::fs::write(path, text)
+    crate::keep::write_kept(path, text)
         .map_err(|e| cannot(format!("failed to write `{}`: {e}", path.display())))?;
     parse_scenario_file(path).map(|_| ()).map_err(|d| {
         eprint!("{d}");

@@ -279,7 +279,7 @@ fn write_report_file(
             )))
         }
     };
-    std::fs::write(path, text).map_err(|e| {
+    crate::keep::write_kept(std::path::Path::new(path), text).map_err(|e| {
         (
             EXIT_COULD_NOT_RUN,
             format!("error: failed to write `{path}`: {e}"),

@@ -127,7 +127,7 @@ impl Recorder {
             }],
         };
         let path = self.trace_path(c.spike, c.probe, c.run);
-        std::fs::write(&path, trace.render())?;
+        crate::keep::write_kept(&path, trace.render())?;
         Ok(path)
     }
 }
