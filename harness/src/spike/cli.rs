@@ -150,6 +150,9 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
     if report.notify_error.is_some() {
         eprintln!("warning: {}", report.notify_error.as_deref().unwrap_or(""));
     }
+    if let Some(r) = &recorder {
+        all_recorded(r)?;
+    }
     Ok(
         if report.summary.drifted > 0 || (args.strict && report.summary.unverified > 0) {
             EXIT_DRIFTED
@@ -187,6 +190,23 @@ fn recorder_for(args: &SpikesArgs, redactor: &Redactor) -> Result<Option<Recorde
                 format!("error: failed to create `{}`: {e}", d.display()),
             )
         })
+}
+
+/// Fails the run when a trace could not be written (a full disk): the recording is
+/// what a live run was for.
+fn all_recorded(r: &Recorder) -> Result<(), (i32, String)> {
+    let unrecorded = r.failures();
+    if unrecorded.is_empty() {
+        return Ok(());
+    }
+    Err((
+        EXIT_COULD_NOT_RUN,
+        format!(
+            "error: failed to record {} trace(s): {}\nhelp: free space in the `--record` folder and run again with `--force`",
+            unrecorded.len(),
+            unrecorded.join("; ")
+        ),
+    ))
 }
 
 /// Refuses a `--record` folder holding a trace this run would write, unless `force`:

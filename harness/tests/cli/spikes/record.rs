@@ -140,3 +140,51 @@ fn an_earlier_recording_is_kept_unless_forced() {
         "earlier recording\n"
     );
 }
+
+#[test]
+fn a_recording_that_cannot_be_written_is_a_setup_failure() {
+    // A full disk (here a file size limit, `ulimit -f`, with SIGXFSZ ignored so the
+    // write fails instead of killing) leaves the recording missing: exit 3, never 0
+    // with a warning.
+    let spikes = one_probe_spike();
+    let dir = tempfile::tempdir().expect("record");
+    let script = dir.path().join("big.toml");
+    std::fs::write(
+        &script,
+        format!(
+            "[[invocation]]\ntimes = \"always\"\nsteps = [\n  {{ envelope = {{ status = \"SUCCESS\", response = \"{}\" }} }},\n  {{ exit = 0 }},\n]\n",
+            "x".repeat(1 << 20)
+        ),
+    )
+    .expect("script");
+    let record = dir.path().join("rec");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 256; exec \"$@\"")
+        .arg("sh")
+        .arg(assert_cmd::cargo::cargo_bin("agy-harness"))
+        .args(["spikes", "--color", "never", "--time-scale"])
+        .arg(TIME_SCALE.to_string())
+        .arg("--spikes")
+        .arg(spikes.path())
+        .arg("--fake-agy")
+        .arg(fake_agy())
+        .arg("--fake-env")
+        .arg(format!("FAKE_AGY_SCRIPT={}", script.display()))
+        .arg("--record")
+        .arg(&record)
+        .output()
+        .expect("spikes");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("S1-ok-1.jsonl"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(&record)
+        .expect("list")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(
+        left.is_empty(),
+        "no cut trace or part file is left: {left:?}"
+    );
+}
