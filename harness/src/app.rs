@@ -110,7 +110,10 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
             jobs = 1;
             let run = live_run(agy, &args)?;
             Some(Arc::new(match &args.record {
-                Some(dir) => recording(run, dir).await?,
+                Some(dir) => {
+                    keep_earlier_traces(dir, &scenarios, args.force)?;
+                    recording(run, dir).await?
+                }
                 None => run,
             }))
         }
@@ -177,6 +180,26 @@ fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRu
         eprintln!("{}", run.redactor().redact(&note));
     }
     Ok(run)
+}
+
+/// Refuses a `--record` folder holding the trace of a scenario of this run, unless
+/// `force`: a live recording costs quota, so no agy runs before the refusal.
+fn keep_earlier_traces(
+    dir: &std::path::Path,
+    scenarios: &[Scenario],
+    force: bool,
+) -> Result<(), HarnessError> {
+    let paths = crate::live::LiveRecorder::new(dir.to_path_buf(), String::new()).map_err(|e| {
+        HarnessError::could_not_run(format!(
+            "failed to create the record folder `{}`: {e}",
+            dir.display()
+        ))
+    })?;
+    for s in scenarios {
+        crate::keep::refuse_overwrite(&paths.trace_path(&s.meta.name), force, "--record")
+            .map_err(|r| HarnessError::bad_input(r.message).with_hint(r.hint))?;
+    }
+    Ok(())
 }
 
 /// The live run recording into `dir`: the agy version comes from one `--version` run

@@ -110,6 +110,10 @@ pub struct RunArgs {
     /// folder (needs `--live`; `agy-harness repro` reads it).
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// Replace traces an earlier `--record` wrote into the folder (by default that is
+    /// refused before agy runs).
+    #[arg(long, requires = "record")]
+    pub force: bool,
     /// Act out this agy version in every scenario instead of the one each models, and
     /// run only the scenarios that apply to it: one column of `matrix`, to reproduce a
     /// cell of it.

@@ -4,7 +4,8 @@
 //! The modules, lowest first (a module uses only modules listed before it, or its own
 //! children; `scripts/module-cycles` checks that no two reach each other):
 //!
-//! - [`exit_code`], `fatal`, `interrupt`: exit codes, the error that ends a command, SIGINT.
+//! - [`exit_code`], `fatal`, `interrupt`: exit codes, the error that ends a command, SIGINT;
+//!   [`keep`]: the files a user keeps, never replaced unless forced.
 //! - [`profile`]: each profile as one unit (ops, contract, reach) and their registry.
 //! - [`scenario`]: the scenario model, parser and catalogue; [`embedded`]: the catalogue
 //!   and spikes built into the binary; [`locate`]: where binaries and the catalogue are.
@@ -49,6 +50,7 @@ pub mod fidelity;
 pub mod fuzz;
 pub mod init;
 mod interrupt;
+pub mod keep;
 pub mod live;
 pub mod locate;
 pub mod matrix;

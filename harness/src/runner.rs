@@ -11,7 +11,7 @@ mod settings;
 use crate::check::Failure;
 use crate::driver_client::DriverClient;
 use crate::observation::Observation;
-use crate::report::{ScenarioResult, Status};
+use crate::report::{ScenarioResult, Status, SETUP_FAILURE};
 use crate::scenario::Scenario;
 use context::Ctx;
 use judge::passed_result;
@@ -30,7 +30,7 @@ pub async fn run_scenario(s: &Scenario, settings: &RunSettings, cancel: Cancel) 
     }
     let (mut sandbox, env, scale) = match prepare(s, settings) {
         Ok(prepared) => prepared,
-        Err(note) => return early_result(s, Status::Error, note),
+        Err(note) => return setup_failure(s, format!("{SETUP_FAILURE} {note}")),
     };
     let ctx = Ctx {
         s,
@@ -41,7 +41,12 @@ pub async fn run_scenario(s: &Scenario, settings: &RunSettings, cancel: Cancel) 
     };
     let (mut obs, driver, ended) = ops::execute(&ctx, cancel).await;
     tear_down(&ctx, driver, &mut obs, ended.is_ok()).await;
-    let mut result = judge::verdict(&ctx, &obs, ended);
+    let mut result = match unwritable(&sandbox) {
+        // The kit's own files (fake-agy's journal and state) may be missing: nothing
+        // the run showed is the adapter's doing.
+        Some(why) => setup_failure(s, why),
+        None => judge::verdict(&ctx, &obs, ended),
+    };
     drop(ctx);
     if let Some(live) = &settings.live {
         let adapter = &settings.config.adapter.name;
@@ -57,6 +62,36 @@ pub async fn run_scenario(s: &Scenario, settings: &RunSettings, cancel: Cancel) 
     }
     result.duration_ms = started.elapsed().as_millis() as u64;
     result
+}
+
+/// Why the sandbox cannot hold the kit's files, if it cannot: a block written and
+/// synced after the run fails (ENOSPC, EDQUOT, EFBIG, EIO).
+fn unwritable(sandbox: &crate::sandbox::Sandbox) -> Option<String> {
+    use std::io::Write;
+    let probe = sandbox.root().join(".space-check");
+    let written = std::fs::File::create(&probe)
+        .and_then(|mut f| f.write_all(&[0; 4096]).and_then(|()| f.sync_all()));
+    let _ = std::fs::remove_file(&probe);
+    written.err().map(|e| {
+        format!(
+            "{SETUP_FAILURE} the sandbox `{}` cannot hold the kit's own files ({e}): the adapter was not judged; free space and run again",
+            sandbox.root().display()
+        )
+    })
+}
+
+/// The result of a scenario whose sandbox failed it (`why` starts with
+/// [`SETUP_FAILURE`]): an error, shown as the one failure, the adapter not judged.
+fn setup_failure(s: &Scenario, why: String) -> ScenarioResult {
+    ScenarioResult {
+        failures: vec![Failure::new(
+            "sandbox",
+            "setup",
+            "a sandbox that holds the kit's own files",
+            why.clone(),
+        )],
+        ..early_result(s, Status::Error, why)
+    }
 }
 
 /// The result of a scenario that never ran, with its status and why.

@@ -230,7 +230,7 @@ pub fn append_final(journal: &Path, record: &JournalRecord) -> io::Result<()> {
     let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
     line.push(b'\n');
     append_line_locked(journal, &line)?;
-    let _ = fs::remove_file(live::live_path(journal, record.pid));
+    let _ = fs::remove_file(live::live_path(journal, record.pid, record.started_us));
     Ok(())
 }
 
@@ -358,6 +358,30 @@ pub(crate) mod tests {
             stdout_bytes: 0,
             stderr_bytes: 0,
         }
+    }
+
+    #[test]
+    fn a_killed_invocations_live_record_survives_a_later_one_with_its_pid() {
+        // A SIGKILLed invocation leaves only its live copy; a later invocation in the
+        // same sandbox that gets the same pid must neither truncate nor remove it.
+        let dir = tempfile::tempdir().expect("dir");
+        let journal = dir.path().join("journal.jsonl");
+        let mut killed = record(42);
+        (killed.complete, killed.exit, killed.ended_us) = (false, None, None);
+        let mut copy = live::LiveCopy::new(&journal, killed.pid, killed.started_us);
+        copy.head(&killed).expect("head");
+        let mut later = record(42);
+        later.started_us = 30;
+        let mut again = live::LiveCopy::new(&journal, later.pid, later.started_us);
+        again.head(&later).expect("head");
+        append_final(&journal, &later).expect("final");
+        let read = read_journal(&journal).expect("read");
+        let starts: Vec<(u64, bool)> = read.iter().map(|r| (r.started_us, r.complete)).collect();
+        assert!(
+            starts.contains(&(10, false)),
+            "the killed one is lost: {starts:?}"
+        );
+        assert!(starts.contains(&(30, true)), "{starts:?}");
     }
 
     #[test]

@@ -59,7 +59,9 @@ impl Recorder {
             stdout_bytes: 0,
             stderr_bytes: 0,
         };
-        let live = path.as_deref().map(|p| LiveCopy::new(p, record.pid));
+        let live = path
+            .as_deref()
+            .map(|p| LiveCopy::new(p, record.pid, record.started_us));
         Recorder {
             path,
             record: Mutex::new(record),

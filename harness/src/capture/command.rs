@@ -53,7 +53,7 @@ pub fn convert_command(args: ConvertArgs) -> i32 {
         }
     };
     match &args.out {
-        Some(path) => match std::fs::write(path, text) {
+        Some(path) => match crate::keep::write_kept(path, text) {
             Ok(()) => exit_code::ALL_CONFORM,
             Err(e) => {
                 eprintln!("error: failed to write `{}`: {e}", path.display());

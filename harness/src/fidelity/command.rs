@@ -147,12 +147,12 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, HarnessError> {
             ReportFormat::Markdown => report.to_markdown(),
             _ => report.to_json(),
         };
-        std::fs::write(&t.path, text).map_err(|e| {
+        crate::keep::write_kept(&t.path, text).map_err(|e| {
             HarnessError::could_not_run(format!("failed to write `{}`: {e}", t.path.display()))
         })?;
     }
     if let (Some(path), Some(reason)) = (&args.write_baseline, &args.reason) {
-        std::fs::write(path, baseline.render_with(&found, reason)).map_err(|e| {
+        crate::keep::write_kept(path, baseline.render_with(&found, reason)).map_err(|e| {
             HarnessError::could_not_run(format!("failed to write `{}`: {e}", path.display()))
         })?;
         println!("baseline written to {}", path.display());

@@ -227,7 +227,7 @@ async fn fuzz_inner(args: FuzzArgs) -> Result<i32, HarnessError> {
     print_summary(&report);
     for t in &args.report {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default();
-        std::fs::write(&t.path, text + "\n").map_err(|e| {
+        crate::keep::write_kept(&t.path, text + "\n").map_err(|e| {
             HarnessError::could_not_run(format!("cannot write {}: {e}", t.path.display()))
         })?;
     }
@@ -262,7 +262,7 @@ fn write_finding(
     ];
     let text = c.render(&format!("{profile}/{stem}"), &description, &comment);
     std::fs::create_dir_all(&dir)
-        .and_then(|()| std::fs::write(&path, text))
+        .and_then(|()| crate::keep::write_kept(&path, text))
         .map_err(|e| {
             HarnessError::could_not_run(format!("cannot write {}: {e}", path.display()))
         })?;

@@ -63,7 +63,7 @@ fn write_file(dir: &Path, file: &StarterFile) -> Result<(), String> {
         std::fs::create_dir_all(parent)
             .map_err(|e| format!("failed to create `{}`: {e}", parent.display()))?;
     }
-    std::fs::write(&path, &file.text)
+    crate::keep::write_kept(&path, &file.text)
         .map_err(|e| format!("failed to write `{}`: {e}", path.display()))?;
     if file.executable {
         use std::os::unix::fs::PermissionsExt;

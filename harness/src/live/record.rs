@@ -102,7 +102,7 @@ impl LiveRecorder {
             invocations,
         };
         let path = self.trace_path(scenario);
-        std::fs::write(&path, trace.render())
+        crate::keep::write_kept(&path, trace.render())
             .map_err(|e| format!("failed to write `{}`: {e}", path.display()))?;
         Ok(Some(path))
     }

@@ -144,7 +144,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
             _ => matrix.to_json(),
         };
         let written = text.and_then(|t| {
-            std::fs::write(&target.path, t)
+            crate::keep::write_kept(&target.path, t)
                 .map_err(|e| format!("failed to write `{}`: {e}", target.path.display()))
         });
         if let Err(e) = written {

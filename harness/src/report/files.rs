@@ -74,7 +74,8 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
         std::fs::create_dir_all(parent)
             .map_err(|e| format!("failed to create `{}`: {e}", parent.display()))?;
     }
-    std::fs::write(path, text).map_err(|e| format!("failed to write `{}`: {e}", path.display()))
+    crate::keep::write_kept(path, text)
+        .map_err(|e| format!("failed to write `{}`: {e}", path.display()))
 }
 
 fn render_junit(report: &RunReport) -> Result<String, String> {

@@ -108,7 +108,21 @@ pub struct ScenarioResult {
 /// its profile: such skips are summed up, not listed case by case.
 pub const PROFILE_SKIP: &str = "the adapter does not implement the";
 
+/// The start of the note of a scenario whose sandbox could not be set up or could not
+/// hold the kit's own files (a full disk): a setup failure, not the adapter's, so the
+/// run comes to [`exit_code::COULD_NOT_RUN`].
+pub const SETUP_FAILURE: &str = "setup failure:";
+
 impl ScenarioResult {
+    /// Whether the scenario ended in a setup failure ([`SETUP_FAILURE`]).
+    pub fn is_setup_failure(&self) -> bool {
+        self.status == Status::Error
+            && self
+                .note
+                .as_deref()
+                .is_some_and(|n| n.starts_with(SETUP_FAILURE))
+    }
+
     /// A result of `status` with nothing observed yet: no failures, ops, notes.
     pub fn bare(name: &str, path: &str, profile: &str, status: Status) -> ScenarioResult {
         ScenarioResult {
@@ -200,7 +214,7 @@ impl RunReport {
 
     /// The process exit code this run comes to.
     pub fn exit_code(&self) -> i32 {
-        if !self.complete {
+        if !self.complete || self.results.iter().any(ScenarioResult::is_setup_failure) {
             exit_code::COULD_NOT_RUN
         } else if self.results.iter().any(|r| r.status.fails_run()) {
             exit_code::SCENARIO_FAILED

@@ -29,6 +29,9 @@ pub struct ReproArgs {
     /// Where the scenario goes: `<DIR>/<profile>/<behaviour>.toml`.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Replace a scenario file an earlier `repro` wrote (by default that is refused).
+    #[arg(long)]
+    pub force: bool,
     /// Write and run the scenario, but do not minimise it.
     #[arg(long)]
     pub no_minimise: bool,

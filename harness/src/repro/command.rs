@@ -220,7 +220,7 @@ fn write_scenario(path: &Path, text: &str) -> Result<(), HarnessError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| cannot(format!("failed to create `{}`: {e}", dir.display())))?;
     }
-    std::fs::write(path, text)
+    crate::keep::write_kept(path, text)
         .map_err(|e| cannot(format!("failed to write `{}`: {e}", path.display())))?;
     parse_scenario_file(path).map(|_| ()).map_err(|d| {
         eprint!("{d}");
@@ -343,6 +343,10 @@ async fn repro(args: ReproArgs) -> Result<i32, HarnessError> {
     let slug = format!("repro-{}", the_plan.slug);
     let dir = args.out.join(case.profile.as_str());
     let path = dir.join(format!("{slug}.toml"));
+    for kept in [&path, &path.with_file_name(format!("{slug}-original.toml"))] {
+        crate::keep::refuse_overwrite(kept, args.force, "--out")
+            .map_err(|r| bad(r.message).with_hint(r.hint))?;
+    }
     let mut prov = Provenance {
         source: source_name(&args),
         profile_reason: built.profile_reason.clone(),

@@ -62,6 +62,10 @@ pub struct SpikesArgs {
     /// Write every probe run as a trace into this folder (redacted).
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// Replace traces an earlier `--record` wrote into the folder (by default that is
+    /// refused before any probe runs).
+    #[arg(long)]
+    pub force: bool,
     /// Post the JSON report to this webhook.
     #[arg(long, value_name = "URL")]
     pub notify: Option<String>,
@@ -97,6 +101,9 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
     let target = target(&args)?;
     let redactor = redactor_for(&target);
     let recorder = recorder_for(&args, &redactor)?;
+    if let Some(r) = &recorder {
+        keep_earlier_traces(r, &spikes, args.force)?;
+    }
     let progress = target.live.then(|| progress_bar(&spikes));
     let tick = |n: u64| {
         if let Some(b) = &progress {
@@ -143,6 +150,9 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
     if report.notify_error.is_some() {
         eprintln!("warning: {}", report.notify_error.as_deref().unwrap_or(""));
     }
+    if let Some(r) = &recorder {
+        all_recorded(r)?;
+    }
     Ok(
         if report.summary.drifted > 0 || (args.strict && report.summary.unverified > 0) {
             EXIT_DRIFTED
@@ -180,6 +190,41 @@ fn recorder_for(args: &SpikesArgs, redactor: &Redactor) -> Result<Option<Recorde
                 format!("error: failed to create `{}`: {e}", d.display()),
             )
         })
+}
+
+/// Fails the run when a trace could not be written (a full disk): the recording is
+/// what a live run was for.
+fn all_recorded(r: &Recorder) -> Result<(), (i32, String)> {
+    let unrecorded = r.failures();
+    if unrecorded.is_empty() {
+        return Ok(());
+    }
+    Err((
+        EXIT_COULD_NOT_RUN,
+        format!(
+            "error: failed to record {} trace(s): {}\nhelp: free space in the `--record` folder and run again with `--force`",
+            unrecorded.len(),
+            unrecorded.join("; ")
+        ),
+    ))
+}
+
+/// Refuses a `--record` folder holding a trace this run would write, unless `force`:
+/// a live recording costs quota, so nothing runs before the refusal.
+fn keep_earlier_traces(r: &Recorder, spikes: &[Spike], force: bool) -> Result<(), (i32, String)> {
+    for s in spikes {
+        for p in &s.probes {
+            for run in 1..=p.repeat {
+                crate::keep::refuse_overwrite(
+                    &r.trace_path(&s.id, &p.name, run),
+                    force,
+                    "--record",
+                )
+                .map_err(|e| (EXIT_BAD_INPUT, e.to_string()))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The spikes `--only` names (all when it names none); an unknown id is an error that
@@ -254,7 +299,7 @@ fn write_report_file(
             )))
         }
     };
-    std::fs::write(path, text).map_err(|e| {
+    crate::keep::write_kept(std::path::Path::new(path), text).map_err(|e| {
         (
             EXIT_COULD_NOT_RUN,
             format!("error: failed to write `{path}`: {e}"),

@@ -48,6 +48,9 @@ pub struct Recorder {
     agy_version: String,
     date: String,
     platform: String,
+    /// The traces that could not be written, with why; shared by every clone, so the
+    /// command sees them after the run ([`Recorder::failures`]).
+    failed: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Recorder {
@@ -60,7 +63,14 @@ impl Recorder {
             agy_version,
             date: today(),
             platform: platform(),
+            failed: Default::default(),
         })
+    }
+
+    /// The traces that could not be written (a full disk): each path with why. A run
+    /// with any is a setup failure, its recording incomplete.
+    pub fn failures(&self) -> Vec<String> {
+        self.failed.lock().map(|f| f.clone()).unwrap_or_default()
     }
 
     /// The same recorder, stamping traces with `version`.
@@ -69,8 +79,26 @@ impl Recorder {
         self
     }
 
-    /// Writes one run's trace; returns its path.
+    /// The trace file of `spike`'s `probe`, run `run`.
+    pub fn trace_path(&self, spike: &str, probe: &str, run: u32) -> PathBuf {
+        self.dir.join(format!("{spike}-{probe}-{run}.jsonl"))
+    }
+
+    /// Writes one run's trace; returns its path. A trace that could not be written is
+    /// also kept in [`Recorder::failures`].
     pub fn record(&self, c: &RunCapture<'_>) -> std::io::Result<PathBuf> {
+        let path = self.trace_path(c.spike, c.probe, c.run);
+        let written = crate::keep::write_kept(&path, self.trace(c).render());
+        if let Err(e) = &written {
+            if let Ok(mut f) = self.failed.lock() {
+                f.push(format!("`{}`: {e}", path.display()));
+            }
+        }
+        written.map(|()| path)
+    }
+
+    /// One run's trace, redacted and stamped.
+    fn trace(&self, c: &RunCapture<'_>) -> Trace {
         let r = |s: &str| self.redactor.redact(s);
         let mut events = output_events(&self.redactor, &[], c.stdout, c.stderr);
         // The pipes may be drained a moment after the exit was seen: files and the exit
@@ -100,7 +128,7 @@ impl Recorder {
         });
         let mut argv = vec!["agy".to_string()];
         argv.extend(c.argv.iter().map(|a| r(a)));
-        let trace = Trace {
+        Trace {
             header: TraceHeader {
                 trace: TRACE_VERSION,
                 agy_version: self.agy_version.clone(),
@@ -120,11 +148,6 @@ impl Recorder {
                 },
                 events,
             }],
-        };
-        let path = self
-            .dir
-            .join(format!("{}-{}-{}.jsonl", c.spike, c.probe, c.run));
-        std::fs::write(&path, trace.render())?;
-        Ok(path)
+        }
     }
 }

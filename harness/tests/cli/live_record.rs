@@ -244,3 +244,54 @@ fn a_recorded_print_timeout_reproduces_trusts_success_and_passes_the_correct_ada
     let stdout = exited(&repro(None, &t.path().join("correct")), 1);
     assert!(stdout.contains("not reproduced"), "{stdout}");
 }
+
+#[test]
+fn an_earlier_trace_is_kept_unless_forced_and_no_agy_runs() {
+    // A live recording costs quota: a scenario's earlier trace is neither replaced
+    // silently nor is any agy (not even `--version`) run before the refusal.
+    let t = TestDir::new();
+    let script = t.write(
+        "agy-script.toml",
+        "[[invocation]]\ntimes = \"always\"\nsteps = [\n  { envelope = { status = \"SUCCESS\", response = \"ok\" } },\n  { exit = 0 },\n]\n",
+    );
+    let scenario = t.write(
+        "scenarios/oneshot/kept.toml",
+        "[scenario]\nname = \"oneshot/kept\"\nprofile = \"oneshot\"\ncovers = [\"harness self-test\"]\ntags = [\"live\"]\n\n[[op]]\ngenerate = { prompt = \"draw\" }\n",
+    );
+    let ran = t.path().join("agy-ran");
+    let counting = t.write(
+        "counting-agy",
+        &format!(
+            "#!/bin/sh\necho x >> '{}'\nexec '{}' \"$@\"\n",
+            ran.display(),
+            real_agy(&t, &script).display()
+        ),
+    );
+    let mut perms = std::fs::metadata(&counting).expect("meta").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&counting, perms).expect("chmod");
+    let record = t.path().join("rec");
+    std::fs::create_dir_all(&record).expect("rec");
+    let earlier = record.join("oneshot-kept.jsonl");
+    std::fs::write(&earlier, "earlier\n").expect("earlier");
+    let out = run(
+        live_run(&counting, &record, &scenario),
+        Duration::from_secs(120),
+    );
+    let stderr = text(&out.stderr);
+    exited(&out, 2);
+    assert!(stderr.contains(&earlier.display().to_string()), "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&earlier).expect("read"),
+        "earlier\n"
+    );
+    assert!(!ran.exists(), "agy ran before the refusal");
+    let mut forced = live_run(&counting, &record, &scenario);
+    forced.arg("--force");
+    exited(&run(forced, Duration::from_secs(120)), 0);
+    assert_ne!(
+        std::fs::read_to_string(&earlier).expect("read"),
+        "earlier\n"
+    );
+}

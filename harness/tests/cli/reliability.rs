@@ -166,3 +166,33 @@ fn real_home_is_unchanged_by_a_run() {
         "the run wrote into the real HOME: {left:?}"
     );
 }
+
+#[test]
+fn a_sandbox_that_cannot_hold_the_kits_files_is_a_setup_failure() {
+    // A full disk (here a file size limit of zero, `ulimit -f 0`, with SIGXFSZ ignored
+    // so writes fail instead of killing): fake-agy cannot write its journal or state,
+    // which is no failure of the adapter's. Exit 3, the adapter not judged.
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 0; exec \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_agy-harness"))
+        .args(["--color", "never", "run"])
+        .arg(
+            agy_test_support::workspace()
+                .join("scenarios/oneshot/success-delivers-one-decodable-image.toml"),
+        );
+    let out = run(cmd, Duration::from_secs(120));
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    assert!(stdout.contains("setup failure:"), "{stdout}");
+    assert!(
+        !stdout.contains("observed: permanent"),
+        "the adapter is judged:\n{stdout}"
+    );
+}

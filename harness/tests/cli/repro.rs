@@ -324,3 +324,40 @@ fn a_malformed_acp_transcript_gives_every_problem_located() {
     assert!(stderr.contains(&format!("{shown}:1:")), "{stderr}");
     assert!(stderr.contains("help: "), "{stderr}");
 }
+
+/// `repro REPORT --out DIR` with the correct adapter (the report is not reproduced,
+/// the scenario is written): its exit code and both streams.
+fn repro_correct(out_dir: &Path, force: bool) -> (Option<i32>, String) {
+    let mut cmd = harness();
+    cmd.arg("repro")
+        .arg(data("oneshot-print-timeout.txt"))
+        .arg("--out")
+        .arg(out_dir);
+    if force {
+        cmd.arg("--force");
+    }
+    let out = run(cmd, Duration::from_secs(120));
+    (out.status.code(), text(&out.stdout) + &text(&out.stderr))
+}
+
+#[test]
+fn a_scenario_already_written_is_kept_unless_forced() {
+    // Two reports that come to the same behaviour name the same scenario file: the
+    // second must not replace the first, which may already be a committed test.
+    let t = TestDir::new();
+    let out_dir = t.path().join("out");
+    let (code, shown) = repro_correct(&out_dir, false);
+    assert_eq!(code, Some(1), "{shown}");
+    let written = walk(&out_dir);
+    assert_eq!(written.len(), 1, "{written:?}");
+    let kept = "# the scenario a maintainer committed\n";
+    std::fs::write(&written[0], kept).expect("edit");
+    let (code, shown) = repro_correct(&out_dir, false);
+    assert_eq!(code, Some(2), "{shown}");
+    assert!(shown.contains(&written[0].display().to_string()), "{shown}");
+    assert!(shown.contains("--force"), "{shown}");
+    assert_eq!(std::fs::read_to_string(&written[0]).expect("read"), kept);
+    let (code, shown) = repro_correct(&out_dir, true);
+    assert_eq!(code, Some(1), "{shown}");
+    assert_ne!(std::fs::read_to_string(&written[0]).expect("read"), kept);
+}

@@ -1,4 +1,6 @@
-//! The live copy of a running invocation's record: `<journal>.live/<pid>.jsonl`, to
+//! The live copy of a running invocation's record: `<journal>.live/<pid>-<started_us>.jsonl`
+//! (the start time too, so a later invocation that gets a killed one's pid never
+//! truncates or removes the killed one's copy), to
 //! which each event is appended as one line (the record's head when a scalar field
 //! changed, then each stdin line, rule, signal and file as it happens), so keeping it
 //! costs the size of the event, never of the whole record. A process killed by SIGKILL
@@ -38,9 +40,9 @@ pub enum LiveEntry {
     Child(ChildRecord),
 }
 
-/// The live copy's path for `pid`.
-pub fn live_path(journal: &Path, pid: u32) -> PathBuf {
-    super::live_dir(journal).join(format!("{pid}.jsonl"))
+/// The live copy's path for the invocation `pid` started at `started_us`.
+pub fn live_path(journal: &Path, pid: u32, started_us: u64) -> PathBuf {
+    super::live_dir(journal).join(format!("{pid}-{started_us}.jsonl"))
 }
 
 /// An open live copy: appends entries, writes the head only when it changed.
@@ -52,10 +54,11 @@ pub struct LiveCopy {
 }
 
 impl LiveCopy {
-    /// The live copy of `pid` under `journal` (created on the first write).
-    pub fn new(journal: &Path, pid: u32) -> LiveCopy {
+    /// The live copy of the invocation `pid` started at `started_us`, under `journal`
+    /// (created on the first write).
+    pub fn new(journal: &Path, pid: u32, started_us: u64) -> LiveCopy {
         LiveCopy {
-            path: live_path(journal, pid),
+            path: live_path(journal, pid, started_us),
             file: None,
             head_key: Vec::new(),
         }
@@ -137,7 +140,7 @@ fn head_of(r: &JournalRecord) -> JournalRecord {
 pub fn write_whole(journal: &Path, record: &JournalRecord) -> io::Result<()> {
     let dir = super::live_dir(journal);
     fs::create_dir_all(&dir)?;
-    let tmp = dir.join(format!(".{}.tmp", record.pid));
+    let tmp = dir.join(format!(".{}-{}.tmp", record.pid, record.started_us));
     let mut text = Vec::new();
     let mut entries = vec![LiveEntry::Head(Box::new(head_of(record)))];
     entries.extend(record.stdin.lines.iter().map(|l| LiveEntry::StdinLine {
@@ -152,7 +155,7 @@ pub fn write_whole(journal: &Path, record: &JournalRecord) -> io::Result<()> {
         text.push(b'\n');
     }
     fs::write(&tmp, text)?;
-    fs::rename(&tmp, live_path(journal, record.pid))
+    fs::rename(&tmp, live_path(journal, record.pid, record.started_us))
 }
 
 /// Rebuilds a record from a live copy's text; a torn last line (the process died
@@ -207,7 +210,7 @@ mod tests {
         rec.exit = None;
         rec.ended_us = None;
         rec.complete = false;
-        let mut live = LiveCopy::new(&journal, 7);
+        let mut live = LiveCopy::new(&journal, 7, 9);
         live.head(&rec).expect("head");
         for i in 0..3 {
             let line = StdinLine {
@@ -240,7 +243,7 @@ mod tests {
         live.append(&LiveEntry::Child(child.clone()))
             .expect("child");
         rec.children.push(child);
-        let mut text = fs::read_to_string(live_path(&journal, 7)).expect("live copy");
+        let mut text = fs::read_to_string(live_path(&journal, 7, 9)).expect("live copy");
         assert_eq!(text.lines().count(), 6, "{text}");
         text.push_str("{\"signal\":{\"sig");
         assert_eq!(fold_live(&text), Some(rec));
