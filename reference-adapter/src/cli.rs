@@ -1,5 +1,6 @@
 //! Command line: fault switches and the fault list.
 
+use crate::answer_source::AnswerSource;
 use crate::driver::serve;
 use crate::environment::Environment;
 use crate::faults::{render_fault_list, Fault, FaultSet};
@@ -13,6 +14,16 @@ pub struct Cli {
     /// Switch on a fault that reproduces a real adapter bug (repeatable).
     #[arg(long = "fault", value_enum, value_name = "NAME", global = true)]
     pub faults: Vec<Fault>,
+    /// Where a session turn's answer is read from: both are correct readings of agy's
+    /// output.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "SOURCE",
+        default_value_t = AnswerSource::StreamedOrResult,
+        global = true
+    )]
+    pub answers_from: AnswerSource,
     /// Print every fault switch as one JSON object per line and exit.
     #[arg(long)]
     pub list_faults: bool,
@@ -36,7 +47,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         std::io::stdout().write_all(render_fault_list().as_bytes())?;
         return Ok(());
     }
-    let env = Environment::from_process();
+    let mut env = Environment::from_process();
+    env.answers = cli.answers_from;
     match cli.server {
         Some(Server::Mcp) => return crate::mcp::serve_mcp(env, FaultSet::of(cli.faults)).await,
         Some(Server::AcpAgent) => {

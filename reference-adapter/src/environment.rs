@@ -1,6 +1,7 @@
 //! What the driver learns from its environment: the agy binary, the work and state
 //! directories, the time scale, and where agy keeps its data.
 
+use crate::answer_source::AnswerSource;
 use agy_protocol::env::{
     AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_TIME_SCALE,
 };
@@ -25,6 +26,9 @@ pub struct Environment {
     pub time_scale: TimeScale,
     /// agy's data directory: `$ANTIGRAVITY_APP_DATA_DIR`, else `$HOME/.gemini/antigravity-cli`.
     pub app_data_dir: PathBuf,
+    /// Where a session turn's answer is read from (`--answers-from`, not an environment
+    /// variable; the command line sets it after reading the environment).
+    pub answers: AnswerSource,
 }
 
 impl Environment {
@@ -54,6 +58,7 @@ impl Environment {
             state_dir,
             time_scale,
             app_data_dir,
+            answers: AnswerSource::default(),
         }
     }
 

@@ -14,6 +14,7 @@
 pub mod acp;
 pub mod acp_agent;
 pub mod agy_text;
+pub mod answer_source;
 pub mod cli;
 pub mod driver;
 pub mod environment;
@@ -27,6 +28,7 @@ pub mod session;
 mod stderr_tail;
 pub mod text;
 
+pub use answer_source::AnswerSource;
 pub use cli::{run, Cli};
 pub use environment::Environment;
 pub use faults::{Fault, FaultSet};

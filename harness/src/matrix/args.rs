@@ -17,6 +17,10 @@ pub struct MatrixArgs {
     /// The agy versions, comma-separated (default: every version fake-agy models).
     #[arg(long, value_name = "V,…", value_delimiter = ',')]
     pub versions: Vec<agy_protocol::AgyVersion>,
+    /// Keep the sandbox folder of each failed cell and print where it is beside the
+    /// failure (a passing cell's is removed).
+    #[arg(long)]
+    pub keep_sandboxes: bool,
     /// Also write the table: `json=PATH`, `markdown=PATH` or `html=PATH` (repeatable).
     #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
     pub report: Vec<ReportTarget>,

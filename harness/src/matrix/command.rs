@@ -8,7 +8,7 @@ use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::exit_code;
 use crate::fatal::HarnessError;
-use crate::report::ReportFormat;
+use crate::report::{ReportFormat, RunReport};
 use crate::runner::RunSettings;
 use crate::scenario::Scenario;
 use agy_protocol::version_evidence::{uncertain_at, UncertainSide};
@@ -75,6 +75,21 @@ fn sides_at(
         .collect()
 }
 
+/// The kept sandboxes of `report`: a line for each failed cell naming its folder; the
+/// folders of the other cells are removed (a matrix keeps what there is to inspect).
+fn failed_cells_sandboxes(version: AgyVersion, report: &RunReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    for r in &report.results {
+        let Some(dir) = &r.sandbox else { continue };
+        if r.status.fails_run() {
+            lines.push(format!("agy {version} {}: sandbox kept at {dir}", r.name));
+        } else {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    lines
+}
+
 async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     if let Some(t) = args.report.iter().find(|t| t.format == ReportFormat::Junit) {
         return Err(HarnessError::bad_input(format!(
@@ -101,6 +116,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
         matrix.add_row(&s.meta.name, &s.meta.profile.to_string());
     }
     let mut err = std::io::stderr();
+    let mut kept = Vec::new();
     for (col, version) in versions.iter().enumerate() {
         let applicable = applicable_to(&scenarios, *version);
         if !config.adapter.supports(*version) {
@@ -116,7 +132,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
                 fake_agy: fake.clone(),
                 fake_agy_acp: fake_acp.clone(),
                 time_scale: args.common.runner.time_scale,
-                keep_sandboxes: false,
+                keep_sandboxes: args.keep_sandboxes,
                 live: None,
                 agy_version: Some(*version),
                 uncertain: side,
@@ -124,6 +140,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
             let selection = applicable.clone();
             let report =
                 run_catalogue(selection, settings, jobs, false, &mut std::io::sink()).await?;
+            kept.extend(failed_cells_sandboxes(*version, &report));
             matrix.fill_side(col, &report, side);
             if !report.complete {
                 return Ok(exit_code::COULD_NOT_RUN);
@@ -132,6 +149,9 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
     }
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let _ = write!(out, "{}", matrix.to_text());
+    for line in &kept {
+        let _ = writeln!(out, "{line}");
+    }
     let mut code = if matrix.any_failed() {
         exit_code::SCENARIO_FAILED
     } else {

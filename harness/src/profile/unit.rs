@@ -27,6 +27,11 @@ pub struct ProfileUnit {
     pub contract: &'static [ContractLine],
     /// The oracle that writes a generated or reproduced case's expectations.
     pub oracle: Oracle,
+    /// Other correct readings of agy's output by the reference adapter, each as the
+    /// arguments that select it (session: answers read from the streamed steps only).
+    /// `repro` keeps a cut only when every reading that passes the original passes it
+    /// too, so a minimal scenario keeps what any correct adapter may read.
+    pub readings: &'static [&'static [&'static str]],
 }
 
 impl ProfileUnit {

@@ -9,7 +9,7 @@ use super::args::ReproArgs;
 use super::build::build_case;
 use super::case::{Built, CaseOptions, ReproCase};
 use super::evidence::Evidence;
-use super::judge::{signature, Judge, Verdict};
+use super::judge::{signature, Bounds, Judge, Verdict};
 use super::minimise::{minimise, step_count, unit_count, Budget, Shrunk};
 use super::paste::{read_paste, MAX_PASTE_BYTES};
 use super::plan::plan;
@@ -157,11 +157,10 @@ fn run_settings(
     })
 }
 
-/// The adapter under test, and the correct reference adapter when it is another one.
-fn adapters(
-    args: &ReproArgs,
-    profile: Profile,
-) -> Result<(Arc<RunSettings>, Option<Arc<RunSettings>>), HarnessError> {
+/// The adapter under test, the correct reference adapter when it is another one,
+/// and the profile's other correct readings of agy's output (the reference adapter with
+/// the arguments of each).
+fn adapters(args: &ReproArgs, profile: Profile) -> Result<Bounds, HarnessError> {
     let runner = &args.runner;
     let fake = fake_agy(runner)?;
     let fake_acp = crate::binaries::fake_agy_acp_if(runner, unit(profile).needs_fake_acp())?;
@@ -173,21 +172,32 @@ fn adapters(
         )));
     }
     let is_correct_reference = args.target.adapter.is_none() && args.target.fault.is_empty();
-    let reference = if is_correct_reference {
-        None
-    } else {
-        reference_adapter(runner).ok().map(|bin| {
+    let scale = args.runner.time_scale;
+    let bin = reference_adapter(runner).ok();
+    let reading = |extra: &[String]| {
+        bin.as_ref().map(|bin| {
             run_settings(
-                AdapterConfig::reference(&bin, &[]),
+                AdapterConfig::reference(bin, extra),
                 &fake,
                 fake_acp.clone(),
-                args.runner.time_scale,
+                scale,
             )
         })
     };
+    let reference = if is_correct_reference {
+        None
+    } else {
+        reading(&[])
+    };
+    let readings = unit(profile)
+        .readings
+        .iter()
+        .filter_map(|extra| reading(&extra.iter().map(|a| a.to_string()).collect::<Vec<_>>()))
+        .collect();
     Ok((
-        run_settings(config, &fake, fake_acp, args.runner.time_scale),
+        run_settings(config, &fake, fake_acp.clone(), scale),
         reference,
+        readings,
     ))
 }
 
@@ -356,7 +366,7 @@ async fn repro(args: ReproArgs) -> Result<i32, HarnessError> {
     };
     write_scenario(&path, &render(&case, &the_plan, &slug, &prov))?;
     println!("wrote {}", path.display());
-    let (target, reference) = adapters(&args, case.profile)?;
+    let (target, reference, readings) = adapters(&args, case.profile)?;
     let jobs = args.runner.jobs();
     let work = tempfile::tempdir().map_err(|e| cannot(format!("no temporary folder: {e}")))?;
     let mut judge = Judge::new(target, reference, jobs, work.path());
@@ -400,6 +410,7 @@ async fn repro(args: ReproArgs) -> Result<i32, HarnessError> {
         return Ok(exit_code::ALL_CONFORM);
     }
     let sig = signature(chosen);
+    judge.keep_readings_passing(&case, readings).await;
     // Six times the original's run, at least 1 s: room for a loaded machine.
     judge.candidate_timeout = Some((original_took * 6).max(std::time::Duration::from_secs(1)));
     let budget = budget(&args)?;

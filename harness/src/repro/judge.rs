@@ -69,8 +69,13 @@ fn verdict(r: &ScenarioResult) -> Verdict {
     }
 }
 
-/// The settings of the adapter under test and of the reference adapter.
-pub type Bounds = (Arc<RunSettings>, Option<Arc<RunSettings>>);
+/// The settings of the adapter under test, of the reference adapter and of its other
+/// readings.
+pub type Bounds = (
+    Arc<RunSettings>,
+    Option<Arc<RunSettings>>,
+    Vec<Arc<RunSettings>>,
+);
 
 /// Runs reproductions: writes each candidate into a work folder, parses it as the
 /// catalogue does, runs the batch on the runner.
@@ -79,6 +84,9 @@ pub struct Judge {
     pub settings: Arc<RunSettings>,
     /// The correct reference adapter, to confirm an expectation is the contract's.
     pub reference: Option<Arc<RunSettings>>,
+    /// Other correct readings of agy's output (the profile's `readings`) that pass the
+    /// original: a cut must pass each of them too.
+    pub readings: Vec<Arc<RunSettings>>,
     /// The minimiser's batch is twice this; a batch runs all at once.
     pub jobs: usize,
     /// Where candidates are written.
@@ -105,6 +113,7 @@ impl Judge {
         Judge {
             settings,
             reference,
+            readings: Vec::new(),
             jobs: jobs.max(1),
             dir: dir.to_path_buf(),
             runs: 0,
@@ -179,44 +188,90 @@ impl Judge {
     /// From now on candidates get at most `slack` beyond each time-scaled bound;
     /// returns the settings in force before, for [`Judge::restore`].
     pub fn tighten(&mut self, slack: std::time::Duration) -> Bounds {
-        let before = (self.settings.clone(), self.reference.clone());
+        let before = (
+            self.settings.clone(),
+            self.reference.clone(),
+            self.readings.clone(),
+        );
         self.settings = Arc::new(self.settings.with_slack_at_most(slack));
         self.reference = self
             .reference
             .as_ref()
             .map(|r| Arc::new(r.with_slack_at_most(slack)));
+        self.readings = self
+            .readings
+            .iter()
+            .map(|r| Arc::new(r.with_slack_at_most(slack)))
+            .collect();
         before
     }
 
     /// Puts back the settings [`Judge::tighten`] returned.
-    pub fn restore(&mut self, (settings, reference): Bounds) {
+    pub fn restore(&mut self, (settings, reference, readings): Bounds) {
         self.settings = settings;
         self.reference = reference;
+        self.readings = readings;
     }
 
-    /// The adapter under test still fails `case` with `sig`, and the reference adapter
-    /// (when there is one) passes it.
+    /// The adapter under test still fails `case` with `sig`, and every correct reading
+    /// passes it.
     pub async fn confirms(&mut self, case: &ReproCase, sig: &str) -> bool {
         let fails = self
             .judge(std::slice::from_ref(case))
             .await
             .first()
             .is_some_and(|v| v.fails_with(sig));
-        fails
-            && matches!(
-                self.reference_verdict(case).await,
-                None | Some(Verdict::Passed)
-            )
+        fails && self.correct_readings_pass(case).await
+    }
+
+    /// The reference adapter (when there is one) and every other correct reading pass
+    /// `case`; stops at the first that does not.
+    pub async fn correct_readings_pass(&mut self, case: &ReproCase) -> bool {
+        if !matches!(
+            self.reference_verdict(case).await,
+            None | Some(Verdict::Passed)
+        ) {
+            return false;
+        }
+        for settings in self.readings.clone() {
+            if !matches!(self.verdict_of(case, &settings).await, Verdict::Passed) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Keeps the readings (`candidates`) that pass `case`, the original: a reading that
+    /// fails it cannot say anything about a cut.
+    pub async fn keep_readings_passing(
+        &mut self,
+        case: &ReproCase,
+        candidates: Vec<Arc<RunSettings>>,
+    ) {
+        let mut kept = Vec::new();
+        for settings in candidates {
+            if matches!(self.verdict_of(case, &settings).await, Verdict::Passed) {
+                kept.push(settings);
+            }
+        }
+        self.readings = kept;
+    }
+
+    /// `settings` on `case` (an unparsable case is unjudged).
+    async fn verdict_of(&mut self, case: &ReproCase, settings: &Arc<RunSettings>) -> Verdict {
+        let Some(s) = self.scenario(case) else {
+            return Verdict::Unjudged("the candidate is not a valid scenario".into());
+        };
+        self.run(vec![s], settings)
+            .await
+            .into_iter()
+            .next()
+            .unwrap_or(Verdict::Unjudged("not run".into()))
     }
 
     /// The correct reference adapter on `case`: `None` when there is none to ask.
     pub async fn reference_verdict(&mut self, case: &ReproCase) -> Option<Verdict> {
         let settings = self.reference.clone()?;
-        let Some(s) = self.scenario(case) else {
-            return Some(Verdict::Unjudged(
-                "the candidate is not a valid scenario".into(),
-            ));
-        };
-        self.run(vec![s], &settings).await.into_iter().next()
+        Some(self.verdict_of(case, &settings).await)
     }
 }

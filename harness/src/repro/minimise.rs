@@ -2,9 +2,11 @@
 //! turns, i.e. stdin lines) and then its script steps (output lines, stderr lines,
 //! delays) by ddmin (complements of halves, quarters, …), then the fields of each typed
 //! step one at a time, each level
-//! shrunk while the adapter keeps failing the same expectation and, when the correct
-//! reference adapter is at hand, that adapter keeps passing (so the expectation is the
-//! contract's, not an artefact of the cut). Candidates are run in batches of twice `jobs`,
+//! shrunk while the adapter keeps failing the same expectation and every correct reading
+//! keeps passing: the reference adapter when it is at hand, and the profile's other
+//! readings of agy's output that pass the original (session: answers read from the
+//! streamed steps only). So the expectation is the contract's, not an artefact of the
+//! cut, and the cut keeps what any correct adapter may read an answer from. Candidates are run in batches of twice `jobs`,
 //! each batch at once.
 
 use super::case::ReproCase;
@@ -222,7 +224,8 @@ impl Search<'_> {
                     Some(known) => *known,
                     None => {
                         let v = by_key.remove(k).unwrap_or(Verdict::Passed);
-                        let ok = v.fails_with(&self.signature) && self.reference_agrees(c).await;
+                        let ok = v.fails_with(&self.signature)
+                            && self.judge.correct_readings_pass(c).await;
                         self.cache.insert(k.clone(), ok);
                         ok
                     }
@@ -233,13 +236,6 @@ impl Search<'_> {
             }
         }
         None
-    }
-
-    async fn reference_agrees(&mut self, case: &ReproCase) -> bool {
-        match self.judge.reference_verdict(case).await {
-            None | Some(Verdict::Passed) => true,
-            Some(_) => false,
-        }
     }
 }
 

@@ -5,6 +5,7 @@ mod catalogue;
 mod ci_doc;
 mod citations;
 mod commands;
+mod contract_doc;
 mod convert;
 mod convert_acp;
 mod documentation;

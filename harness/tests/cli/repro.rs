@@ -361,3 +361,44 @@ fn a_scenario_already_written_is_kept_unless_forced() {
     assert_eq!(code, Some(1), "{shown}");
     assert_ne!(std::fs::read_to_string(&written[0]).expect("read"), kept);
 }
+
+/// An adapter config for the correct reference adapter reading session answers from the
+/// streamed `agent_response` steps only (`--answers-from streamed`).
+fn streamed_reading_config(t: &TestDir) -> PathBuf {
+    let bin = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
+    let path = t.path().join("streamed-reading.toml");
+    let config = format!(
+        "[adapter]\nname = \"reference, answers from streamed steps\"\n\
+         command = [{:?}, \"--answers-from\", \"streamed\"]\nprofiles = [\"session\"]\n\
+         [errors]\nTurnTimeoutError = \"timeout\"\nTurnTransientError = \"transient\"\n\
+         TurnCancelledError = \"transient\"\nTurnAuthError = \"auth\"\n\
+         TurnFailedError = \"permanent\"\nBadRequestError = \"permanent\"\n",
+        bin.display().to_string()
+    );
+    std::fs::write(&path, config).expect("the config is written");
+    path
+}
+
+/// A fixed adapter that reads a turn's answer from the streamed steps (which every
+/// session scenario of the catalogue carries) must pass the minimal scenario as it
+/// passes the original: the minimiser may not remove what a correct adapter reads.
+#[test]
+fn a_minimal_session_scenario_passes_an_adapter_that_reads_streamed_answers() {
+    let t = TestDir::new();
+    let (minimal, original) = repro(&t, "session-replay.txt", "no-replay-filter");
+    let config = streamed_reading_config(&t);
+    for scenario in [&original, &minimal] {
+        let mut cmd = harness();
+        cmd.arg("run").arg("--adapter").arg(&config).arg(scenario);
+        let out = run(cmd, Duration::from_secs(120));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "a correct adapter reading streamed answers fails {}:\n{}{}\n{}",
+            scenario.display(),
+            text(&out.stdout),
+            text(&out.stderr),
+            std::fs::read_to_string(scenario).unwrap_or_default()
+        );
+    }
+}

@@ -308,3 +308,38 @@ fn a_scenario_of_an_agy_version_the_adapter_does_not_support_is_skipped_as_unsup
         "{stdout}"
     );
 }
+
+#[test]
+fn matrix_keeps_the_sandbox_of_each_failed_cell_and_prints_it_beside_the_failure() {
+    let t = TestDir::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/session");
+    // `process-per-turn` fails three turns on one process and passes a lone close.
+    let out = harness(&t)
+        .args(["matrix", "--versions", "1.2.6", "--keep-sandboxes"])
+        .args(["--fault", "process-per-turn"])
+        .arg(root.join("three-turns-on-one-process.toml"))
+        .arg(root.join("close-leaves-no-process.toml"))
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let kept: Vec<(String, std::path::PathBuf)> = stdout
+        .lines()
+        .filter_map(|l| {
+            let (cell, path) = l.split_once(": sandbox kept at ")?;
+            Some((cell.trim().to_string(), path.trim().into()))
+        })
+        .collect();
+    for (_, path) in &kept {
+        assert!(path.is_dir(), "`{}` is not kept\n{stdout}", path.display());
+    }
+    let cells: Vec<&str> = kept.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        cells,
+        ["agy 1.2.6 session/three-turns-on-one-process"],
+        "{stdout}"
+    );
+    for (_, path) in kept {
+        let _ = std::fs::remove_dir_all(path);
+    }
+}

@@ -227,7 +227,7 @@ impl Conversation {
                     self.release(reason).await;
                 }
                 verdict?;
-                let answer = turn_text(filter.steps(), &result);
+                let answer = turn_text(filter.steps(), &result, self.env.answers);
                 self.last_usage = Some(filter.usage());
                 self.history.record(text, &answer);
                 Ok(answer)

@@ -3,6 +3,7 @@
 //! because text arrived" (seed 000).
 
 use crate::agy_text::mentions_auth;
+use crate::answer_source::AnswerSource;
 use crate::failure::{head, Failure, TURN_AUTH, TURN_FAILED, TURN_TIMEOUT, TURN_TRANSIENT};
 use crate::faults::{Fault, FaultSet};
 use agy_protocol::driver::Outcome;
@@ -63,15 +64,16 @@ pub fn judge_result(
     }
 }
 
-/// The turn's text: what the accepted `agent_response` steps streamed, or the result's
-/// `response` when nothing was streamed.
-pub fn turn_text(steps: &[StepUpdate], result: &Envelope) -> String {
+/// The turn's text: what the accepted `agent_response` steps streamed, or (unless
+/// `source` is [`AnswerSource::Streamed`]) the result's `response` when nothing was
+/// streamed.
+pub fn turn_text(steps: &[StepUpdate], result: &Envelope, source: AnswerSource) -> String {
     let streamed: String = steps
         .iter()
         .filter(|s| s.step_type == StepType::AgentResponse)
         .filter_map(|s| s.text_delta.as_deref())
         .collect();
-    if streamed.is_empty() {
+    if streamed.is_empty() && source == AnswerSource::StreamedOrResult {
         result.response.clone()
     } else {
         streamed
@@ -170,7 +172,10 @@ mod tests {
         let mut tool = StepUpdate::new("c", 4, StepState::Done, StepType::Tool);
         tool.text_delta = Some("ignored".into());
         let r = result(Status::Success, 1, "");
-        assert_eq!(turn_text(&[a, b, tool], &r), "PONG\n");
-        assert_eq!(turn_text(&[], &r), "r");
+        let steps = [a, b, tool];
+        assert_eq!(turn_text(&steps, &r, AnswerSource::default()), "PONG\n");
+        assert_eq!(turn_text(&[], &r, AnswerSource::default()), "r");
+        assert_eq!(turn_text(&steps, &r, AnswerSource::Streamed), "PONG\n");
+        assert_eq!(turn_text(&[], &r, AnswerSource::Streamed), "");
     }
 }

@@ -46,4 +46,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     ops_hint: "acp scenarios use the `acp_*` ops",
     contract: &CONTRACT,
     oracle: Oracle::Restore,
+    readings: &[],
 };

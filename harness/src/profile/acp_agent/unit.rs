@@ -48,4 +48,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     ops_hint: "acp-agent scenarios use the `agent_*` ops",
     contract: &CONTRACT,
     oracle: Oracle::EditorAgent,
+    readings: &[],
 };

@@ -28,4 +28,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     ops_hint: "mcp scenarios use `tool_list` and `tool_call`",
     contract: &CONTRACT,
     oracle: Oracle::ToolResult,
+    readings: &[],
 };

@@ -4,7 +4,7 @@
 use crate::profile::{ContractLine, Evidence};
 
 /// The `oneshot` contract.
-pub const CONTRACT: [ContractLine; 10] = [
+pub const CONTRACT: [ContractLine; 11] = [
     ContractLine {
         rule: "one print run per image: -p, --output-format json, the work dir as --add-dir; never --conversation/--continue; bounded in time however the adapter bounds it (a --print-timeout equal to the timeout is a seed choice)",
         evidence: Evidence::Measured,
@@ -19,6 +19,11 @@ pub const CONTRACT: [ContractLine; 10] = [
         rule: "success is exit 0, SUCCESS, exactly one image in brain/<conversation_id>/, and it decodes",
         evidence: Evidence::Measured,
         source: "ADR 0013 decision 3; spikes S2, S3 (docs/spike-records.md)",
+    },
+    ContractLine {
+        rule: "from agy 1.2.16 the image is in the image-generator subagent's conversation folder, which the envelope does not name: the conversations that appeared during the run, never an earlier run's",
+        evidence: Evidence::Measured,
+        source: "docs/agy-versions.md ImageSubagent (capture cp-1.2.16-image-subagent, changelog 1.2.16)",
     },
     ContractLine {
         rule: "a print timeout (SUCCESS, empty response, zero usage) is a retryable timeout, checked before missing output",
@@ -51,8 +56,8 @@ pub const CONTRACT: [ContractLine; 10] = [
         source: "ADR 0013 error table row 7 (docs/adr-0013-summary.md)",
     },
     ContractLine {
-        rule: "up to two runs at once, never more",
+        rule: "requests that arrive together run two at a time: at least two at once when two or more wait, never more than two",
         evidence: Evidence::Measured,
-        source: "ADR 0013 decision 8; spike S7 (docs/spike-records.md)",
+        source: "ADR 0013 decision 7 (concurrency 2); spike S7 (docs/spike-records.md)",
     },
 ];

@@ -18,4 +18,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     ops_hint: "oneshot scenarios use `generate`",
     contract: &CONTRACT,
     oracle: Oracle::ImageProvider,
+    readings: &[],
 };

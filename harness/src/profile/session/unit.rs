@@ -36,4 +36,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     ops_hint: "session scenarios use `open`, `turn`, `select`, `cancel`, `close`",
     contract: &CONTRACT,
     oracle: Oracle::PersistentDriver,
+    readings: &[&["--answers-from", "streamed"]],
 };

@@ -5,7 +5,7 @@
 use crate::profile::{ContractLine, Evidence};
 
 /// The `text` contract.
-pub const CONTRACT: [ContractLine; 14] = [
+pub const CONTRACT: [ContractLine; 15] = [
     ContractLine {
         rule: "one print run per ask (-p or --print), its output read to the end; no persistent stdin",
         evidence: Evidence::Measured,
@@ -55,6 +55,11 @@ pub const CONTRACT: [ContractLine; 14] = [
         rule: "a hung agy is killed, its process group with it, within timeout_s plus the adapter's declared grace, and reported as a retryable timeout; nothing left running",
         evidence: Evidence::Documented,
         source: "ADR 0013 error table row 6 (docs/adr-0013-summary.md), as for oneshot",
+    },
+    ContractLine {
+        rule: "model and effort as the ask selects them, judged by meaning (--model X --effort e or the tiered id)",
+        evidence: Evidence::Measured,
+        source: "docs/agy-reference.md §1.2, §1.4",
     },
     ContractLine {
         rule: "--dangerously-skip-permissions only when the ask says permission = skip",

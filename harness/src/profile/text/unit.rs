@@ -19,4 +19,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     ops_hint: "text scenarios use `ask`",
     contract: &CONTRACT,
     oracle: Oracle::TextClient,
+    readings: &[],
 };

@@ -1,0 +1,134 @@
+//! docs/contract.md states every rule the catalogue judges. Each profile's section has
+//! contract tables whose "judged by" cell names the scenarios that judge the row's rule
+//! (a name, or a prefix ending in `…` or `*`). Every catalogue scenario of the profile
+//! must be named by a row of its section (else it judges a rule the page does not
+//! state), and every row must name a scenario that exists (else the rule is not
+//! judged). Each section's contract table has one row per line of the profile's
+//! contract in the harness (`harness/src/profile/<profile>/contract.rs`). The `acp`
+//! profile's contract is docs/acp-profile.md's, not this page's.
+
+use agy_harness::profile::unit;
+use agy_protocol::Profile;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn workspace() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// The profiles whose contract tables are on docs/contract.md, with the heading that
+/// opens each section.
+const SECTIONS: &[(&str, &str)] = &[
+    ("oneshot", "## `oneshot`"),
+    ("session", "## `session`"),
+    ("text", "## `text`"),
+    ("mcp", "## `mcp`"),
+    ("acp-agent", "## `acp-agent`"),
+];
+
+/// One row of a contract or seed-choice table.
+#[derive(Clone)]
+struct Row {
+    text: String,
+    /// Backticked words in it.
+    words: Vec<String>,
+    /// A row of a contract table (not of a seed-choice table).
+    contract: bool,
+}
+
+/// Table rows of each profile's section.
+fn rows_by_profile(doc: &str) -> BTreeMap<&'static str, Vec<Row>> {
+    let mut out: BTreeMap<&'static str, Vec<Row>> = BTreeMap::new();
+    let mut current: Option<&'static str> = None;
+    let mut contract = false;
+    for line in doc.lines() {
+        if line.starts_with("## ") {
+            current = SECTIONS
+                .iter()
+                .find(|(_, h)| line.starts_with(h))
+                .map(|(p, _)| *p);
+            continue;
+        }
+        let Some(profile) = current else { continue };
+        if line.starts_with("| contract |") || line.starts_with("| seed choice |") {
+            contract = line.starts_with("| contract |");
+            continue;
+        }
+        if !line.starts_with('|') || line.starts_with("|---") {
+            continue;
+        }
+        let words = line
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        out.entry(profile).or_default().push(Row {
+            text: line.to_string(),
+            words,
+            contract,
+        });
+    }
+    out
+}
+
+/// Scenario stems of `scenarios/<profile>/`.
+fn scenarios_of(profile: &str) -> Vec<String> {
+    let dir = workspace().join("scenarios").join(profile);
+    let mut out: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("`{}`: {e}", dir.display()))
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            (p.extension()? == "toml").then(|| p.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Whether a backticked `word` of a row names scenario `stem`.
+fn names(word: &str, stem: &str) -> bool {
+    match word.strip_suffix('…').or_else(|| word.strip_suffix('*')) {
+        Some(prefix) => !prefix.is_empty() && stem.starts_with(prefix),
+        None => word == stem,
+    }
+}
+
+#[test]
+fn every_scenario_judges_a_rule_stated_in_the_contract_and_every_rule_is_judged() {
+    let path = workspace().join("docs/contract.md");
+    let doc = std::fs::read_to_string(&path).expect("docs/contract.md reads");
+    let rows = rows_by_profile(&doc);
+    let mut problems = Vec::new();
+    for (profile, _) in SECTIONS {
+        let stems = scenarios_of(profile);
+        let rows = rows.get(profile).cloned().unwrap_or_default();
+        for stem in &stems {
+            if !rows.iter().any(|r| r.words.iter().any(|w| names(w, stem))) {
+                problems.push(format!(
+                    "{profile}/{stem}: no row of the `{profile}` section names it (state the rule it judges)"
+                ));
+            }
+        }
+        for row in &rows {
+            if !stems.iter().any(|s| row.words.iter().any(|w| names(w, s))) {
+                problems.push(format!(
+                    "`{profile}` row judged by no scenario: {}",
+                    row.text
+                ));
+            }
+        }
+        let lines = unit(profile.parse::<Profile>().expect("a profile"))
+            .contract
+            .len();
+        let doc_rows = rows.iter().filter(|r| r.contract).count();
+        if doc_rows != lines {
+            problems.push(format!(
+                "`{profile}`: {doc_rows} contract row(s) on the page, {lines} line(s) in harness/src/profile/{}/contract.rs",
+                profile.replace('-', "_")
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
