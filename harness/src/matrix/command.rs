@@ -8,7 +8,7 @@ use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
 use crate::exit_code;
 use crate::fatal::HarnessError;
-use crate::report::{ReportFormat, RunReport};
+use crate::report::{ReportFormat, ReportTarget, RunReport};
 use crate::runner::RunSettings;
 use crate::scenario::Scenario;
 use agy_protocol::version_evidence::{uncertain_at, UncertainSide};
@@ -147,9 +147,15 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
             }
         }
     }
+    Ok(show(&matrix, &kept, &args.report, choice))
+}
+
+/// Prints the table and the kept sandboxes, writes the asked-for reports; returns the
+/// exit code (1 when a cell failed, 3 when a report could not be written).
+fn show(matrix: &Matrix, kept: &[String], reports: &[ReportTarget], choice: ColorChoice) -> i32 {
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let _ = write!(out, "{}", matrix.to_text());
-    for line in &kept {
+    for line in kept {
         let _ = writeln!(out, "{line}");
     }
     let mut code = if matrix.any_failed() {
@@ -157,7 +163,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
     } else {
         exit_code::ALL_CONFORM
     };
-    for target in &args.report {
+    for target in reports {
         let text = match target.format {
             ReportFormat::Markdown => Ok(matrix.to_markdown()),
             ReportFormat::Html => Ok(matrix.to_html()),
@@ -172,5 +178,5 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
             code = code.max(exit_code::COULD_NOT_RUN);
         }
     }
-    Ok(code)
+    code
 }
