@@ -108,12 +108,13 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
             // One scenario at a time: the budget is spent in order, and a live agy is
             // not hit harder than the scenario itself asks for.
             jobs = 1;
+            // Refused before the sign-in probe: no agy runs when nothing will be kept.
+            if let Some(dir) = &args.record {
+                keep_earlier_traces(dir, &scenarios, args.force)?;
+            }
             let run = live_run(agy, &args)?;
             Some(Arc::new(match &args.record {
-                Some(dir) => {
-                    keep_earlier_traces(dir, &scenarios, args.force)?;
-                    recording(run, dir).await?
-                }
+                Some(dir) => recording(run, dir).await?,
                 None => run,
             }))
         }

@@ -20,7 +20,7 @@ pub const CONTRACT: [ContractLine; 9] = [
         source: "docs/agy-reference.md §2.2 item 5 (joiomi__playbook-plugin__quota-exhausted)",
     },
     ContractLine {
-        rule: "agy's print timeout (exit 0, SUCCESS, empty response, zero usage) is isError, and the text names a timeout: never an empty success",
+        rule: "agy's print timeout (exit 0, SUCCESS, empty response, zero usage; on 1.1.24 and earlier exit 1, ERROR, `timeout waiting for response`) is isError, and the text names a timeout: never an empty success",
         evidence: Evidence::Measured,
         source: "docs/agy-reference.md §2.4; spike S6c (docs/spike-records.md)",
     },
@@ -30,7 +30,7 @@ pub const CONTRACT: [ContractLine; 9] = [
         source: "docs/agy-reference.md §1.4 (joiomi__playbook-plugin__error-model-rejected)",
     },
     ContractLine {
-        rule: "any other agy failure (ERROR, CANCELED, malformed output, a crash) is isError",
+        rule: "any other agy failure (ERROR, CANCELED, malformed output, a SUCCESS result with a failing exit, a crash) is isError, and its text names no class it is not",
         evidence: Evidence::Documented,
         source: TOOLS,
     },
