@@ -16,62 +16,35 @@ ask = { prompt = "say hi", model = "gemini-3.8-flash-high", timeout_s = 30 }
 expect = { outcome = "success" }
 "#;
 
-fn matrix(t: &TestDir, scenario: &std::path::Path, uncertain: &str) -> (i32, String, String) {
+/// `agy-harness matrix --versions V --uncertain SIDE EXTRA… SCENARIO`: its exit code and
+/// stdout.
+fn matrix(t: &TestDir, version: &str, side: &str, extra: &[&str]) -> (i32, String) {
+    let scenario = t.write("asks.toml", NEEDS_GEMINI_38);
     let out = Command::from_std(t.harness())
-        .args([
-            "--color",
-            "never",
-            "matrix",
-            "--versions",
-            "1.1.22",
-            "--uncertain",
-        ])
-        .arg(uncertain)
+        .args(["--color", "never", "matrix", "--versions", version])
+        .args(["--uncertain", side])
+        .args(extra)
         .arg(scenario)
         .output()
         .expect("runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
 
 #[test]
 fn each_side_of_an_uncertain_behaviour_is_run_and_the_failing_side_is_named() {
     let t = TestDir::new();
-    let scenario = t.write("asks.toml", NEEDS_GEMINI_38);
+    let (after, stdout) = matrix(&t, "1.1.22", "after", &[]);
+    assert_eq!(after, 0, "the 3.8 models on the after side: {stdout}");
+    let (before, stdout) = matrix(&t, "1.1.22", "before", &[]);
+    assert_eq!(before, 1, "rejected on the before side: {stdout}");
+
     let json = t.path().join("matrix.json");
-
-    let (after, stdout, _) = matrix(&t, &scenario, "after");
-    assert_eq!(
-        after, 0,
-        "the 3.8 models are there on the after side: {stdout}"
-    );
-    let (before, stdout, _) = matrix(&t, &scenario, "before");
-    assert_eq!(before, 1, "and rejected on the before side: {stdout}");
-
-    let out = Command::from_std(t.harness())
-        .args([
-            "--color",
-            "never",
-            "matrix",
-            "--versions",
-            "1.1.22",
-            "--uncertain",
-            "both",
-        ])
-        .arg("--report")
-        .arg(format!("json={}", json.display()))
-        .arg(&scenario)
-        .output()
-        .expect("runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "one side fails the cell: {stdout}"
-    );
+    let report = format!("json={}", json.display());
+    let (both, stdout) = matrix(&t, "1.1.22", "both", &["--report", &report]);
+    assert_eq!(both, 1, "one side fails the cell: {stdout}");
     assert!(stdout.contains("Gemini38Family"), "{stdout}");
     let table: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("json report")).expect("json");
@@ -91,24 +64,10 @@ fn each_side_of_an_uncertain_behaviour_is_run_and_the_failing_side_is_named() {
 #[test]
 fn a_version_the_record_settles_runs_once_under_both() {
     let t = TestDir::new();
-    let scenario = t.write("asks.toml", NEEDS_GEMINI_38);
-    let out = Command::from_std(t.harness())
-        .args([
-            "--color",
-            "never",
-            "matrix",
-            "--versions",
-            "1.3.2",
-            "--uncertain",
-            "both",
-        ])
-        .arg(&scenario)
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (code, stdout) = matrix(&t, "1.3.2", "both", &[]);
+    assert_eq!(code, 0, "the 3.8 models are recorded at 1.3.2: {stdout}");
     assert!(
-        !stderr.contains("FAKE_AGY_UNCERTAIN"),
-        "nothing is uncertain at 1.3.2: {stderr}"
+        !stdout.contains("both sides"),
+        "nothing is uncertain at 1.3.2: {stdout}"
     );
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("both sides"));
 }
