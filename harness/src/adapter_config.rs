@@ -360,7 +360,9 @@ pub fn load_adapter_config(path: &Path) -> Result<AdapterConfig, Diagnostics> {
 /// Parses an adapter config; relative command paths are resolved against `base`.
 pub fn parse_adapter_config(src: &SourceFile, base: &Path) -> Result<AdapterConfig, Diagnostics> {
     let mut diags = Diagnostics::new();
-    let doc = parse_toml_document(src, &mut diags);
+    let Some(doc) = parse_toml_document(src, &mut diags) else {
+        return Err(diags);
+    };
     let mut root = TableWalker::new(src, doc.get_ref(), 0, "the adapter config");
     let adapter: Option<AdapterSection> = root.required(
         "adapter",

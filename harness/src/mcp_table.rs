@@ -172,7 +172,9 @@ mod tests {
     fn read(text: &str) -> Result<Option<McpTable>, String> {
         let src = SourceFile::new("a.toml", text.to_string());
         let mut diags = Diagnostics::new();
-        let doc = parse_toml_document(&src, &mut diags);
+        let Some(doc) = parse_toml_document(&src, &mut diags) else {
+            return Err(diags.to_string());
+        };
         let mut root = TableWalker::new(&src, doc.get_ref(), 0, "the config");
         let table = read_mcp_table(&src, root.raw("mcp"), &mut diags);
         if diags.is_empty() {

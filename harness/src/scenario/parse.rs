@@ -87,7 +87,9 @@ pub fn parse_scenario_file(path: &Path) -> Result<Scenario, Diagnostics> {
 /// Parses a scenario from its text; `path` is remembered for the runner.
 pub fn parse_scenario(src: &SourceFile, path: &Path) -> Result<Scenario, Diagnostics> {
     let mut diags = Diagnostics::new();
-    let doc = parse_toml_document(src, &mut diags);
+    let Some(doc) = parse_toml_document(src, &mut diags) else {
+        return Err(diags);
+    };
     let mut root = TableWalker::new(src, doc.get_ref(), 0, "the scenario file");
     let meta: Option<ScenarioMeta> = root.required(
         "scenario",

@@ -98,7 +98,9 @@ pub fn load_spikes(dir: &Path) -> Result<Vec<Spike>, Diagnostics> {
 /// Parses one spike file.
 pub fn parse_spike(src: &SourceFile) -> Result<Spike, Diagnostics> {
     let mut diags = Diagnostics::new();
-    let doc = parse_toml_document(src, &mut diags);
+    let Some(doc) = parse_toml_document(src, &mut diags) else {
+        return Err(diags);
+    };
     let mut root = TableWalker::new(src, doc.get_ref(), 0, "the spike file");
     let (id, title, question) = match root.raw("spike") {
         Some(v) => match TableWalker::from_value(src, v, "`[spike]`", &mut diags) {

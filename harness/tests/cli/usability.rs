@@ -178,6 +178,39 @@ fn a_wrong_typed_op_field_is_one_located_error_in_the_scenario_terms() {
 }
 
 #[test]
+fn one_missing_quote_in_a_catalogue_scenario_is_one_located_error() {
+    // Regression: the last quote dropped from a line of a catalogue scenario gave 52
+    // errors, each a line the open string had swallowed, the real one among them.
+    let t = TestDir::new();
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios/session/three-turns-on-one-process.toml");
+    let original = std::fs::read_to_string(source).expect("catalogue scenario");
+    let line = original
+        .lines()
+        .position(|l| l.starts_with("covers"))
+        .expect("a `covers` line");
+    let broken: Vec<String> = original
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match (i == line, l.rfind('"')) {
+            (true, Some(at)) => format!("{}{}", &l[..at], &l[at + 1..]),
+            _ => l.to_string(),
+        })
+        .collect();
+    let bad = t.write("bad.toml", &broken.join("\n"));
+    let out = harness(&t).arg("check").arg(&bad).assert().code(2);
+    let stderr = text(&out.get_output().stderr);
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 2, "{stderr}");
+    assert!(errors[0].starts_with("error: invalid TOML"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("bad.toml:{}:", line + 1)),
+        "{stderr}"
+    );
+    assert!(errors[1].contains("1 problem(s)"), "{stderr}");
+}
+
+#[test]
 fn the_catalogue_is_built_in_and_a_folder_overrides_it() {
     let t = TestDir::new();
     let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");

@@ -32,7 +32,9 @@ pub fn parse_whole_document<T>(
     parse: ValueParser<'_, T>,
 ) -> Result<T, Diagnostics> {
     let mut diags = Diagnostics::new();
-    let doc = parse_toml_document(src, &mut diags);
+    let Some(doc) = parse_toml_document(src, &mut diags) else {
+        return Err(diags);
+    };
     let span = doc.span();
     let root = Spanned::new(span, DeValue::Table(doc.into_inner()));
     let model = parse(src, &root, what, &mut diags);
@@ -63,7 +65,9 @@ pub fn parse_embedded_file<T: Default>(
         return parse_whole_document(&src, &format!("the {}", format.name), parse);
     };
     let mut diags = Diagnostics::new();
-    let doc = parse_toml_document(&src, &mut diags);
+    let Some(doc) = parse_toml_document(&src, &mut diags) else {
+        return Err(diags);
+    };
     let model = match doc.get_ref().get(key) {
         Some(value) => parse(&src, value, &format!("`[{key}]`"), &mut diags),
         None => {

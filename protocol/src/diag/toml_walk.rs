@@ -10,12 +10,13 @@ use std::collections::BTreeSet;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 use toml::Spanned;
 
-/// Parses a TOML document, recording every syntax error. The tree is returned even when
-/// there were errors, so later checks can still run on what parsed.
+/// Parses a TOML document. A syntax error is reported alone: the first one, located,
+/// and `None` is returned, since what a parser recovers after a broken line (a string
+/// left open swallows the lines after it) would only add errors that are not there.
 pub fn parse_toml_document<'i>(
     src: &'i SourceFile,
     diags: &mut Diagnostics,
-) -> Spanned<DeTable<'i>> {
+) -> Option<Spanned<DeTable<'i>>> {
     if let Some(at) = lone_carriage_return(src.text()) {
         // TOML ends lines with LF or CRLF; a file of CR-only line ends is one long line
         // with an error at every CR, each quoting that line.
@@ -23,38 +24,39 @@ pub fn parse_toml_document<'i>(
             Diagnostic::at(src, at, "the line ends are carriage returns alone (CR)")
                 .with_hint("save the file with LF (or CRLF) line ends"),
         );
-        return DeTable::parse_recoverable("").0;
+        return None;
     }
     let (table, errors) = DeTable::parse_recoverable(src.text());
-    if let (Some(first), true) = (errors.first(), table.get_ref().is_empty()) {
+    // The parser does not report in file order; the earliest error is the real one.
+    let Some(first) = errors
+        .iter()
+        .min_by_key(|e| e.span().map(|s| s.start).unwrap_or(0))
+    else {
+        return Some(table);
+    };
+    let offset = first.span().map(|s| s.start).unwrap_or(0);
+    let message = first_line(first.message());
+    if table.get_ref().is_empty() {
         // Nothing read as TOML: the file is something else (a key, an environment dump),
         // and quoting its lines would print it.
-        let offset = first.span().map(|s| s.start).unwrap_or(0);
         let mut d = Diagnostic::at(
             src,
             offset,
-            format!(
-                "the file does not read as TOML: {}",
-                first_line(first.message())
-            ),
+            format!("the file does not read as TOML: {message}"),
         )
         .with_hint("name a TOML file; see https://toml.io for the format");
         d.snippet = None;
         diags.push(d);
-        return table;
+        return None;
     }
-    for e in errors {
-        let offset = e.span().map(|s| s.start).unwrap_or(0);
-        diags.push(
-            Diagnostic::at(
-                src,
-                offset,
-                format!("invalid TOML: {}", first_line(e.message())),
-            )
-            .with_hint("fix the TOML syntax; see https://toml.io for the format"),
-        );
-    }
-    table
+    let hint = match errors.len() {
+        1 => "fix the TOML syntax; see https://toml.io for the format".to_string(),
+        _ => "fix the TOML syntax here first; the rest of the file is checked once it parses \
+              (see https://toml.io for the format)"
+            .to_string(),
+    };
+    diags.push(Diagnostic::at(src, offset, format!("invalid TOML: {message}")).with_hint(hint));
+    None
 }
 
 /// The offset of the first CR that is not followed by LF.
@@ -341,7 +343,7 @@ mod tests {
     fn unknown_keys_and_bad_values_are_all_reported() {
         let src = SourceFile::new("t.toml", "name = 3\nnmae = \"x\"\n");
         let mut diags = Diagnostics::new();
-        let doc = parse_toml_document(&src, &mut diags);
+        let doc = parse_toml_document(&src, &mut diags).expect("valid TOML");
         let mut w = TableWalker::new(&src, doc.get_ref(), 0, "the scenario");
         let name: Option<String> = w.get("name", &mut diags);
         w.finish(&["name", "tags"], &mut diags);
@@ -357,10 +359,23 @@ mod tests {
     }
 
     #[test]
-    fn several_syntax_errors_are_all_reported() {
-        let src = SourceFile::new("t.toml", "a = \nb = [1,\nc = 'x\n");
+    fn a_syntax_error_is_reported_alone_first_and_located() {
+        // Regression: one missing quote gave 52 errors, each a line the open string had
+        // swallowed; the real one was somewhere among them.
+        let mut lines: Vec<String> = (0..30).map(|i| format!("k{i} = \"v{i}\"")).collect();
+        lines.push("name = { a = \"x, b = \"y\" }".to_string());
+        lines.extend((30..60).map(|i| format!("k{i} = [\"v{i}\", \"w\"]")));
+        let src = SourceFile::new("t.toml", lines.join("\n"));
         let mut diags = Diagnostics::new();
-        let _ = parse_toml_document(&src, &mut diags);
-        assert!(diags.len() >= 2, "{diags}");
+        assert!(parse_toml_document(&src, &mut diags).is_none());
+        assert_eq!(diags.len(), 1, "{diags}");
+        assert_eq!(diags.0[0].line, 31, "{diags}");
+        assert!(diags.0[0].message.starts_with("invalid TOML"), "{diags}");
+        let mut diags = Diagnostics::new();
+        let _ = parse_toml_document(
+            &SourceFile::new("t.toml", "a = \nb = [1,\nc = 'x\n"),
+            &mut diags,
+        );
+        assert_eq!((diags.len(), diags.0[0].line), (1, 1), "{diags}");
     }
 }
