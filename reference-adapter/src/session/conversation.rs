@@ -136,7 +136,9 @@ impl Conversation {
         }
     }
 
-    /// A live process with writable stdin that has received `text`.
+    /// A live process with writable stdin that has received `text`, or a process started
+    /// for it that exited before reading it: what that one wrote says why (a signed-out
+    /// agy writes its ERROR result and exits without reading stdin), so the turn reads it.
     async fn deliver(&mut self, text: &str) -> Result<(), Failure> {
         for attempt in 0..2 {
             if let Some(p) = self.process.as_mut() {
@@ -144,7 +146,8 @@ impl Conversation {
                     self.release(ReleaseReason::ProcessExited).await;
                 }
             }
-            if self.process.is_none() {
+            let fresh = self.process.is_none();
+            if fresh {
                 self.spawn()?;
             }
             let Some(p) = self.process.as_mut() else {
@@ -152,6 +155,7 @@ impl Conversation {
             };
             match p.send(text).await {
                 Ok(()) => return Ok(()),
+                Err(_) if fresh => return Ok(()),
                 Err(e) => {
                     self.release(ReleaseReason::StdinLost).await;
                     if attempt == 1 {

@@ -4,7 +4,8 @@
 use crate::support::*;
 use agy_protocol::driver::Outcome;
 use agy_protocol::env::{
-    AGY_HARNESS_TIME_SCALE, FAKE_AGY_BIN, FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_TIME_SCALE,
+    AGY_HARNESS_TIME_SCALE, FAKE_AGY_BIN, FAKE_AGY_JOURNAL, FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT,
+    FAKE_AGY_TIME_SCALE,
 };
 use agy_protocol::journal::{read_journal, JournalRecord};
 use serde_json::json;
@@ -75,6 +76,30 @@ async fn oneshot_unknown_model_is_permanent() {
     );
     assert!(r.error.expect("error").message.contains("does-not-exist"));
     d.finish().await;
+}
+
+#[tokio::test]
+async fn session_first_turn_that_agy_exits_before_reading_is_judged_by_what_agy_wrote() {
+    // Regression: a signed-out agy writes its ERROR result and exits without reading
+    // stdin; a first turn written after it exited (here: one larger than the pipe, so the
+    // write always outlives the reader) failed as "stdin is not writable" (permanent) on
+    // two processes instead of the auth error agy had written.
+    let mut sb = fake_sandbox();
+    sb.set(FAKE_AGY_SIGNED_OUT, "1");
+    let mut d = sb.driver(&[]);
+    let r = d.call(json!({"op": "open", "session": "s"})).await;
+    assert!(r.ok, "{r:?}");
+    let long = "a pasted file ".repeat(8 * 1024);
+    let r = d
+        .call(json!({"op": "turn", "session": "s", "text": long}))
+        .await;
+    assert_eq!(
+        (r.outcome, r.retryable),
+        (Some(Outcome::Auth), Some(false)),
+        "{r:?}"
+    );
+    d.finish().await;
+    assert_eq!(journal(&sb).len(), 1, "one agy, not started again");
 }
 
 #[tokio::test]
