@@ -3,7 +3,7 @@
 
 use crate::io::recorder::Recorder;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The process's two output streams.
@@ -12,6 +12,8 @@ pub struct Output {
     recorder: Arc<Recorder>,
     stdout_closed: AtomicBool,
     wrote_stdout: AtomicBool,
+    /// Bytes written to stdout so far.
+    stdout_bytes: AtomicU64,
     // Serialises writers (main thread, signal thread) so lines never interleave.
     lock: Mutex<()>,
 }
@@ -23,6 +25,7 @@ impl Output {
             recorder,
             stdout_closed: AtomicBool::new(false),
             wrote_stdout: AtomicBool::new(false),
+            stdout_bytes: AtomicU64::new(0),
             lock: Mutex::new(()),
         }
     }
@@ -39,10 +42,16 @@ impl Output {
             Ok(()) => {
                 let n = bytes.len() as u64;
                 self.wrote_stdout.fetch_or(n > 0, Ordering::SeqCst);
+                self.stdout_bytes.fetch_add(n, Ordering::SeqCst);
                 self.recorder.update(false, |r| r.stdout_bytes += n);
             }
             Err(e) => self.on_write_error(&e),
         }
+    }
+
+    /// How many bytes reached stdout so far.
+    pub fn stdout_bytes(&self) -> u64 {
+        self.stdout_bytes.load(Ordering::SeqCst)
     }
 
     /// Whether any byte reached stdout so far.

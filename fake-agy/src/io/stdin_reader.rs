@@ -32,6 +32,10 @@ pub enum StdinEvent {
 #[derive(Debug)]
 pub struct StdinReader {
     events: Receiver<StdinEvent>,
+    /// An event taken by [`StdinReader::wait_for_input`], given out next.
+    pending: Option<StdinEvent>,
+    /// Lines given out so far.
+    lines_taken: usize,
     wake: Option<OwnedFd>,
     handle: Option<JoinHandle<()>>,
 }
@@ -44,6 +48,8 @@ impl StdinReader {
             let _ = tx.send(StdinEvent::Eof);
             return StdinReader {
                 events: rx,
+                pending: None,
+                lines_taken: 0,
                 wake: None,
                 handle: None,
             };
@@ -51,14 +57,49 @@ impl StdinReader {
         let handle = std::thread::spawn(move || read_loop(recorder, tx, wake_r));
         StdinReader {
             events: rx,
+            pending: None,
+            lines_taken: 0,
             wake: Some(wake_w),
             handle: Some(handle),
         }
     }
 
     /// The next event, waiting for it.
-    pub fn next(&self) -> StdinEvent {
-        self.events.recv().unwrap_or(StdinEvent::Eof)
+    pub fn next(&mut self) -> StdinEvent {
+        let event = self
+            .pending
+            .take()
+            .unwrap_or_else(|| self.events.recv().unwrap_or(StdinEvent::Eof));
+        if matches!(event, StdinEvent::Line { .. }) {
+            self.lines_taken += 1;
+        }
+        event
+    }
+
+    /// Waits until a line has come or stdin has ended, without taking the line (the
+    /// next [`StdinReader::next`] gives it out): true when a line is waiting.
+    pub fn wait_for_input(&mut self) -> bool {
+        let event = self
+            .pending
+            .take()
+            .unwrap_or_else(|| self.events.recv().unwrap_or(StdinEvent::Eof));
+        let line = matches!(event, StdinEvent::Line { .. });
+        self.pending = Some(event);
+        line
+    }
+
+    /// Takes the line [`StdinReader::wait_for_input`] saw, if nothing took it since: the
+    /// scripted steps it started answered it.
+    pub fn take_waiting_line(&mut self) {
+        if matches!(self.pending, Some(StdinEvent::Line { .. })) {
+            self.pending = None;
+            self.lines_taken += 1;
+        }
+    }
+
+    /// How many lines were given out.
+    pub fn lines_taken(&self) -> usize {
+        self.lines_taken
     }
 
     /// Stops reading and closes stdin, so a writer gets EPIPE. Waits until it is done.

@@ -19,12 +19,12 @@ use crate::script::rules::{
 };
 use crate::session::{Session, SessionParts};
 use crate::store::brain::AppDir;
-use crate::store::state::claim_invocation;
+use crate::store::state::{claim_invocation, release_turn};
 use agy_protocol::command_line::InvocationKind;
 use agy_protocol::env::FAKE_AGY_JOURNAL;
 use agy_protocol::script::{
-    parse_script_file, DefaultSpec, Exhausted, InvocationRule, MalformedLines, RunMode, Script,
-    ScriptHeader, Step, Times,
+    parse_script_file, DefaultSpec, Exhausted, InitAt, InvocationRule, MalformedLines, RunMode,
+    Script, ScriptHeader, Step, Times,
 };
 use agy_protocol::AgyVersion;
 use std::ffi::OsString;
@@ -178,7 +178,9 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     s.flag_error = flag_error;
     s.quota_exhausted = knobs.quota_exhausted;
     s.init_at = script.script.init_at.or(knobs.init_at).unwrap_or_default();
-    act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)
+    let code = act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)?;
+    release_idle_start(&s, &knobs, n, rule_index)?;
+    Ok(code)
 }
 
 /// The invocation's number and the index of the rule that serves it. The state file
@@ -201,6 +203,40 @@ fn choose_rule(
     claim_invocation(&knobs.state_dir()?, facts.kind, |n, counts| {
         choose_invocation(script, &InvocationFacts { n, ..facts }, counts)
     })
+}
+
+/// A persistent process plays its scripted invocation once its first stdin line has
+/// come: agy reads a line before it runs a turn, so a process whose stdin ends first (a
+/// client that starts agy to see it start, or to read `init`) runs no turn and is an
+/// idle start (`init` at EOF, exit 0: KA's agy 1.2.14 probe, docs/agy-reference.md,
+/// "When `init` is written"). Returns false for an idle start.
+fn first_line_comes(s: &mut Session) -> Result<bool, FakeError> {
+    if s.init_at == InitAt::Start {
+        s.ensure_init()?;
+    }
+    if s.stdin().wait_for_input() {
+        return Ok(true);
+    }
+    s.mark_idle_start();
+    s.ensure_init()?;
+    Ok(false)
+}
+
+/// An idle start ran no turn: its claim on a turn number and on its rule is given back,
+/// so the next process is served as the first turn invocation was meant to be.
+fn release_idle_start(
+    s: &Session,
+    knobs: &Knobs,
+    claimed: u32,
+    rule: Option<usize>,
+) -> Result<(), FakeError> {
+    if !s.was_idle_start() || claimed == 0 {
+        return Ok(());
+    }
+    release_turn(&knobs.state_dir()?, rule)?;
+    s.recorder
+        .update(true, |r| r.rule = Some("none: idle start".to_string()));
+    Ok(())
 }
 
 /// Signal words at the head of the rule's steps are in force before the journal shows
@@ -295,8 +331,18 @@ fn act(
             // A scripted invocation's default turns answer under the schema too; a bad
             // one leaves them without (the script decides what happens instead).
             let _ = load_schema(s);
+            if !first_line_comes(s)? {
+                return Ok(s.exit_code());
+            }
         }
+        let written = s.out.stdout_bytes();
         run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
+        if s.out.stdout_bytes() > written {
+            // Steps that wrote a turn's output and served no line (no `default` among
+            // them) answered the first one; steps that only set things up leave it to
+            // the turn rules.
+            s.stdin().take_waiting_line();
+        }
         serve_lines(s, &mut ctx)?;
         // stdin EOF: the last turn has finished (turns are sequential); agy exits 0
         // ([I], docs/agy-reference.md §4.4).

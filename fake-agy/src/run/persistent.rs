@@ -32,6 +32,9 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         let (text, index) = match s.stdin().next() {
             StdinEvent::Eof => {
                 ctx.done = true;
+                if s.stdin().lines_taken() == 0 {
+                    s.mark_idle_start();
+                }
                 if !s.out.wrote_stdout() {
                     // KA (agy 1.2.14): EOF with no line, or after an unknown-event
                     // line only, still gets `init` (docs/agy-reference.md, "When

@@ -96,6 +96,8 @@ pub struct Session {
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
+    /// A persistent process whose stdin ended before any line came: no turn ran.
+    idle_start: bool,
 }
 
 /// What a session is built from.
@@ -124,6 +126,17 @@ pub struct SessionParts {
 }
 
 impl Session {
+    /// Marks this process an idle start: a persistent process whose stdin ended before
+    /// any line came, so it ran no turn (and does not count as one).
+    pub fn mark_idle_start(&mut self) {
+        self.idle_start = true;
+    }
+
+    /// Whether this process was an idle start ([`Session::mark_idle_start`]).
+    pub fn was_idle_start(&self) -> bool {
+        self.idle_start
+    }
+
     /// The stdin thread, started on first use.
     pub fn stdin(&mut self) -> &mut StdinReader {
         let recorder = self.recorder.clone();
@@ -166,6 +179,7 @@ impl Session {
             conversation: None,
             last_step_index: None,
             last_step: None,
+            idle_start: false,
         }
     }
 

@@ -35,6 +35,27 @@ pub fn claim_invocation(
     kind: InvocationKind,
     choose: impl FnOnce(u32, &BTreeMap<String, u32>) -> Option<usize>,
 ) -> Result<(u32, Option<usize>), FakeError> {
+    let mut claimed = (0, None);
+    update_state(dir, |state| {
+        state.invocations += 1;
+        let n = state.invocations;
+        let of_kind = match kind {
+            InvocationKind::Turn => &mut state.turns,
+            InvocationKind::Probe => &mut state.probes,
+        };
+        *of_kind += 1;
+        let chosen = choose(*of_kind, &state.rules);
+        if let Some(i) = chosen {
+            *state.rules.entry(invocation_key(i)).or_insert(0) += 1;
+        }
+        claimed = (n, chosen);
+    })?;
+    Ok(claimed)
+}
+
+/// Reads the state, changes it with `change` and writes it back, all under the file's
+/// exclusive lock.
+fn update_state(dir: &Path, change: impl FnOnce(&mut ScenarioState)) -> Result<(), FakeError> {
     fs::create_dir_all(dir).map_err(|e| FakeError::io("create state dir", dir, e))?;
     let path = dir.join("state.json");
     let mut f = OpenOptions::new()
@@ -55,17 +76,7 @@ pub fn claim_invocation(
         serde_json::from_str(&text)
             .map_err(|e| FakeError::io("parse state file", &path, std::io::Error::other(e)))?
     };
-    state.invocations += 1;
-    let n = state.invocations;
-    let of_kind = match kind {
-        InvocationKind::Turn => &mut state.turns,
-        InvocationKind::Probe => &mut state.probes,
-    };
-    *of_kind += 1;
-    let chosen = choose(*of_kind, &state.rules);
-    if let Some(i) = chosen {
-        *state.rules.entry(invocation_key(i)).or_insert(0) += 1;
-    }
+    change(&mut state);
     let mut body = serde_json::to_vec(&state).unwrap_or_default();
     // Overwrite in place, padding with spaces (valid trailing JSON whitespace) instead
     // of truncating: ext4 flushes a file truncated to zero and rewritten on close
@@ -77,7 +88,20 @@ pub fn claim_invocation(
         .and_then(|_| f.write_all(&body))
         .map_err(|e| FakeError::io("write state file", &path, e))?;
     let _ = f.unlock();
-    Ok((n, chosen))
+    Ok(())
+}
+
+/// Gives back the claim of a turn invocation that ran no turn (an idle start): one turn
+/// fewer, and one use fewer of `rule`, under the lock.
+pub fn release_turn(dir: &Path, rule: Option<usize>) -> Result<(), FakeError> {
+    update_state(dir, |state| {
+        state.turns = state.turns.saturating_sub(1);
+        if let Some(i) = rule {
+            if let Some(uses) = state.rules.get_mut(&invocation_key(i)) {
+                *uses = uses.saturating_sub(1);
+            }
+        }
+    })
 }
 
 /// The state key of invocation rule `i` (0-based).

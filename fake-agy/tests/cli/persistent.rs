@@ -472,3 +472,41 @@ async fn eof_after_an_unknown_event_line_writes_init_and_exits_zero() {
     ))
     .await;
 }
+
+/// A scripted persistent invocation plays once its first stdin line came: a process
+/// whose stdin ends first (a client that starts agy only to see it start) plays none of
+/// it, writes `init`, exits 0, and leaves the rule and the turn number to the next
+/// process, which is served as the first turn invocation.
+#[tokio::test]
+async fn an_idle_start_plays_no_scripted_step_and_leaves_the_first_rule_to_the_next_process() {
+    let sb = Sandbox::new();
+    let script = "[[invocation]]\nwhen = { nth = 1 }\nsteps = [{ stderr = \"rule one\" }, { default = true }]\n\n[[invocation]]\nsteps = [{ stderr = \"another rule\" }, { default = true }]\n";
+    let mut idle = Driver::start(&sb, Some(script), &[], &[]);
+    crate::journal::wait_for(&sb, |r| r.rule.is_some());
+    idle.close_stdin();
+    let init = idle.next_event().await.expect("init at EOF");
+    assert_eq!(init["event"], "init");
+    assert_eq!(idle.next_event().await, None, "no scripted output");
+    let (status, stderr) = idle.finish().await;
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        !stderr.contains("rule"),
+        "no scripted step played: {stderr}"
+    );
+
+    let mut turn = Driver::start(&sb, Some(script), &[], &[]);
+    turn.send(&user("reply ONE")).await;
+    let events = turn.turn().await;
+    assert_eq!(
+        events.last().expect("result")["result"]["status"],
+        "SUCCESS"
+    );
+    let (status, stderr) = turn.finish().await;
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        stderr.contains("rule one"),
+        "the first rule served the first turn: {stderr}"
+    );
+    let journal = sb.journal();
+    assert_eq!(journal[0].rule.as_deref(), Some("none: idle start"));
+}

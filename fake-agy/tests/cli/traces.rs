@@ -109,7 +109,7 @@ fn replay(c: &Capture) -> Replay {
     cmd.env(FAKE_AGY_SCRIPT, &script).args(argv.iter().skip(1));
     let mut child = cmd.spawn().expect("spawn");
     let mut stdin = child.stdin.take().expect("stdin");
-    for line in c.stdin_lines() {
+    for line in c.replay_lines() {
         // A run that fails before reading stdin closes it; the error is expected.
         let _ = stdin.write_all(format!("{line}\n").as_bytes());
     }

@@ -50,7 +50,7 @@ fn replay(dir: &Path, c: &Capture) -> Result<(), String> {
         .stderr(std::process::Stdio::piped());
     let mut child = cmd.spawn().expect("spawn");
     let mut stdin = child.stdin.take().expect("stdin");
-    for line in c.stdin_lines() {
+    for line in c.replay_lines() {
         // A run that ends before reading stdin closes it; the error is expected.
         let _ = stdin.write_all(format!("{line}\n").as_bytes());
     }

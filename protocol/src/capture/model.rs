@@ -251,7 +251,25 @@ impl Capture {
     pub fn stdin_lines(&self) -> &[String] {
         self.stdin.get().map(|v| v.as_slice()).unwrap_or(&[])
     }
+
+    /// The lines a replay of this capture sends: the recorded ones; for a persistent
+    /// run whose stdin was not published, one user line standing for the client's,
+    /// since persistent agy runs a turn only once a line came (an idle start runs none)
+    /// and the capture shows what followed it.
+    pub fn replay_lines(&self) -> Vec<String> {
+        let persistent = self.argv().is_some_and(|argv| {
+            crate::command_line::parse_args(argv.get(1..).unwrap_or_default())
+                .is_ok_and(|a| a.run_mode() == crate::script::RunMode::Persistent)
+        });
+        if persistent && self.stdin == Known::Unknown {
+            return vec![UNPUBLISHED_LINE.to_string()];
+        }
+        self.stdin_lines().to_vec()
+    }
 }
+
+/// The user line a replay sends for a persistent capture whose stdin was not published.
+pub const UNPUBLISHED_LINE: &str = r#"{"event":"user","message":{"role":"user","content":[{"type":"text","text":"(not published)"}]}}"#;
 
 impl Corpus {
     /// The capture with this id.
