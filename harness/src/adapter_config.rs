@@ -54,6 +54,11 @@ pub struct AdapterSection {
     /// `unsupported` instead of running them. None: every version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agy_versions: Option<agy_protocol::VersionRange>,
+    /// The side of a split record the adapter relies on: when agy writes `init` in
+    /// persistent mode (docs/agy-reference.md, "When `init` is written"). fake-agy takes
+    /// that side in every scenario that does not state its own. None: fake-agy's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_at: Option<agy_protocol::script::InitAt>,
     /// The reference adapter: a driverless profile's adapter is its subcommand named for
     /// the profile (`agy-reference-adapter acp-agent …`). Never read from a file.
     #[serde(skip)]
@@ -177,6 +182,7 @@ impl AdapterConfig {
                 env: BTreeMap::new(),
                 strict: true,
                 agy_versions: None,
+                init_at: None,
                 reference: true,
             },
             errors,
@@ -501,6 +507,24 @@ reason = "bug 12"
         assert!(!c.adapter.supports(v("1.1.9")));
         assert!(parse("").expect("parses").adapter.supports(v("1.0.16")));
         let bad = parse("agy_versions = \">=one\"\n").expect_err("a bad range");
+        assert!(bad.to_string().contains("a.toml:5"), "{bad}");
+    }
+
+    #[test]
+    fn the_init_side_an_adapter_relies_on_is_read_and_a_wrong_one_located() {
+        let parse = |extra: &str| {
+            let src = SourceFile::new(
+                "a.toml",
+                format!(
+                    "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"session\"]\n{extra}"
+                ),
+            );
+            parse_adapter_config(&src, Path::new("/base"))
+        };
+        let c = parse("init_at = \"start\"\n").expect("parses");
+        assert_eq!(c.adapter.init_at, Some(agy_protocol::script::InitAt::Start));
+        assert_eq!(parse("").expect("parses").adapter.init_at, None);
+        let bad = parse("init_at = \"before_stdin\"\n").expect_err("not a side");
         assert!(bad.to_string().contains("a.toml:5"), "{bad}");
     }
 

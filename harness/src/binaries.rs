@@ -131,7 +131,8 @@ pub(crate) fn adapter_config(
                     path.display()
                 ))
             })
-            .and_then(|c| startable(c, path)),
+            .and_then(|c| startable(c, path))
+            .inspect(say_relied_on_sides),
         None => {
             let bin = reference_adapter(runner)?;
             let extra: Vec<String> = faults
@@ -140,6 +141,19 @@ pub(crate) fn adapter_config(
                 .collect();
             Ok(AdapterConfig::reference(&bin, &extra))
         }
+    }
+}
+
+/// Says which side of a split record fake-agy takes because the config relies on it.
+fn say_relied_on_sides(config: &AdapterConfig) {
+    if let Some(side) = config.adapter.init_at {
+        eprintln!(
+            "note: fake-agy writes `init` {} in persistent mode for this adapter (`init_at` in its config): one side of a split record, docs/agy-reference.md, \"When `init` is written\"",
+            match side {
+                agy_protocol::script::InitAt::Start => "at process start",
+                agy_protocol::script::InitAt::FirstLine => "after the first stdin line",
+            }
+        );
     }
 }
 

@@ -92,6 +92,13 @@ pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, 
             side.as_str().to_string(),
         ));
     }
+    // A scenario's own `[script] init_at` still wins inside fake-agy.
+    if let Some(side) = settings.config.adapter.init_at {
+        env.push((
+            agy_protocol::env::FAKE_AGY_INIT_AT.to_string(),
+            side.as_str().to_string(),
+        ));
+    }
     if s.meta.agy_installed == Some(false) {
         sandbox.without_agy(&mut env);
     }

@@ -211,6 +211,38 @@ fn one_missing_quote_in_a_catalogue_scenario_is_one_located_error() {
 }
 
 #[test]
+fn an_adapter_relying_on_init_at_start_says_so_in_its_config_and_fake_agy_takes_that_side() {
+    // The record is split on when agy writes `init` in persistent mode; an adapter that
+    // waits for it before its first line fails every open on fake-agy's default side.
+    let t = TestDir::new();
+    let scenario = t.write(
+        "open.toml",
+        "[scenario]\nname = \"standin/open-waits-for-init\"\nprofile = \"session\"\n\n[[op]]\nopen = {}\nexpect = { outcome = \"success\" }\n",
+    );
+    let run = |extra: &str| {
+        let adapter = t.write(
+            "adapter.toml",
+            &format!(
+                "[adapter]\nname = \"standin\"\ncommand = [\"python3\", {:?}, \"init-first\"]\nprofiles = [\"session\"]\n{extra}[timeouts]\nslack = \"200ms\"\nreply = \"10s\"\n",
+                standin_driver().display().to_string()
+            ),
+        );
+        harness(&t)
+            .args(["--color", "never", "run", "--adapter"])
+            .arg(&adapter)
+            .arg(&scenario)
+            .output()
+            .expect("runs")
+    };
+    let default_side = run("");
+    assert_eq!(default_side.status.code(), Some(1), "{default_side:?}");
+    let start = run("init_at = \"start\"\n");
+    let stderr = text(&start.stderr);
+    assert_eq!(start.status.code(), Some(0), "{start:?}");
+    assert!(stderr.contains("`init_at`"), "{stderr}");
+}
+
+#[test]
 fn the_catalogue_is_built_in_and_a_folder_overrides_it() {
     let t = TestDir::new();
     let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");

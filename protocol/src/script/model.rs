@@ -77,6 +77,14 @@ impl InitAt {
             _ => None,
         }
     }
+
+    /// The spelling [`InitAt::parse`] reads.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InitAt::FirstLine => "first_line",
+            InitAt::Start => "start",
+        }
+    }
 }
 
 /// How fake-agy treats a malformed persistent-mode stdin line whose handling agy's

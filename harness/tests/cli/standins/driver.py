@@ -12,12 +12,16 @@ misbehaves on request. Mode is argv[1]:
   touch-home     write into $HOME/.gemini, then answer like `ok`
   count-starts   note each start in $AGY_DRIVER_STATE_DIR/starts; `generate` succeeds
                  only once the driver has been started twice (after a restart)
+  init-first     `open` starts a persistent agy and waits up to 3 s for its `init`
+                 line before it would write one (an adapter relying on `init` at
+                 start); it fails the op when none came, closes agy's stdin otherwise
 
 If STANDIN_READY names a FIFO, the driver writes one line there once it is
 misbehaving: its pid and the pids of its grandchildren, space-separated.
 """
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -31,6 +35,19 @@ def ready():
     if path:
         with open(path, "w") as f:
             f.write(" ".join(str(p) for p in [os.getpid()] + children) + "\n")
+
+
+def open_waiting_for_init():
+    """Starts a persistent agy and reads stdout until its `init` line (3 s at most)."""
+    agy = subprocess.Popen(
+        [os.environ.get("AGY_BIN", "agy"), "--input-format", "stream-json",
+         "--output-format", "stream-json"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    ready, _, _ = select.select([agy.stdout], [], [], 3.0)
+    line = agy.stdout.readline() if ready else b""
+    agy.stdin.close()
+    agy.wait()
+    return b'"init"' in line
 
 
 def reply(obj):
@@ -82,6 +99,9 @@ for line in sys.stdin:
     if op == "generate" and mode == "count-starts" and starts < 2:
         reply({"id": req["id"], "ok": False, "outcome": "transient", "retryable": True,
                "error": {"name": "NotRestarted", "message": f"{starts} start(s)"}})
+    elif op == "open" and mode == "init-first" and not open_waiting_for_init():
+        reply({"id": req["id"], "ok": False, "outcome": "timeout", "retryable": True,
+               "error": {"name": "InitTimeout", "message": "no init before the first line"}})
     elif op == "generate":
         reply({"id": req["id"], "ok": True, "outcome": "success", "retryable": False})
     else:
