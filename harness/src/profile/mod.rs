@@ -17,4 +17,6 @@ pub mod text;
 mod unit;
 
 pub use registry::{by_oracle, op_owner, unit, units, DEFAULT};
-pub use unit::{AgyRun, Client, ContractLine, Evidence, OpDoc, Oracle, ProfileUnit, Reach};
+pub use unit::{
+    AgyRun, Client, ContractLine, Evidence, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach,
+};

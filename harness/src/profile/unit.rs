@@ -32,6 +32,40 @@ pub struct ProfileUnit {
     /// `repro` keeps a cut only when every reading that passes the original passes it
     /// too, so a minimal scenario keeps what any correct adapter may read.
     pub readings: &'static [&'static [&'static str]],
+    /// What the probe bounds (`[expect.probes]`) count per.
+    pub probe_scopes: ProbeScopes,
+}
+
+/// What the probe bounds count per: the whole scenario, or each start of the adapter
+/// (it may read agy's version or models again) and each session it opens (it may start
+/// agy once to see it start, an idle start).
+#[derive(Debug, Clone, Copy)]
+pub struct ProbeScopes {
+    /// Ops after which the adapter is started afresh when another op follows.
+    pub restarts: &'static [&'static str],
+    /// Ops that open or load a session.
+    pub sessions: &'static [&'static str],
+}
+
+impl ProbeScopes {
+    /// Every bound counts over the whole scenario.
+    pub const PER_SCENARIO: ProbeScopes = ProbeScopes {
+        restarts: &[],
+        sessions: &[],
+    };
+
+    /// The adapter's starts and the sessions it opened in a run of `ops` (the op names in
+    /// order), each at least 1.
+    pub fn count(&self, ops: &[&str]) -> (u32, u32) {
+        let followed = ops.len().saturating_sub(1);
+        let restarts = ops[..followed]
+            .iter()
+            .filter(|o| self.restarts.contains(o))
+            .count();
+        let sessions = ops.iter().filter(|o| self.sessions.contains(o)).count();
+        let at_least_one = |n: usize| u32::try_from(n).unwrap_or(u32::MAX).max(1);
+        (at_least_one(restarts + 1), at_least_one(sessions))
+    }
 }
 
 impl ProfileUnit {
@@ -154,4 +188,32 @@ pub enum Evidence {
     Documented,
     /// Neither: the fake's behaviour is scriptable, not known.
     Unverified,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ProbeScopes;
+
+    #[test]
+    fn starts_count_restarts_followed_by_an_op_and_sessions_count_opened_ones() {
+        let scopes = ProbeScopes {
+            restarts: &["kill"],
+            sessions: &["new", "load"],
+        };
+        assert_eq!(scopes.count(&["init", "new", "prompt"]), (1, 1));
+        assert_eq!(
+            scopes.count(&["new", "prompt", "kill", "load", "prompt"]),
+            (2, 2)
+        );
+        assert_eq!(
+            scopes.count(&["new", "new", "kill"]),
+            (1, 2),
+            "a last kill starts nothing"
+        );
+        assert_eq!(scopes.count(&[]), (1, 1));
+        assert_eq!(
+            ProbeScopes::PER_SCENARIO.count(&["kill", "new", "new"]),
+            (1, 1)
+        );
+    }
 }

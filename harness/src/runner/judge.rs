@@ -195,8 +195,11 @@ fn judge(ctx: &Ctx<'_>, obs: &Observation) -> Vec<Failure> {
                 .map(|f| f.seed_choice(j.strict.as_ref())),
         );
     }
-    if crate::profile::unit(s.meta.profile).judged_by_agy_journal() {
-        let bounds = s.expect.probes.unwrap_or_default();
+    let unit = crate::profile::unit(s.meta.profile);
+    if unit.judged_by_agy_journal() {
+        let ops: Vec<&str> = obs.ops.iter().map(|o| o.name).collect();
+        let (starts, sessions) = unit.probe_scopes.count(&ops);
+        let bounds = s.expect.probes.unwrap_or_default().per(starts, sessions);
         out.extend(check_probes(&bounds, obs));
     }
     let running = |pid: u32| obs.running_at_end.contains(&pid);

@@ -408,6 +408,23 @@ impl ProbeExpect {
     };
 }
 
+impl ProbeExpect {
+    /// These bounds for a run with `starts` starts of the adapter and `sessions`
+    /// sessions: a start may read agy's version and models again, a session may start
+    /// agy once to see it start (docs/scenario-format.md, `[expect.probes]`).
+    pub fn per(self, starts: u32, sessions: u32) -> ProbeExpect {
+        let per_start = |n: u32| n.saturating_mul(starts);
+        ProbeExpect {
+            version: per_start(self.version),
+            models: per_start(self.models),
+            slash_commands: per_start(self.slash_commands),
+            update: per_start(self.update),
+            other: per_start(self.other),
+            idle_starts: self.idle_starts.saturating_mul(sessions),
+        }
+    }
+}
+
 impl Default for ProbeExpect {
     fn default() -> Self {
         ProbeExpect::DEFAULT

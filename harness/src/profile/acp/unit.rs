@@ -1,7 +1,7 @@
 //! The `acp` unit: an ACP client of Antigravity's ACP server that restores sessions.
 
 use super::CONTRACT;
-use crate::profile::{AgyRun, OpDoc, Oracle, ProfileUnit, Reach};
+use crate::profile::{AgyRun, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 const STATE: &str = "session → result.history, result.restore_state";
@@ -47,4 +47,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     contract: &CONTRACT,
     oracle: Oracle::Restore,
     readings: &[],
+    probe_scopes: ProbeScopes::PER_SCENARIO,
 };

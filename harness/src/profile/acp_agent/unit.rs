@@ -2,7 +2,7 @@
 //! run per prompt, continuing a conversation with `--conversation`.
 
 use super::CONTRACT;
-use crate::profile::{AgyRun, Client, OpDoc, Oracle, ProfileUnit, Reach};
+use crate::profile::{AgyRun, Client, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `acp-agent`.
@@ -49,4 +49,10 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     contract: &CONTRACT,
     oracle: Oracle::EditorAgent,
     readings: &[],
+    // A killed agent is started afresh (it may list models again); each ACP session may
+    // start agy once to read its `init` (agy-acp 0.2.1 does, examples/agy-acp).
+    probe_scopes: ProbeScopes {
+        restarts: &["agent_kill"],
+        sessions: &["agent_new", "agent_load"],
+    },
 };

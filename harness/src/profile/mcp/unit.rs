@@ -2,7 +2,7 @@
 //! its MCP client through the bridge (`agy-harness bridge mcp`).
 
 use super::CONTRACT;
-use crate::profile::{AgyRun, Client, OpDoc, Oracle, ProfileUnit, Reach};
+use crate::profile::{AgyRun, Client, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `mcp`.
@@ -29,4 +29,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     contract: &CONTRACT,
     oracle: Oracle::ToolResult,
     readings: &[],
+    probe_scopes: ProbeScopes::PER_SCENARIO,
 };

@@ -1,7 +1,7 @@
 //! The `oneshot` unit: an image provider, one print run per request.
 
 use super::CONTRACT;
-use crate::profile::{AgyRun, OpDoc, Oracle, ProfileUnit, Reach};
+use crate::profile::{AgyRun, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `oneshot`.
@@ -19,4 +19,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     contract: &CONTRACT,
     oracle: Oracle::ImageProvider,
     readings: &[],
+    probe_scopes: ProbeScopes::PER_SCENARIO,
 };

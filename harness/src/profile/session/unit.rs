@@ -1,7 +1,7 @@
 //! The `session` unit: one persistent stream-json process per conversation.
 
 use super::CONTRACT;
-use crate::profile::{AgyRun, OpDoc, Oracle, ProfileUnit, Reach};
+use crate::profile::{AgyRun, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `session`.
@@ -37,4 +37,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     contract: &CONTRACT,
     oracle: Oracle::PersistentDriver,
     readings: &[&["--answers-from", "streamed"]],
+    probe_scopes: ProbeScopes::PER_SCENARIO,
 };

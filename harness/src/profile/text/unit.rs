@@ -2,7 +2,7 @@
 //! conversation continued run by run.
 
 use super::CONTRACT;
-use crate::profile::{AgyRun, OpDoc, Oracle, ProfileUnit, Reach};
+use crate::profile::{AgyRun, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `text`.
@@ -20,4 +20,5 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     contract: &CONTRACT,
     oracle: Oracle::TextClient,
     readings: &[],
+    probe_scopes: ProbeScopes::PER_SCENARIO,
 };
