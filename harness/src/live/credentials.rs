@@ -65,13 +65,22 @@ impl Credentials {
     }
 }
 
+/// The file agy keeps its sign-in token in when no OS keyring is reachable, in the
+/// profile folder ([`profile_dir`]).
+pub const TOKEN_FILE: &str = "antigravity-oauth-token";
+
+/// agy's profile folder under `home`: `.gemini/antigravity-cli`.
+pub fn profile_dir(home: &Path) -> PathBuf {
+    home.join(".gemini").join("antigravity-cli")
+}
+
 /// Copies the token file and settings from `real_home`'s profile into
 /// `sandbox_home`'s; missing files are skipped (a keyring sign-in has no token file).
 pub fn copy_credentials(real_home: &Path, sandbox_home: &Path) {
-    let from = real_home.join(".gemini").join("antigravity-cli");
-    let to = sandbox_home.join(".gemini").join("antigravity-cli");
+    let from = profile_dir(real_home);
+    let to = profile_dir(sandbox_home);
     let _ = std::fs::create_dir_all(&to);
-    for name in ["antigravity-oauth-token", "settings.json"] {
+    for name in [TOKEN_FILE, "settings.json"] {
         let _ = std::fs::copy(from.join(name), to.join(name));
     }
 }

@@ -14,7 +14,7 @@ mod sign_in;
 mod wrapper;
 
 pub(crate) use capture::RECORD_CAP;
-pub use credentials::{copy_credentials, Credentials, CredentialsArg};
+pub use credentials::{copy_credentials, profile_dir, Credentials, CredentialsArg, TOKEN_FILE};
 pub use guard::check_live_allowed;
 pub use record::{LiveRecorder, RUN_RECORD_SOURCE};
 pub use run::LiveRun;
