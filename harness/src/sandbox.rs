@@ -13,7 +13,6 @@
 mod owner;
 mod stale;
 
-use crate::live::{profile_dir, TOKEN_FILE};
 use agy_process::{marked_processes, sweep_marked, MARKER_ENV};
 use agy_protocol::env::{
     AGY_ACP_BIN, AGY_BIN, AGY_DRIVER_STATE_DIR, AGY_DRIVER_WORK_DIR, AGY_HARNESS_SANDBOX_DIR,
@@ -261,6 +260,15 @@ impl Sandbox {
         }
         self.root.clone()
     }
+}
+
+/// The file agy keeps its sign-in token in when no OS keyring is reachable, in the
+/// profile folder ([`profile_dir`]); `--credentials copy` copies it into a sandbox.
+pub const TOKEN_FILE: &str = "antigravity-oauth-token";
+
+/// agy's profile folder under `home`: `.gemini/antigravity-cli`.
+pub fn profile_dir(home: &Path) -> PathBuf {
+    home.join(".gemini").join("antigravity-cli")
 }
 
 /// Removes the sign-in token `--credentials copy` put into the sandbox at `root`,

@@ -1,6 +1,7 @@
 //! How a live run gets the user's credentials. The default gives it none; the others
 //! are explicit, documented opt-ins.
 
+use crate::sandbox::{profile_dir, TOKEN_FILE};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
@@ -63,15 +64,6 @@ impl Credentials {
             Credentials::None => Redactor::new(&identity),
         }
     }
-}
-
-/// The file agy keeps its sign-in token in when no OS keyring is reachable, in the
-/// profile folder ([`profile_dir`]).
-pub const TOKEN_FILE: &str = "antigravity-oauth-token";
-
-/// agy's profile folder under `home`: `.gemini/antigravity-cli`.
-pub fn profile_dir(home: &Path) -> PathBuf {
-    home.join(".gemini").join("antigravity-cli")
 }
 
 /// Copies the token file and settings from `real_home`'s profile into

@@ -14,9 +14,9 @@ mod sign_in;
 mod wrapper;
 
 pub(crate) use capture::RECORD_CAP;
-pub use credentials::{copy_credentials, profile_dir, Credentials, CredentialsArg, TOKEN_FILE};
+pub use credentials::{copy_credentials, Credentials, CredentialsArg};
 pub use guard::check_live_allowed;
 pub use record::{LiveRecorder, RUN_RECORD_SOURCE};
 pub use run::LiveRun;
-pub use sign_in::{classify, judge, probe, SignIn};
+pub use sign_in::{classify, judge, not_signed_out, probe, probe_with, SignIn};
 pub use wrapper::{is_wrapper_invocation, wrap_agy};
