@@ -69,12 +69,20 @@ fn invocations(dir: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// S6a's fact in a report.
-fn s6a(report: &serde_json::Value) -> &serde_json::Value {
-    report["facts"]
+/// S6a's fact in the report of a live run of fake-agy, signed out or not, under
+/// `credentials`; the folder holds the journal.
+fn s6a_of(signed_out: bool, credentials: &str) -> (tempfile::TempDir, serde_json::Value) {
+    let dir = tempfile::tempdir().expect("dir");
+    let agy = live_agy(dir.path(), signed_out);
+    let (out, report) = spikes_live(dir.path(), &agy, credentials);
+    let stderr = agy_test_support::text(&out.stderr);
+    let report = report.unwrap_or_else(|| panic!("no report: {stderr}"));
+    let fact = report["facts"]
         .as_array()
         .and_then(|f| f.iter().find(|f| f["fact"] == "S6a.auth-required"))
         .unwrap_or_else(|| panic!("no S6a in {report:#}"))
+        .clone();
+    (dir, fact)
 }
 
 #[test]
@@ -97,12 +105,7 @@ fn a_signed_in_agy_under_credentials_none_stops_before_any_probe() {
 
 #[test]
 fn a_signed_out_agy_has_s6a_judged() {
-    let dir = tempfile::tempdir().expect("dir");
-    let agy = live_agy(dir.path(), true);
-    let (out, report) = spikes_live(dir.path(), &agy, "none");
-    let stderr = agy_test_support::text(&out.stderr);
-    let report = report.unwrap_or_else(|| panic!("no report: {stderr}"));
-    let fact = s6a(&report);
+    let (_dir, fact) = s6a_of(true, "none");
     assert_ne!(fact["verdict"], "unverified", "{fact:#}");
     assert!(
         !fact["observed"].as_array().is_none_or(Vec::is_empty),
@@ -112,12 +115,7 @@ fn a_signed_out_agy_has_s6a_judged() {
 
 #[test]
 fn a_signed_in_agy_under_credentials_copy_leaves_s6a_not_judged() {
-    let dir = tempfile::tempdir().expect("dir");
-    let agy = live_agy(dir.path(), false);
-    let (out, report) = spikes_live(dir.path(), &agy, "copy");
-    let stderr = agy_test_support::text(&out.stderr);
-    let report = report.unwrap_or_else(|| panic!("no report: {stderr}"));
-    let fact = s6a(&report);
+    let (dir, fact) = s6a_of(false, "copy");
     assert_eq!(fact["verdict"], "unverified", "{fact:#}");
     let reason = fact["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("not judged"), "{reason}");
