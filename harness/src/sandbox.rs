@@ -5,6 +5,13 @@
 //! touched: `HOME` points inside the sandbox.
 //!
 //! Reusable by anything that runs agy or an adapter (scenario runs, spikes).
+//!
+//! Each sandbox names its owner (`owner`): the first sandbox a harness makes in a
+//! folder removes the ones there whose owner is gone (`stale`). A copied sign-in token
+//! is the first file removed, whether the sandbox is dropped or swept.
+
+mod owner;
+mod stale;
 
 use agy_process::{marked_processes, sweep_marked, MARKER_ENV};
 use agy_protocol::env::{
@@ -49,14 +56,19 @@ impl Sandbox {
     }
 
     /// [`Sandbox::create`] in `parent` (`None`: the system temp dir).
+    /// The first sandbox this process makes in a folder first removes the sandboxes
+    /// there that ended runs left (see `stale`).
     pub fn create_in(parent: Option<&Path>, fake_agy: Option<&Path>) -> io::Result<Sandbox> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("agy-harness-");
-        let dir = match parent {
-            Some(parent) => builder.tempdir_in(parent),
-            None => builder.tempdir(),
-        }?;
+        let parent = parent.map_or_else(std::env::temp_dir, Path::to_path_buf);
+        stale::sweep_once(&parent);
+        let dir = tempfile::Builder::new()
+            .prefix(stale::SANDBOX_PREFIX)
+            .tempdir_in(&parent)?;
         let root = dir.path().to_path_buf();
+        let marker = root.display().to_string();
+        if let Some(owner) = owner::Owner::this_process(&marker) {
+            owner.write(&root)?;
+        }
         for sub in ["home", "bin", "fake-state", "driver-state", "work", "tmp"] {
             std::fs::create_dir_all(root.join(sub))?;
         }
@@ -65,7 +77,7 @@ impl Sandbox {
             std::os::unix::fs::symlink(&fake, root.join("bin").join("agy"))?;
         }
         Ok(Sandbox {
-            marker: root.display().to_string(),
+            marker,
             dir: Some(dir),
             root,
             swept: std::sync::atomic::AtomicBool::new(false),
@@ -240,12 +252,30 @@ impl Sandbox {
     }
 
     /// Keeps the folder on disk after the sandbox is dropped (processes still die).
+    /// Its owner file goes, so no later run sweeps it: a kept folder is the user's.
     pub fn keep(&mut self) -> PathBuf {
         if let Some(dir) = self.dir.take() {
             let _ = dir.keep();
+            let _ = std::fs::remove_file(self.root.join(owner::OWNER_FILE));
         }
         self.root.clone()
     }
+}
+
+/// The file agy keeps its sign-in token in when no OS keyring is reachable, in the
+/// profile folder ([`profile_dir`]); `--credentials copy` copies it into a sandbox.
+pub const TOKEN_FILE: &str = "antigravity-oauth-token";
+
+/// agy's profile folder under `home`: `.gemini/antigravity-cli`.
+pub fn profile_dir(home: &Path) -> PathBuf {
+    home.join(".gemini").join("antigravity-cli")
+}
+
+/// Removes the sign-in token `--credentials copy` put into the sandbox at `root`,
+/// before anything else of it, so a removal cut short leaves the token last of all.
+fn remove_token(root: &Path) {
+    let home = root.join("home");
+    let _ = std::fs::remove_file(profile_dir(&home).join(TOKEN_FILE));
 }
 
 impl Drop for Sandbox {
@@ -256,6 +286,9 @@ impl Drop for Sandbox {
     fn drop(&mut self) {
         if !self.swept.load(std::sync::atomic::Ordering::Acquire) {
             self.kill_all();
+        }
+        if self.dir.is_some() {
+            remove_token(&self.root);
         }
     }
 }
@@ -294,6 +327,25 @@ mod tests {
         let root = sb.root().to_path_buf();
         drop(sb);
         assert!(!root.exists());
+    }
+
+    #[test]
+    fn a_kept_sandbox_loses_its_owner_file_so_no_sweep_removes_it() {
+        let parent = tempfile::tempdir().expect("parent");
+        let mut sb = Sandbox::create_in(Some(parent.path()), None).expect("sandbox");
+        assert!(
+            owner::Owner::read(sb.root()).is_some(),
+            "a new sandbox names its owner"
+        );
+        let token = profile_dir(&sb.home()).join(TOKEN_FILE);
+        std::fs::create_dir_all(token.parent().expect("profile")).expect("mkdir");
+        std::fs::write(&token, "secret").expect("token");
+        let root = sb.keep();
+        drop(sb);
+        assert!(token.is_file(), "a kept sandbox keeps what it holds");
+        assert!(!root.join(owner::OWNER_FILE).exists());
+        assert_eq!(stale::sweep_stale(parent.path()), 0);
+        assert!(root.is_dir());
     }
 
     #[test]

@@ -25,6 +25,6 @@ pub use group::{
     in_own_group, in_own_group_std, signal_group, stop_group, wait_for, GroupGuard, ParentDeath,
     Stopped,
 };
-pub use liveness::{is_running, marked_processes, MARKER_ENV};
+pub use liveness::{is_running, marked_processes, start_time, MARKER_ENV};
 pub use reaper::{reaper_main_if_requested, under_reaper, REAPER_ARG};
 pub use sweep::{sweep_marked, wait_gone, wait_gone_until};

@@ -21,6 +21,8 @@ pub(crate) struct ProcStat {
     pub ppid: u32,
     /// The process group.
     pub pgid: u32,
+    /// When the process started, in clock ticks after boot (field 22).
+    pub start: u64,
 }
 
 /// Reads `/proc/<pid>/stat`; `None` when the process is gone or procfs is missing.
@@ -32,7 +34,23 @@ pub(crate) fn proc_stat(pid: u32) -> Option<ProcStat> {
     let state = fields.next()?.chars().next()?;
     let ppid = fields.next()?.parse().ok()?;
     let pgid = fields.next()?.parse().ok()?;
-    Some(ProcStat { state, ppid, pgid })
+    // Fields 6 to 21 (session … itrealvalue) stand between the group and the start.
+    let start = fields.nth(16)?.parse().ok()?;
+    Some(ProcStat {
+        state,
+        ppid,
+        pgid,
+        start,
+    })
+}
+
+/// When the live process `pid` started, in clock ticks after boot (`/proc/<pid>/stat`
+/// field 22); `None` when it is gone, a zombie, or procfs is missing. A pid with its
+/// start time names one process: a pid the kernel gave again has another start.
+pub fn start_time(pid: u32) -> Option<u64> {
+    proc_stat(pid)
+        .filter(|s| !matches!(s.state, 'Z' | 'X'))
+        .map(|s| s.start)
 }
 
 /// Every pid under `/proc`.
@@ -143,5 +161,27 @@ mod tests {
         let _ = child.kill();
         let _ = child.wait();
         assert!(!is_running(pid, None));
+    }
+
+    #[test]
+    fn start_time_is_field_22_and_gone_with_the_process() {
+        let me = std::process::id();
+        // The test binary's name holds no space, so a plain split finds field 22.
+        let stat = std::fs::read_to_string("/proc/self/stat").expect("stat");
+        let field_22: u64 = stat
+            .split(' ')
+            .nth(21)
+            .and_then(|f| f.parse().ok())
+            .expect("22");
+        assert_eq!(start_time(me), Some(field_22));
+        let mut child = std::process::Command::new("/bin/sleep")
+            .arg("30")
+            .spawn()
+            .expect("spawns");
+        let pid = child.id();
+        assert!(start_time(pid).is_some_and(|t| t >= field_22));
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(start_time(pid), None);
     }
 }

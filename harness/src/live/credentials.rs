@@ -1,6 +1,7 @@
 //! How a live run gets the user's credentials. The default gives it none; the others
 //! are explicit, documented opt-ins.
 
+use crate::sandbox::{profile_dir, TOKEN_FILE};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
@@ -68,10 +69,10 @@ impl Credentials {
 /// Copies the token file and settings from `real_home`'s profile into
 /// `sandbox_home`'s; missing files are skipped (a keyring sign-in has no token file).
 pub fn copy_credentials(real_home: &Path, sandbox_home: &Path) {
-    let from = real_home.join(".gemini").join("antigravity-cli");
-    let to = sandbox_home.join(".gemini").join("antigravity-cli");
+    let from = profile_dir(real_home);
+    let to = profile_dir(sandbox_home);
     let _ = std::fs::create_dir_all(&to);
-    for name in ["antigravity-oauth-token", "settings.json"] {
+    for name in [TOKEN_FILE, "settings.json"] {
         let _ = std::fs::copy(from.join(name), to.join(name));
     }
 }

@@ -18,5 +18,5 @@ pub use credentials::{copy_credentials, Credentials, CredentialsArg};
 pub use guard::check_live_allowed;
 pub use record::{LiveRecorder, RUN_RECORD_SOURCE};
 pub use run::LiveRun;
-pub use sign_in::{classify, judge, probe, SignIn};
+pub use sign_in::{classify, judge, not_signed_out, probe, probe_with, SignIn};
 pub use wrapper::{is_wrapper_invocation, wrap_agy};

@@ -1,6 +1,8 @@
-//! The sign-in check of a live run: before any turn spends the budget, one
-//! `agy models` run (charged to the budget) in a sandbox like a scenario's tells whether
-//! agy is signed in, and that is compared with what `--credentials` promised.
+//! The sign-in check of a live run (`run --live` and `spikes --live`): before any turn
+//! spends the budget, one `agy models` run (charged to the budget) in a sandbox like a
+//! scenario's tells whether agy is signed in, and that is compared with what
+//! `--credentials` promised. A probe that needs a signed-out agy (S6a) is judged only
+//! when the check showed it signed out.
 //!
 //! What agy prints is recorded in docs/agy-reference.md ("`agy models`, text"): signed
 //! in, one model per stdout line (*measured* FM, UX); signed out, `Please sign in to view
@@ -11,8 +13,10 @@
 
 use super::credentials::Credentials;
 use super::run::LiveRun;
-use agy_process::{in_own_group_std, sweep_marked, wait_gone, ParentDeath, MARKER_ENV};
+use crate::sandbox::Sandbox;
+use agy_process::{in_own_group_std, wait_gone, ParentDeath, MARKER_ENV};
 use std::io::Read;
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -69,27 +73,43 @@ pub fn judge(credentials: &Credentials, seen: &SignIn) -> Result<Option<String>,
     }
 }
 
+/// Why a probe that needs a signed-out agy (S6a's, `isolated_profile`) is not judged
+/// after the check saw `seen`; `None` when the check saw agy signed out.
+pub fn not_signed_out(seen: &SignIn) -> Option<String> {
+    match seen {
+        SignIn::SignedOut => None,
+        SignIn::SignedIn => Some(
+            "not judged: the sign-in check found agy signed in (through the OS keyring or \
+             the credentials given), so an empty HOME does not sign it out"
+                .into(),
+        ),
+        SignIn::Unknown(why) => Some(format!("not judged: sign-in not known: {why}")),
+    }
+}
+
 /// Runs `agy models` once, charged to the budget, with the credentials of a scenario.
 pub fn probe(run: &LiveRun) -> SignIn {
-    if !run.charge_one() {
+    probe_with(&run.agy, &run.credentials, || run.charge_one())
+}
+
+/// Runs `agy` `models` once with `credentials`, in a sandbox (the copied token is
+/// removed with it); `charge` takes the invocation from the budget, false when spent.
+pub fn probe_with(agy: &Path, credentials: &Credentials, charge: impl FnOnce() -> bool) -> SignIn {
+    if !charge() {
         return SignIn::Unknown("the budget allows no `agy models` run".into());
     }
-    let Ok(sandbox) = tempfile::Builder::new()
-        .prefix("agy-harness-sign-in-")
-        .tempdir()
-    else {
+    let Ok(sandbox) = Sandbox::create(None) else {
         return SignIn::Unknown("no folder for the probe".into());
     };
-    let home = run.credentials.home_for(sandbox.path());
-    let marker = sandbox.path().display().to_string();
-    let mut cmd = std::process::Command::new(&run.agy);
+    let home = credentials.home_for(&sandbox.home());
+    let mut cmd = std::process::Command::new(agy);
     cmd.arg("models")
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", &home)
         .env("USERPROFILE", &home)
-        .env(MARKER_ENV, &marker)
-        .current_dir(sandbox.path())
+        .env(MARKER_ENV, sandbox.marker())
+        .current_dir(sandbox.work())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -121,7 +141,7 @@ pub fn probe(run: &LiveRun) -> SignIn {
     let finished = wait_gone(&[child.id()], PROBE_LIMIT).is_empty();
     agy_process::signal_group(child.id(), nix::sys::signal::Signal::SIGKILL);
     let status = child.wait().ok();
-    sweep_marked(&marker, Duration::from_secs(2));
+    sandbox.kill_all();
     let (stdout, stderr) = (
         out.join().unwrap_or_default(),
         err.join().unwrap_or_default(),
@@ -160,5 +180,14 @@ mod tests {
         let note = judge(&Credentials::Copy(home.clone()), &SignIn::SignedOut);
         assert!(note.expect("ok").expect("note").contains("signed out"));
         assert_eq!(judge(&Credentials::Home(home), &SignIn::SignedIn), Ok(None));
+    }
+
+    #[test]
+    fn only_a_signed_out_check_lets_the_signed_out_probe_be_judged() {
+        assert_eq!(not_signed_out(&SignIn::SignedOut), None);
+        let signed_in = not_signed_out(&SignIn::SignedIn).expect("not judged");
+        assert!(signed_in.contains("signed in"), "{signed_in}");
+        let unknown = not_signed_out(&SignIn::Unknown("no answer".into())).expect("not judged");
+        assert!(unknown.contains("no answer"), "{unknown}");
     }
 }

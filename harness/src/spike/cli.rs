@@ -8,7 +8,7 @@ use super::report::SpikeReport;
 use super::run::{probe_version, run_spikes, SpikeRun};
 use super::target::{Budget, Target};
 use crate::exit_code::{ALL_CONFORM, BAD_INPUT, COULD_NOT_RUN, SCENARIO_FAILED};
-use crate::live::{Credentials, CredentialsArg};
+use crate::live::{Credentials, CredentialsArg, SignIn};
 use crate::locate::{default_spikes, locate_binary, FAKE_AGY_BIN};
 use agy_protocol::env::AGY_HARNESS_FAKE_AGY;
 use agy_protocol::redact::Redactor;
@@ -124,6 +124,11 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
     } else {
         None
     };
+    let sign_in = if target.live {
+        Some(check_sign_in(&target, &redactor).await?)
+    } else {
+        None
+    };
     let mut report = run_spikes(&SpikeRun {
         spikes: &spikes,
         target: &target,
@@ -131,6 +136,7 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         recorder: recorder.as_ref(),
         on_run: Some(&tick),
         known_version,
+        sign_in,
     })
     .await;
     if let Some(b) = &progress {
@@ -160,6 +166,30 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
             EXIT_HOLDS
         },
     )
+}
+
+/// The sign-in check of a live run (`crate::live::probe_with`, charged to the budget),
+/// before any probe: signed in under `--credentials none` stops the run; a note (signed
+/// out under `copy` or `home`, not known) is said first.
+async fn check_sign_in(target: &Target, redactor: &Redactor) -> Result<SignIn, (i32, String)> {
+    let t = target.clone();
+    let seen = tokio::task::spawn_blocking(move || {
+        crate::live::probe_with(&t.bin, &t.credentials, || t.take_invocation())
+    })
+    .await
+    .unwrap_or_else(|e| SignIn::Unknown(format!("the sign-in check failed: {e}")));
+    match crate::live::judge(&target.credentials, &seen) {
+        Err(why) => Err((
+            EXIT_COULD_NOT_RUN,
+            redactor.redact(&format!("error: no probe was run: {why}")),
+        )),
+        Ok(note) => {
+            if let Some(note) = note {
+                eprintln!("{}", redactor.redact(&note));
+            }
+            Ok(seen)
+        }
+    }
 }
 
 /// The spike files `--spikes` (or the default folder) holds, narrowed to `--only`; says

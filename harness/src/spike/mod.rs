@@ -16,6 +16,7 @@ mod report;
 mod run;
 mod target;
 
+pub use crate::live::SignIn;
 pub use crate::recording::{output_events, platform, today, CapturedChunk, REDACTION_NOTE};
 pub use agy_protocol::redact::Redactor;
 pub use cli::{spikes_command, SpikesArgs};

@@ -1,11 +1,13 @@
 //! Running spikes: detect the target's version, run each probe, judge each fact.
 
 use super::judge::{judge_spike, FactReport};
-use super::model::Spike;
+use super::model::{Probe, Spike};
+use super::observation::Observation;
 use super::probe::run_probe;
 use super::record::Recorder;
 use super::report::SpikeReport;
 use super::target::Target;
+use crate::live::{not_signed_out, SignIn};
 use agy_protocol::AgyVersion;
 use std::collections::BTreeMap;
 use std::process::Stdio;
@@ -25,6 +27,10 @@ pub struct SpikeRun<'a> {
     pub on_run: Option<&'a (dyn Fn(u64) + Sync)>,
     /// The target's version when already asked (a live run asks before anything else).
     pub known_version: Option<String>,
+    /// What the sign-in check of a live run saw (`None`: no check ran). A probe with an
+    /// isolated profile asks for a signed-out agy: live, it runs only when the check
+    /// saw agy signed out.
+    pub sign_in: Option<SignIn>,
 }
 
 /// Runs every probe of every spike and judges every fact.
@@ -49,7 +55,10 @@ pub async fn run_spikes(run: &SpikeRun<'_>) -> SpikeReport {
             if !needed {
                 continue;
             }
-            let obs = run_probe(&spike.id, probe, run.target, recorder.as_ref()).await;
+            let obs = match not_run_reason(probe, run) {
+                Some(why) => not_run(probe, &why),
+                None => run_probe(&spike.id, probe, run.target, recorder.as_ref()).await,
+            };
             if let Some(cb) = run.on_run {
                 cb(obs.len() as u64);
             }
@@ -68,6 +77,29 @@ pub async fn run_spikes(run: &SpikeRun<'_>) -> SpikeReport {
         report.invocations_used = Some(run.target.budget_start.saturating_sub(b.left()));
     }
     report
+}
+
+/// Why `probe` does not run in `run`: on a live target, a probe with an isolated
+/// profile (a signed-out agy, S6a) runs only when the sign-in check saw agy signed out.
+fn not_run_reason(probe: &Probe, run: &SpikeRun<'_>) -> Option<String> {
+    if !(run.target.live && probe.isolated_profile) {
+        return None;
+    }
+    match &run.sign_in {
+        Some(seen) => not_signed_out(seen),
+        None => Some("not judged: the sign-in of the live agy was not checked".into()),
+    }
+}
+
+/// Every run of `probe` as not run, for `why`.
+fn not_run(probe: &Probe, why: &str) -> Vec<Observation> {
+    (1..=probe.repeat)
+        .map(|run| Observation {
+            run,
+            not_run: Some(why.to_string()),
+            ..Default::default()
+        })
+        .collect()
 }
 
 /// Runs `<bin> --version` (one live invocation) and reads the version from its output.

@@ -196,3 +196,102 @@ fn a_sandbox_that_cannot_hold_the_kits_files_is_a_setup_failure() {
         "the adapter is judged:\n{stdout}"
     );
 }
+
+/// The `agy-harness-*` folders in `parent` but `except`, sorted.
+fn sandboxes_in(parent: &std::path::Path, except: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir(parent)
+        .expect("list")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.as_path() != except)
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("agy-harness-"))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// `agy-harness run` with a stand-in in `mode` and its sandboxes in `parent`; the
+/// stand-in says it is up on a FIFO named `ready`, when given.
+fn run_in(
+    t: &TestDir,
+    parent: &std::path::Path,
+    mode: &str,
+    ready: Option<&str>,
+) -> std::process::Command {
+    let fifo = ready.map(|name| t.mkfifo(name));
+    let config = t.standin_config(mode, fifo.as_deref());
+    let scenario = t.scenario(&format!("standin/{mode}"), "success", "60s");
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&scenario)
+        .env(agy_protocol::env::AGY_HARNESS_SANDBOX_DIR, parent)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    cmd
+}
+
+/// A harness killed with SIGKILL leaves its sandbox; the first sandbox the next run
+/// makes in that folder removes it and says so. A live run's sandbox and a folder
+/// without an owner file are left.
+#[test]
+fn the_next_run_removes_the_sandbox_a_sigkilled_run_left() {
+    let t = TestDir::new();
+    let parent = t.path().join("sandboxes");
+    let foreign = parent.join("agy-harness-noowner");
+    std::fs::create_dir_all(&foreign).expect("mkdir");
+
+    let mut killed = run_in(&t, &parent, "hang", Some("ready-a"))
+        .spawn()
+        .expect("spawn");
+    read_fifo_line(&t.path().join("ready-a"), Duration::from_secs(30));
+    let left = sandboxes_in(&parent, &foreign);
+    assert_eq!(left.len(), 1, "{left:?}");
+    killed.kill().expect("SIGKILL");
+    let _ = killed.wait();
+    assert!(
+        left[0].is_dir(),
+        "a SIGKILLed run cannot remove its sandbox"
+    );
+
+    let live = run_in(&t, &parent, "hang", Some("ready-b"))
+        .spawn()
+        .expect("spawn");
+    read_fifo_line(&t.path().join("ready-b"), Duration::from_secs(30));
+    assert!(
+        !left[0].exists(),
+        "the next run removed {}",
+        left[0].display()
+    );
+    let live_sandboxes = sandboxes_in(&parent, &foreign);
+    assert_eq!(live_sandboxes.len(), 1, "{live_sandboxes:?}");
+
+    let quick = run(run_in(&t, &parent, "ok", None), Duration::from_secs(60));
+    assert_eq!(quick.status.code(), Some(0), "{}", text(&quick.stderr));
+    assert!(
+        !text(&quick.stderr).contains("removed"),
+        "{}",
+        text(&quick.stderr)
+    );
+    assert!(live_sandboxes[0].is_dir(), "a live run's sandbox stays");
+    assert!(foreign.is_dir(), "a folder without an owner file stays");
+
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(live.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .expect("SIGINT");
+    let out = wait_exit(live, Duration::from_secs(30));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("removed 1 sandbox folder left by ended runs"),
+        "{said}"
+    );
+    assert_eq!(
+        sandboxes_in(&parent, &foreign),
+        Vec::<std::path::PathBuf>::new()
+    );
+}

@@ -90,7 +90,7 @@ fn a_live_run_in_ci_needs_the_allow_variable() {
 fn runs_past_the_budget_are_skipped_and_never_count_as_holds() {
     // fake-agy stands in for a live binary here: the budget logic is what is tested.
     let out = spikes()
-        .args(["--only", "S3", "--live", "--budget", "3", "--report"])
+        .args(["--only", "S3", "--live", "--budget", "4", "--report"])
         .arg(format!(
             "json={}",
             tempfile::tempdir()
@@ -101,6 +101,8 @@ fn runs_past_the_budget_are_skipped_and_never_count_as_holds() {
         ))
         .arg("--agy")
         .arg(fake_agy())
+        .args(["--credentials", "copy"])
+        .env("HOME", tempfile::tempdir().expect("home").keep())
         .env("CI", "true")
         .env(AGY_HARNESS_ALLOW_LIVE, "1")
         .assert()
@@ -108,10 +110,11 @@ fn runs_past_the_budget_are_skipped_and_never_count_as_holds() {
         .stdout
         .clone();
     let text = String::from_utf8_lossy(&out);
-    // --version takes one invocation, two runs of `widescreen` take the rest: the
-    // widescreen facts are judged on two runs, the no-ratio probe is skipped.
+    // --version and the sign-in check take one invocation each, two runs of
+    // `widescreen` take the rest: the widescreen facts are judged on two runs, the
+    // no-ratio probe is skipped.
     assert!(text.contains("skipped for budget"), "{text}");
-    assert!(text.contains("live agy invocations used: 3"), "{text}");
+    assert!(text.contains("live agy invocations used: 4"), "{text}");
 }
 
 #[test]

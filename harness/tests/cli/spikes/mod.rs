@@ -12,3 +12,4 @@ mod junit;
 mod notify;
 mod record;
 mod secrets;
+mod sign_in;

@@ -42,6 +42,7 @@ pub fn run_fake(only: &[&str], env: &[(&str, &str)]) -> SpikeReport {
         recorder: None,
         on_run: None,
         known_version: None,
+        sign_in: None,
     }))
 }
 
