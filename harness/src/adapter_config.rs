@@ -134,6 +134,10 @@ pub struct ExpectedFailure {
     /// Why (a bug link).
     #[serde(default)]
     pub reason: String,
+    /// The adapter fails it on a race of its own, not every time: a pass is reported
+    /// with the reason and does not fail the run.
+    #[serde(default)]
+    pub intermittent: bool,
     /// Where `scenario` is written, for errors about the name.
     #[serde(skip)]
     pub site: Option<Diagnostic>,

@@ -35,7 +35,10 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
     write_advice(out, r);
     write_unverified(out, r);
     write_unjudged(out, r);
-    if matches!(r.status, Status::Skipped | Status::ExpectedFailure) {
+    if matches!(
+        r.status,
+        Status::Skipped | Status::ExpectedFailure | Status::Passed
+    ) {
         if let Some(n) = &r.note {
             let _ = writeln!(out, "    {DIM}{n}{DIM:#}");
         }

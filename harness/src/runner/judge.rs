@@ -133,6 +133,12 @@ fn apply_expected_failure(
             result.status = Status::ExpectedFailure;
             result.note = Some(xf.reason.clone());
         }
+        Status::Passed if xf.intermittent => {
+            result.note = Some(format!(
+                "passed this time; listed as an intermittent failure: {}",
+                xf.reason
+            ));
+        }
         Status::Passed => {
             result.status = Status::UnexpectedPass;
             failures.push(Failure::new(

@@ -143,6 +143,29 @@ fn expected_failure_that_now_passes_fails_the_run() {
 }
 
 #[test]
+fn an_intermittent_expected_failure_that_passes_is_noted_and_does_not_fail_the_run() {
+    let t = TestDir::new();
+    let config = t.standin_config("ok", None);
+    let mut text_cfg = std::fs::read_to_string(&config).expect("config");
+    text_cfg.push_str("\n[[expected_failure]]\nscenario = \"standin/ok\"\nreason = \"a race of its own on close\"\nintermittent = true\n");
+    std::fs::write(&config, text_cfg).expect("write");
+    let ok = t.scenario("standin/ok", "success", "5s");
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&ok);
+    let out = run(cmd, Duration::from_secs(60));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(
+            "passed this time; listed as an intermittent failure: a race of its own on close"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn bad_adapter_config_exits_2() {
     let t = TestDir::new();
     let config = t.write("adapter.toml", "[adapter]\nname = \"x\"\ncomand = []\n");
