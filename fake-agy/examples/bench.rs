@@ -29,6 +29,42 @@ fn time_runs(n: usize, mut f: impl FnMut()) -> Duration {
     median(v)
 }
 
+/// CPU time (user + system) of every child waited for so far.
+fn children_cpu() -> Duration {
+    nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
+        .map(|u| {
+            let us = |t: nix::sys::time::TimeVal| {
+                Duration::from_secs(t.tv_sec().max(0) as u64)
+                    + Duration::from_micros(t.tv_usec().max(0) as u64)
+            };
+            us(u.user_time()) + us(u.system_time())
+        })
+        .unwrap_or_default()
+}
+
+/// `b` against `a`, run in `n` interleaved pairs so both meet the same load: the median
+/// of the pairs' wall-time ratios and of their CPU-time ratios.
+fn paired_ratios(n: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64) {
+    let mut wall = Vec::with_capacity(n);
+    let mut cpu = Vec::with_capacity(n);
+    for _ in 0..n {
+        let measure = |f: &mut dyn FnMut()| {
+            let (t, c) = (Instant::now(), children_cpu());
+            f();
+            (t.elapsed(), children_cpu().saturating_sub(c))
+        };
+        let (wall_a, cpu_a) = measure(&mut a);
+        let (wall_b, cpu_b) = measure(&mut b);
+        wall.push(wall_b.as_secs_f64() / wall_a.as_secs_f64().max(1e-9));
+        cpu.push(cpu_b.as_secs_f64() / cpu_a.as_secs_f64().max(1e-6));
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    (median(wall), median(cpu))
+}
+
 fn run(cmd: &mut Command) {
     let st = cmd
         .stdin(Stdio::null())
@@ -120,6 +156,18 @@ fn main() {
             "json",
         ]))
     });
+    let (pair_wall, pair_cpu) = paired_ratios(
+        n,
+        || run(&mut Command::new("/bin/true")),
+        || {
+            run(fake(&bin, &home).env(FAKE_AGY_SCRIPT, &script).args([
+                "-p",
+                "reply PONG",
+                "--output-format",
+                "json",
+            ]))
+        },
+    );
     let t_default = time_runs(n, || {
         run(fake(&bin, &home).args(["-p", "reply PONG", "--output-format", "json"]))
     });
@@ -176,6 +224,9 @@ fn main() {
         "  fake-agy canned envelope (script) {:8.3} ms  ({:.2}× /bin/true, target ≤ 3×)",
         ms(t_canned),
         ms(t_canned) / ms(t_true)
+    );
+    println!(
+        "  … in {n} interleaved pairs with /bin/true: median ratio {pair_wall:.2}× wall, {pair_cpu:.2}× CPU (target ≤ 2×)"
     );
     println!(
         "  … the same with a journal         {:8.3} ms  ({:.2}× /bin/true)",
