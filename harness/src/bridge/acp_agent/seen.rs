@@ -47,6 +47,8 @@ enum Phase {
 #[derive(Debug, Default)]
 struct Session {
     phase: Phase,
+    /// Prompts sent and not yet answered (a second one may be sent during a turn).
+    prompts: u32,
     text: String,
     cancelled: bool,
     policy: Policy,
@@ -93,12 +95,17 @@ impl Seen {
     }
 
     /// A prompt of session `id` is about to be sent.
+    /// A prompt sent while another is in flight keeps the chunks of the first: they are
+    /// the text of whichever prompt is answered first.
     pub(super) fn begin_prompt(&self, id: &SessionId) {
         let mut inner = self.lock();
         let s = inner.sessions.entry(id.clone()).or_default();
+        if s.prompts == 0 {
+            s.text.clear();
+            s.cancelled = false;
+        }
+        s.prompts += 1;
         s.phase = Phase::Prompt;
-        s.text.clear();
-        s.cancelled = false;
     }
 
     /// A `session/load` of session `id` is about to be sent.
@@ -106,11 +113,19 @@ impl Seen {
         self.lock().sessions.entry(id.clone()).or_default().phase = Phase::Replay;
     }
 
-    /// The request in flight for session `id` was answered: later chunks are late.
+    /// The request in flight for session `id` was answered: later chunks are late,
+    /// unless another prompt of the session is still in flight (then they are its text).
     pub(super) fn end(&self, id: &SessionId) -> TurnSeen {
         let mut inner = self.lock();
         let s = inner.sessions.entry(id.clone()).or_default();
-        s.phase = Phase::Idle;
+        if s.phase == Phase::Prompt {
+            s.prompts = s.prompts.saturating_sub(1);
+        }
+        s.phase = if s.prompts > 0 {
+            Phase::Prompt
+        } else {
+            Phase::Idle
+        };
         TurnSeen {
             text: std::mem::take(&mut s.text),
             client_cancelled: std::mem::take(&mut s.cancelled),
@@ -170,6 +185,23 @@ mod tests {
         assert_eq!(turn.text, "answer");
         assert!(turn.client_cancelled);
         assert_eq!(seen.late(), "before after");
+    }
+
+    #[test]
+    fn chunks_after_a_second_prompt_is_answered_go_to_the_prompt_still_in_flight() {
+        let seen = Seen::default();
+        let id = SessionId::from("s");
+        seen.begin_prompt(&id);
+        seen.chunk(&id, "so far ");
+        seen.begin_prompt(&id);
+        let refused = seen.end(&id);
+        seen.chunk(&id, "answer");
+        let turn = seen.end(&id);
+        seen.chunk(&id, "after");
+        // The first answer takes what arrived so far: the bridge cannot tell whose it is.
+        assert_eq!(refused.text, "so far ");
+        assert_eq!(turn.text, "answer");
+        assert_eq!(seen.late(), "after");
     }
 
     #[test]

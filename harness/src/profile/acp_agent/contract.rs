@@ -9,7 +9,7 @@ const AGY_RESULTS: &str =
     "docs/agy-reference.md §2.2 (result statuses and failures), §2.3 (exit codes)";
 
 /// The `acp-agent` contract.
-pub const CONTRACT: [ContractLine; 10] = [
+pub const CONTRACT: [ContractLine; 11] = [
     ContractLine {
         rule: "a prompt ends with stopReason end_turn only when the turn has an answer (agent_message_chunk text)",
         evidence: Evidence::Documented,
@@ -39,6 +39,11 @@ pub const CONTRACT: [ContractLine; 10] = [
         rule: "a prompt is sent to agy once",
         evidence: Evidence::Documented,
         source: "ACP spec, prompt turn (one session/prompt, one turn)",
+    },
+    ContractLine {
+        rule: "one turn of a session runs at a time: a prompt sent during a turn is refused or waits for it; it neither runs a second agy beside the first nor ends the first",
+        evidence: Evidence::Measured,
+        source: "docs/agy-reference.md §4.4 (one conversation is one process: a lock on it serialises its turns)",
     },
     ContractLine {
         rule: "a later prompt, and a prompt after session/load or session/resume, continues the agy conversation (--conversation)",
