@@ -9,8 +9,11 @@ use tokio::task::JoinHandle;
 /// The pipe's text, at most `cap` bytes of it (lossy UTF-8); empty when there is none.
 pub async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: u64) -> String {
     let mut buf = Vec::new();
-    if let Some(r) = reader {
-        let _ = r.take(cap).read_to_end(&mut buf).await;
+    if let Some(mut r) = reader {
+        let _ = (&mut r).take(cap).read_to_end(&mut buf).await;
+        // The rest is read and dropped: agy blocked writing into a full pipe would not
+        // end, and its run would wait for a timeout (or for ever).
+        let _ = tokio::io::copy(&mut r, &mut tokio::io::sink()).await;
     }
     String::from_utf8_lossy(&buf).into_owned()
 }
@@ -27,6 +30,22 @@ pub async fn drained(task: JoinHandle<String>, within: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_writer_of_more_than_the_cap_is_not_left_blocked() {
+        // Regression: reading stopped at the cap, so a writer of more than the cap plus
+        // the pipe's buffer blocked for ever.
+        use tokio::io::AsyncWriteExt;
+        let (mut writer, reader) = tokio::io::duplex(64);
+        let wrote = tokio::spawn(async move {
+            let ok = writer.write_all(&[b'a'; 64 * 1024]).await.is_ok();
+            drop(writer);
+            ok
+        });
+        assert_eq!(read_capped(Some(reader), 10).await, "a".repeat(10));
+        let finished = tokio::time::timeout(Duration::from_secs(10), wrote).await;
+        assert!(matches!(finished, Ok(Ok(true))), "{finished:?}");
+    }
 
     #[tokio::test]
     async fn a_pipe_is_read_up_to_its_cap_and_a_stuck_one_gives_nothing() {
