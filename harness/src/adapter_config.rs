@@ -494,17 +494,20 @@ reason = "bug 12"
         assert!(parse_adapter_config(&ok, Path::new("/")).is_ok());
     }
 
+    /// A minimal `[adapter]` table in `a.toml` (`extra` at its line 5), parsed.
+    fn parse_with(extra: &str) -> Result<AdapterConfig, Diagnostics> {
+        let src = SourceFile::new(
+            "a.toml",
+            format!(
+                "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\n{extra}"
+            ),
+        );
+        parse_adapter_config(&src, Path::new("/base"))
+    }
+
     #[test]
     fn supported_agy_versions_are_read_and_bound_what_runs() {
-        let parse = |extra: &str| {
-            let src = SourceFile::new(
-                "a.toml",
-                format!(
-                    "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\n{extra}"
-                ),
-            );
-            parse_adapter_config(&src, Path::new("/base"))
-        };
+        let parse = parse_with;
         let v = |s: &str| s.parse::<agy_protocol::AgyVersion>().expect("version");
         let c = parse("agy_versions = \">=1.1.18\"\n").expect("parses");
         assert!(c.adapter.supports(v("1.2.6")));
@@ -516,15 +519,7 @@ reason = "bug 12"
 
     #[test]
     fn the_init_side_an_adapter_relies_on_is_read_and_a_wrong_one_located() {
-        let parse = |extra: &str| {
-            let src = SourceFile::new(
-                "a.toml",
-                format!(
-                    "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"session\"]\n{extra}"
-                ),
-            );
-            parse_adapter_config(&src, Path::new("/base"))
-        };
+        let parse = parse_with;
         let c = parse("init_at = \"start\"\n").expect("parses");
         assert_eq!(c.adapter.init_at, Some(agy_protocol::script::InitAt::Start));
         assert_eq!(parse("").expect("parses").adapter.init_at, None);
