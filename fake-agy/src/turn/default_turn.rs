@@ -192,13 +192,18 @@ fn plan_turn(s: &Session, spec: &DefaultSpec) -> TurnPlan {
     });
     // 1.2.16 on: the image-generator subagent makes the image (docs/agy-versions.md).
     let delegates = image && has(s.setup().version(), Behaviour::ImageSubagent);
-    let answer = spec.response.clone().unwrap_or_else(|| {
-        if delegates {
-            delegated_answer(&reading.image_name)
-        } else {
-            canned_response(&s.prompt)
-        }
-    });
+    let repeat = spec.response_repeat.unwrap_or(1) as usize;
+    let answer = spec
+        .response
+        .as_ref()
+        .map(|r| r.repeat(repeat))
+        .unwrap_or_else(|| {
+            if delegates {
+                delegated_answer(&reading.image_name)
+            } else {
+                canned_response(&s.prompt)
+            }
+        });
     TurnPlan {
         usage: turn_usage(spec, image),
         reading,

@@ -14,6 +14,9 @@ pub const MAX_IMAGE_COUNT: u32 = 64;
 /// The largest file a trace may have fake-agy write again (64 MiB).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The longest answer a `default` step may ask for with `response_repeat` (64 MiB).
+pub const MAX_RESPONSE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// The most steps a whole script may hold, over all its rules: a small file must not
 /// ask for gigabytes of work (40,000 image steps wrote 1.8 GB).
 pub const MAX_SCRIPT_STEPS: usize = 4096;
@@ -140,6 +143,21 @@ fn check_image_spec(spec: &ImageSpec) -> Result<(), LimitError> {
 }
 
 fn check_default_spec(spec: &DefaultSpec) -> Result<(), LimitError> {
+    if let Some(times) = spec.response_repeat {
+        let Some(response) = &spec.response else {
+            return Err(LimitError::new(
+                "`response_repeat` without a `response` to repeat".into(),
+                "give the text to repeat: `response = \"A line of the answer.\\n\", response_repeat = 1000`",
+            ));
+        };
+        let bytes = u64::from(times) * response.len() as u64;
+        if bytes > MAX_RESPONSE_BYTES {
+            return Err(LimitError::new(
+                format!("an answer of {bytes} bytes is longer than {MAX_RESPONSE_BYTES} bytes"),
+                format!("repeat the response into at most {MAX_RESPONSE_BYTES} bytes"),
+            ));
+        }
+    }
     match spec.image_size {
         Some([w, h]) => check_image_size(w, h),
         None => Ok(()),
@@ -177,6 +195,21 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(check_step(&Step::Image(Flag(spec))), Ok(()));
+    }
+
+    #[test]
+    fn a_repeated_response_is_bounded_and_needs_a_response() {
+        let spec = |response: Option<&str>, times| DefaultSpec {
+            response: response.map(str::to_string),
+            response_repeat: Some(times),
+            ..Default::default()
+        };
+        let step = |s| Step::Default(Flag(s));
+        assert_eq!(check_step(&step(spec(Some("line\n"), 1 << 20))), Ok(()));
+        let e = check_step(&step(spec(Some("line\n"), u32::MAX))).expect_err("too long");
+        assert!(e.message.contains("longer than"), "{e:?}");
+        let e = check_step(&step(spec(None, 2))).expect_err("nothing to repeat");
+        assert!(e.message.contains("without a `response`"), "{e:?}");
     }
 
     #[test]

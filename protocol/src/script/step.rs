@@ -156,6 +156,11 @@ pub struct DefaultSpec {
     /// The answer text instead of the canned one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
+    /// The answer is `response` this many times over, one copy after the other: a long
+    /// answer (tens of KiB, megabytes) from a short script; at most
+    /// [`super::limits::MAX_RESPONSE_BYTES`] in all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_repeat: Option<u32>,
     /// Split the answer into this many `text_delta` chunks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunks: Option<u32>,
