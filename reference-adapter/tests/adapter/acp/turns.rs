@@ -64,6 +64,16 @@ steps = [{ text = "first" }, { respond = "end_turn" }, { text = "LATE TURN ONE" 
         .call(json!({"op":"acp_prompt","session":"s","text":"one"}))
         .await;
     assert_eq!(one.result.text.as_deref(), Some("first"));
+    // The late text is on the wire before the next prompt is sent: ACP updates carry no
+    // turn, so text that only arrives after the next prompt went out could be either
+    // turn's, and a loaded machine could otherwise deliver it then.
+    sb.wait_for_entry("the late text sent", |e| {
+        e.dir == AcpDirection::Out
+            && e.message
+                .as_ref()
+                .is_some_and(|m| m.to_string().contains("LATE TURN ONE"))
+    })
+    .await;
     let two = d
         .call(json!({"op":"acp_prompt","session":"s","text":"two"}))
         .await;
