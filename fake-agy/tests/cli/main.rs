@@ -9,6 +9,7 @@ mod conversations;
 mod images;
 mod journal;
 mod library;
+mod link;
 mod mock_agy;
 mod no_panic;
 mod persistent;

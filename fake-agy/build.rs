@@ -1,0 +1,49 @@
+//! Start-up of the `fake-agy` binary on Linux with glibc: most of a canned envelope's
+//! time is spent before `main`, so two link choices halve it (docs/fake-agy.md,
+//! "Benchmark", has the measurements):
+//!
+//! - `-no-pie`: a position-independent executable (the target's default) starts with
+//!   the dynamic loader applying one relative relocation per address in its data, about
+//!   17,600 for this binary. Linked position-dependent, those are fixed at link time.
+//!   The cost is address-space layout randomisation of the binary's own code, which a
+//!   test double running in a sandbox does not need.
+//! - gcc's static unwinder (`libgcc_eh.a`) before the shared `libgcc_s`: std needs an
+//!   unwinder, and loading `libgcc_s.so.1` costs a library mapping and its constructor's
+//!   CPU-feature probes (`cpuid`, which traps in a virtual machine). Linked statically,
+//!   `--as-needed` drops the shared one. Used only when the C compiler names the archive.
+//!
+//! Other targets keep their defaults.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=CC");
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
+    if os != "linux" || env != "gnu" {
+        return;
+    }
+    println!("cargo:rustc-link-arg-bin=fake-agy=-no-pie");
+    if let Some(dir) = static_unwinder_dir() {
+        println!("cargo:rustc-link-search=native={}", dir.display());
+        println!("cargo:rustc-link-lib=static:-bundle,+verbatim=libgcc_eh.a");
+    }
+}
+
+/// The folder of `libgcc_eh.a` as the C compiler reports it, when it exists.
+fn static_unwinder_dir() -> Option<PathBuf> {
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
+    let out = Command::new(cc)
+        .arg("-print-file-name=libgcc_eh.a")
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    // A compiler that does not know the file prints its bare name back.
+    if out.status.success() && path.is_absolute() && path.is_file() {
+        path.parent().map(PathBuf::from)
+    } else {
+        None
+    }
+}
