@@ -167,8 +167,8 @@ pub const EDGES: &[Edge] = &[
     edge(
         "AskCustomPermissionTool",
         Some(v(1, 1, 9)),
-        v(1, 1, 22),
-        "jd-1.1.9-review-stream; FM (1.1.22), kp-1.1.27-list-dir-turn",
+        v(1, 1, 15),
+        "jd-1.1.9-review-stream (56 tools); nm-1.1.15-plain, nm-1.1.15-structured (57)",
     ),
     edge(
         "DenialSuccess",

@@ -40,7 +40,8 @@ pub enum Behaviour {
     /// `init.tools` lacks `code_search`, `moma_search` and `skill_search` (1.1.8 lists
     /// them: 59 tools).
     SearchToolsDropped,
-    /// `init.tools` lists `ask_custom_permission` (1.1.9: 56 tools without it).
+    /// `init.tools` lists `ask_custom_permission` (1.1.9: 56 tools without it; 1.1.15:
+    /// 57 with it).
     AskCustomPermissionTool,
     /// Usage objects carry `cache_read_tokens` (before: input, output, thinking, total).
     CacheReadTokens,
@@ -151,9 +152,9 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         behaviour: Behaviour::AskCustomPermissionTool,
-        since: v(1, 1, 22),
+        since: v(1, 1, 15),
         until: None,
-        source: "jd-1.1.9-review-stream (56, without it); FM 1.1.22 (57), kp-1.1.27-list-dir-turn",
+        source: "jd-1.1.9-review-stream (56, without it); nm-1.1.15-plain, nm-1.1.15-structured (57), sg-1.1.19-*, FM 1.1.22, kp-1.1.27-list-dir-turn",
     },
     Row {
         behaviour: Behaviour::CacheReadTokens,
