@@ -213,6 +213,12 @@ pub const EDGES: &[Edge] = &[
         "UX comment (1.1.4); uxnan PR #255 (1.2.7)",
     ),
     edge(
+        "PermissionCheckPrefix",
+        Some(v(1, 1, 13)),
+        v(1, 1, 17),
+        "wo-1.1.13-denied-command-steps; pi-1.1.17-denied-turn, ao-1.1.27-denied-command, dm-1.1.27-denied-steps",
+    ),
+    edge(
         "DeniedCommandDone",
         Some(v(1, 2, 7)),
         v(1, 2, 8),

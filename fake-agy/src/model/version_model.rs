@@ -61,6 +61,9 @@ pub enum Behaviour {
     PrintTimeoutSuccess,
     /// A headless denial ends SUCCESS with `denied_actions` (before: CANCELED).
     DenialSuccess,
+    /// A denied command's tool error starts `permission check failed for command
+    /// "<cmd>": ` (before: `User denied permission to run command:` alone).
+    PermissionCheckPrefix,
     /// A denied command's tool step goes ACTIVE → DONE without error (before: ERROR
     /// with a tool error, as a denied MCP call still does).
     DeniedCommandDone,
@@ -197,6 +200,12 @@ pub const TABLE: &[Row] = &[
         since: v(1, 1, 27),
         until: None,
         source: "dm-1.1.27-denied-result, cl-1.2.7-denied-mcp-turn; gb-1.1.18-canceled-denial, FM (1.1.22 CANCELED)",
+    },
+    Row {
+        behaviour: Behaviour::PermissionCheckPrefix,
+        since: v(1, 1, 17),
+        until: None,
+        source: "wo-1.1.13-denied-command-steps (without); pi-1.1.17-denied-turn, ao-1.1.27-denied-command, dm-1.1.27-denied-steps",
     },
     Row {
         behaviour: Behaviour::DeniedCommandDone,

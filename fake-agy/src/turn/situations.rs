@@ -158,6 +158,8 @@ pub fn deny_call(
             kind: "TOOL_ERROR".into(),
             message: if strict && action.action == "command" {
                 format!("permission check failed for command \"{target}\": user denied permission to run command: {target}")
+            } else if action.action == "command" {
+                command_denial(s.setup().version(), &target)
             } else {
                 format!(
                 "permission check failed for {kind} \"{target}\": user denied permission for {kind}({target})\nDo not attempt to circumvent this denial by rephrasing the command, using alternative tools/scripts (e.g. python, sh, curl), or accessing the same target resource. Proceed without performing this action.",
@@ -172,6 +174,18 @@ pub fn deny_call(
     done.duration_seconds = Some(0.015946572);
     s.emit_step(done);
     Ok(())
+}
+
+/// A denied command's tool error outside `strict`, where the step goes ERROR: 1.1.13
+/// writes `User denied permission to run command:` and the command on its own line
+/// (wo-1.1.13-denied-command-steps); from 1.1.17 the permission check's prefix comes
+/// first (ao-1.1.27-denied-command, dm-1.1.27-denied-steps; `PermissionCheckPrefix`).
+fn command_denial(version: agy_protocol::AgyVersion, target: &str) -> String {
+    if has(version, Behaviour::PermissionCheckPrefix) {
+        format!("permission check failed for command \"{target}\": user denied permission to run command:\n{target}")
+    } else {
+        format!("User denied permission to run command:\n{target}")
+    }
 }
 
 /// What a denial names: the command line, `server/tool` of an MCP call, the file, or
