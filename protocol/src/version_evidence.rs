@@ -107,14 +107,14 @@ pub const EDGES: &[Edge] = &[
     edge(
         "CacheReadTokens",
         Some(v(1, 0, 16)),
-        v(1, 1, 8),
-        "ua-1.0.16-print-json-ok; jd-1.1.8-adversarial-review",
+        v(1, 1, 7),
+        "ua-1.0.16-print-json-ok; fp-1.1.7-stream-json-ok, fp-1.1.7-json-envelope",
     ),
     edge(
         "TitleCheckpoint",
         None,
-        v(1, 1, 8),
-        "jd-1.1.8-adversarial-review (nothing earlier recorded)",
+        v(1, 1, 7),
+        "fp-1.1.7-stream-json-ok (nothing earlier recorded)",
     ),
     edge(
         "SearchToolsDropped",
@@ -125,8 +125,8 @@ pub const EDGES: &[Edge] = &[
     edge(
         "AgentSetupStep",
         Some(v(1, 0, 16)),
-        v(1, 1, 9),
-        "ua-1.0.16-print-json-ok; jd-1.1.9-unknown-conversation",
+        v(1, 1, 7),
+        "ua-1.0.16-print-json-ok; fp-1.1.7-stream-json-ok",
     ),
     edge(
         "SystemMessageDuration",
@@ -149,20 +149,32 @@ pub const EDGES: &[Edge] = &[
     edge(
         "ModelIdsListed",
         Some(v(1, 0, 16)),
+        v(1, 1, 7),
+        "ua-1.0.16-models (labels); fp-1.1.7-models-piped (ids)",
+    ),
+    edge(
+        "Gemini36Flash",
+        Some(v(1, 0, 16)),
+        v(1, 1, 7),
+        "ua-1.0.16-models (3.5 Flash only); fp-1.1.7-models-piped (3.6/3.5)",
+    ),
+    edge(
+        "ModelLabelsBesideIds",
+        Some(v(1, 1, 7)),
         v(1, 1, 13),
-        "ua-1.0.16-models; UX (1.1.13), gb-1.1.18-models-text",
+        "fp-1.1.7-models-piped (ids only); UX (1.1.13), gb-1.1.18-models-text",
     ),
     edge(
         "UserInputCheckpoint",
         Some(v(1, 1, 11)),
-        v(1, 1, 18),
-        "am-1.1.11-tools-turn; gb-1.1.18-run-command-turn",
+        v(1, 1, 15),
+        "am-1.1.11-tools-turn; nm-1.1.15-plain, nm-1.1.15-structured",
     ),
     edge(
         "ThreeFlashGenerations",
-        Some(v(1, 0, 16)),
+        Some(v(1, 1, 7)),
         v(1, 1, 18),
-        "ua-1.0.16-models; gb-1.1.18-models-text",
+        "fp-1.1.7-models-piped (3.6/3.5); gb-1.1.18-models-text",
     ),
     edge(
         "AskCustomPermissionTool",
@@ -190,9 +202,9 @@ pub const EDGES: &[Edge] = &[
     ),
     end(
         "UserInputCheckpoint",
-        v(1, 1, 18),
-        v(1, 2, 0),
-        "gb-1.1.18-run-command-turn; kp-1.2.0-live-join-stream",
+        v(1, 1, 19),
+        v(1, 1, 27),
+        "sg-1.1.19-minimal-turn, sg-1.1.19-tool-use; kp-1.1.27-list-dir-turn, ao-1.1.27-denied-command",
     ),
     edge(
         "LowercaseErrorPrefix",
@@ -350,7 +362,8 @@ mod tests {
     #[test]
     fn an_unmodelled_version_falls_back_to_the_nearest_evidence() {
         assert_eq!(nearest_evidence(v(1, 1, 18)), (v(1, 1, 18), true));
-        assert_eq!(nearest_evidence(v(1, 1, 19)), (v(1, 1, 18), false));
+        assert_eq!(nearest_evidence(v(1, 1, 19)), (v(1, 1, 19), true));
+        assert_eq!(nearest_evidence(v(1, 1, 20)), (v(1, 1, 19), false));
         assert_eq!(nearest_evidence(v(1, 2, 15)), (v(1, 2, 16), false));
         assert_eq!(nearest_evidence(v(9, 0, 0)), (v(1, 3, 2), false));
     }

@@ -45,11 +45,14 @@ pub enum Behaviour {
     AskCustomPermissionTool,
     /// Usage objects carry `cache_read_tokens` (before: input, output, thinking, total).
     CacheReadTokens,
-    /// `agy models` lists `<id>\t<label>` per line (before: the label alone).
+    /// `agy models` lists model ids, one a line (before: the label alone).
     ModelIdsListed,
-    /// The catalogue has three Gemini Flash generations with High/Medium/Low tiers and
-    /// Gemini 3.1 Pro High/Low (before: Gemini 3.5 Flash Medium/High/Low, 3.1 Pro
-    /// Low/High).
+    /// `agy models` lists `<id>\t<label>` per line (before: the id alone).
+    ModelLabelsBesideIds,
+    /// The catalogue has Gemini 3.6 and 3.5 Flash with High/Medium/Low tiers and Gemini
+    /// 3.1 Pro High/Low (before: Gemini 3.5 Flash Medium/High/Low, 3.1 Pro Low/High).
+    Gemini36Flash,
+    /// The catalogue has three Gemini Flash generations, 3.7/3.6/3.5 (before: 3.6/3.5).
     ThreeFlashGenerations,
     /// The model catalogue lists Gemini 3.8/3.7/3.6 Flash (before: 3.7/3.6/3.5).
     Gemini38Family,
@@ -125,21 +128,21 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         behaviour: Behaviour::AgentSetupStep,
-        since: v(1, 1, 9),
+        since: v(1, 1, 7),
         until: Some(v(1, 1, 11)),
-        source: "jd-1.1.9-unknown-conversation, jd-1.1.9-unknown-agent, jd-1.1.9-print-timeout-error; none: jd-1.1.9-review-stream (--agent), am-1.1.11-tools-turn",
+        source: "fp-1.1.7-stream-json-ok, jd-1.1.9-unknown-conversation, jd-1.1.9-unknown-agent, jd-1.1.9-print-timeout-error; none: jd-1.1.9-review-stream (--agent), am-1.1.11-tools-turn",
     },
     Row {
         behaviour: Behaviour::TitleCheckpoint,
-        since: v(1, 1, 8),
+        since: v(1, 1, 7),
         until: Some(v(1, 1, 11)),
-        source: "jd-1.1.8-adversarial-review, jd-1.1.9-review-stream, jd-1.1.9-unknown-conversation; none: am-1.1.11-tools-turn",
+        source: "fp-1.1.7-stream-json-ok, jd-1.1.8-adversarial-review, jd-1.1.9-review-stream, jd-1.1.9-unknown-conversation; none: am-1.1.11-tools-turn",
     },
     Row {
         behaviour: Behaviour::UserInputCheckpoint,
-        since: v(1, 1, 18),
-        until: Some(v(1, 2, 0)),
-        source: "gb-1.1.18-run-command-turn; none: kp-1.2.0-live-join-stream, cl-1.2.7-tool-call-turn",
+        since: v(1, 1, 15),
+        until: Some(v(1, 1, 27)),
+        source: "nm-1.1.15-plain, nm-1.1.15-structured, gb-1.1.18-run-command-turn, sg-1.1.19-minimal-turn; none: am-1.1.11-tools-turn, kp-1.1.27-list-dir-turn, ao-1.1.27-denied-command",
     },
     Row {
         behaviour: Behaviour::SystemMessageDuration,
@@ -161,21 +164,33 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         behaviour: Behaviour::CacheReadTokens,
-        since: v(1, 1, 8),
+        since: v(1, 1, 7),
         until: None,
-        source: "ua-1.0.16-print-json-ok (none); jd-1.1.8-adversarial-review (cache_read_tokens)",
+        source: "ua-1.0.16-print-json-ok (none); fp-1.1.7-stream-json-ok, fp-1.1.7-json-envelope, jd-1.1.8-adversarial-review (cache_read_tokens)",
     },
     Row {
         behaviour: Behaviour::ModelIdsListed,
+        since: v(1, 1, 7),
+        until: None,
+        source: "ua-1.0.16-models (labels only); fp-1.1.7-models-piped (ids only)",
+    },
+    Row {
+        behaviour: Behaviour::ModelLabelsBesideIds,
         since: v(1, 1, 13),
         until: None,
-        source: "ua-1.0.16-models (labels only); UX (1.1.13), gb-1.1.18-models-text (id, tab, label)",
+        source: "fp-1.1.7-models-piped (ids only); UX (1.1.13), gb-1.1.18-models-text (id, tab, label)",
+    },
+    Row {
+        behaviour: Behaviour::Gemini36Flash,
+        since: v(1, 1, 7),
+        until: None,
+        source: "ua-1.0.16-models (Gemini 3.5 Flash only); fp-1.1.7-models-piped (3.6/3.5)",
     },
     Row {
         behaviour: Behaviour::ThreeFlashGenerations,
         since: v(1, 1, 18),
         until: None,
-        source: "ua-1.0.16-models (Gemini 3.5 Flash only); gb-1.1.18-models-text (3.7/3.6/3.5)",
+        source: "fp-1.1.7-models-piped (3.6/3.5); gb-1.1.18-models-text (3.7/3.6/3.5)",
     },
     Row {
         behaviour: Behaviour::Gemini38Family,
