@@ -256,9 +256,15 @@ pub const EDGES: &[Edge] = &[
     ),
     edge(
         "DenialAdvice",
-        Some(v(1, 2, 17)),
+        None,
+        v(1, 1, 5),
+        "no record shows the notice without the advice; ai-1.1.5-mcp-auto-denied",
+    ),
+    edge(
+        "DenialAdviceOneLine",
+        Some(v(1, 1, 5)),
         v(1, 3, 1),
-        "pb-1.2.17-denied-command; ut-1.3.1-tools-denied",
+        "ai-1.1.5-mcp-auto-denied (three lines); ut-1.3.1-tools-denied (one line)",
     ),
     edge(
         "StreamSlashFatal",

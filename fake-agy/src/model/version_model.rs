@@ -79,9 +79,11 @@ pub enum Behaviour {
     SixtyTools,
     /// Claude Opus/Sonnet 5.5 replace the Claude 4.6 models.
     Claude55Models,
-    /// The denial stderr line adds the allow-rule and `--dangerously-skip-permissions`
-    /// advice.
+    /// The denial stderr notice adds the allow-rule and `--dangerously-skip-permissions`
+    /// advice, each on its own line.
     DenialAdvice,
+    /// The denial notice and its advice are one stderr line.
+    DenialAdviceOneLine,
     /// A CLI slash command (`/model`, …) on a persistent stdin line ends the session
     /// with an ERROR result and exit 2 (before: unrecorded; the fake sends it as text).
     StreamSlashFatal,
@@ -248,9 +250,15 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         behaviour: Behaviour::DenialAdvice,
+        since: v(1, 1, 5),
+        until: None,
+        source: "ai-1.1.5-mcp-auto-denied (issue #650), FM 1.1.22 format strings, ut-1.3.1-tools-denied; no record shows the notice without it",
+    },
+    Row {
+        behaviour: Behaviour::DenialAdviceOneLine,
         since: v(1, 3, 1),
         until: None,
-        source: "ut-1.3.1-tools-denied (littlebearapps/untether)",
+        source: "ai-1.1.5-mcp-auto-denied (three lines); ut-1.3.1-tools-denied, ut-1.3.1-accept-edits (one line)",
     },
     Row {
         behaviour: Behaviour::StreamSlashFatal,

@@ -205,10 +205,17 @@ fn denial_target(tool: &str, parameters: &serde_json::Value) -> String {
 /// `denied_actions` (1.2.0 on) or CANCELED (before).
 pub fn end_denied(s: &mut Session, id: &str, tool: &str) -> Result<(), FakeError> {
     let action = denied_action(tool);
-    // FM (1.1.22) quotes the live stderr form.
-    let advice = if has(s.setup().version(), Behaviour::DenialAdvice) {
-        // ut-1.3.1-tools-denied.
-        format!(" Add an allow-rule under permissions.allow in settings.json (e.g. {}(<target>)). Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.", action.action)
+    // FM (1.1.22) quotes the live stderr form and the advice's format strings;
+    // ai-1.1.5-mcp-auto-denied writes the advice on lines of their own,
+    // ut-1.3.1-tools-denied on the notice's line.
+    let version = s.setup().version();
+    let advice = if has(version, Behaviour::DenialAdvice) {
+        let gap = if has(version, Behaviour::DenialAdviceOneLine) {
+            " "
+        } else {
+            "\n"
+        };
+        format!("{gap}Add an allow-rule under permissions.allow in settings.json (e.g. {}(<target>)).{gap}Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.", action.action)
     } else {
         String::new()
     };
