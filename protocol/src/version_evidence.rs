@@ -107,14 +107,14 @@ pub const EDGES: &[Edge] = &[
     edge(
         "CacheReadTokens",
         Some(v(1, 0, 16)),
-        v(1, 1, 8),
-        "ua-1.0.16-print-json-ok; jd-1.1.8-adversarial-review",
+        v(1, 1, 7),
+        "ua-1.0.16-print-json-ok; fp-1.1.7-stream-json-ok, fp-1.1.7-json-envelope",
     ),
     edge(
         "TitleCheckpoint",
         None,
-        v(1, 1, 8),
-        "jd-1.1.8-adversarial-review (nothing earlier recorded)",
+        v(1, 1, 7),
+        "fp-1.1.7-stream-json-ok (nothing earlier recorded)",
     ),
     edge(
         "SearchToolsDropped",
@@ -125,8 +125,8 @@ pub const EDGES: &[Edge] = &[
     edge(
         "AgentSetupStep",
         Some(v(1, 0, 16)),
-        v(1, 1, 9),
-        "ua-1.0.16-print-json-ok; jd-1.1.9-unknown-conversation",
+        v(1, 1, 7),
+        "ua-1.0.16-print-json-ok; fp-1.1.7-stream-json-ok",
     ),
     edge(
         "SystemMessageDuration",
@@ -149,26 +149,38 @@ pub const EDGES: &[Edge] = &[
     edge(
         "ModelIdsListed",
         Some(v(1, 0, 16)),
+        v(1, 1, 7),
+        "ua-1.0.16-models (labels); fp-1.1.7-models-piped (ids)",
+    ),
+    edge(
+        "Gemini36Flash",
+        Some(v(1, 0, 16)),
+        v(1, 1, 7),
+        "ua-1.0.16-models (3.5 Flash only); fp-1.1.7-models-piped (3.6/3.5)",
+    ),
+    edge(
+        "ModelLabelsBesideIds",
+        Some(v(1, 1, 7)),
         v(1, 1, 13),
-        "ua-1.0.16-models; UX (1.1.13), gb-1.1.18-models-text",
+        "fp-1.1.7-models-piped (ids only); UX (1.1.13), gb-1.1.18-models-text",
     ),
     edge(
         "UserInputCheckpoint",
         Some(v(1, 1, 11)),
-        v(1, 1, 18),
-        "am-1.1.11-tools-turn; gb-1.1.18-run-command-turn",
+        v(1, 1, 15),
+        "am-1.1.11-tools-turn; nm-1.1.15-plain, nm-1.1.15-structured",
     ),
     edge(
         "ThreeFlashGenerations",
-        Some(v(1, 0, 16)),
+        Some(v(1, 1, 7)),
         v(1, 1, 18),
-        "ua-1.0.16-models; gb-1.1.18-models-text",
+        "fp-1.1.7-models-piped (3.6/3.5); gb-1.1.18-models-text",
     ),
     edge(
         "AskCustomPermissionTool",
         Some(v(1, 1, 9)),
-        v(1, 1, 22),
-        "jd-1.1.9-review-stream; FM (1.1.22), kp-1.1.27-list-dir-turn",
+        v(1, 1, 15),
+        "jd-1.1.9-review-stream (56 tools); nm-1.1.15-plain, nm-1.1.15-structured (57)",
     ),
     edge(
         "DenialSuccess",
@@ -190,9 +202,9 @@ pub const EDGES: &[Edge] = &[
     ),
     end(
         "UserInputCheckpoint",
-        v(1, 1, 18),
-        v(1, 2, 0),
-        "gb-1.1.18-run-command-turn; kp-1.2.0-live-join-stream",
+        v(1, 1, 19),
+        v(1, 1, 27),
+        "sg-1.1.19-minimal-turn, sg-1.1.19-tool-use; kp-1.1.27-list-dir-turn, ao-1.1.27-denied-command",
     ),
     edge(
         "LowercaseErrorPrefix",
@@ -211,6 +223,12 @@ pub const EDGES: &[Edge] = &[
         Some(v(1, 1, 4)),
         v(1, 2, 7),
         "UX comment (1.1.4); uxnan PR #255 (1.2.7)",
+    ),
+    edge(
+        "PermissionCheckPrefix",
+        Some(v(1, 1, 13)),
+        v(1, 1, 17),
+        "wo-1.1.13-denied-command-steps; pi-1.1.17-denied-turn, ao-1.1.27-denied-command, dm-1.1.27-denied-steps",
     ),
     edge(
         "DeniedCommandDone",
@@ -238,9 +256,15 @@ pub const EDGES: &[Edge] = &[
     ),
     edge(
         "DenialAdvice",
-        Some(v(1, 2, 17)),
+        None,
+        v(1, 1, 5),
+        "no record shows the notice without the advice; ai-1.1.5-mcp-auto-denied",
+    ),
+    edge(
+        "DenialAdviceOneLine",
+        Some(v(1, 1, 5)),
         v(1, 3, 1),
-        "pb-1.2.17-denied-command; ut-1.3.1-tools-denied",
+        "ai-1.1.5-mcp-auto-denied (three lines); ut-1.3.1-tools-denied (one line)",
     ),
     edge(
         "StreamSlashFatal",
@@ -344,7 +368,8 @@ mod tests {
     #[test]
     fn an_unmodelled_version_falls_back_to_the_nearest_evidence() {
         assert_eq!(nearest_evidence(v(1, 1, 18)), (v(1, 1, 18), true));
-        assert_eq!(nearest_evidence(v(1, 1, 19)), (v(1, 1, 18), false));
+        assert_eq!(nearest_evidence(v(1, 1, 19)), (v(1, 1, 19), true));
+        assert_eq!(nearest_evidence(v(1, 1, 20)), (v(1, 1, 19), false));
         assert_eq!(nearest_evidence(v(1, 2, 15)), (v(1, 2, 16), false));
         assert_eq!(nearest_evidence(v(9, 0, 0)), (v(1, 3, 2), false));
     }

@@ -41,16 +41,16 @@ const FLAG_ROWS: &[FlagRow] = &[
     FlagRow { name: "--dangerously-skip-permissions", since: ALWAYS, texts: &[(ALWAYS, "Auto-approve all tool permission requests without prompting")] },
     // ask-llm PR #261 gates on 1.1.9 (docs/agy-reference.md §1.2).
     FlagRow { name: "--disable-slash-commands", since: v(1, 1, 9), texts: &[(ALWAYS, "Disable slash command and skill expansion in print mode")] },
-    // gb-1.1.18-effort-bogus; the `xhigh|max` levels are recorded on 1.3.3 only.
-    FlagRow { name: "--effort", since: v(1, 1, 18), texts: &[(ALWAYS, "Reasoning effort for the current CLI session (low|medium|high)"), (V133, "Reasoning effort for the current CLI session (low|medium|high|xhigh|max)")] },
+    // fp-1.1.7-help, om-1.1.10-help; the `xhigh|max` levels are recorded on 1.3.3 only.
+    FlagRow { name: "--effort", since: v(1, 1, 7), texts: &[(ALWAYS, "Reasoning effort for the current CLI session (low|medium|high)"), (V133, "Reasoning effort for the current CLI session (low|medium|high|xhigh|max)")] },
     FlagRow { name: "-i", since: ALWAYS, texts: &[(ALWAYS, "Short alias for --prompt-interactive")] },
     // vicoa PR #74 gates on 1.1.15 (§1.2).
     FlagRow { name: "--input-format", since: v(1, 1, 15), texts: &[(ALWAYS, "Input format for print mode (text, stream-json). stream-json reads one NDJSON message per line from stdin and runs a turn for each; it requires --output-format stream-json (default text)")] },
     // Changelog 1.1.8 (§1.2).
     FlagRow { name: "--json-schema", since: v(1, 1, 8), texts: &[(ALWAYS, "Optional JSON schema string or path to a schema file to enforce structured output (for stream-json, only applicable to the final result)")] },
     FlagRow { name: "--log-file", since: ALWAYS, texts: &[(ALWAYS, "Override CLI log file path")] },
-    // UX validated --mode on 1.1.13 (§1.2).
-    FlagRow { name: "--mode", since: v(1, 1, 13), texts: &[(ALWAYS, "Set the agent execution mode for this session (accept-edits, plan)")] },
+    // fp-1.1.7-help, om-1.1.10-help (UX validated it on 1.1.13, §1.2).
+    FlagRow { name: "--mode", since: v(1, 1, 7), texts: &[(ALWAYS, "Set the agent execution mode for this session (accept-edits, plan)")] },
     FlagRow { name: "--model", since: ALWAYS, texts: &[(ALWAYS, "Model for the current CLI session")] },
     FlagRow { name: "--new-project", since: ALWAYS, texts: &[(ALWAYS, "Create a new project for this session")] },
     // Accepted but hidden on 1.0.16 (ua-1.0.16-hidden-output-format-help); documented
@@ -67,9 +67,17 @@ const FLAG_ROWS: &[FlagRow] = &[
     FlagRow { name: "--sandbox", since: ALWAYS, texts: &[(ALWAYS, "Run in a sandbox with terminal restrictions enabled")] },
 ];
 
-/// The subcommands the root usage lists (`ua-1.0.16-help`; later lists are not
-/// recorded whole, so every version shows this one).
+/// Where `agent` and `agents` join the subcommand list: `fp-1.1.7-help` and
+/// `om-1.1.10-help` list them, `ua-1.0.16-help` does not.
+const AGENT_SUBCOMMANDS: AgyVersion = v(1, 1, 7);
+
+/// The subcommands the root usage lists (`ua-1.0.16-help`, `om-1.1.10-help`; no later
+/// list is recorded whole, so later versions show the 1.1.10 one). `fp-1.1.7-help`
+/// prints the same names on one line without their texts: a page's rendering or
+/// agy's, the record does not settle it, and the fake keeps the rows.
 const SUBCOMMAND_ROWS: &[(&str, &str)] = &[
+    ("agent", "List available agents"),
+    ("agents", "List available agents"),
     ("changelog", "Show changelog and release notes"),
     ("help", "Show help for subcommands"),
     ("install", "Configure environment paths and shell settings"),
@@ -96,6 +104,9 @@ pub fn root_usage(version: AgyVersion) -> String {
     }
     out.push_str("\nAvailable subcommands:\n");
     for (name, text) in SUBCOMMAND_ROWS {
+        if name.starts_with("agent") && version < AGENT_SUBCOMMANDS {
+            continue;
+        }
         out.push_str(&format!("  {name:<16}{text}\n"));
     }
     out
@@ -147,6 +158,14 @@ mod tests {
         assert_eq!(
             root_usage(v(1, 0, 16)),
             upstream("dnichyparuk__untether-agy__20260703-134316__help_h.err")
+        );
+    }
+
+    #[test]
+    fn the_1_1_10_usage_is_the_recorded_one() {
+        assert_eq!(
+            root_usage(v(1, 1, 10)),
+            upstream("ImL1s__oh-my-grok__help-1.1.10.txt")
         );
     }
 

@@ -15,7 +15,8 @@ pub struct Model {
 
 const TIERS3: &[(&str, &str)] = &[("high", "High"), ("medium", "Medium"), ("low", "Low")];
 
-/// The models `version` lists (docs/agy-versions.md, "Models"). 1.1.18: the gobby
+/// The models `version` lists (docs/agy-versions.md, "Models"). 1.1.7:
+/// `fp-1.1.7-models-piped` (11, Gemini 3.6/3.5 Flash); 1.1.18: the gobby
 /// `models` capture (14, Gemini 3.7/3.6/3.5 Flash); 1.2.6: docs/spike-records.md S6b (14); 1.2.17 and
 /// 1.3.1: the PB `error-model-rejected` traces (18 labels); 1.3.3: `ng-1.3.3-models` (the
 /// Claude 5.5 ids); 1.0.16: `ua-1.0.16-models` (8 labels). `*-preview` ids are never listed: no agy
@@ -23,11 +24,13 @@ const TIERS3: &[(&str, &str)] = &[("high", "High"), ("medium", "Medium"), ("low"
 pub fn catalogue(version: AgyVersion) -> Vec<Model> {
     let mut out = Vec::new();
     let mut push = |id: String, label: String| out.push(Model { id, label });
-    let three = has(version, Behaviour::ThreeFlashGenerations);
+    let three = has(version, Behaviour::Gemini36Flash);
     let flash: &[&str] = if has(version, Behaviour::Gemini38Family) {
         &["3.8", "3.7", "3.6"]
-    } else if three {
+    } else if has(version, Behaviour::ThreeFlashGenerations) {
         &["3.7", "3.6", "3.5"]
+    } else if three {
+        &["3.6", "3.5"]
     } else {
         &["3.5"]
     };
@@ -146,11 +149,12 @@ pub fn validate(
                 ),
             )),
             Some(eff) if tiers.contains(&eff) => Ok(()),
-            Some(_) => Err(prefix(
+            // fp-1.1.7-effort-unlisted (the only record of an unlisted tier).
+            Some(eff) => Err(prefix(
                 m,
                 e,
                 &format!(
-                    "--model {m} requires --effort (available: {})",
+                    "{m} has no {eff:?} effort (available: {})",
                     order_tiers(&tiers)
                 ),
             )),
@@ -214,6 +218,23 @@ mod tests {
         );
         let err17 = validate(AgyVersion::new(1, 2, 17), Some("x"), None).expect_err("unknown");
         assert_eq!(err17.lines().filter(|l| l.starts_with("  ")).count(), 18);
+    }
+
+    #[test]
+    fn the_1_1_7_catalogue_and_unlisted_effort_are_the_recorded_ones() {
+        let v117 = AgyVersion::new(1, 1, 7);
+        let ids: Vec<String> = catalogue(v117).into_iter().map(|m| m.id).collect();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+            "../traces/upstream/femoral__parley__antigravity-cli-automation__models-piped-1.1.7.stdout",
+        );
+        let recorded = std::fs::read_to_string(path).expect("capture");
+        assert_eq!(ids, recorded.lines().collect::<Vec<_>>());
+        let err = validate(v117, Some("gemini-3.1-pro"), Some("medium")).expect_err("unlisted");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+            "../traces/upstream/femoral__parley__antigravity-cli-automation__effort-unlisted-1.1.7.stderr",
+        );
+        let recorded = std::fs::read_to_string(path).expect("capture");
+        assert_eq!(format!("Error: {err}\n"), recorded);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The tool list `init` reports, by version (docs/agy-reference.md §3.2: 59 names on 1.1.8,
-//! 56 on 1.1.9, 57 on 1.1.22 and 1.2.7, 60 on 1.2.17; exact lists from the jd, CL and PB
+//! 56 on 1.1.9, 57 on 1.1.15, 1.1.22 and 1.2.7, 60 on 1.2.17; exact lists from the jd, CL and PB
 //! traces).
 
 use crate::model::version_model::{has, Behaviour};
@@ -30,14 +30,14 @@ const ADDED_1_2_17: &[&str] = &["list_plugin_accounts", "run_workflow", "search_
 /// Tools 1.1.8 lists that 1.1.9 does not (jd-1.1.8-adversarial-review, jd-1.1.9-*).
 const DROPPED_1_1_9: &[&str] = &["code_search", "moma_search", "skill_search"];
 
-/// The tool 1.1.9 lacks and 1.1.22 lists (jd-1.1.9-*, docs/agy-reference.md §3.2).
-const ADDED_1_1_22: &str = "ask_custom_permission";
+/// The tool 1.1.9 lacks and 1.1.15 lists (jd-1.1.9-*; nm-1.1.15-plain, 57 tools).
+const ADDED_1_1_15: &str = "ask_custom_permission";
 
 /// The sorted tool list of `version`.
 pub fn tools_for(version: AgyVersion) -> Vec<String> {
     let mut tools: Vec<String> = TOOLS_57.iter().map(|s| s.to_string()).collect();
     if !has(version, Behaviour::AskCustomPermissionTool) {
-        tools.retain(|t| t != ADDED_1_1_22);
+        tools.retain(|t| t != ADDED_1_1_15);
     }
     if !has(version, Behaviour::SearchToolsDropped) {
         tools.extend(DROPPED_1_1_9.iter().map(|s| s.to_string()));

@@ -40,15 +40,19 @@ pub enum Behaviour {
     /// `init.tools` lacks `code_search`, `moma_search` and `skill_search` (1.1.8 lists
     /// them: 59 tools).
     SearchToolsDropped,
-    /// `init.tools` lists `ask_custom_permission` (1.1.9: 56 tools without it).
+    /// `init.tools` lists `ask_custom_permission` (1.1.9: 56 tools without it; 1.1.15:
+    /// 57 with it).
     AskCustomPermissionTool,
     /// Usage objects carry `cache_read_tokens` (before: input, output, thinking, total).
     CacheReadTokens,
-    /// `agy models` lists `<id>\t<label>` per line (before: the label alone).
+    /// `agy models` lists model ids, one a line (before: the label alone).
     ModelIdsListed,
-    /// The catalogue has three Gemini Flash generations with High/Medium/Low tiers and
-    /// Gemini 3.1 Pro High/Low (before: Gemini 3.5 Flash Medium/High/Low, 3.1 Pro
-    /// Low/High).
+    /// `agy models` lists `<id>\t<label>` per line (before: the id alone).
+    ModelLabelsBesideIds,
+    /// The catalogue has Gemini 3.6 and 3.5 Flash with High/Medium/Low tiers and Gemini
+    /// 3.1 Pro High/Low (before: Gemini 3.5 Flash Medium/High/Low, 3.1 Pro Low/High).
+    Gemini36Flash,
+    /// The catalogue has three Gemini Flash generations, 3.7/3.6/3.5 (before: 3.6/3.5).
     ThreeFlashGenerations,
     /// The model catalogue lists Gemini 3.8/3.7/3.6 Flash (before: 3.7/3.6/3.5).
     Gemini38Family,
@@ -60,6 +64,9 @@ pub enum Behaviour {
     PrintTimeoutSuccess,
     /// A headless denial ends SUCCESS with `denied_actions` (before: CANCELED).
     DenialSuccess,
+    /// A denied command's tool error starts `permission check failed for command
+    /// "<cmd>": ` (before: `User denied permission to run command:` alone).
+    PermissionCheckPrefix,
     /// A denied command's tool step goes ACTIVE → DONE without error (before: ERROR
     /// with a tool error, as a denied MCP call still does).
     DeniedCommandDone,
@@ -72,9 +79,11 @@ pub enum Behaviour {
     SixtyTools,
     /// Claude Opus/Sonnet 5.5 replace the Claude 4.6 models.
     Claude55Models,
-    /// The denial stderr line adds the allow-rule and `--dangerously-skip-permissions`
-    /// advice.
+    /// The denial stderr notice adds the allow-rule and `--dangerously-skip-permissions`
+    /// advice, each on its own line.
     DenialAdvice,
+    /// The denial notice and its advice are one stderr line.
+    DenialAdviceOneLine,
     /// A CLI slash command (`/model`, …) on a persistent stdin line ends the session
     /// with an ERROR result and exit 2 (before: unrecorded; the fake sends it as text).
     StreamSlashFatal,
@@ -121,21 +130,21 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         behaviour: Behaviour::AgentSetupStep,
-        since: v(1, 1, 9),
+        since: v(1, 1, 7),
         until: Some(v(1, 1, 11)),
-        source: "jd-1.1.9-unknown-conversation, jd-1.1.9-unknown-agent, jd-1.1.9-print-timeout-error; none: jd-1.1.9-review-stream (--agent), am-1.1.11-tools-turn",
+        source: "fp-1.1.7-stream-json-ok, jd-1.1.9-unknown-conversation, jd-1.1.9-unknown-agent, jd-1.1.9-print-timeout-error; none: jd-1.1.9-review-stream (--agent), am-1.1.11-tools-turn",
     },
     Row {
         behaviour: Behaviour::TitleCheckpoint,
-        since: v(1, 1, 8),
+        since: v(1, 1, 7),
         until: Some(v(1, 1, 11)),
-        source: "jd-1.1.8-adversarial-review, jd-1.1.9-review-stream, jd-1.1.9-unknown-conversation; none: am-1.1.11-tools-turn",
+        source: "fp-1.1.7-stream-json-ok, jd-1.1.8-adversarial-review, jd-1.1.9-review-stream, jd-1.1.9-unknown-conversation; none: am-1.1.11-tools-turn",
     },
     Row {
         behaviour: Behaviour::UserInputCheckpoint,
-        since: v(1, 1, 18),
-        until: Some(v(1, 2, 0)),
-        source: "gb-1.1.18-run-command-turn; none: kp-1.2.0-live-join-stream, cl-1.2.7-tool-call-turn",
+        since: v(1, 1, 15),
+        until: Some(v(1, 1, 27)),
+        source: "nm-1.1.15-plain, nm-1.1.15-structured, gb-1.1.18-run-command-turn, sg-1.1.19-minimal-turn; none: am-1.1.11-tools-turn, kp-1.1.27-list-dir-turn, ao-1.1.27-denied-command",
     },
     Row {
         behaviour: Behaviour::SystemMessageDuration,
@@ -151,27 +160,39 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         behaviour: Behaviour::AskCustomPermissionTool,
-        since: v(1, 1, 22),
+        since: v(1, 1, 15),
         until: None,
-        source: "jd-1.1.9-review-stream (56, without it); FM 1.1.22 (57), kp-1.1.27-list-dir-turn",
+        source: "jd-1.1.9-review-stream (56, without it); nm-1.1.15-plain, nm-1.1.15-structured (57), sg-1.1.19-*, FM 1.1.22, kp-1.1.27-list-dir-turn",
     },
     Row {
         behaviour: Behaviour::CacheReadTokens,
-        since: v(1, 1, 8),
+        since: v(1, 1, 7),
         until: None,
-        source: "ua-1.0.16-print-json-ok (none); jd-1.1.8-adversarial-review (cache_read_tokens)",
+        source: "ua-1.0.16-print-json-ok (none); fp-1.1.7-stream-json-ok, fp-1.1.7-json-envelope, jd-1.1.8-adversarial-review (cache_read_tokens)",
     },
     Row {
         behaviour: Behaviour::ModelIdsListed,
+        since: v(1, 1, 7),
+        until: None,
+        source: "ua-1.0.16-models (labels only); fp-1.1.7-models-piped (ids only)",
+    },
+    Row {
+        behaviour: Behaviour::ModelLabelsBesideIds,
         since: v(1, 1, 13),
         until: None,
-        source: "ua-1.0.16-models (labels only); UX (1.1.13), gb-1.1.18-models-text (id, tab, label)",
+        source: "fp-1.1.7-models-piped (ids only); UX (1.1.13), gb-1.1.18-models-text (id, tab, label)",
+    },
+    Row {
+        behaviour: Behaviour::Gemini36Flash,
+        since: v(1, 1, 7),
+        until: None,
+        source: "ua-1.0.16-models (Gemini 3.5 Flash only); fp-1.1.7-models-piped (3.6/3.5)",
     },
     Row {
         behaviour: Behaviour::ThreeFlashGenerations,
         since: v(1, 1, 18),
         until: None,
-        source: "ua-1.0.16-models (Gemini 3.5 Flash only); gb-1.1.18-models-text (3.7/3.6/3.5)",
+        source: "fp-1.1.7-models-piped (3.6/3.5); gb-1.1.18-models-text (3.7/3.6/3.5)",
     },
     Row {
         behaviour: Behaviour::Gemini38Family,
@@ -196,6 +217,12 @@ pub const TABLE: &[Row] = &[
         since: v(1, 1, 27),
         until: None,
         source: "dm-1.1.27-denied-result, cl-1.2.7-denied-mcp-turn; gb-1.1.18-canceled-denial, FM (1.1.22 CANCELED)",
+    },
+    Row {
+        behaviour: Behaviour::PermissionCheckPrefix,
+        since: v(1, 1, 17),
+        until: None,
+        source: "wo-1.1.13-denied-command-steps (without); pi-1.1.17-denied-turn, ao-1.1.27-denied-command, dm-1.1.27-denied-steps",
     },
     Row {
         behaviour: Behaviour::DeniedCommandDone,
@@ -223,9 +250,15 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         behaviour: Behaviour::DenialAdvice,
+        since: v(1, 1, 5),
+        until: None,
+        source: "ai-1.1.5-mcp-auto-denied (issue #650), FM 1.1.22 format strings, ut-1.3.1-tools-denied; no record shows the notice without it",
+    },
+    Row {
+        behaviour: Behaviour::DenialAdviceOneLine,
         since: v(1, 3, 1),
         until: None,
-        source: "ut-1.3.1-tools-denied (littlebearapps/untether)",
+        source: "ai-1.1.5-mcp-auto-denied (three lines); ut-1.3.1-tools-denied, ut-1.3.1-accept-edits (one line)",
     },
     Row {
         behaviour: Behaviour::StreamSlashFatal,

@@ -25,9 +25,13 @@ pub fn models(s: &mut Session) {
     match s.setup().format() {
         OutputFormat::Text => {
             let ids = has(s.setup().version(), Behaviour::ModelIdsListed);
+            let labels = has(s.setup().version(), Behaviour::ModelLabelsBesideIds);
             for m in &models {
-                if ids {
+                if ids && labels {
                     s.out.stdout_line(&format!("{}\t{}", m.id, m.label));
+                } else if ids {
+                    // fp-1.1.7-models-piped: the id alone.
+                    s.out.stdout_line(&m.id);
                 } else {
                     // ua-1.0.16-models: the label alone.
                     s.out.stdout_line(&m.label);

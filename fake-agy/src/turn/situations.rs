@@ -158,6 +158,8 @@ pub fn deny_call(
             kind: "TOOL_ERROR".into(),
             message: if strict && action.action == "command" {
                 format!("permission check failed for command \"{target}\": user denied permission to run command: {target}")
+            } else if action.action == "command" {
+                command_denial(s.setup().version(), &target)
             } else {
                 format!(
                 "permission check failed for {kind} \"{target}\": user denied permission for {kind}({target})\nDo not attempt to circumvent this denial by rephrasing the command, using alternative tools/scripts (e.g. python, sh, curl), or accessing the same target resource. Proceed without performing this action.",
@@ -172,6 +174,18 @@ pub fn deny_call(
     done.duration_seconds = Some(0.015946572);
     s.emit_step(done);
     Ok(())
+}
+
+/// A denied command's tool error outside `strict`, where the step goes ERROR: 1.1.13
+/// writes `User denied permission to run command:` and the command on its own line
+/// (wo-1.1.13-denied-command-steps); from 1.1.17 the permission check's prefix comes
+/// first (ao-1.1.27-denied-command, dm-1.1.27-denied-steps; `PermissionCheckPrefix`).
+fn command_denial(version: agy_protocol::AgyVersion, target: &str) -> String {
+    if has(version, Behaviour::PermissionCheckPrefix) {
+        format!("permission check failed for command \"{target}\": user denied permission to run command:\n{target}")
+    } else {
+        format!("User denied permission to run command:\n{target}")
+    }
 }
 
 /// What a denial names: the command line, `server/tool` of an MCP call, the file, or
@@ -191,10 +205,17 @@ fn denial_target(tool: &str, parameters: &serde_json::Value) -> String {
 /// `denied_actions` (1.2.0 on) or CANCELED (before).
 pub fn end_denied(s: &mut Session, id: &str, tool: &str) -> Result<(), FakeError> {
     let action = denied_action(tool);
-    // FM (1.1.22) quotes the live stderr form.
-    let advice = if has(s.setup().version(), Behaviour::DenialAdvice) {
-        // ut-1.3.1-tools-denied.
-        format!(" Add an allow-rule under permissions.allow in settings.json (e.g. {}(<target>)). Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.", action.action)
+    // FM (1.1.22) quotes the live stderr form and the advice's format strings;
+    // ai-1.1.5-mcp-auto-denied writes the advice on lines of their own,
+    // ut-1.3.1-tools-denied on the notice's line.
+    let version = s.setup().version();
+    let advice = if has(version, Behaviour::DenialAdvice) {
+        let gap = if has(version, Behaviour::DenialAdviceOneLine) {
+            " "
+        } else {
+            "\n"
+        };
+        format!("{gap}Add an allow-rule under permissions.allow in settings.json (e.g. {}(<target>)).{gap}Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.", action.action)
     } else {
         String::new()
     };
