@@ -23,7 +23,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
     if ctx.done {
         return Ok(());
     }
-    if s.init_at == InitAt::Start {
+    if s.setup().init_at() == InitAt::Start {
         // The record is split on this (docs/agy-reference.md, "When `init` is
         // written"): here `init` comes before stdin is read.
         s.ensure_init()?;

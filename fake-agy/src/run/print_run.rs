@@ -162,7 +162,7 @@ pub fn flag_error_answer(e: &CliError, version: AgyVersion) -> (String, i32) {
 /// Acts out the default print-mode run with `spec`'s overrides; leaves the exit code
 /// in `s.exit_code()`.
 pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
-    if let Some(e) = &s.flag_error {
+    if let Some(e) = s.setup().flag_error() {
         let (text, code) = flag_error_answer(e, s.setup().version());
         s.out.stderr(text.as_bytes());
         s.set_exit_code(code);

@@ -2,12 +2,11 @@
 //! state of the current turn. Everything that writes agy output goes through here, so
 //! step indices, cumulative usage and turn counts stay consistent.
 
-use super::setup::Setup;
+use super::setup::{Setup, SetupParts};
 use super::turn_state::TurnState;
-use crate::cli::{Args, CliError, OutputFormat};
+use crate::cli::OutputFormat;
 use crate::error::FakeError;
 use crate::exit_code;
-use crate::io::clock::Clock;
 use crate::io::output::Output;
 use crate::io::recorder::Recorder;
 use crate::io::signals::SignalControl;
@@ -19,12 +18,10 @@ use crate::store::brain::AppDir;
 use crate::store::conversation::Conversation;
 use crate::store::settings::tool_permission;
 use agy_protocol::layout::Layout;
-use agy_protocol::script::{InitAt, InitSpec, ModelTurn};
+use agy_protocol::script::{InitSpec, ModelTurn};
 use agy_protocol::stream::{Init, StepState, StepType, StepUpdate, StreamEvent};
-use agy_protocol::{AgyVersion, Envelope, Status, Usage};
-use std::path::PathBuf;
+use agy_protocol::{Envelope, Status, Usage};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// How a result changes the conversation's cumulative usage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,20 +76,9 @@ pub struct Session {
     pub resume_message_due: bool,
     /// The due checkpoint carries its own usage (the turn's usage is not scripted).
     pub checkpoint_spends: bool,
-    /// The account's quota is used up (`FAKE_AGY_QUOTA_EXHAUSTED`): default turns fail.
-    pub quota_exhausted: bool,
-    /// When persistent mode writes `init` (`FAKE_AGY_INIT_AT`, `[script] init_at`).
-    pub init_at: InitAt,
     /// This default turn is a new conversation's first and has not yet shown the
     /// `checkpoint` of the versions that write one (`crate::turn::bookkeeping`).
     pub checkpoint_due: bool,
-    /// Why the command line did not parse, when a script rule serves it anyway
-    /// (`args` are then the defaults); `default` answers as agy's flag parser.
-    pub flag_error: Option<CliError>,
-    /// The model's decisions, one per decided turn of a conversation (`[[model]]`),
-    /// when the script gives them: default turns render these instead of the fake's
-    /// own model.
-    pub model: Option<Vec<ModelTurn>>,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
@@ -103,24 +89,14 @@ pub struct Session {
 /// What a session is built from.
 #[derive(Debug)]
 pub struct SessionParts {
-    /// The command line.
-    pub args: Args,
-    /// The modelled version.
-    pub version: AgyVersion,
-    /// Delay scaling.
-    pub clock: Clock,
-    /// Default text turn length.
-    pub turn_duration: Duration,
-    /// Default image turn length.
-    pub image_duration: Duration,
+    /// What the invocation was started with.
+    pub setup: SetupParts,
     /// The journal record.
     pub recorder: Arc<Recorder>,
     /// Signal dispositions.
     pub signals: Arc<SignalControl>,
     /// agy's data directory.
     pub app: AppDir,
-    /// The script file (trace paths are relative to its folder).
-    pub script: Option<PathBuf>,
     /// Start reading stdin at once (for the journal); otherwise on first use.
     pub read_stdin: bool,
 }
@@ -146,18 +122,11 @@ impl Session {
 
     /// Builds a session and starts reading stdin.
     pub fn new(p: SessionParts) -> Session {
-        let prompt = p.args.prompt.clone().unwrap_or_default();
+        let prompt = p.setup.args.prompt.clone().unwrap_or_default();
         Session {
             out: Output::new(p.recorder.clone()),
             stdin: p.read_stdin.then(|| StdinReader::start(p.recorder.clone())),
-            setup: Setup::new(
-                p.args,
-                p.version,
-                p.clock,
-                p.turn_duration,
-                p.image_duration,
-                p.script,
-            ),
+            setup: Setup::new(p.setup),
             recorder: p.recorder,
             signals: p.signals,
             app: p.app,
@@ -171,11 +140,7 @@ impl Session {
             schema: None,
             resume_message_due: false,
             checkpoint_due: false,
-            quota_exhausted: false,
-            init_at: InitAt::default(),
             checkpoint_spends: true,
-            flag_error: None,
-            model: None,
             conversation: None,
             last_step_index: None,
             last_step: None,
@@ -187,7 +152,7 @@ impl Session {
     /// conversation's next one, counted across every process that continued it (a turn
     /// past the last one decided nothing: an empty answer).
     pub fn take_model_turn(&mut self) -> Result<Option<ModelTurn>, FakeError> {
-        if self.model.is_none() {
+        if self.setup.model_turns().is_none() {
             return Ok(None);
         }
         let app = self.app.clone();
@@ -197,7 +162,7 @@ impl Session {
         conv.save(&app)?;
         let turn = usize::try_from(taken)
             .ok()
-            .and_then(|i| self.model.as_ref().and_then(|m| m.get(i)).cloned());
+            .and_then(|i| self.setup.model_turns().and_then(|m| m.get(i)).cloned());
         Ok(Some(turn.unwrap_or_default()))
     }
 

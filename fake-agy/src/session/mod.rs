@@ -8,3 +8,4 @@ pub(crate) mod structured;
 mod turn_state;
 
 pub use invocation::{PendingQuestion, Session, SessionParts, UsageUpdate};
+pub use setup::SetupParts;

@@ -93,7 +93,7 @@ pub fn default_turn_usage(prompt: &str) -> Usage {
 pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
     let plan = plan_turn(s, spec);
     let duration = plan.duration;
-    if s.quota_exhausted {
+    if s.setup().quota_exhausted() {
         return quota_used_up(s);
     }
     let (id, _) = s.open_with_done_step(StepType::UserInput)?;
