@@ -17,7 +17,7 @@ use crate::run::print_run::{
 use crate::script::rules::{
     choose_invocation, invocation_label, targets_flag_errors, InvocationFacts, TurnContext,
 };
-use crate::session::{Session, SessionParts, SetupParts};
+use crate::session::{ProcessIo, Session, SetupParts};
 use crate::store::brain::AppDir;
 use crate::store::state::{claim_invocation, release_turn};
 use agy_protocol::command_line::InvocationKind;
@@ -231,7 +231,7 @@ fn release_idle_start(
         return Ok(());
     }
     release_turn(&knobs.state_dir()?, rule)?;
-    s.recorder
+    s.recorder()
         .update(true, |r| r.rule = Some("none: idle start".to_string()));
     Ok(())
 }
@@ -279,15 +279,15 @@ fn start_session(
         init_at: header.init_at.or(knobs.init_at).unwrap_or_default(),
         quota_exhausted: knobs.quota_exhausted,
     };
-    Ok(Session::new(SessionParts {
+    let read_stdin = knobs.journal.is_some() || mode == RunMode::Persistent;
+    let app = AppDir {
+        root: knobs.app_dir()?,
+    };
+    Ok(Session::new(
         setup,
-        recorder,
-        signals,
-        app: AppDir {
-            root: knobs.app_dir()?,
-        },
-        read_stdin: knobs.journal.is_some() || mode == RunMode::Persistent,
-    }))
+        ProcessIo::new(recorder, signals, read_stdin),
+        app,
+    ))
 }
 
 /// Acts out invocation `n`: its rule's steps, or the default behaviour of the modelled
@@ -345,9 +345,9 @@ fn act(
                 return Ok(s.exit_code());
             }
         }
-        let written = s.out.stdout_bytes();
+        let written = s.out().stdout_bytes();
         run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
-        if s.out.stdout_bytes() > written {
+        if s.out().stdout_bytes() > written {
             // Steps that wrote a turn's output and served no line (no `default` among
             // them) answered the first one; steps that only set things up leave it to
             // the turn rules.

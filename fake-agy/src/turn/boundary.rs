@@ -18,7 +18,7 @@ const DATA_DIR: &str = "~/.gemini/antigravity-cli";
 
 /// The denial message when `parameters` name a path inside agy's data directory.
 pub fn denial(s: &Session, parameters: &serde_json::Value) -> Option<String> {
-    let root = s.app.root.display().to_string();
+    let root = s.app().root.display().to_string();
     let path = PATH_KEYS
         .iter()
         .find_map(|k| parameters.get(*k).and_then(|v| v.as_str()))?;
