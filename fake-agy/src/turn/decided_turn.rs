@@ -191,7 +191,7 @@ fn run_call(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeError
     active.tool_name = Some(call.tool.clone());
     active.tool_info = Some(info(None, None));
     s.emit_step(active);
-    let boundary = denial(s, &call.parameters);
+    let boundary = denial(s.app(), &call.parameters);
     if let Some(message) = &boundary {
         s.turn_mut().fail_with(message.clone());
     }
