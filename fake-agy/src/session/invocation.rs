@@ -3,6 +3,7 @@
 //! step indices, cumulative usage and turn counts stay consistent.
 
 use super::due_steps::DueSteps;
+use super::pending_question::PendingQuestion;
 use super::process_io::ProcessIo;
 use super::setup::{Setup, SetupParts};
 use super::turn_state::TurnState;
@@ -32,41 +33,6 @@ pub enum UsageUpdate {
     AddSpent,
     /// The result states the cumulative figure; take it.
     Cumulative,
-}
-
-/// A question asked in one turn, answered by the next stdin line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PendingQuestion {
-    step_index: u64,
-    tool: String,
-    parameters: serde_json::Value,
-}
-
-impl PendingQuestion {
-    /// The question the tool step at `step_index` asks, calling `tool` with
-    /// `parameters`.
-    pub fn new(step_index: u64, tool: String, parameters: serde_json::Value) -> Self {
-        PendingQuestion {
-            step_index,
-            tool,
-            parameters,
-        }
-    }
-
-    /// The tool step's index.
-    pub fn step_index(&self) -> u64 {
-        self.step_index
-    }
-
-    /// The tool's name.
-    pub fn tool(&self) -> &str {
-        &self.tool
-    }
-
-    /// The tool's parameters.
-    pub fn parameters(&self) -> &serde_json::Value {
-        &self.parameters
-    }
 }
 
 /// Everything one invocation acts with.

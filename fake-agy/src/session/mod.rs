@@ -5,11 +5,13 @@
 
 mod due_steps;
 mod invocation;
+mod pending_question;
 mod process_io;
 mod setup;
 pub(crate) mod structured;
 mod turn_state;
 
-pub use invocation::{PendingQuestion, Session, UsageUpdate};
+pub use invocation::{Session, UsageUpdate};
+pub use pending_question::PendingQuestion;
 pub use process_io::ProcessIo;
 pub use setup::SetupParts;
