@@ -76,22 +76,22 @@ fn run_step(
             let step = build_step(s, spec, Some(prev))?;
             s.emit_step_to(step, true);
         }
-        Step::Stdout(t) => s.out.stdout_line(t),
-        Step::StdoutRaw(t) => s.out.stdout(t.as_bytes()),
-        Step::StdoutHex(b) => s.out.stdout(&b.0),
-        Step::Stderr(t) => s.out.stderr_line(t),
-        Step::StderrRaw(t) => s.out.stderr(t.as_bytes()),
+        Step::Stdout(t) => s.out().stdout_line(t),
+        Step::StdoutRaw(t) => s.out().stdout(t.as_bytes()),
+        Step::StdoutHex(b) => s.out().stdout(&b.0),
+        Step::Stderr(t) => s.out().stderr_line(t),
+        Step::StderrRaw(t) => s.out().stderr(t.as_bytes()),
         Step::Log(t) => append_log(s, t)?,
         Step::Sleep(d) => s.setup().clock().sleep(d.0),
-        Step::Exit(code) => exit_with(&s.recorder, *code),
+        Step::Exit(code) => exit_with(s.recorder(), *code),
         Step::Hang(_) => loop {
             // Only a signal ends a hang (its disposition decides how).
             std::thread::park();
         },
-        Step::OnSigterm(a) => s.signals.set(TERM, a.clone()),
-        Step::OnSigint(a) => s.signals.set(INT, a.clone()),
+        Step::OnSigterm(a) => s.signals().set(TERM, a.clone()),
+        Step::OnSigint(a) => s.signals().set(INT, a.clone()),
         Step::Crash(kind) => crash(s, *kind),
-        Step::CloseStdout(_) => s.out.close_stdout(),
+        Step::CloseStdout(_) => s.out().close_stdout(),
         Step::CloseStdin(_) => s.stdin().close(),
         Step::ReadLine(_) => {
             let _ = s.stdin().next();
@@ -105,7 +105,7 @@ fn run_step(
             trace_replay::replay(s, &inv)?;
         }
         Step::PrintTimeout(spec) => {
-            let planned = default_turn_usage(&s.prompt);
+            let planned = default_turn_usage(s.turn().prompt());
             print_timeout(s, planned, &spec.0)?;
         }
         Step::ReplayPrevious(_) => replay_previous(s)?,
@@ -126,7 +126,7 @@ fn start_tool_child(s: &mut Session, spec: &ToolChildSpec) -> Result<(), FakeErr
         outlives: spec.outlives,
         lasts: s.setup().clock().scaled(lasts),
     };
-    start_child(&s.recorder, &plan)?;
+    start_child(s.recorder(), &plan)?;
     Ok(())
 }
 
@@ -139,7 +139,7 @@ const DEFAULT_CHILD_LIFE: std::time::Duration = std::time::Duration::from_secs(6
 fn replay_previous(s: &mut Session) -> Result<(), FakeError> {
     let lines = s.conversation()?.last_turn_lines.clone();
     for l in lines {
-        s.out.stdout(l.as_bytes());
+        s.out().stdout(l.as_bytes());
     }
     Ok(())
 }
@@ -151,7 +151,7 @@ fn duplicate_result(s: &mut Session) -> Result<(), FakeError> {
         None => s.conversation()?.last_result_line.clone(),
     };
     if let Some(l) = line {
-        s.out.stdout(l.as_bytes());
+        s.out().stdout(l.as_bytes());
     }
     Ok(())
 }
@@ -179,7 +179,7 @@ fn scripted_deny(s: &mut Session, spec: &DenySpec) -> Result<(), FakeError> {
 fn crash(s: &mut Session, kind: CrashKind) -> ! {
     match kind {
         CrashKind::Abort => {
-            if s.recorder.finish(agy_protocol::journal::ExitRecord {
+            if s.recorder().finish(agy_protocol::journal::ExitRecord {
                 code: None,
                 signal: Some("SIGABRT".into()),
             }) {
@@ -189,8 +189,8 @@ fn crash(s: &mut Session, kind: CrashKind) -> ! {
                 std::thread::park();
             }
         }
-        CrashKind::Segv => die_by_signal(&s.recorder, nix::libc::SIGSEGV),
-        CrashKind::Kill => die_by_signal(&s.recorder, nix::libc::SIGKILL),
+        CrashKind::Segv => die_by_signal(s.recorder(), nix::libc::SIGSEGV),
+        CrashKind::Kill => die_by_signal(s.recorder(), nix::libc::SIGKILL),
     }
 }
 
@@ -211,7 +211,7 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
     } else if let Some(spent) = s.turn().spent_if_any() {
         s.cumulative_usage(&spent)
     } else {
-        s.cumulative_usage(&default_turn_usage(&s.prompt))
+        s.cumulative_usage(&default_turn_usage(s.turn().prompt()))
     };
     Ok(Envelope {
         conversation_id,
@@ -219,7 +219,7 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         response: spec
             .response
             .clone()
-            .unwrap_or_else(|| canned_response(&s.prompt)),
+            .unwrap_or_else(|| canned_response(s.turn().prompt())),
         error: spec.error.clone().unwrap_or_default(),
         duration_seconds: spec.duration_seconds.unwrap_or_else(|| s.turn_elapsed()),
         num_turns: spec.num_turns.unwrap_or_else(|| s.turns_after_this(true)),
@@ -233,7 +233,7 @@ pub fn build_envelope(s: &mut Session, spec: &EnvelopeSpec) -> Result<Envelope, 
         structured_output: spec.structured_output.clone(),
         json_schema: match &spec.json_schema {
             Some(doc) => Some(Value::Object(doc.0.clone())),
-            None => s.schema.as_ref().map(|x| x.document.clone()),
+            None => s.schema().map(|x| x.document().clone()),
         },
         extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
         layout: Layout::from_keys(&spec.key_order),
@@ -263,7 +263,7 @@ fn write_command_result(s: &mut Session, spec: &CommandResultSpec) {
         .into_iter()
         .collect(),
     );
-    s.out.stdout(event.to_line().as_bytes());
+    s.out().stdout(event.to_line().as_bytes());
 }
 
 fn step_error(e: &StepErrorSpec) -> StepError {

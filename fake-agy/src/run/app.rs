@@ -17,14 +17,14 @@ use crate::run::print_run::{
 use crate::script::rules::{
     choose_invocation, invocation_label, targets_flag_errors, InvocationFacts, TurnContext,
 };
-use crate::session::{Session, SessionParts};
+use crate::session::{ProcessIo, Session, SetupParts};
 use crate::store::brain::AppDir;
 use crate::store::state::{claim_invocation, release_turn};
 use agy_protocol::command_line::InvocationKind;
 use agy_protocol::env::FAKE_AGY_JOURNAL;
 use agy_protocol::script::{
     parse_script_file, DefaultSpec, Exhausted, InitAt, InvocationRule, MalformedLines, RunMode,
-    Script, ScriptHeader, Step, Times,
+    Script, Step, Times,
 };
 use agy_protocol::AgyVersion;
 use std::ffi::OsString;
@@ -174,10 +174,7 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         r.rule = Some(label);
     });
     let signed_out = script.script.signed_out.unwrap_or(knobs.signed_out);
-    let mut s = start_session(&knobs, &script.script, args, clock, recorder, signals, mode)?;
-    s.flag_error = flag_error;
-    s.quota_exhausted = knobs.quota_exhausted;
-    s.init_at = script.script.init_at.or(knobs.init_at).unwrap_or_default();
+    let mut s = start_session(&knobs, &script, args, flag_error, recorder, signals, mode)?;
     let code = act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)?;
     release_idle_start(&s, &knobs, n, rule_index)?;
     Ok(code)
@@ -211,7 +208,7 @@ fn choose_rule(
 /// idle start (`init` at EOF, exit 0: KA's agy 1.2.14 probe, docs/agy-reference.md,
 /// "When `init` is written"). Returns false for an idle start.
 fn first_line_comes(s: &mut Session) -> Result<bool, FakeError> {
-    if s.init_at == InitAt::Start {
+    if s.setup().init_at() == InitAt::Start {
         s.ensure_init()?;
     }
     if s.stdin().wait_for_input() {
@@ -234,7 +231,7 @@ fn release_idle_start(
         return Ok(());
     }
     release_turn(&knobs.state_dir()?, rule)?;
-    s.recorder
+    s.recorder()
         .update(true, |r| r.rule = Some("none: idle start".to_string()));
     Ok(())
 }
@@ -254,17 +251,21 @@ fn arm_signals(rule: Option<&InvocationRule>, signals: &Arc<SignalControl>) {
 /// The session of this invocation: the script header's settings over the knobs'.
 fn start_session(
     knobs: &Knobs,
-    header: &ScriptHeader,
+    script: &Script,
     args: Args,
-    clock: Clock,
+    flag_error: Option<CliError>,
     recorder: Arc<Recorder>,
     signals: Arc<SignalControl>,
     mode: RunMode,
 ) -> Result<Session, FakeError> {
-    Ok(Session::new(SessionParts {
+    let header = &script.script;
+    let setup = SetupParts {
         args,
+        flag_error,
         version: header.agy.unwrap_or(knobs.version),
-        clock,
+        clock: Clock {
+            scale: knobs.time_scale,
+        },
         turn_duration: header
             .turn_duration
             .map(|d| d.0)
@@ -273,14 +274,20 @@ fn start_session(
             .image_duration
             .map(|d| d.0)
             .unwrap_or(knobs.image_duration),
-        recorder,
-        signals,
-        app: AppDir {
-            root: knobs.app_dir()?,
-        },
         script: knobs.script.clone(),
-        read_stdin: knobs.journal.is_some() || mode == RunMode::Persistent,
-    }))
+        model: script.model.clone(),
+        init_at: header.init_at.or(knobs.init_at).unwrap_or_default(),
+        quota_exhausted: knobs.quota_exhausted,
+    };
+    let read_stdin = knobs.journal.is_some() || mode == RunMode::Persistent;
+    let app = AppDir {
+        root: knobs.app_dir()?,
+    };
+    Ok(Session::new(
+        setup,
+        ProcessIo::new(recorder, signals, read_stdin),
+        app,
+    ))
 }
 
 /// Acts out invocation `n`: its rule's steps, or the default behaviour of the modelled
@@ -294,10 +301,9 @@ fn act(
     signed_out: bool,
 ) -> Result<i32, FakeError> {
     let header = &script.script;
-    s.model = (!script.model.is_empty()).then(|| script.model.clone());
     // A probe no rule targets answers as the modelled agy, exhausted script or not.
     if rule.is_none()
-        && s.flag_error.is_none()
+        && s.setup().flag_error().is_none()
         && s.setup().args().kind() == InvocationKind::Turn
         && header.when_exhausted == Some(Exhausted::Fail)
         && !script.invocations.is_empty()
@@ -308,7 +314,11 @@ fn act(
     }
     // Signed out: a scripted invocation still decides for itself, and the flag parser
     // answers before any sign-in matters.
-    if rule.is_none() && s.flag_error.is_none() && signed_out && crate::run::signed_out::answer(s) {
+    if rule.is_none()
+        && s.setup().flag_error().is_none()
+        && signed_out
+        && crate::run::signed_out::answer(s)
+    {
         return Ok(s.exit_code());
     }
     let mut ctx = TurnContext {
@@ -335,9 +345,9 @@ fn act(
                 return Ok(s.exit_code());
             }
         }
-        let written = s.out.stdout_bytes();
+        let written = s.out().stdout_bytes();
         run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
-        if s.out.stdout_bytes() > written {
+        if s.out().stdout_bytes() > written {
             // Steps that wrote a turn's output and served no line (no `default` among
             // them) answered the first one; steps that only set things up leave it to
             // the turn rules.

@@ -14,13 +14,13 @@ use time::{Duration, OffsetDateTime};
 /// `--version`: the modelled version alone on a line (one source shows bare `1.0.4`;
 /// the exact format is an open item, docs/agy-reference.md §9 item 7).
 pub fn version(s: &mut Session) {
-    s.out.stdout_line(&s.setup().version().to_string());
+    s.out().stdout_line(&s.setup().version().to_string());
 }
 
 /// `agy models` / `agy --output-format=json models`.
 pub fn models(s: &mut Session) {
     // The banner goes to stderr (FM 1.1.25, UX 1.1.13).
-    s.out.stderr_line("Fetching available models...");
+    s.out().stderr_line("Fetching available models...");
     let models = catalogue(s.setup().version());
     match s.setup().format() {
         OutputFormat::Text => {
@@ -28,13 +28,13 @@ pub fn models(s: &mut Session) {
             let labels = has(s.setup().version(), Behaviour::ModelLabelsBesideIds);
             for m in &models {
                 if ids && labels {
-                    s.out.stdout_line(&format!("{}\t{}", m.id, m.label));
+                    s.out().stdout_line(&format!("{}\t{}", m.id, m.label));
                 } else if ids {
                     // fp-1.1.7-models-piped: the id alone.
-                    s.out.stdout_line(&m.id);
+                    s.out().stdout_line(&m.id);
                 } else {
                     // ua-1.0.16-models: the label alone.
-                    s.out.stdout_line(&m.label);
+                    s.out().stdout_line(&m.label);
                 }
             }
         }
@@ -81,7 +81,7 @@ pub fn usage(s: &mut Session) {
         ));
     }
     if s.setup().format() == OutputFormat::Text {
-        s.out.stdout(tsv.as_bytes());
+        s.out().stdout(tsv.as_bytes());
         return;
     }
     let bucket = |i: usize| {
@@ -157,7 +157,7 @@ pub fn setting(s: &mut Session, name: &str) {
 /// `ut-1.3.1-usage-stream-json`).
 fn write_command(s: &mut Session, env: Envelope) {
     if !s.is_stream() {
-        s.out.stdout(env.to_line().as_bytes());
+        s.out().stdout(env.to_line().as_bytes());
         return;
     }
     if let Some(command) = &env.command {
@@ -169,7 +169,8 @@ fn write_command(s: &mut Session, env: Envelope) {
             .into_iter()
             .collect(),
         );
-        s.out.stdout(event.to_line().as_bytes());
+        s.out().stdout(event.to_line().as_bytes());
     }
-    s.out.stdout(StreamEvent::Result(env).to_line().as_bytes());
+    s.out()
+        .stdout(StreamEvent::Result(env).to_line().as_bytes());
 }

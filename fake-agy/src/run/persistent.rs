@@ -23,7 +23,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
     if ctx.done {
         return Ok(());
     }
-    if s.init_at == InitAt::Start {
+    if s.setup().init_at() == InitAt::Start {
         // The record is split on this (docs/agy-reference.md, "When `init` is
         // written"): here `init` comes before stdin is read.
         s.ensure_init()?;
@@ -35,7 +35,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
                 if s.stdin().lines_taken() == 0 {
                     s.mark_idle_start();
                 }
-                if !s.out.wrote_stdout() {
+                if !s.out().wrote_stdout() {
                     // KA (agy 1.2.14): EOF with no line, or after an unknown-event
                     // line only, still gets `init` (docs/agy-reference.md, "When
                     // `init` is written"). A script that wrote stdout decided itself.
@@ -51,7 +51,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
                 if e.is_warning() || (ctx.skip_malformed && e != InputLineError::MissingEvent) =>
             {
                 // BB, FM: unknown events are skipped with a warning.
-                s.out.stderr_line(&format!("warning: {e}"));
+                s.out().stderr_line(&format!("warning: {e}"));
                 continue;
             }
             Err(e) => fatal_line(s, &e)?,
@@ -63,7 +63,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         let pick = ctx.chooser.choose(&ctx.rules, index as u32, &prompt);
         let steps = match pick {
             Some(i) => {
-                s.recorder.stdin_line_rule(index, turn_label(&ctx.rules[i], i));
+                s.recorder().stdin_line_rule(index, turn_label(&ctx.rules[i], i));
                 ctx.rules[i].steps.clone()
             }
             None if ctx.fail_when_exhausted && !ctx.rules.is_empty() => {
@@ -72,7 +72,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
                 )))
             }
             None => {
-                s.recorder.stdin_line_rule(index, "default".into());
+                s.recorder().stdin_line_rule(index, "default".into());
                 if let Some(cmd) = cli_slash_command(s, &prompt) {
                     slash_line_fatal(s, &cmd)?;
                 }
@@ -86,7 +86,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
         }
         crate::io::children::end_turn_children();
         if let Some(code) = s.ending() {
-            exit_with(&s.recorder, code);
+            exit_with(s.recorder(), code);
         }
     }
 }
@@ -110,7 +110,7 @@ fn cli_slash_command(s: &Session, prompt: &str) -> Option<String> {
 /// stderr after `error: `, exit 2.
 fn slash_line_fatal(s: &mut Session, cmd: &str) -> Result<(), FakeError> {
     let text = format!("{cmd} is answered by the CLI itself and is unavailable with --input-format stream-json; run it as its own --print {cmd} invocation");
-    s.out.stderr_line(&format!("error: {text}"));
+    s.out().stderr_line(&format!("error: {text}"));
     let id = s.conversation_id()?;
     let env = Envelope {
         error: text,
@@ -118,7 +118,7 @@ fn slash_line_fatal(s: &mut Session, cmd: &str) -> Result<(), FakeError> {
         ..Envelope::empty(id, Status::Error)
     };
     s.emit_result(env, UsageUpdate::AddSpent)?;
-    exit_with(&s.recorder, exit_code::USAGE)
+    exit_with(s.recorder(), exit_code::USAGE)
 }
 
 /// A malformed line agy does not run. The missing-`event` case is recorded (PB
@@ -137,5 +137,5 @@ fn fatal_line(
         ..Envelope::empty(id, Status::Error)
     };
     s.emit_result(env, UsageUpdate::AddSpent)?;
-    exit_with(&s.recorder, exit_code::TURN_FAILED)
+    exit_with(s.recorder(), exit_code::TURN_FAILED)
 }

@@ -162,9 +162,9 @@ pub fn flag_error_answer(e: &CliError, version: AgyVersion) -> (String, i32) {
 /// Acts out the default print-mode run with `spec`'s overrides; leaves the exit code
 /// in `s.exit_code()`.
 pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
-    if let Some(e) = &s.flag_error {
+    if let Some(e) = s.setup().flag_error() {
         let (text, code) = flag_error_answer(e, s.setup().version());
-        s.out.stderr(text.as_bytes());
+        s.out().stderr(text.as_bytes());
         s.set_exit_code(code);
         return Ok(());
     }
@@ -179,14 +179,14 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
             let rest = s.setup().args().rest.get(1..).unwrap_or_default().to_vec();
             subcommands::answer(s, &name, &rest);
         }
-        Request::Help(text) => s.out.stderr(text.as_bytes()),
+        Request::Help(text) => s.out().stderr(text.as_bytes()),
         Request::UsageError(msg) => {
-            s.out
+            s.out()
                 .stderr(format!("{msg}\n{}", root_usage(s.setup().version())).as_bytes());
             s.set_exit_code(exit_code::USAGE);
         }
         Request::NoTerminal => {
-            s.out.stderr_line(NO_TERMINAL);
+            s.out().stderr_line(NO_TERMINAL);
             s.set_exit_code(exit_code::TURN_FAILED);
         }
         Request::Unsupported(msg) => return Err(FakeError::Unsupported(msg)),
@@ -210,7 +210,7 @@ pub fn pre_turn_checks(s: &mut Session) -> bool {
     if let Some(mode) = s.setup().args().mode.as_deref() {
         if !matches!(mode, "plan" | "accept-edits") {
             // gb-1.1.18-mode-bogus: a warning, then the turn in the default mode.
-            s.out.stderr_line(&format!(
+            s.out().stderr_line(&format!(
                 "warning: unrecognized --mode value {mode:?} (valid: accept-edits, plan)"
             ));
         }
@@ -238,7 +238,7 @@ pub fn pre_turn_checks(s: &mut Session) -> bool {
 pub fn load_schema(s: &mut Session) -> Result<(), String> {
     if let Some(arg) = s.setup().args().json_schema.clone() {
         let cwd = std::env::current_dir().unwrap_or_default();
-        s.schema = Some(Schema::load(&arg, &cwd)?);
+        s.set_schema(Schema::load(&arg, &cwd)?);
     }
     Ok(())
 }
@@ -252,11 +252,13 @@ pub fn report_pre_turn_error(s: &mut Session, text: &str) {
     } else {
         "Error"
     };
-    s.out.stderr_line(&format!("{head}: {text}"));
+    s.out().stderr_line(&format!("{head}: {text}"));
     let env = Envelope::pre_turn_error(text);
     match s.setup().format() {
-        OutputFormat::Json => s.out.stdout(env.to_line().as_bytes()),
-        OutputFormat::StreamJson => s.out.stdout(StreamEvent::Result(env).to_line().as_bytes()),
+        OutputFormat::Json => s.out().stdout(env.to_line().as_bytes()),
+        OutputFormat::StreamJson => s
+            .out()
+            .stdout(StreamEvent::Result(env).to_line().as_bytes()),
         OutputFormat::Text => {}
     }
     s.set_exit_code(exit_code::TURN_FAILED);

@@ -16,8 +16,8 @@ pub fn answer(s: &mut Session) -> bool {
     match classify(s) {
         Request::Models => {
             // pl-1.2.13-models-signed-out.
-            s.out.stderr_line("Fetching available models...");
-            s.out.stderr_line(
+            s.out().stderr_line("Fetching available models...");
+            s.out().stderr_line(
                 "Error: Please sign in to view available models. Launch the CLI without arguments to sign in.",
             );
             s.set_exit_code(exit_code::TURN_FAILED);
@@ -40,7 +40,7 @@ fn fail_turn(s: &mut Session) {
     } else {
         "antigravity"
     };
-    s.out.stderr_line(&format!(
+    s.out().stderr_line(&format!(
         "Error: authentication required. Run '{who}' to log in, then retry."
     ));
     report_pre_turn_error(s, AUTH_ERROR);

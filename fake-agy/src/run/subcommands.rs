@@ -31,24 +31,27 @@ pub fn answer(s: &mut Session, name: &str, rest: &[String]) {
     let version = s.setup().version().to_string();
     match name {
         "update" => {
-            s.out.stdout_line(&format!(
+            s.out().stdout_line(&format!(
                 "Checking for updates... (current version {version})"
             ));
-            s.out.stdout_line("You are already on the latest version.");
+            s.out()
+                .stdout_line("You are already on the latest version.");
         }
-        "changelog" => s.out.stdout_line(&format!(
+        "changelog" => s.out().stdout_line(&format!(
             "Antigravity CLI {version}\n  See https://antigravity.google for the release notes."
         )),
         "agent" | "agents" => list(s, "agents", "No custom agents found."),
         "plugin" | "plugins" => match rest.first().map(String::as_str) {
             None | Some("list") => list(s, "plugins", "No plugins installed."),
-            Some(other) => s.out.stdout_line(&format!("plugin {other}: nothing to do")),
+            Some(other) => s
+                .out()
+                .stdout_line(&format!("plugin {other}: nothing to do")),
         },
         "mcp" => match rest.first().map(String::as_str) {
-            None | Some("list") => s.out.stdout_line("NAME   TYPE   STATUS   COMMAND/URL"),
-            Some(other) => s.out.stdout_line(&format!("mcp {other}: nothing to do")),
+            None | Some("list") => s.out().stdout_line("NAME   TYPE   STATUS   COMMAND/URL"),
+            Some(other) => s.out().stdout_line(&format!("mcp {other}: nothing to do")),
         },
-        _ => s.out.stderr(root_usage(s.setup().version()).as_bytes()),
+        _ => s.out().stderr(root_usage(s.setup().version()).as_bytes()),
     }
 }
 
@@ -56,7 +59,7 @@ pub fn answer(s: &mut Session, name: &str, rest: &[String]) {
 /// `agents` json form dates from 1.1.12, its payload shape is unverified).
 fn list(s: &mut Session, what: &str, sentence: &str) {
     if s.setup().format() == OutputFormat::Text {
-        s.out.stdout_line(sentence);
+        s.out().stdout_line(sentence);
         return;
     }
     let env = Envelope {
@@ -68,5 +71,5 @@ fn list(s: &mut Session, what: &str, sentence: &str) {
     } else {
         env.to_line()
     };
-    s.out.stdout(line.as_bytes());
+    s.out().stdout(line.as_bytes());
 }

@@ -119,14 +119,14 @@ pub fn replay(s: &mut Session, inv: &TracedInvocation) -> Result<(), FakeError> 
                 // Later events keep their spacing relative to the client's line.
                 start += before.elapsed();
             }
-            TraceEvent::Stdout(text) => s.out.stdout(text.as_bytes()),
-            TraceEvent::StdoutHex(b) => s.out.stdout(&b.0),
-            TraceEvent::Stderr(text) => s.out.stderr(text.as_bytes()),
-            TraceEvent::StderrHex(b) => s.out.stderr(&b.0),
+            TraceEvent::Stdout(text) => s.out().stdout(text.as_bytes()),
+            TraceEvent::StdoutHex(b) => s.out().stdout(&b.0),
+            TraceEvent::Stderr(text) => s.out().stderr(text.as_bytes()),
+            TraceEvent::StderrHex(b) => s.out().stderr(&b.0),
             TraceEvent::File(f) => {
                 // Trace::parse refused paths leaving the app data dir and sizes over
                 // the caps, with their lines.
-                let path = s.app.root.join(&f.path);
+                let path = s.app().root.join(&f.path);
                 let bytes = match (f.width, f.height) {
                     (Some(w), Some(h)) => {
                         encode(w, h, ImageFormat::Jpeg, 0).map_err(FakeError::Step)?
@@ -138,9 +138,9 @@ pub fn replay(s: &mut Session, inv: &TracedInvocation) -> Result<(), FakeError> 
             }
             TraceEvent::Exit(x) => {
                 if let Some(sig) = x.signal.as_deref().and_then(signal_number) {
-                    die_by_signal(&s.recorder, sig);
+                    die_by_signal(s.recorder(), sig);
                 }
-                exit_with(&s.recorder, x.code.unwrap_or(0));
+                exit_with(s.recorder(), x.code.unwrap_or(0));
             }
         }
     }

@@ -2,12 +2,14 @@
 //! state of the current turn. Everything that writes agy output goes through here, so
 //! step indices, cumulative usage and turn counts stay consistent.
 
-use super::setup::Setup;
+use super::due_steps::DueSteps;
+use super::pending_question::PendingQuestion;
+use super::process_io::ProcessIo;
+use super::setup::{Setup, SetupParts};
 use super::turn_state::TurnState;
-use crate::cli::{Args, CliError, OutputFormat};
+use crate::cli::OutputFormat;
 use crate::error::FakeError;
 use crate::exit_code;
-use crate::io::clock::Clock;
 use crate::io::output::Output;
 use crate::io::recorder::Recorder;
 use crate::io::signals::SignalControl;
@@ -19,12 +21,10 @@ use crate::store::brain::AppDir;
 use crate::store::conversation::Conversation;
 use crate::store::settings::tool_permission;
 use agy_protocol::layout::Layout;
-use agy_protocol::script::{InitAt, InitSpec, ModelTurn};
+use agy_protocol::script::{InitSpec, ModelTurn};
 use agy_protocol::stream::{Init, StepState, StepType, StepUpdate, StreamEvent};
-use agy_protocol::{AgyVersion, Envelope, Status, Usage};
-use std::path::PathBuf;
+use agy_protocol::{Envelope, Status, Usage};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// How a result changes the conversation's cumulative usage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,32 +35,13 @@ pub enum UsageUpdate {
     Cumulative,
 }
 
-/// A question asked in one turn, answered by the next stdin line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PendingQuestion {
-    /// The tool step's index.
-    pub step_index: u64,
-    /// Tool name.
-    pub tool: String,
-    /// Tool parameters.
-    pub parameters: serde_json::Value,
-}
-
 /// Everything one invocation acts with.
 #[derive(Debug)]
 pub struct Session {
     setup: Setup,
-    /// stdout/stderr.
-    pub out: Output,
-    /// The journal record.
-    pub recorder: Arc<Recorder>,
-    /// Signal dispositions.
-    pub signals: Arc<SignalControl>,
-    stdin: Option<StdinReader>,
+    io: ProcessIo,
     /// agy's data directory.
-    pub app: AppDir,
-    /// The prompt of the current turn.
-    pub prompt: String,
+    app: AppDir,
     turn: TurnState,
     /// True once `init` was written.
     init_sent: bool,
@@ -69,60 +50,17 @@ pub struct Session {
     /// Set when the process must end after the current turn (quota: 3).
     ending: Option<i32>,
     /// A question waiting for its answer.
-    pub pending_question: Option<PendingQuestion>,
+    pending_question: Option<PendingQuestion>,
     /// Results written by this process, for `duplicate_result`.
     last_result_line: Option<String>,
     /// The compiled `--json-schema`, loaded by the pre-turn checks.
-    pub schema: Option<Schema>,
-    /// This process resumed a conversation with earlier turns and has not yet shown
-    /// the `system_message` agy puts at the head of the first resumed turn.
-    pub resume_message_due: bool,
-    /// The due checkpoint carries its own usage (the turn's usage is not scripted).
-    pub checkpoint_spends: bool,
-    /// The account's quota is used up (`FAKE_AGY_QUOTA_EXHAUSTED`): default turns fail.
-    pub quota_exhausted: bool,
-    /// When persistent mode writes `init` (`FAKE_AGY_INIT_AT`, `[script] init_at`).
-    pub init_at: InitAt,
-    /// This default turn is a new conversation's first and has not yet shown the
-    /// `checkpoint` of the versions that write one (`crate::turn::bookkeeping`).
-    pub checkpoint_due: bool,
-    /// Why the command line did not parse, when a script rule serves it anyway
-    /// (`args` are then the defaults); `default` answers as agy's flag parser.
-    pub flag_error: Option<CliError>,
-    /// The model's decisions, one per decided turn of a conversation (`[[model]]`),
-    /// when the script gives them: default turns render these instead of the fake's
-    /// own model.
-    pub model: Option<Vec<ModelTurn>>,
+    schema: Option<Schema>,
+    due: DueSteps,
     conversation: Option<Conversation>,
     last_step_index: Option<u64>,
     last_step: Option<StepUpdate>,
     /// A persistent process whose stdin ended before any line came: no turn ran.
     idle_start: bool,
-}
-
-/// What a session is built from.
-#[derive(Debug)]
-pub struct SessionParts {
-    /// The command line.
-    pub args: Args,
-    /// The modelled version.
-    pub version: AgyVersion,
-    /// Delay scaling.
-    pub clock: Clock,
-    /// Default text turn length.
-    pub turn_duration: Duration,
-    /// Default image turn length.
-    pub image_duration: Duration,
-    /// The journal record.
-    pub recorder: Arc<Recorder>,
-    /// Signal dispositions.
-    pub signals: Arc<SignalControl>,
-    /// agy's data directory.
-    pub app: AppDir,
-    /// The script file (trace paths are relative to its folder).
-    pub script: Option<PathBuf>,
-    /// Start reading stdin at once (for the journal); otherwise on first use.
-    pub read_stdin: bool,
 }
 
 impl Session {
@@ -139,43 +77,70 @@ impl Session {
 
     /// The stdin thread, started on first use.
     pub fn stdin(&mut self) -> &mut StdinReader {
-        let recorder = self.recorder.clone();
-        self.stdin
-            .get_or_insert_with(|| StdinReader::start(recorder))
+        self.io.stdin()
     }
 
-    /// Builds a session and starts reading stdin.
-    pub fn new(p: SessionParts) -> Session {
-        let prompt = p.args.prompt.clone().unwrap_or_default();
+    /// stdout and stderr.
+    pub fn out(&self) -> &Output {
+        self.io.out()
+    }
+
+    /// The journal record.
+    pub fn recorder(&self) -> &Arc<Recorder> {
+        self.io.recorder()
+    }
+
+    /// The signal dispositions.
+    pub fn signals(&self) -> &Arc<SignalControl> {
+        self.io.signals()
+    }
+
+    /// agy's data directory.
+    pub fn app(&self) -> &AppDir {
+        &self.app
+    }
+
+    /// The compiled `--json-schema`, once the pre-turn checks loaded it.
+    pub fn schema(&self) -> Option<&Schema> {
+        self.schema.as_ref()
+    }
+
+    /// Answers every later turn under `schema` (`--json-schema`).
+    pub fn set_schema(&mut self, schema: Schema) {
+        self.schema = Some(schema);
+    }
+
+    /// Keeps the question the current turn asked; the next stdin line answers it.
+    pub fn ask_question(&mut self, question: PendingQuestion) {
+        self.pending_question = Some(question);
+    }
+
+    /// The question waiting for its answer, if any (it is answered now).
+    pub fn take_pending_question(&mut self) -> Option<PendingQuestion> {
+        self.pending_question.take()
+    }
+
+    /// The steps the conversation owes its next turns.
+    pub fn due_steps(&mut self) -> &mut DueSteps {
+        &mut self.due
+    }
+
+    /// The session of an invocation started with `setup`, acting through `io` on the
+    /// data directory `app`.
+    pub fn new(setup: SetupParts, io: ProcessIo, app: AppDir) -> Session {
+        let prompt = setup.args.prompt.clone().unwrap_or_default();
         Session {
-            out: Output::new(p.recorder.clone()),
-            stdin: p.read_stdin.then(|| StdinReader::start(p.recorder.clone())),
-            setup: Setup::new(
-                p.args,
-                p.version,
-                p.clock,
-                p.turn_duration,
-                p.image_duration,
-                p.script,
-            ),
-            recorder: p.recorder,
-            signals: p.signals,
-            app: p.app,
-            prompt,
-            turn: TurnState::new(),
+            io,
+            setup: Setup::new(setup),
+            app,
+            turn: TurnState::new(prompt),
             init_sent: false,
             exit_code: exit_code::OK,
             ending: None,
             pending_question: None,
             last_result_line: None,
             schema: None,
-            resume_message_due: false,
-            checkpoint_due: false,
-            quota_exhausted: false,
-            init_at: InitAt::default(),
-            checkpoint_spends: true,
-            flag_error: None,
-            model: None,
+            due: DueSteps::new(),
             conversation: None,
             last_step_index: None,
             last_step: None,
@@ -187,7 +152,7 @@ impl Session {
     /// conversation's next one, counted across every process that continued it (a turn
     /// past the last one decided nothing: an empty answer).
     pub fn take_model_turn(&mut self) -> Result<Option<ModelTurn>, FakeError> {
-        if self.model.is_none() {
+        if self.setup.model_turns().is_none() {
             return Ok(None);
         }
         let app = self.app.clone();
@@ -197,7 +162,7 @@ impl Session {
         conv.save(&app)?;
         let turn = usize::try_from(taken)
             .ok()
-            .and_then(|i| self.model.as_ref().and_then(|m| m.get(i)).cloned());
+            .and_then(|i| self.setup.model_turns().and_then(|m| m.get(i)).cloned());
         Ok(Some(turn.unwrap_or_default()))
     }
 
@@ -249,8 +214,7 @@ impl Session {
 
     /// Starts a new turn for `prompt`.
     pub fn begin_turn(&mut self, prompt: String) {
-        self.prompt = prompt;
-        self.turn = TurnState::new();
+        self.turn = TurnState::new(prompt);
     }
 
     /// The conversation, created or resumed on first use (docs/agy-reference.md §1.3).
@@ -264,7 +228,7 @@ impl Session {
             let id = conv.id.clone();
             let continued = stored.then(|| id.clone());
             let turn = conv.num_turns + 1;
-            self.recorder.update(true, |r| {
+            self.io.recorder().update(true, |r| {
                 r.conversation_id = Some(id);
                 r.continued_conversation = continued;
                 r.conversation_turn = Some(turn);
@@ -280,7 +244,7 @@ impl Session {
                 }
             });
             conv.save(&self.app)?;
-            self.resume_message_due = conv.num_turns > 0;
+            self.due.owe_resume_message(conv.num_turns > 0);
             self.conversation = Some(conv);
         }
         self.conversation
@@ -301,7 +265,8 @@ impl Session {
                 return Ok((Conversation::new(id, workspace), false));
             }
             // ≥1.2: warning and an agy-minted id (uxnan PR #255, 1.2.7).
-            self.out
+            self.io
+                .out()
                 .stderr_line(&format!("warning: conversation \"{id}\" not found"));
             return Ok((Conversation::new(new_id(), workspace), false));
         }
@@ -366,7 +331,7 @@ impl Session {
 
     /// Writes a stream-json line that belongs to the current turn.
     pub fn turn_line(&mut self, line: String) {
-        self.out.stdout(line.as_bytes());
+        self.io.out().stdout(line.as_bytes());
         self.turn.push_line(line);
     }
 
@@ -448,7 +413,7 @@ impl Session {
                 .unwrap_or_else(|| self.permission_mode()),
             json_schema: match &spec.json_schema {
                 Some(doc) => Some(serde_json::Value::Object(doc.0.clone())),
-                None => self.schema.as_ref().map(|s| s.document.clone()),
+                None => self.schema.as_ref().map(|s| s.document().clone()),
             },
             extra: spec.extra.clone().map(|e| e.0).unwrap_or_default(),
             layout: Layout::from_keys(&spec.key_order),
@@ -459,7 +424,7 @@ impl Session {
             init,
         }
         .to_line();
-        self.out.stdout(line.as_bytes());
+        self.io.out().stdout(line.as_bytes());
         self.init_sent = true;
         Ok(())
     }
@@ -528,7 +493,7 @@ impl Session {
             OutputFormat::Text => env.response.clone(),
         };
         if format == OutputFormat::Text {
-            self.out.stdout(line.as_bytes());
+            self.io.out().stdout(line.as_bytes());
         } else {
             self.turn_line(line.clone());
         }
@@ -581,6 +546,6 @@ impl Session {
 
     /// Records a file written under the data dir.
     pub fn record_file(&self, path: &std::path::Path, bytes: u64) {
-        self.recorder.file(path.display().to_string(), bytes);
+        self.io.recorder().file(path.display().to_string(), bytes);
     }
 }

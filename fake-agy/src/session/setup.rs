@@ -1,10 +1,12 @@
 //! What an invocation was started with and keeps for its life: the command line and
 //! what follows from it (output format, run mode, workspace), the modelled version,
-//! delay scaling and default turn lengths, and the script's folder.
+//! delay scaling and default turn lengths, the script's folder and what the script and
+//! the environment fix for every turn (the model's decisions, when `init` is written,
+//! a used-up quota).
 
-use crate::cli::{Args, OutputFormat};
+use crate::cli::{Args, CliError, OutputFormat};
 use crate::io::clock::Clock;
-use agy_protocol::script::RunMode;
+use agy_protocol::script::{InitAt, ModelTurn, RunMode};
 use agy_protocol::AgyVersion;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -21,18 +23,53 @@ pub struct Setup {
     image_duration: Duration,
     script: Option<PathBuf>,
     workspace: String,
+    flag_error: Option<CliError>,
+    model: Option<Vec<ModelTurn>>,
+    init_at: InitAt,
+    quota_exhausted: bool,
+}
+
+/// What a [`Setup`] is built from.
+#[derive(Debug)]
+pub struct SetupParts {
+    /// The command line.
+    pub args: Args,
+    /// Why the command line did not parse, when a script rule serves it anyway
+    /// (`args` are then the defaults).
+    pub flag_error: Option<CliError>,
+    /// The modelled version.
+    pub version: AgyVersion,
+    /// Delay scaling.
+    pub clock: Clock,
+    /// Default text turn length.
+    pub turn_duration: Duration,
+    /// Default image turn length.
+    pub image_duration: Duration,
+    /// The script file (trace paths are relative to its folder).
+    pub script: Option<PathBuf>,
+    /// The script's model decisions (`[[model]]`); empty when it gives none.
+    pub model: Vec<ModelTurn>,
+    /// When persistent mode writes `init` (`FAKE_AGY_INIT_AT`, `[script] init_at`).
+    pub init_at: InitAt,
+    /// The account's quota is used up (`FAKE_AGY_QUOTA_EXHAUSTED`).
+    pub quota_exhausted: bool,
 }
 
 impl Setup {
-    /// The facts of an invocation with command line `args`.
-    pub(super) fn new(
-        args: Args,
-        version: AgyVersion,
-        clock: Clock,
-        turn_duration: Duration,
-        image_duration: Duration,
-        script: Option<PathBuf>,
-    ) -> Setup {
+    /// The facts of an invocation built from `p`.
+    pub(super) fn new(p: SetupParts) -> Setup {
+        let SetupParts {
+            args,
+            flag_error,
+            version,
+            clock,
+            turn_duration,
+            image_duration,
+            script,
+            model,
+            init_at,
+            quota_exhausted,
+        } = p;
         let workspace = args
             .add_dirs
             .first()
@@ -52,6 +89,10 @@ impl Setup {
             image_duration,
             script,
             workspace,
+            flag_error,
+            model: (!model.is_empty()).then_some(model),
+            init_at,
+            quota_exhausted,
         }
     }
 
@@ -99,6 +140,29 @@ impl Setup {
     /// The workspace: the first `--add-dir`, else the cwd.
     pub fn workspace(&self) -> &str {
         &self.workspace
+    }
+
+    /// Why the command line did not parse, when a script rule serves it anyway (the
+    /// `args` are then the defaults); `default` answers as agy's flag parser.
+    pub fn flag_error(&self) -> Option<&CliError> {
+        self.flag_error.as_ref()
+    }
+
+    /// The model's decisions, one per decided turn of a conversation (`[[model]]`),
+    /// when the script gives them: default turns render these instead of the fake's
+    /// own model.
+    pub fn model_turns(&self) -> Option<&[ModelTurn]> {
+        self.model.as_deref()
+    }
+
+    /// When persistent mode writes `init`.
+    pub fn init_at(&self) -> InitAt {
+        self.init_at
+    }
+
+    /// True when the account's quota is used up: default turns fail.
+    pub fn quota_exhausted(&self) -> bool {
+        self.quota_exhausted
     }
 }
 

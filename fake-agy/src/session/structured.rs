@@ -16,8 +16,7 @@ const MAX_SCHEMA_BYTES: u64 = 1 << 20;
 
 /// A compiled `--json-schema`.
 pub struct Schema {
-    /// The schema document.
-    pub document: Value,
+    document: Value,
     validator: jsonschema::Validator,
 }
 
@@ -49,6 +48,11 @@ impl Schema {
             document,
             validator,
         })
+    }
+
+    /// The schema document.
+    pub fn document(&self) -> &Value {
+        &self.document
     }
 
     /// The first reason `value` does not conform, if any.

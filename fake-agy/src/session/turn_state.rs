@@ -1,5 +1,6 @@
-//! The current turn of a session: when it started, what its steps spent and streamed,
-//! the stream-json lines it wrote, and a tool error that makes its result ERROR.
+//! The current turn of a session: its prompt, when it started, what its steps spent and
+//! streamed, the stream-json lines it wrote, and a tool error that makes its result
+//! ERROR.
 
 use agy_protocol::stream::StepUpdate;
 use agy_protocol::Usage;
@@ -9,6 +10,7 @@ use std::time::Instant;
 /// (`Session::emit_step_to`); the result takes what they spent.
 #[derive(Debug, Clone)]
 pub struct TurnState {
+    prompt: String,
     started: Instant,
     spent: Usage,
     spent_any: bool,
@@ -23,9 +25,10 @@ pub struct TurnState {
 }
 
 impl TurnState {
-    /// A turn starting now.
-    pub(super) fn new() -> TurnState {
+    /// A turn for `prompt` starting now.
+    pub(super) fn new(prompt: String) -> TurnState {
         TurnState {
+            prompt,
             started: Instant::now(),
             spent: Usage::ZERO,
             spent_any: false,
@@ -34,6 +37,11 @@ impl TurnState {
             max_step: None,
             failed_with: None,
         }
+    }
+
+    /// The prompt it answers.
+    pub fn prompt(&self) -> &str {
+        &self.prompt
     }
 
     /// Usage its steps reported so far.

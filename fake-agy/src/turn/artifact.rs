@@ -29,18 +29,18 @@ pub fn write_images_in(
     spec: &ImageSpec,
     conversation: &str,
 ) -> Result<Vec<std::path::PathBuf>, FakeError> {
-    let reading = read_prompt(&s.prompt);
+    let reading = read_prompt(s.turn().prompt());
     let (w, h) = (
         spec.width.unwrap_or(reading.image_size.0),
         spec.height.unwrap_or(reading.image_size.1),
     );
     let name = spec.name.clone().unwrap_or(reading.image_name);
     let id = s.conversation_id()?;
-    let dir = s.app.create_brain(conversation)?;
+    let dir = s.app().create_brain(conversation)?;
     let mut written = Vec::new();
     let mut last_ms = 0u128;
     for n in 0..spec.count {
-        let parameters = serde_json::json!({ "ImageName": name, "Prompt": s.prompt });
+        let parameters = serde_json::json!({ "ImageName": name, "Prompt": s.turn().prompt() });
         let index = if spec.tool_steps {
             let i = s.next_step_index()?;
             let mut active = StepUpdate::new(id.clone(), i, StepState::Active, StepType::Tool);
@@ -100,7 +100,7 @@ pub fn write_brain_file(s: &mut Session, spec: &FileSpec) -> Result<(), FakeErro
         )));
     }
     let id = s.conversation_id()?;
-    let dir = s.app.create_brain(&id)?;
+    let dir = s.app().create_brain(&id)?;
     let path = dir.join(rel);
     let bytes: Vec<u8> = match (&spec.text, &spec.hex) {
         (Some(t), _) => t.as_bytes().to_vec(),

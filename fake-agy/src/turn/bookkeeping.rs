@@ -43,8 +43,8 @@ pub fn agent_setup(s: &mut Session, id: &str) -> Result<(), FakeError> {
 /// no usage of its own (the fake's choice, so a scenario's figures stay its own).
 pub fn plan_checkpoint(s: &mut Session, id: &str, scripted_usage: bool) -> Result<(), FakeError> {
     let first = s.turns_after_this(false) == 0;
-    s.checkpoint_due = first && has(s.setup().version(), Behaviour::TitleCheckpoint);
-    s.checkpoint_spends = !scripted_usage;
+    let due = first && has(s.setup().version(), Behaviour::TitleCheckpoint);
+    s.due_steps().plan_checkpoint(due, !scripted_usage);
     if first && has(s.setup().version(), Behaviour::UserInputCheckpoint) {
         let i = s.next_step_index()?;
         let mut step = StepUpdate::new(id, i, StepState::Done, StepType::Checkpoint);
@@ -56,13 +56,13 @@ pub fn plan_checkpoint(s: &mut Session, id: &str, scripted_usage: bool) -> Resul
 
 /// The due checkpoint, once (after a tool step, or before the result).
 pub fn checkpoint(s: &mut Session, id: &str) -> Result<(), FakeError> {
-    if !std::mem::take(&mut s.checkpoint_due) {
+    if !s.due_steps().take_checkpoint() {
         return Ok(());
     }
     let i = s.next_step_index()?;
     let mut step = StepUpdate::new(id, i, StepState::Done, StepType::Checkpoint);
     step.duration_seconds = Some(0.362076);
-    if s.checkpoint_spends {
+    if s.due_steps().checkpoint_spends() {
         step.usage = Some(CHECKPOINT_USAGE);
     }
     s.emit_step(step);

@@ -3,7 +3,7 @@
 //! turn's result is ERROR carrying the tool error while `response` keeps the answer
 //! (gb-1.1.18-protection-boundary; other versions **unverified**).
 
-use crate::session::Session;
+use crate::store::brain::AppDir;
 
 /// The parameters that name the path a reading tool looks at.
 const PATH_KEYS: &[&str] = &[
@@ -16,9 +16,9 @@ const PATH_KEYS: &[&str] = &[
 /// The data directory as the model writes it (gb-1.1.18-protection-boundary).
 const DATA_DIR: &str = "~/.gemini/antigravity-cli";
 
-/// The denial message when `parameters` name a path inside agy's data directory.
-pub fn denial(s: &Session, parameters: &serde_json::Value) -> Option<String> {
-    let root = s.app.root.display().to_string();
+/// The denial message when `parameters` name a path inside agy's data directory `app`.
+pub fn denial(app: &AppDir, parameters: &serde_json::Value) -> Option<String> {
+    let root = app.root.display().to_string();
     let path = PATH_KEYS
         .iter()
         .find_map(|k| parameters.get(*k).and_then(|v| v.as_str()))?;

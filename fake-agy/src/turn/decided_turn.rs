@@ -117,7 +117,7 @@ pub fn respond_with(
 /// spent, `error: interrupted` on stderr, and exits 1 (ut-1.3.1-interrupted-sigint,
 /// ut-1.3.1-interrupted-sigterm; other versions unverified).
 fn interrupted(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeError> {
-    s.signals.arm_interrupt();
+    s.signals().arm_interrupt();
     let i = s.next_step_index()?;
     let mut active = StepUpdate::new(id, i, StepState::Active, StepType::Tool);
     active.tool_name = Some(call.tool.clone());
@@ -129,7 +129,7 @@ fn interrupted(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeEr
         extra: Default::default(),
     });
     s.emit_step(active);
-    s.signals.wait_interrupt();
+    s.signals().wait_interrupt();
     // gb-1.1.18-context-canceled: before 1.1.28 the result says `context canceled`.
     let why = if has(s.setup().version(), Behaviour::InterruptedError) {
         "interrupted"
@@ -137,7 +137,7 @@ fn interrupted(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeEr
         "context canceled"
     };
     s.emit_error_result(id.to_string(), why.into())?;
-    s.out.stderr_line(&format!("error: {why}"));
+    s.out().stderr_line(&format!("error: {why}"));
     s.end_after_turn(exit_code::TURN_FAILED);
     Ok(())
 }
@@ -191,7 +191,7 @@ fn run_call(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeError
     active.tool_name = Some(call.tool.clone());
     active.tool_info = Some(info(None, None));
     s.emit_step(active);
-    let boundary = denial(s, &call.parameters);
+    let boundary = denial(s.app(), &call.parameters);
     if let Some(message) = &boundary {
         s.turn_mut().fail_with(message.clone());
     }

@@ -93,7 +93,7 @@ pub fn default_turn_usage(prompt: &str) -> Usage {
 pub fn default_turn(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError> {
     let plan = plan_turn(s, spec);
     let duration = plan.duration;
-    if s.quota_exhausted {
+    if s.setup().quota_exhausted() {
         return quota_used_up(s);
     }
     let (id, _) = s.open_with_done_step(StepType::UserInput)?;
@@ -183,7 +183,7 @@ struct TurnPlan {
 /// Reads the prompt and applies the script's overrides (image, duration, response,
 /// usage).
 fn plan_turn(s: &Session, spec: &DefaultSpec) -> TurnPlan {
-    let reading = read_prompt(&s.prompt);
+    let reading = read_prompt(s.turn().prompt());
     let image = spec.image.unwrap_or(reading.wants_image);
     let duration = spec.duration.map(|d| d.0).unwrap_or(if image {
         s.setup().image_duration()
@@ -201,7 +201,7 @@ fn plan_turn(s: &Session, spec: &DefaultSpec) -> TurnPlan {
             if delegates {
                 delegated_answer(&reading.image_name)
             } else {
-                canned_response(&s.prompt)
+                canned_response(s.turn().prompt())
             }
         });
     TurnPlan {
@@ -260,8 +260,8 @@ fn write_result(
         json_schema: a
             .structured_output
             .as_ref()
-            .and(s.schema.as_ref())
-            .map(|x| x.document.clone()),
+            .and(s.schema())
+            .map(|x| x.document().clone()),
         structured_output: a.structured_output,
         ..Envelope::empty(
             id,
@@ -351,7 +351,7 @@ fn deny_gated(s: &mut Session, gated: Option<&GatedTool>) -> Option<Result<(), F
 /// `pl-1.2.13-resume-turn`, `ut-1.3.1-resume-after-interrupt`); later turns of the same
 /// process have none (`kp-1.2.0-live-join-stream`).
 fn resume_message(s: &mut Session, id: &str) -> Result<(), FakeError> {
-    if !std::mem::take(&mut s.resume_message_due) {
+    if !s.due_steps().take_resume_message() {
         return Ok(());
     }
     let i = s.next_step_index()?;
@@ -372,7 +372,7 @@ fn conform(
     spec: &DefaultSpec,
     answer: String,
 ) -> Result<(String, Option<serde_json::Value>), String> {
-    let Some(schema) = &s.schema else {
+    let Some(schema) = s.schema() else {
         return Ok((answer, None));
     };
     let value = match &spec.structured_output {

@@ -27,7 +27,7 @@ pub fn print_timeout(
     let notice = |s: &mut Session, line: String| {
         let line = spec.notice.clone().unwrap_or(line);
         if !line.is_empty() {
-            s.out.stderr_line(&line);
+            s.out().stderr_line(&line);
         }
     };
     if has(s.setup().version(), Behaviour::PrintTimeoutSuccess) {
@@ -58,7 +58,7 @@ pub fn print_timeout(
             // gb-1.1.18-text-timeout: text mode says so on stderr.
             notice(s, "Error: timeout waiting for response".into());
         } else if let Some(line) = spec.notice.as_ref().filter(|l| !l.is_empty()) {
-            s.out.stderr_line(line);
+            s.out().stderr_line(line);
         }
         let env = Envelope {
             error: "timeout waiting for response".into(),
@@ -219,7 +219,7 @@ pub fn end_denied(s: &mut Session, id: &str, tool: &str) -> Result<(), FakeError
     } else {
         String::new()
     };
-    s.out.stderr_line(&format!(
+    s.out().stderr_line(&format!(
         "jetski: no output produced — a tool required the \"{}\" permission that headless mode cannot prompt for, so it was auto-denied.{advice}",
         action.action
     ));
@@ -256,7 +256,7 @@ pub fn quota_used_up(s: &mut Session) -> Result<(), FakeError> {
         s.ensure_init()?;
     }
     if s.setup().format() == OutputFormat::Text {
-        s.out.stderr_line(&format!("Error: {QUOTA_MESSAGE}"));
+        s.out().stderr_line(&format!("Error: {QUOTA_MESSAGE}"));
     }
     let env = Envelope {
         error: QUOTA_MESSAGE.into(),
@@ -271,7 +271,7 @@ pub fn quota_used_up(s: &mut Session) -> Result<(), FakeError> {
 pub fn quota_exhausted(s: &mut Session, message: Option<&str>) -> Result<(), FakeError> {
     let message = message.unwrap_or(QUOTA_MESSAGE).to_string();
     let (id, i) = s.open_with_done_step(StepType::ErrorMessage)?;
-    s.out.stderr_line(&format!("error: {message}"));
+    s.out().stderr_line(&format!("error: {message}"));
     let agy_error = serde_json::json!({
         "short_error": format!("RESOURCE_EXHAUSTED (code 429): {message}"),
         "status": "RESOURCE_EXHAUSTED",
@@ -280,7 +280,7 @@ pub fn quota_exhausted(s: &mut Session, message: Option<&str>) -> Result<(), Fak
         "retryable": true,
         "error_id": format!("{}-{i}", uuid::Uuid::new_v4()),
     });
-    s.out.stderr_line(&format!(
+    s.out().stderr_line(&format!(
         "AGY_ERROR: {}",
         agy_protocol::gojson::to_go_json(&agy_error)
     ));
@@ -306,11 +306,7 @@ pub fn question(s: &mut Session, text: &str, tool: Option<&str>) -> Result<(), F
         extra: Default::default(),
     });
     s.emit_step(active);
-    s.pending_question = Some(PendingQuestion {
-        step_index: i,
-        tool,
-        parameters,
-    });
+    s.ask_question(PendingQuestion::new(i, tool, parameters));
     let spent = s.turn().spent();
     let env = Envelope {
         response: format!("{text}\n"),
@@ -324,15 +320,15 @@ pub fn question(s: &mut Session, text: &str, tool: Option<&str>) -> Result<(), F
 
 /// Closes a pending question with the answer that arrived on stdin.
 pub fn answer_question(s: &mut Session, answer: &str) -> Result<(), FakeError> {
-    let Some(q) = s.pending_question.take() else {
+    let Some(q) = s.take_pending_question() else {
         return Ok(());
     };
     let id = s.conversation_id()?;
-    let mut done = StepUpdate::new(id, q.step_index, StepState::Done, StepType::Tool);
-    done.tool_name = Some(q.tool.clone());
+    let mut done = StepUpdate::new(id, q.step_index(), StepState::Done, StepType::Tool);
+    done.tool_name = Some(q.tool().to_string());
     done.tool_info = Some(ToolInfo {
-        name: q.tool,
-        parameters: q.parameters,
+        name: q.tool().to_string(),
+        parameters: q.parameters().clone(),
         output: Some(answer.to_string()),
         error: None,
         extra: Default::default(),

@@ -34,7 +34,7 @@ pub fn delegate_image(s: &mut Session, id: &str, spec: &ImageSpec) -> Result<Str
     let mut entry = Map::new();
     entry.insert("type_name".into(), json!(IMAGE_GENERATOR));
     entry.insert("role".into(), json!("Image Generator"));
-    entry.insert("initial_prompt".into(), json!(s.prompt));
+    entry.insert("initial_prompt".into(), json!(s.turn().prompt()));
     start_subagent(s, id, entry, spec)?;
     // The recorded message came in two text chunks before its DONE line.
     stream_answer(
@@ -81,7 +81,7 @@ pub fn start_subagent(
         write_images_in(s, &child_spec, &child)?;
     }
     let log = s
-        .app
+        .app()
         .brain(&child)
         .join(".system_generated/logs/transcript.jsonl");
     entry.insert("conversation_id".into(), json!(child));
