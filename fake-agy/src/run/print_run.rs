@@ -118,16 +118,21 @@ pub fn classify(s: &Session) -> Request {
         );
     }
     if prompt.starts_with('/') && !a.disable_slash_commands {
-        let cmd = prompt.split_whitespace().next().unwrap_or("");
-        return match cmd {
-            "/usage" | "/quota" => Request::Usage,
-            "/credits" => Request::Credits,
-            "/model" | "/effort" => Request::Setting(cmd.trim_start_matches('/').to_string()),
-            "/clear" => Request::SlashRefused(CLEAR_REFUSED.into()),
-            _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
-        };
+        return slash_request(prompt);
     }
     Request::Turn
+}
+
+/// A print-mode prompt that starts with a slash command agy answers itself.
+fn slash_request(prompt: &str) -> Request {
+    let cmd = prompt.split_whitespace().next().unwrap_or("");
+    match cmd {
+        "/usage" | "/quota" => Request::Usage,
+        "/credits" => Request::Credits,
+        "/model" | "/effort" => Request::Setting(cmd.trim_start_matches('/').to_string()),
+        "/clear" => Request::SlashRefused(CLEAR_REFUSED.into()),
+        _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
+    }
 }
 
 /// `-h`, `--help`, `-help` or `--h`.
