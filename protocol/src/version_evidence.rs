@@ -279,6 +279,12 @@ pub const EDGES: &[Edge] = &[
         "PB judge-module comment (requires --effort); ut-1.3.2-slash-prompt-literal",
     ),
     edge(
+        "SignedOutModelsStderr",
+        Some(v(1, 1, 7)),
+        v(1, 1, 18),
+        "fp-1.1.7-models-signed-out (stdout); gobby notes 1.1.18 (stdout empty), pl-1.2.13-models-signed-out",
+    ),
+    edge(
         "SignInNamesAgy",
         Some(v(1, 2, 13)),
         v(1, 3, 2),

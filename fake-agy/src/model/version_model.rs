@@ -92,6 +92,8 @@ pub enum Behaviour {
     TierlessModelAlone,
     /// The signed-out stderr line names `agy` (before: `antigravity`).
     SignInNamesAgy,
+    /// Signed out, `agy models` writes its sign-in error on stderr (before: stdout).
+    SignedOutModelsStderr,
 }
 
 /// One row: the behaviour, the first version known to have it, the public source.
@@ -271,6 +273,12 @@ pub const TABLE: &[Row] = &[
         since: v(1, 3, 2),
         until: None,
         source: "ut-1.3.2-slash-prompt-literal; PB judge-module comment (requires --effort)",
+    },
+    Row {
+        behaviour: Behaviour::SignedOutModelsStderr,
+        since: v(1, 1, 18),
+        until: None,
+        source: "fp-1.1.7-models-signed-out (stdout); gobby notes 1.1.18 (stdout empty), pl-1.2.13-models-signed-out",
     },
     Row {
         behaviour: Behaviour::SignInNamesAgy,

@@ -37,6 +37,8 @@ pub enum Request {
     Persistent,
     /// A usage error already described (exit 2).
     UsageError(String),
+    /// A slash command print mode refuses (`-p /clear`): the error text (exit 2).
+    SlashRefused(String),
     /// A subcommand's `-h`/`--help`: the text for stderr (exit 0).
     Help(String),
     /// No prompt and no terminal for the interactive UI.
@@ -116,15 +118,21 @@ pub fn classify(s: &Session) -> Request {
         );
     }
     if prompt.starts_with('/') && !a.disable_slash_commands {
-        let cmd = prompt.split_whitespace().next().unwrap_or("");
-        return match cmd {
-            "/usage" | "/quota" => Request::Usage,
-            "/credits" => Request::Credits,
-            "/model" | "/effort" => Request::Setting(cmd.trim_start_matches('/').to_string()),
-            _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
-        };
+        return slash_request(prompt);
     }
     Request::Turn
+}
+
+/// A print-mode prompt that starts with a slash command agy answers itself.
+fn slash_request(prompt: &str) -> Request {
+    let cmd = prompt.split_whitespace().next().unwrap_or("");
+    match cmd {
+        "/usage" | "/quota" => Request::Usage,
+        "/credits" => Request::Credits,
+        "/model" | "/effort" => Request::Setting(cmd.trim_start_matches('/').to_string()),
+        "/clear" => Request::SlashRefused(CLEAR_REFUSED.into()),
+        _ => Request::Unsupported(format!("the slash command `{cmd}` is not simulated")),
+    }
 }
 
 /// `-h`, `--help`, `-help` or `--h`.
@@ -141,6 +149,10 @@ fn has_terminal() -> bool {
         .open("/dev/tty")
         .is_ok()
 }
+
+/// `-p /clear` (jc-1.1.26-slash-clear, agy 1.1.26; the only record, other versions
+/// **unverified**).
+const CLEAR_REFUSED: &str = "/clear is not available in print mode (every print-mode run already starts a new conversation unless --continue or --conversation is passed); pass --disable-slash-commands to send /clear to the model as literal text";
 
 /// `-p /credits` on an account without AI credits (gb-1.1.18-credits-error).
 const CREDITS_ERROR: &str = "/credits failed: retrieving credits: no credits info found";
@@ -190,6 +202,12 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
             s.set_exit_code(exit_code::TURN_FAILED);
         }
         Request::Unsupported(msg) => return Err(FakeError::Unsupported(msg)),
+        // jc-1.1.26-slash-clear: a lone ERROR result, exit 2; the stderr line is
+        // **unverified** (shaped as the other pre-turn errors).
+        Request::SlashRefused(text) => {
+            report_pre_turn_error(s, &text);
+            s.set_exit_code(exit_code::USAGE);
+        }
         Request::Persistent => {
             return Err(FakeError::Step(
                 "`default` as a print run in a persistent invocation".into(),

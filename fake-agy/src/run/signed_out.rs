@@ -15,11 +15,15 @@ pub const AUTH_ERROR: &str = "authentication failed or timed out";
 pub fn answer(s: &mut Session) -> bool {
     match classify(s) {
         Request::Models => {
-            // pl-1.2.13-models-signed-out.
+            // pl-1.2.13-models-signed-out; on stdout before 1.1.18
+            // (fp-1.1.7-models-signed-out, `SignedOutModelsStderr`).
             s.out().stderr_line("Fetching available models...");
-            s.out().stderr_line(
-                "Error: Please sign in to view available models. Launch the CLI without arguments to sign in.",
-            );
+            let text = "Error: Please sign in to view available models. Launch the CLI without arguments to sign in.";
+            if has(s.setup().version(), Behaviour::SignedOutModelsStderr) {
+                s.out().stderr_line(text);
+            } else {
+                s.out().stdout_line(text);
+            }
             s.set_exit_code(exit_code::TURN_FAILED);
             true
         }

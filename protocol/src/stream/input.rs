@@ -92,8 +92,11 @@ pub enum InputLineError {
     /// `{"event":"user","message":{"role":"user"}}` (BB, FM; fatal or not is unrecorded).
     #[error("stream input \"user\" message has no content")]
     NoContent,
-    /// Not a JSON object. agy's text is not recorded; this wording is the fake's own.
-    #[error("stream input message is not valid JSON: {0}")]
+    /// Not a JSON object: agy's Go decoder's reason (`gb-1.1.18-decode-error`: `failed
+    /// to decode stream input: invalid character 'r' looking for beginning of value`).
+    /// Only a line that cannot start a JSON value is recorded; other reasons keep
+    /// serde's wording.
+    #[error("failed to decode stream input: {0}")]
     NotJson(String),
 }
 
@@ -105,10 +108,21 @@ impl InputLineError {
     }
 }
 
+/// Go's `encoding/json` reason for a line whose first character cannot start a JSON
+/// value (`gb-1.1.18-decode-error`); `None` for any other line.
+fn go_decode_reason(line: &str) -> Option<String> {
+    let c = line
+        .trim_start_matches([' ', '\t', '\r', '\n'])
+        .chars()
+        .next()?;
+    let starts_value = matches!(c, '{' | '[' | '"' | '-' | '0'..='9' | 't' | 'f' | 'n');
+    (!starts_value).then(|| format!("invalid character '{c}' looking for beginning of value"))
+}
+
 /// Parses one stdin line (without its newline) the way agy does.
 pub fn parse_input_line(line: &str) -> Result<UserLine, InputLineError> {
-    let value: serde_json::Value =
-        serde_json::from_str(line).map_err(|e| InputLineError::NotJson(e.to_string()))?;
+    let value: serde_json::Value = serde_json::from_str(line)
+        .map_err(|e| InputLineError::NotJson(go_decode_reason(line).unwrap_or(e.to_string())))?;
     let obj = value
         .as_object()
         .ok_or_else(|| InputLineError::NotJson("not a JSON object".to_string()))?;
@@ -158,6 +172,21 @@ mod tests {
         assert_eq!(a.message.content.text(), "hi");
         assert_eq!(b.message.content.text(), "hi");
         assert_eq!(b.message.role, None);
+    }
+
+    #[test]
+    fn a_line_that_cannot_start_json_gets_gos_reason() {
+        // gb-1.1.18-decode-error (traces/upstream/GobbyAI__gobby__decode-error-1.1.18.ndjson).
+        let e = parse_input_line("raw text").expect_err("not JSON");
+        assert_eq!(
+            e.to_string(),
+            "failed to decode stream input: invalid character 'r' looking for beginning of value"
+        );
+        let e = parse_input_line("{\"event\"").expect_err("cut");
+        assert!(
+            e.to_string().starts_with("failed to decode stream input: "),
+            "{e}"
+        );
     }
 
     #[test]
