@@ -176,15 +176,15 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
 
 /// The live run of `--agy PATH --live`, after the guard.
 fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRun, HarnessError> {
-    crate::live::check_live_allowed(agy, args.live).map_err(HarnessError::bad_input)?;
+    crate::live::check_live_allowed(agy, args.live)?;
     if !agy.is_file() {
         return Err(HarnessError::bad_input(format!(
             "`--agy {}` is not a file",
             agy.display()
         )));
     }
-    let credentials =
-        crate::live::Credentials::from_arg(args.credentials).map_err(HarnessError::bad_input)?;
+    let credentials = crate::live::Credentials::from_arg(args.credentials)
+        .map_err(|e| HarnessError::bad_input(e.to_string()))?;
     let run =
         crate::live::LiveRun::new(agy.to_path_buf(), args.budget, credentials).map_err(|e| {
             HarnessError::could_not_run(format!("failed to set up the live budget: {e}"))
