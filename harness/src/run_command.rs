@@ -4,7 +4,6 @@
 use crate::adapter_config::check_expected_failures;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp};
 use crate::catalogue_run::{ensure_something_runs, load_and_select, run_catalogue};
-use crate::exit_code;
 use crate::fatal::HarnessError;
 use crate::options::{AdapterArgs, CommonArgs};
 use crate::report::{parse_report_target, write_report, write_summary, ReportTarget};
@@ -167,8 +166,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
     let mut code = report.exit_code();
     for target in &args.report {
         if let Err(e) = write_report(&report, target) {
-            eprintln!("error: {e}");
-            code = code.max(exit_code::COULD_NOT_RUN);
+            code = code.max(HarnessError::could_not_run(e.to_string()).report());
         }
     }
     Ok(code)
