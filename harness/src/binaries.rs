@@ -21,11 +21,14 @@ fn given_or_located(
     name: &str,
     env_var: &str,
     package: &str,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, HarnessError> {
     match given {
         Some(p) if p.is_file() => Ok(p.to_path_buf()),
-        Some(p) => Err(format!("{what} `{}` does not exist", p.display())),
-        None => locate_binary(name, env_var, package),
+        Some(p) => Err(HarnessError::could_not_run(format!(
+            "{what} `{}` does not exist",
+            p.display()
+        ))),
+        None => Ok(locate_binary(name, env_var, package)?),
     }
 }
 
@@ -43,8 +46,7 @@ pub(crate) fn fake_agy_at(given: Option<&Path>) -> Result<PathBuf, HarnessError>
         FAKE_AGY_BIN,
         AGY_HARNESS_FAKE_AGY,
         "fake-agy",
-    )
-    .map_err(HarnessError::could_not_run)?;
+    )?;
     verified(found, FAKE_AGY_BIN)
 }
 
@@ -85,7 +87,7 @@ pub(crate) fn fake_agy_acp_if(
     // Verified only when it will run; one that will not is not handed on.
     match found {
         Ok(p) if needed => verified(p, FAKE_AGY_ACP_BIN).map(Some),
-        Err(e) if needed => Err(HarnessError::could_not_run(e)),
+        Err(e) if needed => Err(e),
         Ok(_) | Err(_) => Ok(None),
     }
 }
@@ -100,7 +102,6 @@ pub(crate) fn reference_adapter(runner: &RunnerArgs) -> Result<PathBuf, HarnessE
         AGY_HARNESS_REFERENCE_ADAPTER,
         "agy-reference-adapter",
     )
-    .map_err(HarnessError::could_not_run)
 }
 
 /// The adapter under test: the config file `adapter`; else, without `faults`, the
@@ -176,20 +177,55 @@ fn startable(config: AdapterConfig, path: &Path) -> Result<AdapterConfig, Harnes
     .with_hint("build the driver first, or fix `command` (a relative path is read from the config's folder; a bare name is looked up on PATH)"))
 }
 
+/// Why the reference adapter's fault list could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum FaultListError {
+    /// The adapter did not start.
+    #[error("failed to run `{} --list-faults`: {source}", bin.display())]
+    Spawn {
+        /// The adapter.
+        bin: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// It ran and failed.
+    #[error("`{} --list-faults` failed ({status}): {stderr}", bin.display())]
+    Failed {
+        /// The adapter.
+        bin: PathBuf,
+        /// How it ended.
+        status: std::process::ExitStatus,
+        /// Its stderr, trimmed.
+        stderr: String,
+    },
+    /// Its list did not parse.
+    #[error("{0}")]
+    Parse(String),
+}
+
+/// An adapter without its fault list: the harness cannot run.
+impl From<FaultListError> for HarnessError {
+    fn from(e: FaultListError) -> HarnessError {
+        HarnessError::could_not_run(e.to_string())
+    }
+}
+
 /// Asks the reference adapter for its faults.
-pub fn list_faults(bin: &Path) -> Result<Vec<FaultInfo>, String> {
+pub fn list_faults(bin: &Path) -> Result<Vec<FaultInfo>, FaultListError> {
     let out = std::process::Command::new(bin)
         .arg("--list-faults")
         .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("failed to run `{} --list-faults`: {e}", bin.display()))?;
+        .map_err(|source| FaultListError::Spawn {
+            bin: bin.to_path_buf(),
+            source,
+        })?;
     if !out.status.success() {
-        return Err(format!(
-            "`{} --list-faults` failed ({}): {}",
-            bin.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(FaultListError::Failed {
+            bin: bin.to_path_buf(),
+            status: out.status,
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
     }
-    parse_fault_list(&String::from_utf8_lossy(&out.stdout))
+    parse_fault_list(&String::from_utf8_lossy(&out.stdout)).map_err(FaultListError::Parse)
 }

@@ -25,7 +25,7 @@ pub(crate) fn load_and_select(
     selection: &Selection,
 ) -> Result<(Vec<Scenario>, Vec<String>), HarnessError> {
     let paths: Vec<PathBuf> = if source.paths.is_empty() {
-        vec![default_catalogue(source.scenarios.as_deref()).map_err(HarnessError::could_not_run)?]
+        vec![default_catalogue(source.scenarios.as_deref())?]
     } else {
         source.paths.clone()
     };

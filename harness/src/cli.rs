@@ -1,14 +1,14 @@
 //! The command line (clap derive). Help text is the doc comments.
 
-use crate::report::{parse_report_target, ReportTarget};
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use clap::{Parser, Subcommand, ValueEnum};
 
 pub use crate::bench::BenchArgs;
+pub use crate::check_command::CheckArgs;
 pub use crate::faults::FaultsArgs;
 pub use crate::fuzz::FuzzArgs;
 pub use crate::matrix::MatrixArgs;
 pub use crate::options::{AdapterArgs, CommonArgs, RunnerArgs, ScenarioArgs};
+pub use crate::run_command::RunArgs;
 
 /// Run conformance scenarios against an adapter that drives agy, on fake-agy.
 #[derive(Debug, Parser)]
@@ -68,68 +68,6 @@ pub enum Command {
     /// client of the adapter command (started by the runner, not by hand).
     #[command(hide = true)]
     Bridge(crate::bridge::BridgeArgs),
-}
-
-/// `agy-harness run`.
-#[derive(Debug, Clone, Args)]
-pub struct RunArgs {
-    /// Scenario selection and run settings.
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// The adapter under test.
-    #[command(flatten)]
-    pub target: AdapterArgs,
-    /// Also write a report: `json=PATH`, `junit=PATH`, `markdown=PATH` or `html=PATH`
-    /// (repeatable).
-    #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report_target)]
-    pub report: Vec<ReportTarget>,
-    /// Keep each scenario's sandbox folder and print where it is.
-    #[arg(long)]
-    pub keep_sandboxes: bool,
-    /// Succeed even when the selection runs no scenario (by default that is exit 2).
-    #[arg(long)]
-    pub allow_empty: bool,
-    /// List every skipped scenario with its reason (by default skips are summed up by
-    /// profile in one line).
-    #[arg(long, short = 'v')]
-    pub verbose: bool,
-    /// Run the adapter's success-path scenarios (tag `live`) against this real agy
-    /// instead of fake-agy (needs `--live`).
-    #[arg(long, value_name = "PATH")]
-    pub agy: Option<PathBuf>,
-    /// Allow running a real agy: it spends your quota.
-    #[arg(long, requires = "agy")]
-    pub live: bool,
-    /// At most this many live agy invocations; scenarios past it are skipped.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub budget: u32,
-    /// How live runs get your credentials (every choice but `none` is an opt-in).
-    #[arg(long, value_enum, default_value_t = crate::live::CredentialsArg::None)]
-    pub credentials: crate::live::CredentialsArg,
-    /// Record every live agy invocation, redacted, as one trace per scenario in this
-    /// folder (needs `--live`; `agy-harness repro` reads it).
-    #[arg(long, value_name = "DIR")]
-    pub record: Option<PathBuf>,
-    /// Replace traces an earlier `--record` wrote into the folder (by default that is
-    /// refused before agy runs).
-    #[arg(long, requires = "record")]
-    pub force: bool,
-    /// Act out this agy version in every scenario instead of the one each models, and
-    /// run only the scenarios that apply to it: one column of `matrix`, to reproduce a
-    /// cell of it.
-    #[arg(long, value_name = "VERSION", conflicts_with = "agy")]
-    pub agy_version: Option<agy_protocol::AgyVersion>,
-}
-
-/// `agy-harness check`.
-#[derive(Debug, Clone, Args)]
-pub struct CheckArgs {
-    /// The scenario files.
-    #[command(flatten)]
-    pub source: ScenarioArgs,
-    /// Also check this adapter config (and that its expected failures name scenarios).
-    #[arg(long, value_name = "FILE")]
-    pub adapter: Option<PathBuf>,
 }
 
 #[cfg(test)]

@@ -8,6 +8,27 @@ use include_dir::{include_dir, Dir};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// Why a built-in folder could not be written out (cloned: it is kept once per process).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum EmbeddedError {
+    /// No folder could be made for it.
+    #[error("failed to make a folder for the built-in {name}: {reason}")]
+    Folder {
+        /// `scenarios` or `spikes`.
+        name: String,
+        /// The I/O error.
+        reason: String,
+    },
+    /// Its files could not be written.
+    #[error("failed to write the built-in {name}: {reason}")]
+    Write {
+        /// `scenarios` or `spikes`.
+        name: String,
+        /// The I/O error.
+        reason: String,
+    },
+}
+
 static CATALOGUE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/scenarios");
 static SPIKES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spikes");
 
@@ -15,15 +36,15 @@ static SPIKES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spikes");
 pub const BUILT_IN: &str = "built-in:scenarios";
 
 /// The built-in catalogue, written out (once per process).
-pub fn catalogue_dir() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+pub fn catalogue_dir() -> Result<PathBuf, EmbeddedError> {
+    static DIR: OnceLock<Result<PathBuf, EmbeddedError>> = OnceLock::new();
     DIR.get_or_init(|| write_out(&CATALOGUE, "scenarios"))
         .clone()
 }
 
 /// The built-in spikes, written out (once per process).
-pub fn spikes_dir() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+pub fn spikes_dir() -> Result<PathBuf, EmbeddedError> {
+    static DIR: OnceLock<Result<PathBuf, EmbeddedError>> = OnceLock::new();
     DIR.get_or_init(|| write_out(&SPIKES, "spikes")).clone()
 }
 
@@ -37,14 +58,18 @@ static CATALOGUE_WRITTEN: OnceLock<PathBuf> = OnceLock::new();
 /// Writes `dir` into `<temp>/agy-harness-<uid>-<name>-<content hash>/`, reusing a folder
 /// a previous run wrote with the same content. A new folder is filled under a unique
 /// name and renamed into place, so concurrent runs never see half a catalogue.
-fn write_out(dir: &'static Dir<'static>, name: &str) -> Result<PathBuf, String> {
+fn write_out(dir: &'static Dir<'static>, name: &str) -> Result<PathBuf, EmbeddedError> {
     write_out_in(&std::env::temp_dir(), dir, name)
 }
 
 /// [`write_out`] into `base`. A folder found there is reused only when it holds
 /// exactly the built-in files, byte for byte: one edited or deleted since would
 /// silently weaken every later run, so it is replaced.
-fn write_out_in(base: &Path, dir: &'static Dir<'static>, name: &str) -> Result<PathBuf, String> {
+fn write_out_in(
+    base: &Path,
+    dir: &'static Dir<'static>,
+    name: &str,
+) -> Result<PathBuf, EmbeddedError> {
     let uid = nix::unistd::getuid();
     let target = base.join(format!(
         "agy-harness-{uid}-{name}-{:016x}",
@@ -68,9 +93,15 @@ fn write_out_in(base: &Path, dir: &'static Dir<'static>, name: &str) -> Result<P
         let fresh = tempfile::Builder::new()
             .prefix(&format!("agy-harness-{uid}-{name}-new-"))
             .tempdir_in(base)
-            .map_err(|e| format!("failed to make a folder for the built-in {name}: {e}"))?;
+            .map_err(|e| EmbeddedError::Folder {
+                name: name.to_string(),
+                reason: e.to_string(),
+            })?;
         dir.extract(fresh.path())
-            .map_err(|e| format!("failed to write the built-in {name}: {e}"))?;
+            .map_err(|e| EmbeddedError::Write {
+                name: name.to_string(),
+                reason: e.to_string(),
+            })?;
         let fresh = fresh.keep();
         if std::fs::rename(&fresh, &target).is_err() {
             // Another run put it there first, or the name is taken: use ours.
@@ -83,7 +114,7 @@ fn write_out_in(base: &Path, dir: &'static Dir<'static>, name: &str) -> Result<P
     finish(name, target)
 }
 
-fn finish(name: &str, path: PathBuf) -> Result<PathBuf, String> {
+fn finish(name: &str, path: PathBuf) -> Result<PathBuf, EmbeddedError> {
     if name == "scenarios" {
         let _ = CATALOGUE_WRITTEN.set(path.clone());
     }

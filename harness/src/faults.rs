@@ -62,7 +62,7 @@ pub async fn faults_command(args: FaultsArgs, choice: ColorChoice) -> i32 {
 async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, HarnessError> {
     let bin = reference_adapter(&args.common.runner)?;
     let fake = fake_agy(&args.common.runner)?;
-    let mut faults = list_faults(&bin).map_err(HarnessError::could_not_run)?;
+    let mut faults = list_faults(&bin)?;
     if !args.fault.is_empty() {
         faults.retain(|f| args.fault.contains(&f.name));
     }

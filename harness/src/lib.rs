@@ -28,7 +28,8 @@
 //! - [`faults`], [`bench`](mod@bench): the bug-detection score and the benchmark;
 //!   [`fuzz`]: generated cases judged by the oracle; [`repro`]: a pasted bug report as
 //!   a minimal failing scenario; [`init`]: a starter config and driver skeleton.
-//! - [`cli`]: the command line; [`matrix`]: the adapter × agy version table; `app`:
+//! - `run_command`, `check_command`: the `run` and `check` commands and their arguments;
+//!   [`cli`]: the command line; [`matrix`]: the adapter × agy version table; `app`:
 //!   the commands behind the command line ([`execute`]).
 
 pub mod adapter_config;
@@ -39,6 +40,7 @@ pub mod bridge;
 pub mod capture;
 mod catalogue_run;
 pub mod check;
+mod check_command;
 pub mod cli;
 pub mod driver_client;
 pub mod embedded;
@@ -61,6 +63,7 @@ pub mod profile;
 pub mod recording;
 pub mod report;
 pub mod repro;
+mod run_command;
 pub mod runner;
 pub mod sandbox;
 pub mod scenario;

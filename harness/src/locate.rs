@@ -1,8 +1,48 @@
 //! Where the binaries and the catalogue are: environment overrides first, then next to
 //! the `agy-harness` executable (how `cargo build` lays out `target/<profile>/`).
 
+use crate::embedded::EmbeddedError;
+use crate::fatal::HarnessError;
 use agy_protocol::env::AGY_HARNESS_SPIKES;
 use std::path::{Path, PathBuf};
+
+/// Why a binary or the catalogue was not found.
+#[derive(Debug, thiserror::Error)]
+pub enum LocateError {
+    /// The environment override names no file.
+    #[error("`{env_var}` names `{}`, which is not a file", path.display())]
+    EnvNotAFile {
+        /// The override's name.
+        env_var: String,
+        /// What it names.
+        path: PathBuf,
+    },
+    /// This executable's own path is unknown.
+    #[error("cannot find this executable: {0}")]
+    NoExecutable(std::io::Error),
+    /// The binary is not beside this executable (nor one folder up).
+    #[error("cannot find `{name}` next to `{}`; build it with `cargo build -p {package}` (same profile), or set `{env_var}`", exe.display())]
+    NotBuilt {
+        /// The binary's name.
+        name: String,
+        /// This executable.
+        exe: PathBuf,
+        /// The package that builds it.
+        package: String,
+        /// The override that names it instead.
+        env_var: String,
+    },
+    /// The built-in catalogue could not be written out.
+    #[error(transparent)]
+    Embedded(#[from] EmbeddedError),
+}
+
+/// A binary or catalogue that is not there: the harness cannot run.
+impl From<LocateError> for HarnessError {
+    fn from(e: LocateError) -> HarnessError {
+        HarnessError::could_not_run(e.to_string())
+    }
+}
 
 /// The fake-agy binary's name.
 pub const FAKE_AGY_BIN: &str = "fake-agy";
@@ -17,19 +57,19 @@ pub const REFERENCE_ADAPTER_BIN: &str = "agy-reference-adapter";
 
 /// Finds binary `name`: `$env_var`, else next to this executable, else one folder up
 /// (test executables live in `target/<profile>/deps/`).
-pub fn locate_binary(name: &str, env_var: &str, package: &str) -> Result<PathBuf, String> {
+pub fn locate_binary(name: &str, env_var: &str, package: &str) -> Result<PathBuf, LocateError> {
     if let Some(p) = std::env::var_os(env_var).filter(|v| !v.is_empty()) {
         let p = PathBuf::from(p);
         return if p.is_file() {
             Ok(p)
         } else {
-            Err(format!(
-                "`{env_var}` names `{}`, which is not a file",
-                p.display()
-            ))
+            Err(LocateError::EnvNotAFile {
+                env_var: env_var.to_string(),
+                path: p,
+            })
         };
     }
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let exe = std::env::current_exe().map_err(LocateError::NoExecutable)?;
     let dirs: Vec<&Path> = exe.ancestors().skip(1).take(2).collect();
     for d in &dirs {
         let candidate = d.join(name);
@@ -37,10 +77,12 @@ pub fn locate_binary(name: &str, env_var: &str, package: &str) -> Result<PathBuf
             return Ok(candidate);
         }
     }
-    Err(format!(
-        "cannot find `{name}` next to `{}`; build it with `cargo build -p {package}` (same profile), or set `{env_var}`",
-        exe.display()
-    ))
+    Err(LocateError::NotBuilt {
+        name: name.to_string(),
+        exe,
+        package: package.to_string(),
+        env_var: env_var.to_string(),
+    })
 }
 
 /// The binary hosting the [reaper](agy_process::reaper) drivers run under:
@@ -65,7 +107,7 @@ pub fn reaper_host() -> Option<PathBuf> {
 
 /// The catalogue folder: `--scenarios` / `$AGY_HARNESS_SCENARIOS` (`given`), else
 /// `./scenarios`, else the catalogue built into this binary.
-pub fn default_catalogue(given: Option<&Path>) -> Result<PathBuf, String> {
+pub fn default_catalogue(given: Option<&Path>) -> Result<PathBuf, LocateError> {
     if let Some(p) = given.filter(|p| !p.as_os_str().is_empty()) {
         return Ok(p.to_path_buf());
     }
@@ -73,7 +115,7 @@ pub fn default_catalogue(given: Option<&Path>) -> Result<PathBuf, String> {
     if here.is_dir() {
         return Ok(here);
     }
-    crate::embedded::catalogue_dir()
+    Ok(crate::embedded::catalogue_dir()?)
 }
 
 /// The spike folder: `$AGY_HARNESS_SPIKES`, else `./spikes`, else the spikes built into

@@ -94,7 +94,7 @@ fn adapter(args: &FuzzArgs) -> Result<AdapterConfig, HarnessError> {
     let faults = &args.target.fault;
     if args.target.adapter.is_none() && !faults.is_empty() {
         let bin = reference_adapter(&args.runner)?;
-        let known = crate::binaries::list_faults(&bin).map_err(HarnessError::could_not_run)?;
+        let known = crate::binaries::list_faults(&bin)?;
         if let Some(f) = faults.iter().find(|f| !known.iter().any(|k| &k.name == *f)) {
             let names: Vec<&str> = known.iter().map(|k| k.name.as_str()).collect();
             return Err(bad_input(format!(

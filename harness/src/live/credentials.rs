@@ -28,15 +28,20 @@ pub enum Credentials {
     Home(PathBuf),
 }
 
+/// `--credentials` other than `none` without a `HOME` to take them from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--credentials needs HOME to be set")]
+pub struct NoHome;
+
 impl Credentials {
     /// Resolves `--credentials` against the user's `HOME`.
-    pub fn from_arg(arg: CredentialsArg) -> Result<Credentials, String> {
+    pub fn from_arg(arg: CredentialsArg) -> Result<Credentials, NoHome> {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         match (arg, home) {
             (CredentialsArg::None, _) => Ok(Credentials::None),
             (CredentialsArg::Copy, Some(h)) => Ok(Credentials::Copy(h)),
             (CredentialsArg::Home, Some(h)) => Ok(Credentials::Home(h)),
-            (_, None) => Err("--credentials needs HOME to be set".into()),
+            (_, None) => Err(NoHome),
         }
     }
 

@@ -14,8 +14,8 @@ mod sign_in;
 mod wrapper;
 
 pub(crate) use capture::RECORD_CAP;
-pub use credentials::{copy_credentials, Credentials, CredentialsArg};
-pub use guard::check_live_allowed;
+pub use credentials::{copy_credentials, Credentials, CredentialsArg, NoHome};
+pub use guard::{check_live_allowed, LiveRefused};
 pub use record::{LiveRecorder, RUN_RECORD_SOURCE};
 pub use run::LiveRun;
 pub use sign_in::{classify, judge, not_signed_out, probe, probe_with, SignIn};

@@ -167,15 +167,20 @@ fn show(matrix: &Matrix, kept: &[String], reports: &[ReportTarget], choice: Colo
         let text = match target.format {
             ReportFormat::Markdown => Ok(matrix.to_markdown()),
             ReportFormat::Html => Ok(matrix.to_html()),
-            _ => matrix.to_json(),
+            _ => matrix
+                .to_json()
+                .map_err(|e| HarnessError::could_not_run(format!("failed to render JSON: {e}"))),
         };
         let written = text.and_then(|t| {
-            crate::keep::write_kept(&target.path, t)
-                .map_err(|e| format!("failed to write `{}`: {e}", target.path.display()))
+            crate::keep::write_kept(&target.path, t).map_err(|e| {
+                HarnessError::could_not_run(format!(
+                    "failed to write `{}`: {e}",
+                    target.path.display()
+                ))
+            })
         });
         if let Err(e) = written {
-            eprintln!("error: {e}");
-            code = code.max(exit_code::COULD_NOT_RUN);
+            code = code.max(e.report());
         }
     }
     code

@@ -264,8 +264,8 @@ impl Matrix {
     }
 
     /// The table as pretty JSON.
-    pub fn to_json(&self) -> Result<String, String> {
-        serde_json::to_string_pretty(self).map_err(|e| format!("failed to render JSON: {e}"))
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string_pretty(self)
     }
 
     /// The cells of column `col` that ran to a verdict: not the ones whose scenario

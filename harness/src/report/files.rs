@@ -53,10 +53,37 @@ pub fn parse_report_target(s: &str) -> Result<ReportTarget, String> {
     })
 }
 
+/// Why a report file was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The JSON serialiser failed.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// The JUnit serialiser failed.
+    #[error("{0}")]
+    Junit(#[from] quick_junit::SerializeError),
+    /// The report's folder could not be made.
+    #[error("failed to create `{}`: {source}", path.display())]
+    CreateFolder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file could not be written.
+    #[error("failed to write `{}`: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
 /// Renders `report` in `format`.
-pub fn render_report(report: &RunReport, format: ReportFormat) -> Result<String, String> {
+pub fn render_report(report: &RunReport, format: ReportFormat) -> Result<String, ReportError> {
     match format {
-        ReportFormat::Json => serde_json::to_string_pretty(report).map_err(|e| e.to_string()),
+        ReportFormat::Json => Ok(serde_json::to_string_pretty(report)?),
         ReportFormat::Junit => render_junit(report),
         ReportFormat::Markdown => Ok(render_markdown(report)),
         ReportFormat::Html => Ok(super::html::render_html(report)),
@@ -64,21 +91,25 @@ pub fn render_report(report: &RunReport, format: ReportFormat) -> Result<String,
 }
 
 /// Writes `report` to `target`.
-pub fn write_report(report: &RunReport, target: &ReportTarget) -> Result<(), String> {
+pub fn write_report(report: &RunReport, target: &ReportTarget) -> Result<(), ReportError> {
     let text = render_report(report, target.format)?;
     write_file(&target.path, &text)
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
+fn write_file(path: &Path, text: &str) -> Result<(), ReportError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| format!("failed to create `{}`: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(|source| ReportError::CreateFolder {
+            path: parent.to_path_buf(),
+            source,
+        })?;
     }
-    crate::keep::write_kept(path, text)
-        .map_err(|e| format!("failed to write `{}`: {e}", path.display()))
+    crate::keep::write_kept(path, text).map_err(|source| ReportError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
-fn render_junit(report: &RunReport) -> Result<String, String> {
+fn render_junit(report: &RunReport) -> Result<String, ReportError> {
     let mut junit = Report::new("agy-harness");
     let mut suite = TestSuite::new(report.adapter.clone());
     for r in report.results.iter().filter(|r| !r.skipped_for_profile()) {
@@ -131,7 +162,7 @@ fn render_junit(report: &RunReport) -> Result<String, String> {
         suite.add_test_case(case);
     }
     junit.add_test_suite(suite);
-    junit.to_string().map_err(|e| e.to_string())
+    Ok(junit.to_string()?)
 }
 
 fn render_markdown(report: &RunReport) -> String {

@@ -9,7 +9,9 @@ mod redacted;
 mod terminal;
 mod timeline;
 
-pub use files::{parse_report_target, render_report, write_report, ReportFormat, ReportTarget};
+pub use files::{
+    parse_report_target, render_report, write_report, ReportError, ReportFormat, ReportTarget,
+};
 pub use model::{OpRecord, RunReport, ScenarioResult, Status, PROFILE_SKIP, SETUP_FAILURE};
 pub use redacted::redact_result;
 pub use terminal::{write_progress, write_summary};

@@ -10,6 +10,8 @@
 
 use super::acp_transcript::{Direction, Line, Message};
 use super::case::{Built, Process, ReproCase, Restore, ScriptStep, Turn};
+use agy_protocol::acp::script::StopReasonName;
+use serde::Deserialize;
 use serde_json::Value as Json;
 use toml::Value;
 
@@ -245,7 +247,7 @@ impl Conv {
                     let reason = result
                         .and_then(|r| r.get("stopReason"))
                         .and_then(Json::as_str)
-                        .filter(|r| STOP_REASONS.contains(r));
+                        .filter(|r| is_stop_reason(r));
                     if let Some((code, message)) = &error {
                         self.note(line, &format!("the prompt's error answer ({code} {message:?}) is not scriptable in fake-agy-acp: the turn ends with `end_turn`"));
                     }
@@ -344,14 +346,13 @@ impl Conv {
     }
 }
 
-/// Stop reasons fake-agy-acp can answer with.
-const STOP_REASONS: [&str; 5] = [
-    "end_turn",
-    "max_tokens",
-    "max_turn_requests",
-    "refusal",
-    "cancelled",
-];
+/// Whether fake-agy-acp can answer with stop reason `name` (a [`StopReasonName`]).
+fn is_stop_reason(name: &str) -> bool {
+    StopReasonName::deserialize(
+        serde::de::value::StrDeserializer::<serde::de::value::Error>::new(name),
+    )
+    .is_ok()
+}
 
 /// The text of a `session/prompt`: its text content blocks, joined.
 fn prompt_text(params: &Json) -> String {
@@ -492,6 +493,22 @@ mod tests {
             .map(|t| t.text.as_str())
             .collect();
         assert_eq!(texts, ["next"]);
+    }
+
+    #[test]
+    fn stop_reasons_are_the_ones_fake_agy_acp_can_answer_with() {
+        for name in [
+            "end_turn",
+            "max_tokens",
+            "max_turn_requests",
+            "refusal",
+            "cancelled",
+        ] {
+            assert!(is_stop_reason(name), "{name}");
+        }
+        for name in ["", "EndTurn", "end-turn", "paused"] {
+            assert!(!is_stop_reason(name), "{name}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use super::report::SpikeReport;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 /// Renders `report` as JUnit XML.
-pub fn render_junit(report: &SpikeReport) -> Result<String, String> {
+pub fn render_junit(report: &SpikeReport) -> Result<String, quick_junit::SerializeError> {
     let mut junit = Report::new("agy-harness spikes");
     let mut suite = TestSuite::new(format!(
         "spikes against {} (agy {})",
@@ -47,5 +47,5 @@ pub fn render_junit(report: &SpikeReport) -> Result<String, String> {
         suite.add_test_case(case);
     }
     junit.add_test_suite(suite);
-    junit.to_string().map_err(|e| e.to_string())
+    junit.to_string()
 }

@@ -160,7 +160,7 @@ impl Bridge {
     ) -> Reply {
         let policy = match Policy::parse(permission) {
             Ok(p) => p,
-            Err(e) => return bad_request(id, e),
+            Err(e) => return bad_request(id, e.to_string()),
         };
         let live = match self.agent().await {
             Ok(live) => live,

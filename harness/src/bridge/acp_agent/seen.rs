@@ -18,16 +18,19 @@ pub(super) enum Policy {
     Cancel,
 }
 
+/// A `permission` value that names no policy.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown permission `{0}`; expected `allow`, `deny` or `cancel`")]
+pub(super) struct UnknownPolicy(String);
+
 impl Policy {
     /// Reads a scenario's `permission` value.
-    pub(super) fn parse(value: Option<&str>) -> Result<Policy, String> {
+    pub(super) fn parse(value: Option<&str>) -> Result<Policy, UnknownPolicy> {
         match value {
             None | Some("allow") => Ok(Policy::Allow),
             Some("deny") => Ok(Policy::Deny),
             Some("cancel") => Ok(Policy::Cancel),
-            Some(other) => Err(format!(
-                "unknown permission `{other}`; expected `allow`, `deny` or `cancel`"
-            )),
+            Some(other) => Err(UnknownPolicy(other.to_string())),
         }
     }
 }
