@@ -5,7 +5,7 @@
 //! writes the capture's bytes. A command line agy's flag parser answers itself (`-h`, an
 //! undefined flag) gets a rule that names it, so the script, not the parser, answers.
 
-use agy_protocol::capture::{read_capture_file, Capture};
+use agy_protocol::capture::{read_transformed, Capture};
 use agy_protocol::command_line::{
     flag_error_token, invocation_kind, parse_args, InvocationKind, OutputFormat,
 };
@@ -33,8 +33,11 @@ fn fail<T>(what: impl Into<String>) -> Result<T, ConvertError> {
 
 /// The script that replays `capture` (files relative to `dir`).
 pub fn capture_to_script(dir: &Path, capture: &Capture) -> Result<Script, ConvertError> {
-    let read = |f: &Option<String>| match f {
-        Some(rel) => read_capture_file(dir, rel).map_err(|what| ConvertError { what }),
+    // The bytes agy wrote: the stored file with the capture's declared transforms.
+    let read = |role: &str, f: &Option<String>| match f {
+        Some(rel) => {
+            read_transformed(dir, capture, role, rel).map_err(|what| ConvertError { what })
+        }
         None => Ok(Vec::new()),
     };
     let mut steps: Vec<Step> = capture
@@ -42,7 +45,7 @@ pub fn capture_to_script(dir: &Path, capture: &Capture) -> Result<Script, Conver
         .iter()
         .map(|_| Step::ReadLine(True))
         .collect();
-    let log = read(&capture.files.log)?;
+    let log = read("log", &capture.files.log)?;
     if !log.is_empty() {
         match String::from_utf8(log) {
             Ok(text) => steps.push(Step::Log(text)),
@@ -50,7 +53,7 @@ pub fn capture_to_script(dir: &Path, capture: &Capture) -> Result<Script, Conver
         }
     }
     let implied = capture.argv().and_then(implied_format);
-    for (n, line) in split_lines(&read(&capture.files.stdout)?)
+    for (n, line) in split_lines(&read("stdout", &capture.files.stdout)?)
         .into_iter()
         .enumerate()
     {
@@ -64,7 +67,7 @@ pub fn capture_to_script(dir: &Path, capture: &Capture) -> Result<Script, Conver
             what: format!("stdout line {}: {}", n + 1, e.what),
         })?);
     }
-    for line in split_lines(&read(&capture.files.stderr)?) {
+    for line in split_lines(&read("stderr", &capture.files.stderr)?) {
         if std::str::from_utf8(&line).is_err() {
             return fail("stderr bytes that are not UTF-8 (the script format has no stderr_hex)");
         }

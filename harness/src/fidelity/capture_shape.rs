@@ -50,16 +50,16 @@ pub(crate) fn recorded_shape(
 /// The shape the capture recorded (its stored bytes with its declared transforms);
 /// what it did not record stays `None`.
 pub fn expected_shape(dir: &Path, capture: &Capture) -> Result<Shape, String> {
-    let read = |f: &Option<String>| {
+    let read = |role: &str, f: &Option<String>| {
         f.as_deref()
-            .map(|rel| read_transformed(dir, capture, rel))
+            .map(|rel| read_transformed(dir, capture, role, rel))
             .transpose()
     };
     let files = &capture.files;
     let (stdout, stderr, log) = (
-        read(&files.stdout)?,
-        read(&files.stderr)?,
-        read(&files.log)?,
+        read("stdout", &files.stdout)?,
+        read("stderr", &files.stderr)?,
+        read("log", &files.log)?,
     );
     Ok(recorded_shape(
         capture,

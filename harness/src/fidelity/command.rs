@@ -197,7 +197,7 @@ async fn measure(
     let decisions = match &c.files.stdout {
         // The record states what the model did where its kept lines do not show it.
         _ if !stated.is_empty() => stated,
-        Some(rel) => read_transformed(dir, c, rel)
+        Some(rel) => read_transformed(dir, c, "stdout", rel)
             .map(|bytes| model_decisions(c.kind, &bytes, interrupted))
             .map_err(|e| HarnessError::bad_input(format!("capture `{}`: {e}", c.id)))?,
         None => Vec::new(),

@@ -573,14 +573,14 @@ pub(crate) fn mutate_corpus(dir: &Path) -> (Vec<(&'static str, Tally)>, Vec<Stri
         if c.kind == CaptureKind::Acp || c.argv().is_none() {
             continue; // not compared by the fidelity run
         }
-        let read = |f: &Option<String>| {
+        let read = |role: &str, f: &Option<String>| {
             f.as_deref()
-                .map(|rel| read_transformed(dir, c, rel).unwrap_or_default())
+                .map(|rel| read_transformed(dir, c, role, rel).unwrap_or_default())
         };
         let r = Recorded {
-            stdout: read(&c.files.stdout),
-            stderr: read(&c.files.stderr),
-            log: read(&c.files.log),
+            stdout: read("stdout", &c.files.stdout),
+            stderr: read("stderr", &c.files.stderr),
+            log: read("log", &c.files.log),
             exit: c.exit.get().copied(),
         };
         let expected = recorded_shape(

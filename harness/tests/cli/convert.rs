@@ -9,7 +9,7 @@ use crate::convert_acp::replay_acp;
 use crate::support::*;
 use agy_harness::capture::capture_to_script;
 use agy_harness::sandbox::Sandbox;
-use agy_protocol::capture::{load_corpus, read_capture_file, Capture, CaptureKind};
+use agy_protocol::capture::{load_corpus, read_transformed, Capture, CaptureKind};
 use agy_protocol::command_line::find_flag_value;
 use agy_protocol::script::render_script;
 use std::io::Write;
@@ -68,9 +68,9 @@ fn replay(dir: &Path, c: &Capture) -> Result<(), String> {
             c.id, first["rule"]
         ));
     }
-    let raw = |f: &Option<String>| {
+    let raw = |role: &str, f: &Option<String>| {
         f.as_ref()
-            .map(|rel| read_capture_file(dir, rel).expect("raw"))
+            .map(|rel| read_transformed(dir, c, role, rel).expect("raw"))
             .unwrap_or_default()
     };
     let show = |b: &[u8]| {
@@ -79,17 +79,17 @@ fn replay(dir: &Path, c: &Capture) -> Result<(), String> {
             .take(400)
             .collect::<String>()
     };
-    if out.stdout != raw(&c.files.stdout) {
+    if out.stdout != raw("stdout", &c.files.stdout) {
         return Err(format!("{}: stdout differs: {}", c.id, show(&out.stdout)));
     }
-    if out.stderr != raw(&c.files.stderr) {
+    if out.stderr != raw("stderr", &c.files.stderr) {
         return Err(format!("{}: stderr differs: {}", c.id, show(&out.stderr)));
     }
     if c.files.log.is_some() {
         let log = find_flag_value(args, "log-file")
             .and_then(|p| std::fs::read(sb.work().join(p)).ok())
             .unwrap_or_default();
-        if log != raw(&c.files.log) {
+        if log != raw("log", &c.files.log) {
             return Err(format!("{}: the --log-file differs: {}", c.id, show(&log)));
         }
     }

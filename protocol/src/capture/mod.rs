@@ -13,6 +13,7 @@ mod lines;
 mod load;
 mod model;
 mod parse;
+mod recorder;
 mod trace;
 mod transform;
 
@@ -26,4 +27,6 @@ pub use model::{
     Capture, CaptureFiles, CaptureHost, CaptureKind, CaptureSource, Confidence, Corpus, HostSignal,
 };
 pub use parse::{parse_corpus, ELIDABLE};
-pub use transform::{apply_transform, is_transform, read_transformed, TRANSFORMS};
+pub use transform::{
+    apply_transform, apply_transform_to, is_transform, read_transformed, TRANSFORMS,
+};
