@@ -8,6 +8,7 @@
 //! failure, a closed session leaves no agent running.
 
 use super::acp_case::{AcpCase, AcpOp, Late, TurnAgy};
+use agy_protocol::driver::Outcome;
 
 /// The word of the n-th prompt (0-based); it names the prompt's rule and texts.
 pub const WORDS: [&str; 6] = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"];
@@ -98,7 +99,7 @@ pub struct AcpOpOracle {
     /// The op.
     pub action: Action,
     /// The outcome class.
-    pub outcome: Option<&'static str>,
+    pub outcome: Option<Outcome>,
     /// `retryable`, matching the class.
     pub retryable: Option<bool>,
     /// The turn's text, exactly.
@@ -124,9 +125,9 @@ impl AcpOpOracle {
         }
     }
 
-    fn failed(mut self, outcome: &'static str) -> Self {
+    fn failed(mut self, outcome: Outcome) -> Self {
         self.outcome = Some(outcome);
-        self.retryable = Some(outcome == "transient");
+        self.retryable = Some(outcome == Outcome::Transient);
         self
     }
 }
@@ -184,7 +185,7 @@ impl State {
             (&c.resume, false)
         };
         if agy.fails {
-            *e = e.clone().failed("permanent");
+            *e = e.clone().failed(Outcome::Permanent);
             e.restore_state = Some("restorable");
             self.live = false;
             return false;
@@ -253,7 +254,7 @@ impl State {
                 self.said.push(partial_text(word));
                 self.agent_ends();
                 self.pending = true;
-                e = e.failed("transient");
+                e = e.failed(Outcome::Transient);
                 // The agent is gone: the handle can only be restored.
                 e.restore_state = Some("restorable");
                 None
@@ -262,7 +263,7 @@ impl State {
                 // Committed with what it said before the cancel.
                 self.said.push(partial_text(word));
                 self.oracle.answers.push(partial_text(word));
-                e = e.failed("transient");
+                e = e.failed(Outcome::Transient);
                 None
             }
         };
@@ -275,7 +276,7 @@ impl State {
         if let Some(a) = answer {
             self.said.push(a.clone());
             self.oracle.answers.push(a.clone());
-            e.outcome = Some("success");
+            e.outcome = Some(Outcome::Success);
             e.text = Some(a);
             e.text_lacks = lacks;
         }
@@ -290,10 +291,10 @@ impl State {
         if restarts || !self.live {
             self.agent_ends();
             if self.restore(c, &mut e) {
-                e.outcome = Some("success");
+                e.outcome = Some(Outcome::Success);
             }
         } else {
-            e.outcome = Some("success");
+            e.outcome = Some(Outcome::Success);
         }
         self.oracle.ops.push(e);
     }
@@ -303,7 +304,7 @@ impl State {
 pub fn acp_oracle(c: &AcpCase) -> AcpOracle {
     let mut s = State::default();
     let mut new = AcpOpOracle::of(Action::New);
-    new.outcome = Some("success");
+    new.outcome = Some(Outcome::Success);
     new.restore_state = Some("ready");
     s.oracle.ops.push(new);
     s.live = true;
@@ -319,7 +320,7 @@ pub fn acp_oracle(c: &AcpCase) -> AcpOracle {
                 s.prompt(c, w, 0, RuleAgy::WaitsForCancel, true);
                 let after = s.oracle.prompts.len();
                 let mut e = AcpOpOracle::of(Action::Cancel { after });
-                e.outcome = Some("success");
+                e.outcome = Some(Outcome::Success);
                 s.oracle.ops.push(e);
             }
             AcpOp::StalledPrompt => {
@@ -348,7 +349,7 @@ pub fn acp_oracle(c: &AcpCase) -> AcpOracle {
 
 fn close(s: &mut State) {
     let mut e = AcpOpOracle::of(Action::Close);
-    e.outcome = Some("success");
+    e.outcome = Some(Outcome::Success);
     e.restore_state = Some("restorable");
     s.agent_ends();
     s.oracle.ops.push(e);
@@ -389,7 +390,7 @@ mod tests {
             false,
             false,
         ));
-        assert_eq!(o.ops[1].outcome, Some("transient"));
+        assert_eq!(o.ops[1].outcome, Some(Outcome::Transient));
         assert_eq!(o.ops[1].retryable, Some(true));
         assert_eq!(o.ops[2].restore_state, Some("history_gap"));
         assert_eq!(o.ops[2].text.as_deref(), Some("Received: bravo question"));
@@ -411,7 +412,7 @@ mod tests {
             false,
             true,
         ));
-        assert_eq!(o.ops[3].outcome, Some("permanent"));
+        assert_eq!(o.ops[3].outcome, Some(Outcome::Permanent));
         assert_eq!(o.ops[3].retryable, Some(false));
         assert_eq!(o.ops[3].restore_state, Some("restorable"));
         assert_eq!(o.prompts, ["alpha question"]);
@@ -420,14 +421,14 @@ mod tests {
     #[test]
     fn a_restore_of_a_live_session_restores_nothing() {
         let o = acp_oracle(&case(vec![AcpOp::Restore], false, false));
-        assert_eq!(o.ops[1].outcome, Some("success"));
+        assert_eq!(o.ops[1].outcome, Some(Outcome::Success));
         assert_eq!(o.ops[1].restore_state, None);
     }
 
     #[test]
     fn a_cancelled_turn_is_committed_with_what_it_said() {
         let o = acp_oracle(&case(vec![AcpOp::CancelledPrompt], false, false));
-        assert_eq!(o.ops[1].outcome, Some("transient"));
+        assert_eq!(o.ops[1].outcome, Some(Outcome::Transient));
         assert_eq!(o.ops[2].action, Action::Cancel { after: 1 });
         assert_eq!(o.answers, [partial_text("alpha")]);
     }

@@ -141,7 +141,7 @@ fn op(out: &mut String, e: &AcpOpOracle) {
     let _ = writeln!(out, "[[op]]\n{line}");
     let mut parts = Vec::new();
     if let Some(o) = e.outcome {
-        parts.push(format!("outcome = \"{o}\""));
+        parts.push(format!("outcome = \"{}\"", o.as_str()));
     }
     if let Some(r) = e.retryable {
         parts.push(format!("retryable = {r}"));

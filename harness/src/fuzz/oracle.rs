@@ -4,12 +4,13 @@
 //! judges the catalogue.
 
 use super::case::{Case, OneshotAgy, OneshotCase, SessionCase, TurnAgy};
+use agy_protocol::driver::Outcome;
 
 /// What one op's reply must show.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OpOracle {
     /// Acceptable outcome classes.
-    pub outcome: Vec<&'static str>,
+    pub outcome: Vec<Outcome>,
     /// The reply's `retryable`.
     pub retryable: Option<bool>,
     /// `decodable` or `absent`.
@@ -47,7 +48,7 @@ pub fn oracle(case: &Case) -> Oracle {
     }
 }
 
-fn failed(outcome: &[&'static str], retryable: Option<bool>) -> OpOracle {
+fn failed(outcome: &[Outcome], retryable: Option<bool>) -> OpOracle {
     OpOracle {
         outcome: outcome.to_vec(),
         retryable,
@@ -65,33 +66,40 @@ fn oneshot(c: &OneshotCase) -> Oracle {
         .iter()
         .map(|s| match s.agy {
             OneshotAgy::Success { width, height } => OpOracle {
-                outcome: vec!["success"],
+                outcome: vec![Outcome::Success],
                 output: Some("decodable"),
                 image_size: Some((width, height)),
                 ..OpOracle::default()
             },
-            OneshotAgy::PrintTimeout => failed(&["timeout"], Some(true)),
-            OneshotAgy::QuotaInProse => failed(&["transient"], Some(true)),
-            OneshotAgy::NoImage => failed(&["output_missing"], Some(false)),
+            OneshotAgy::PrintTimeout => failed(&[Outcome::Timeout], Some(true)),
+            OneshotAgy::QuotaInProse => failed(&[Outcome::Transient], Some(true)),
+            OneshotAgy::NoImage => failed(&[Outcome::OutputMissing], Some(false)),
             OneshotAgy::TwoImages | OneshotAgy::CorruptImage => OpOracle {
-                outcome: vec!["output_missing", "permanent"],
+                outcome: vec![Outcome::OutputMissing, Outcome::Permanent],
                 retryable: Some(false),
                 ..OpOracle::default()
             },
-            OneshotAgy::Auth => failed(&["auth"], Some(false)),
-            OneshotAgy::Permanent(_) => failed(&["permanent"], Some(false)),
-            OneshotAgy::Transient(_) => failed(&["transient"], Some(true)),
-            OneshotAgy::Crash(_) => failed(&["permanent", "transient"], None),
-            OneshotAgy::SuccessExit1 => failed(&["permanent", "transient", "output_missing"], None),
+            OneshotAgy::Auth => failed(&[Outcome::Auth], Some(false)),
+            OneshotAgy::Permanent(_) => failed(&[Outcome::Permanent], Some(false)),
+            OneshotAgy::Transient(_) => failed(&[Outcome::Transient], Some(true)),
+            OneshotAgy::Crash(_) => failed(&[Outcome::Permanent, Outcome::Transient], None),
+            OneshotAgy::SuccessExit1 => failed(
+                &[
+                    Outcome::Permanent,
+                    Outcome::Transient,
+                    Outcome::OutputMissing,
+                ],
+                None,
+            ),
             OneshotAgy::SubagentImage => OpOracle {
-                outcome: vec!["success"],
+                outcome: vec![Outcome::Success],
                 output: Some("decodable"),
                 image_size: Some((1376, 768)),
                 ..OpOracle::default()
             },
             OneshotAgy::Hang => OpOracle {
                 gone_within: Some("10s"),
-                ..failed(&["timeout"], Some(true))
+                ..failed(&[Outcome::Timeout], Some(true))
             },
         })
         .collect();
@@ -140,7 +148,7 @@ fn session(c: &SessionCase) -> Oracle {
     if c.auth_failure {
         ops.push(OpOracle {
             gone_within: Some("10s"),
-            ..failed(&["auth"], Some(false))
+            ..failed(&[Outcome::Auth], Some(false))
         });
         ops.push(close_oracle());
         return Oracle {
@@ -167,13 +175,13 @@ fn session(c: &SessionCase) -> Oracle {
             any_failure = true;
             alive = false;
             ops.push(OpOracle {
-                outcome: vec!["permanent", "transient"],
+                outcome: vec![Outcome::Permanent, Outcome::Transient],
                 gone_within: Some("10s"),
                 ..OpOracle::default()
             });
         } else {
             ops.push(OpOracle {
-                outcome: vec!["success"],
+                outcome: vec![Outcome::Success],
                 text: Some(answer(i)),
                 text_lacks: lacks,
                 usage: Some(turn_usage(i)),
@@ -234,7 +242,7 @@ mod tests {
             }],
         });
         let o = oracle(&c);
-        assert_eq!(o.ops[0].outcome, ["timeout"]);
+        assert_eq!(o.ops[0].outcome, [Outcome::Timeout]);
         assert_eq!(o.ops[0].retryable, Some(true));
     }
 
@@ -251,7 +259,7 @@ mod tests {
             ignores_sigterm: false,
         });
         let o = oracle(&c);
-        assert!(!o.ops[2].outcome.contains(&"success"));
+        assert!(!o.ops[2].outcome.contains(&Outcome::Success));
         assert_eq!(o.invocations, None);
         assert_eq!(o.history_turns, None);
     }

@@ -257,8 +257,11 @@ fn op_expect(out: &mut String, e: &OpOracle) {
     let mut parts = Vec::new();
     match e.outcome.as_slice() {
         [] => {}
-        [one] => parts.push(format!("outcome = \"{one}\"")),
-        many => parts.push(format!("outcome = {}", q_list(many))),
+        [one] => parts.push(format!("outcome = \"{}\"", one.as_str())),
+        many => {
+            let names: Vec<&str> = many.iter().map(|o| o.as_str()).collect();
+            parts.push(format!("outcome = {}", q_list(&names)));
+        }
     }
     if let Some(r) = e.retryable {
         parts.push(format!("retryable = {r}"));

@@ -4,6 +4,7 @@
 
 use super::render::{header, q, q_list, write_expect};
 use crate::scenario::Profile;
+use agy_protocol::driver::Outcome;
 use proptest::prelude::*;
 use std::fmt::Write;
 
@@ -74,7 +75,12 @@ fn answer(i: usize) -> String {
 
 /// The `expect` parts of ask `i`: the outcome classes the contract allows, and more.
 pub fn ask_expect(i: usize, agy: TextAgy) -> Vec<String> {
-    let failed = |outcome: &str, retryable: Option<bool>| {
+    let failed = |allowed: &[Outcome], retryable: Option<bool>| {
+        let names: Vec<&str> = allowed.iter().map(|o| o.as_str()).collect();
+        let outcome = match names.as_slice() {
+            [one] => q(one),
+            many => q_list(many),
+        };
         let mut p = vec![format!("outcome = {outcome}")];
         if let Some(r) = retryable {
             p.push(format!("retryable = {r}"));
@@ -83,17 +89,17 @@ pub fn ask_expect(i: usize, agy: TextAgy) -> Vec<String> {
     };
     match agy {
         TextAgy::Answer => vec![
-            "outcome = \"success\"".into(),
+            format!("outcome = {}", q(Outcome::Success.as_str())),
             format!("text = {}", q(&answer(i))),
         ],
-        TextAgy::PrintTimeout => failed("\"timeout\"", Some(true)),
-        TextAgy::Canceled => failed("\"transient\"", Some(true)),
-        TextAgy::Auth => failed("\"auth\"", Some(false)),
-        TextAgy::Quota => failed("\"transient\"", Some(true)),
-        TextAgy::RejectedModel => failed("\"permanent\"", Some(false)),
-        TextAgy::CrashAfterText => failed(&q_list(&["permanent", "transient"]), None),
+        TextAgy::PrintTimeout => failed(&[Outcome::Timeout], Some(true)),
+        TextAgy::Canceled => failed(&[Outcome::Transient], Some(true)),
+        TextAgy::Auth => failed(&[Outcome::Auth], Some(false)),
+        TextAgy::Quota => failed(&[Outcome::Transient], Some(true)),
+        TextAgy::RejectedModel => failed(&[Outcome::Permanent], Some(false)),
+        TextAgy::CrashAfterText => failed(&[Outcome::Permanent, Outcome::Transient], None),
         TextAgy::Hang => {
-            let mut p = failed("\"timeout\"", Some(true));
+            let mut p = failed(&[Outcome::Timeout], Some(true));
             p.push("agy_gone_within = \"10s\"".into());
             p
         }

@@ -10,7 +10,7 @@
 use super::case::{Process, ReproCase, ScriptStep};
 use super::oracle::{outcomes, quote, OpPlan, Plan};
 use crate::scenario::{AcpExpect, HistoryExpect, JournalExpect, OpExpect};
-use agy_protocol::driver::AcpRestoreState;
+use agy_protocol::driver::{AcpRestoreState, Outcome};
 
 /// How a turn ended in the script.
 #[derive(Debug, Clone, PartialEq)]
@@ -210,7 +210,7 @@ fn responded(t: &mut Tally, steps: &[ScriptStep], reason: &str) -> OpPlan {
     };
     if reason == "end_turn" {
         t.succeeded += 1;
-        expect.outcome = outcomes(&["success"]);
+        expect.outcome = outcomes(&[Outcome::Success]);
         why.push("The agent answered `end_turn`: a successful turn whose text is what it streamed before the response.".into());
     } else {
         why.push(format!("The agent answered `{reason}`: the turn ends with the text it streamed, nothing invented."));
@@ -240,7 +240,7 @@ fn restore_op(action: String, p: &Process, gap: bool, failed: bool) -> OpPlan {
             action,
             reply_within: None,
             expect: OpExpect {
-                outcome: outcomes(&["permanent", "auth"]),
+                outcome: outcomes(&[Outcome::Permanent, Outcome::Auth]),
                 error_name: Some("AcpRestoreFailedError".into()),
                 restore_state: Some(AcpRestoreState::Restorable),
                 ..OpExpect::default()

@@ -51,19 +51,12 @@ pub fn quote(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
-fn outcome(name: &str) -> Outcome {
-    Outcome::ALL
-        .into_iter()
-        .find(|o| o.as_str() == name)
-        .unwrap_or(Outcome::Permanent)
-}
-
-/// An outcome set from class names.
-pub fn outcomes(names: &[&str]) -> Option<OutcomeSet> {
-    match names {
+/// An outcome set from the classes allowed: none, one, or any of several.
+pub fn outcomes(classes: &[Outcome]) -> Option<OutcomeSet> {
+    match classes {
         [] => None,
-        [one] => Some(OutcomeSet::One(outcome(one))),
-        many => Some(OutcomeSet::Any(many.iter().map(|n| outcome(n)).collect())),
+        [one] => Some(OutcomeSet::One(*one)),
+        many => Some(OutcomeSet::Any(many.to_vec())),
     }
 }
 

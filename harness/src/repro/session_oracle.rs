@@ -9,6 +9,7 @@ use super::case::{Process, ReproCase};
 use super::oracle::{duration, mentions_auth, outcomes, quote, OpPlan, Plan};
 use super::seen::{seen, ResultSeen, Seen, StepSeen, UsageSeen};
 use crate::scenario::{HistoryExpect, JournalExpect, OpExpect, UsageExpect};
+use agy_protocol::driver::Outcome;
 
 /// What the process has shown so far, as the correct adapter keeps it.
 #[derive(Default)]
@@ -248,7 +249,11 @@ fn judge_turn(
                 why.push("agy ends or stalls before a result: the turn fails and its process is released".into());
                 return TurnVerdict {
                     unanswered: true,
-                    ..failed(&["timeout", "permanent", "transient"], None, why)
+                    ..failed(
+                        &[Outcome::Timeout, Outcome::Permanent, Outcome::Transient],
+                        None,
+                        why,
+                    )
                 };
             }
             _ => {}
@@ -257,7 +262,11 @@ fn judge_turn(
     why.push("the turn shows no result: agy ends the turn's output without one, so the turn cannot succeed".into());
     TurnVerdict {
         unanswered: true,
-        ..failed(&["timeout", "permanent", "transient"], None, why)
+        ..failed(
+            &[Outcome::Timeout, Outcome::Permanent, Outcome::Transient],
+            None,
+            why,
+        )
     }
 }
 
@@ -278,7 +287,7 @@ fn note_late(
     }
 }
 
-fn failed(classes: &[&str], retryable: Option<bool>, why: Vec<String>) -> TurnVerdict {
+fn failed(classes: &[Outcome], retryable: Option<bool>, why: Vec<String>) -> TurnVerdict {
     TurnVerdict {
         expect: OpExpect {
             outcome: outcomes(classes),
@@ -312,20 +321,20 @@ fn counted(
     match r.status.as_str() {
         "SUCCESS" if stalled => {
             why.push(format!("report line {line}: SUCCESS, but num_turns did not advance: the turn fails (seed 000)"));
-            failed(&["permanent", "transient"], None, why)
+            failed(&[Outcome::Permanent, Outcome::Transient], None, why)
         }
         "SUCCESS" => success(r, line, own, answers, late_texts, why),
         "ERROR" if mentions_auth(&r.error) => {
             why.push(format!(
                 "report line {line}: an ERROR naming authentication: an auth error, not retryable"
             ));
-            failed(&["auth"], Some(false), why)
+            failed(&[Outcome::Auth], Some(false), why)
         }
         s => {
             why.push(format!(
                 "report line {line}: status {s}: the turn fails and its process is released"
             ));
-            failed(&["permanent", "transient"], None, why)
+            failed(&[Outcome::Permanent, Outcome::Transient], None, why)
         }
     }
 }
@@ -367,7 +376,7 @@ fn success(
     }
     TurnVerdict {
         expect: OpExpect {
-            outcome: outcomes(&["success"]),
+            outcome: outcomes(&[Outcome::Success]),
             text: text.clone(),
             text_lacks: lacks,
             usage,

@@ -7,18 +7,19 @@ use super::case::ReproCase;
 use super::oracle::{classify, duration, outcomes, print_run_op, print_run_plan, Plan};
 use crate::fuzz::case::OneshotAgy;
 use crate::scenario::{JournalExpect, OpExpect};
+use agy_protocol::driver::Outcome;
 
 /// What a correct text client reports for a run read as `agy`: the outcomes allowed,
 /// whether it is retryable, and why.
-fn expected(agy: &OneshotAgy) -> (&'static [&'static str], Option<bool>, &'static str) {
+fn expected(agy: &OneshotAgy) -> (&'static [Outcome], Option<bool>, &'static str) {
     match agy {
-        OneshotAgy::PrintTimeout => (&["timeout"], Some(true), "an empty SUCCESS with zero usage is agy's print timeout (docs/agy-reference.md §2.4): a retryable timeout, never an answer"),
-        OneshotAgy::Auth => (&["auth"], Some(false), "an authentication failure: `auth`, not retried"),
-        OneshotAgy::Transient(_) => (&["transient"], Some(true), "CANCELED or INTERRUPTED: a transient failure, not an empty success"),
-        OneshotAgy::Permanent(_) => (&["permanent", "transient"], None, "a status that is no answer: not a success"),
-        OneshotAgy::Crash(_) | OneshotAgy::SuccessExit1 => (&["permanent", "transient", "output_missing"], None, "a failing exit or no result: not a success, whatever text streamed"),
-        OneshotAgy::Hang => (&["timeout"], Some(true), "agy never finishes: killed within timeout_s plus the grace, a retryable timeout, no process left"),
-        _ => (&["success"], None, "exit 0 and SUCCESS with an answer: the answer is the response"),
+        OneshotAgy::PrintTimeout => (&[Outcome::Timeout], Some(true), "an empty SUCCESS with zero usage is agy's print timeout (docs/agy-reference.md §2.4): a retryable timeout, never an answer"),
+        OneshotAgy::Auth => (&[Outcome::Auth], Some(false), "an authentication failure: `auth`, not retried"),
+        OneshotAgy::Transient(_) => (&[Outcome::Transient], Some(true), "CANCELED or INTERRUPTED: a transient failure, not an empty success"),
+        OneshotAgy::Permanent(_) => (&[Outcome::Permanent, Outcome::Transient], None, "a status that is no answer: not a success"),
+        OneshotAgy::Crash(_) | OneshotAgy::SuccessExit1 => (&[Outcome::Permanent, Outcome::Transient, Outcome::OutputMissing], None, "a failing exit or no result: not a success, whatever text streamed"),
+        OneshotAgy::Hang => (&[Outcome::Timeout], Some(true), "agy never finishes: killed within timeout_s plus the grace, a retryable timeout, no process left"),
+        _ => (&[Outcome::Success], None, "exit 0 and SUCCESS with an answer: the answer is the response"),
     }
 }
 
@@ -47,7 +48,7 @@ pub fn text_plan(case: &ReproCase) -> Plan {
         .collect();
     let (slug, summary) = classes
         .iter()
-        .find(|c| expected(&c.0).0 != ["success"])
+        .find(|c| expected(&c.0).0 != [Outcome::Success])
         .or(classes.first())
         .map(|c| (format!("text-{}", c.2), expected(&c.0).2.to_string()))
         .unwrap_or_default();

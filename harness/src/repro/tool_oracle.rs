@@ -7,22 +7,31 @@ use super::case::ReproCase;
 use super::oracle::{classify, duration, outcomes, print_run_op, print_run_plan, Plan};
 use crate::fuzz::case::OneshotAgy;
 use crate::scenario::{JournalExpect, OpExpect};
+use agy_protocol::driver::Outcome;
 
 /// The expectation of one tool call whose agy run showed `agy`.
 fn tool_expect(agy: &OneshotAgy) -> OpExpect {
-    let (outcome, name): (&[&str], Option<&str>) = match agy {
-        OneshotAgy::PrintTimeout | OneshotAgy::Hang => (&["timeout"], Some("timeout")),
-        OneshotAgy::Auth => (&["auth"], Some("auth")),
-        OneshotAgy::QuotaInProse => (&["success", "transient"], None),
+    let (outcome, name): (&[Outcome], Option<&str>) = match agy {
+        OneshotAgy::PrintTimeout | OneshotAgy::Hang => (&[Outcome::Timeout], Some("timeout")),
+        OneshotAgy::Auth => (&[Outcome::Auth], Some("auth")),
+        OneshotAgy::QuotaInProse => (&[Outcome::Success, Outcome::Transient], None),
         OneshotAgy::Permanent(_)
         | OneshotAgy::Transient(_)
         | OneshotAgy::Crash(_)
-        | OneshotAgy::SuccessExit1 => (&["timeout", "transient", "auth", "permanent"], None),
+        | OneshotAgy::SuccessExit1 => (
+            &[
+                Outcome::Timeout,
+                Outcome::Transient,
+                Outcome::Auth,
+                Outcome::Permanent,
+            ],
+            None,
+        ),
         OneshotAgy::Success { .. }
         | OneshotAgy::NoImage
         | OneshotAgy::TwoImages
         | OneshotAgy::CorruptImage
-        | OneshotAgy::SubagentImage => (&["success"], None),
+        | OneshotAgy::SubagentImage => (&[Outcome::Success], None),
     };
     OpExpect {
         outcome: outcomes(outcome),
