@@ -19,6 +19,48 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// turn takes well under a second).
 const RUN_LIMIT: Duration = Duration::from_secs(60);
 
+/// Why fake-agy could not be run the way a capture ran agy: the kit's own failure,
+/// not a difference from the capture.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The sandbox folder could not be made.
+    #[error("failed to make a sandbox: {0}")]
+    Sandbox(#[source] std::io::Error),
+    /// The capture's model decisions could not be rendered as a script.
+    #[error("failed to render the model decisions: {0}")]
+    Decisions(#[source] toml::ser::Error),
+    /// The capture's host settings could not be rendered.
+    #[error("failed to render the settings of `{capture}`: {source}")]
+    Settings {
+        /// The capture's id.
+        capture: String,
+        /// The serialiser's reason.
+        source: serde_json::Error,
+    },
+    /// A file the run needs could not be written.
+    #[error("failed to write `{path}`: {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// fake-agy did not start.
+    #[error("failed to start fake-agy{context}: {source}")]
+    Start {
+        /// `""`, or ` for the earlier turn`.
+        context: &'static str,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// fake-agy ran past the limit and was stopped.
+    #[error("fake-agy did not finish within {0}s")]
+    TooLong(u64),
+    /// The earlier turn a resumed capture needs gave no conversation to resume.
+    #[error("the earlier turn {0}")]
+    EarlierTurn(String),
+}
+
 /// What fake-agy did.
 #[derive(Debug, Clone, Default)]
 pub struct RunOutput {
@@ -40,9 +82,8 @@ pub async fn run_default(
     argv: &[String],
     decisions: &[ModelTurn],
     time_scale: agy_protocol::TimeScale,
-) -> Result<RunOutput, String> {
-    let sandbox =
-        Sandbox::create(Some(fake)).map_err(|e| format!("failed to make a sandbox: {e}"))?;
+) -> Result<RunOutput, RunError> {
+    let sandbox = Sandbox::create(Some(fake)).map_err(RunError::Sandbox)?;
     let mut env = sandbox.env(None, time_scale.get());
     if let Some(v) = capture.version() {
         env.push((FAKE_AGY_VERSION.into(), v.to_string()));
@@ -68,9 +109,10 @@ pub async fn run_default(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("failed to start fake-agy: {e}"))?;
+    let mut child = cmd.spawn().map_err(|source| RunError::Start {
+        context: "",
+        source,
+    })?;
     let pgid = child.id();
     let (stdin, mut stdout, mut stderr) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take());
@@ -101,10 +143,7 @@ pub async fn run_default(
         }),
         Err(_) => {
             stop_group(&mut child, pgid, Duration::from_secs(1), false).await;
-            Err(format!(
-                "fake-agy did not finish within {}s",
-                RUN_LIMIT.as_secs()
-            ))
+            Err(RunError::TooLong(RUN_LIMIT.as_secs()))
         }
     }
 }
@@ -160,14 +199,16 @@ fn stdin_lines(capture: &Capture, decided_turns: usize) -> Vec<String> {
 
 /// Writes the decisions as a script of `[[model]]` turns only (every invocation runs
 /// the default behaviour, which renders them).
-fn write_decisions(path: &Path, decisions: &[ModelTurn]) -> Result<(), String> {
+fn write_decisions(path: &Path, decisions: &[ModelTurn]) -> Result<(), RunError> {
     let script = Script {
         model: decisions.to_vec(),
         ..Script::default()
     };
-    let text =
-        render_script(&script).map_err(|e| format!("failed to render the model decisions: {e}"))?;
-    std::fs::write(path, text).map_err(|e| format!("failed to write `{}`: {e}", path.display()))
+    let text = render_script(&script).map_err(RunError::Decisions)?;
+    std::fs::write(path, text).map_err(|source| RunError::Write {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// Reads stdout to its end; with a signal, sends it to the run's process group once a
@@ -212,7 +253,7 @@ fn give_host(
     sandbox: &Sandbox,
     capture: &Capture,
     env: &mut Vec<(String, String)>,
-) -> Result<(), String> {
+) -> Result<(), RunError> {
     let Some(host) = &capture.host else {
         return Ok(());
     };
@@ -229,18 +270,24 @@ fn give_host(
     }
     if let Some(settings) = &host.settings {
         let dir = sandbox.home().join(".gemini").join("antigravity-cli");
-        let text = serde_json::to_string_pretty(settings)
-            .map_err(|e| format!("failed to render the settings of `{}`: {e}", capture.id))?;
+        let text = serde_json::to_string_pretty(settings).map_err(|source| RunError::Settings {
+            capture: capture.id.clone(),
+            source,
+        })?;
+        let path = dir.join("settings.json");
         std::fs::create_dir_all(&dir)
-            .and_then(|()| std::fs::write(dir.join("settings.json"), text))
-            .map_err(|e| format!("failed to write settings.json in the sandbox: {e}"))?;
+            .and_then(|()| std::fs::write(&path, text))
+            .map_err(|source| RunError::Write {
+                path: path.display().to_string(),
+                source,
+            })?;
     }
     Ok(())
 }
 
 /// Runs one earlier print turn in the sandbox's workspace, so the capture's run has a
 /// conversation to resume (`host.resumes`); returns its id.
-async fn earlier_turn(sandbox: &Sandbox, env: &[(String, String)]) -> Result<String, String> {
+async fn earlier_turn(sandbox: &Sandbox, env: &[(String, String)]) -> Result<String, RunError> {
     let out = tokio::process::Command::new(sandbox.bin().join("agy"))
         .args(["-p", "an earlier turn", "--output-format", "json"])
         .current_dir(sandbox.work())
@@ -250,16 +297,19 @@ async fn earlier_turn(sandbox: &Sandbox, env: &[(String, String)]) -> Result<Str
         .output();
     let out = tokio::time::timeout(RUN_LIMIT, out)
         .await
-        .map_err(|_| "the earlier turn did not finish".to_string())?
-        .map_err(|e| format!("failed to start fake-agy for the earlier turn: {e}"))?;
+        .map_err(|_| RunError::EarlierTurn("did not finish".into()))?
+        .map_err(|source| RunError::Start {
+            context: " for the earlier turn",
+            source,
+        })?;
     let envelope: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("the earlier turn printed no envelope: {e}"))?;
+        .map_err(|e| RunError::EarlierTurn(format!("printed no envelope: {e}")))?;
     envelope
         .get("conversation_id")
         .and_then(|v| v.as_str())
         .filter(|id| !id.is_empty())
         .map(String::from)
-        .ok_or_else(|| "the earlier turn has no conversation id".into())
+        .ok_or_else(|| RunError::EarlierTurn("has no conversation id".into()))
 }
 
 /// The capture's `--conversation <id>` pointed at `id` (ids are placeholders in the
