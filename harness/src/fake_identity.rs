@@ -37,7 +37,48 @@ pub struct NotTheFake {
     /// The fake it was given as (`fake-agy`, `fake-agy-acp`).
     pub name: String,
     /// What the handshake saw.
-    pub why: String,
+    pub why: Refusal,
+}
+
+/// What made a binary not the fake: its file, or its answer to the handshake. A
+/// system error is kept as its text, so a refusal can be compared and cloned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The path does not resolve to a file.
+    #[error("it could not be found ({0})")]
+    NotFound(String),
+    /// The file could not be read.
+    #[error("it could not be read ({0})")]
+    Unreadable(String),
+    /// A `#!` script: a wrapper could run anything once the handshake is done.
+    #[error("it is a `#!` script, not a native executable: a wrapper could run anything once the handshake is done")]
+    Script,
+    /// Not an ELF executable.
+    #[error("it is not a native (ELF) executable")]
+    NotNative,
+    /// The handshake's folder could not be made.
+    #[error("failed to create a folder for the handshake: {0}")]
+    NoFolder(String),
+    /// The binary could not be started.
+    #[error("it could not be started ({0})")]
+    NoStart(String),
+    /// No answer within the limit.
+    #[error("it did not answer the identity handshake within {0} s")]
+    Silent(u64),
+    /// An answer that is not the fake's.
+    #[error("it did not answer the identity handshake (`{ENV_IDENTIFY}`) with its version and digest ({exit})")]
+    WrongAnswer {
+        /// `exit N`, or `no exit code`.
+        exit: String,
+    },
+    /// The running image is not the file: a wrapper around another binary.
+    #[error("the program that answered the handshake runs an image with sha256 {answered}, but the file has sha256 {file}: a wrapper around another binary")]
+    Wrapper {
+        /// The digest the answer reported.
+        answered: String,
+        /// The digest of the file.
+        file: String,
+    },
 }
 
 /// Verifies once per process that `path` is the fake `name`; returns its version.
@@ -51,7 +92,7 @@ pub fn verify_fake(path: &Path, name: &str) -> Result<String, NotTheFake> {
     if let Some(version) = VERIFIED.lock().ok().as_deref().and_then(known) {
         return Ok(version);
     }
-    let refuse = |why: String| NotTheFake {
+    let refuse = |why: Refusal| NotTheFake {
         path: path.to_path_buf(),
         name: name.to_string(),
         why,
@@ -65,37 +106,34 @@ pub fn verify_fake(path: &Path, name: &str) -> Result<String, NotTheFake> {
 
 /// Checks the file's content, runs the handshake and compares the digests; the
 /// version, or what was wrong.
-fn judge(path: &Path, name: &str) -> Result<String, String> {
-    let resolved =
-        std::fs::canonicalize(path).map_err(|e| format!("it could not be found ({e})"))?;
+fn judge(path: &Path, name: &str) -> Result<String, Refusal> {
+    let resolved = std::fs::canonicalize(path).map_err(|e| Refusal::NotFound(e.to_string()))?;
     let path = resolved.as_path();
     let mut head = [0u8; 4];
     let read = std::fs::File::open(path).and_then(|f| f.take(4).read(&mut head));
     match read {
         Ok(n) if head[..n] == *NATIVE_MAGIC => {}
-        Ok(_) if head.starts_with(b"#!") => {
-            return Err("it is a `#!` script, not a native executable: a wrapper could run anything once the handshake is done".into())
-        }
-        Ok(_) => return Err("it is not a native (ELF) executable".into()),
-        Err(e) => return Err(format!("it could not be read ({e})")),
+        Ok(_) if head.starts_with(b"#!") => return Err(Refusal::Script),
+        Ok(_) => return Err(Refusal::NotNative),
+        Err(e) => return Err(Refusal::Unreadable(e.to_string())),
     }
-    let digest = file_sha256(path).map_err(|e| format!("it could not be read ({e})"))?;
+    let digest = file_sha256(path).map_err(|e| Refusal::Unreadable(e.to_string()))?;
     let answer = handshake(path, name)?;
     if answer.sha256 != digest {
-        return Err(format!(
-            "the program that answered the handshake runs an image with sha256 {}, but the file has sha256 {digest}: a wrapper around another binary",
-            answer.sha256
-        ));
+        return Err(Refusal::Wrapper {
+            answered: answer.sha256,
+            file: digest,
+        });
     }
     Ok(answer.version)
 }
 
 /// Runs the handshake; the answer, or what was wrong.
-fn handshake(path: &Path, name: &str) -> Result<Answer, String> {
+fn handshake(path: &Path, name: &str) -> Result<Answer, Refusal> {
     let home = tempfile::Builder::new()
         .prefix("agy-harness-identify-")
         .tempdir()
-        .map_err(|e| format!("failed to create a folder for the handshake: {e}"))?;
+        .map_err(|e| Refusal::NoFolder(e.to_string()))?;
     let marker = home.path().display().to_string();
     let nonce = nonce();
     let mut cmd = std::process::Command::new(path);
@@ -110,9 +148,7 @@ fn handshake(path: &Path, name: &str) -> Result<Answer, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     in_own_group_std(&mut cmd, ParentDeath::Kill);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("it could not be started ({e})"))?;
+    let mut child = cmd.spawn().map_err(|e| Refusal::NoStart(e.to_string()))?;
     let (tx, rx) = std::sync::mpsc::channel();
     if let Some(stdout) = child.stdout.take() {
         std::thread::spawn(move || {
@@ -128,18 +164,13 @@ fn handshake(path: &Path, name: &str) -> Result<Answer, String> {
     sweep_marked(&marker, Duration::from_secs(2));
     let out = rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default();
     if !answered {
-        return Err(format!(
-            "it did not answer the identity handshake within {} s",
-            ANSWER_LIMIT.as_secs()
-        ));
+        return Err(Refusal::Silent(ANSWER_LIMIT.as_secs()));
     }
     read_identity(&String::from_utf8_lossy(&out), name, &nonce).ok_or_else(|| {
         let exit = status
             .and_then(|s| s.code())
             .map_or("no exit code".into(), |c| format!("exit {c}"));
-        format!(
-            "it did not answer the identity handshake (`{ENV_IDENTIFY}`) with its version and digest ({exit})"
-        )
+        Refusal::WrongAnswer { exit }
     })
 }
 
@@ -176,7 +207,7 @@ mod tests {
         std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
         std::fs::set_permissions(&script, perms).expect("chmod");
         let err = verify_fake(&script, "fake-agy").expect_err("refused");
-        assert!(err.why.contains("`#!` script"), "{}", err.why);
+        assert_eq!(err.why, Refusal::Script);
         assert!(!ran.exists(), "the script ran");
     }
 
