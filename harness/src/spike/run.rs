@@ -109,23 +109,51 @@ pub async fn detect_version(target: &Target) -> Option<String> {
 
 /// Runs `<bin> --version` (one live invocation): the version it names, or what it did
 /// instead, in words.
-pub async fn probe_version(target: &Target) -> Result<String, String> {
+pub async fn probe_version(target: &Target) -> Result<String, NoVersion> {
     if !target.take_invocation() {
-        return Err("the budget allows no `--version` run".into());
+        return Err(NoVersion::Budget);
     }
     version_in(&target.bin, &target.env).await
 }
 
 /// Runs `<bin> --version` in a sandbox: the version it names, or what it did instead,
 /// in words (the caller charges the invocation).
-pub async fn version_of(bin: &std::path::Path) -> Result<String, String> {
+pub async fn version_of(bin: &std::path::Path) -> Result<String, NoVersion> {
     version_in(bin, &[]).await
 }
 
-async fn version_in(bin: &std::path::Path, env: &[(String, String)]) -> Result<String, String> {
+/// Why a binary gave no agy version for `--version`.
+#[derive(Debug, thiserror::Error)]
+pub enum NoVersion {
+    /// The live budget had no run left for it.
+    #[error("the budget allows no `--version` run")]
+    Budget,
+    /// The sandbox it runs in could not be made.
+    #[error("failed to create a sandbox: {0}")]
+    Sandbox(#[source] std::io::Error),
+    /// It ran past the limit.
+    #[error("it did not answer within 10 s")]
+    Silent,
+    /// It could not be started.
+    #[error("it could not be started: {0}")]
+    NoStart(#[source] std::io::Error),
+    /// It ended without printing a version.
+    #[error(
+        "it ended with {status} and printed no version (stdout: {stdout:?}, stderr: {stderr:?})"
+    )]
+    NotAVersion {
+        /// How it ended.
+        status: std::process::ExitStatus,
+        /// The first line of its stdout, at most 120 characters.
+        stdout: String,
+        /// The first line of its stderr, at most 120 characters.
+        stderr: String,
+    },
+}
+
+async fn version_in(bin: &std::path::Path, env: &[(String, String)]) -> Result<String, NoVersion> {
     // Sandboxed like every probe run: the user's environment and real `HOME` stay out.
-    let sandbox = crate::sandbox::Sandbox::create(None)
-        .map_err(|e| format!("failed to create a sandbox: {e}"))?;
+    let sandbox = crate::sandbox::Sandbox::create(None).map_err(NoVersion::Sandbox)?;
     let mut cmd = tokio::process::Command::new(bin);
     cmd.arg("--version")
         .current_dir(sandbox.work())
@@ -137,8 +165,8 @@ async fn version_in(bin: &std::path::Path, env: &[(String, String)]) -> Result<S
         .stderr(Stdio::piped());
     agy_process::in_own_group(&mut cmd, agy_process::ParentDeath::Kill).kill_on_drop(true);
     let out = match tokio::time::timeout(Duration::from_secs(10), cmd.output()).await {
-        Err(_) => return Err("it did not answer within 10 s".into()),
-        Ok(Err(e)) => return Err(format!("it could not be started: {e}")),
+        Err(_) => return Err(NoVersion::Silent),
+        Ok(Err(e)) => return Err(NoVersion::NoStart(e)),
         Ok(Ok(out)) => out,
     };
     let text = String::from_utf8_lossy(&out.stdout);
@@ -152,12 +180,11 @@ async fn version_in(bin: &std::path::Path, env: &[(String, String)]) -> Result<S
                 .take(120)
                 .collect::<String>()
         };
-        format!(
-            "it ended with {} and printed no version (stdout: {:?}, stderr: {:?})",
-            out.status,
-            first(&out.stdout),
-            first(&out.stderr)
-        )
+        NoVersion::NotAVersion {
+            status: out.status,
+            stdout: first(&out.stdout),
+            stderr: first(&out.stderr),
+        }
     })
 }
 
