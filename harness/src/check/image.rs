@@ -73,18 +73,46 @@ pub fn has_image_extension(name: &str) -> bool {
         .any(|e| lower.ends_with(e))
 }
 
+/// Why a file is not a decodable JPEG (the words a failure shows as observed). A
+/// system error is kept as its text, so a verdict can be cloned and compared.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotAJpeg {
+    /// The file could not be read.
+    #[error("cannot read `{path}`: {reason}")]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// JPEG by its magic, but its pixels do not decode.
+    #[error("`{0}` does not decode as JPEG")]
+    Undecodable(String),
+    /// Another format, by its magic.
+    #[error("`{path}` is not a JPEG (format: {format})")]
+    OtherFormat {
+        /// The file.
+        path: String,
+        /// The format its magic names.
+        format: String,
+    },
+}
+
 /// A decoded JPEG's size, or why the file is not a decodable JPEG.
-pub fn decode_jpeg(path: &Path) -> Result<(u32, u32), String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+pub fn decode_jpeg(path: &Path) -> Result<(u32, u32), NotAJpeg> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| NotAJpeg::Unreadable {
+        path: shown.clone(),
+        reason: e.to_string(),
+    })?;
     let check = inspect_image(&bytes);
     match (check.format.as_str(), check.size, check.decodes) {
         ("jpeg", Some(size), true) => Ok(size),
-        ("jpeg", _, _) => Err(format!("`{}` does not decode as JPEG", path.display())),
-        (other, _, _) => Err(format!(
-            "`{}` is not a JPEG (format: {other})",
-            path.display()
-        )),
+        ("jpeg", _, _) => Err(NotAJpeg::Undecodable(shown)),
+        (other, _, _) => Err(NotAJpeg::OtherFormat {
+            path: shown,
+            format: other.to_string(),
+        }),
     }
 }
 
@@ -135,7 +163,13 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let p = dir.path().join("x.jpg");
         std::fs::write(&p, [0xff, 0xd8, 0xff, 0x00, 1, 2, 3]).expect("write");
-        assert!(decode_jpeg(&p).is_err());
-        assert!(decode_jpeg(&dir.path().join("missing.jpg")).is_err());
+        assert!(matches!(
+            decode_jpeg(&p),
+            Err(NotAJpeg::Undecodable(_) | NotAJpeg::OtherFormat { .. })
+        ));
+        assert!(matches!(
+            decode_jpeg(&dir.path().join("missing.jpg")),
+            Err(NotAJpeg::Unreadable { .. })
+        ));
     }
 }

@@ -168,7 +168,12 @@ fn check_output(
         }
         (Some(OutputExpect::Decodable), Some(p)) => {
             if let Err(e) = decode(p) {
-                out.push(Failure::new(place, "output", "a decodable JPEG", e));
+                out.push(Failure::new(
+                    place,
+                    "output",
+                    "a decodable JPEG",
+                    e.to_string(),
+                ));
             }
         }
     }
@@ -181,7 +186,12 @@ fn check_output(
                 format!("{w}×{h}"),
                 format!("{gw}×{gh}"),
             )),
-            Err(e) => out.push(Failure::new(place, "image_size", format!("{w}×{h}"), e)),
+            Err(e) => out.push(Failure::new(
+                place,
+                "image_size",
+                format!("{w}×{h}"),
+                e.to_string(),
+            )),
         }
     }
 }
