@@ -115,10 +115,32 @@ impl JournalRecord {
     /// came: started to see that agy starts (or to warm up) and closed, with no turn.
     /// One that ended by itself before reading stdin (an error at start-up) is not.
     pub fn is_idle_start(&self) -> bool {
+        self.stdin.lines.is_empty() && self.stdin.closed_us.is_some() && self.is_persistent()
+    }
+
+    /// Whether the invocation has begun a model turn: a turn invocation, but not a
+    /// persistent stream-json process that is still waiting for its first stdin line (an
+    /// adapter's warm-up or `init` read, which may later get a turn or be closed idle).
+    /// What a scenario's `wait_for_agy` counts, so an op meant for a running turn is
+    /// not sent while only an idle process exists.
+    pub fn has_begun_turn(&self) -> bool {
+        self.kind() == InvocationKind::Turn && !self.awaits_first_line()
+    }
+
+    /// A persistent stream-json process that has read no stdin line, whose stdin is
+    /// still open and that has not ended.
+    fn awaits_first_line(&self) -> bool {
         self.stdin.lines.is_empty()
-            && self.stdin.closed_us.is_some()
-            && crate::command_line::parse_args(self.argv.get(1..).unwrap_or_default())
-                .is_ok_and(|a| a.run_mode() == RunMode::Persistent)
+            && self.stdin.closed_us.is_none()
+            && self.exit.is_none()
+            && self.is_persistent()
+    }
+
+    /// Whether the argv asks for a persistent stream-json process, read the way agy's
+    /// parser reads it (live-wrapper records carry no `mode`).
+    fn is_persistent(&self) -> bool {
+        crate::command_line::parse_args(self.argv.get(1..).unwrap_or_default())
+            .is_ok_and(|a| a.run_mode() == RunMode::Persistent)
     }
 
     /// Redacts everything in the record that a live run's user or account could
@@ -382,6 +404,40 @@ pub(crate) mod tests {
             "the killed one is lost: {starts:?}"
         );
         assert!(starts.contains(&(30, true)), "{starts:?}");
+    }
+
+    #[test]
+    fn a_persistent_process_has_begun_a_turn_only_once_it_read_a_line() {
+        let mut r = record(6);
+        r.argv = [
+            "agy",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+        ]
+        .map(String::from)
+        .to_vec();
+        (r.complete, r.exit, r.ended_us) = (false, None, None);
+        assert!(!r.has_begun_turn(), "running, no line read yet");
+        r.stdin.lines.push(StdinLine {
+            at_us: 12,
+            text: "{}".into(),
+            rule: None,
+        });
+        assert!(r.has_begun_turn(), "a line read");
+        let mut ended = record(7);
+        ended.argv = r.argv.clone();
+        assert!(ended.exit.is_some());
+        assert!(
+            ended.has_begun_turn(),
+            "ended by itself before reading: counts as before"
+        );
+        let print = record(8);
+        assert!(
+            print.has_begun_turn(),
+            "a print run begins its turn at start"
+        );
     }
 
     #[test]

@@ -110,11 +110,7 @@ async fn wait_for_agy(ctx: &Ctx<'_>, count: u32, within: Duration) -> Result<(),
     let deadline = Instant::now() + within;
     loop {
         let seen = agy_protocol::journal::read_journal(&ctx.sandbox.journal())
-            .map(|j| {
-                j.iter()
-                    .filter(|r| r.kind() == agy_protocol::command_line::InvocationKind::Turn)
-                    .count()
-            })
+            .map(|j| j.iter().filter(|r| r.has_begun_turn()).count())
             .unwrap_or(0);
         if seen >= count as usize {
             return Ok(());

@@ -143,8 +143,9 @@ pub struct OpSpec {
     pub reply_within: Option<GoDuration>,
     /// Send the op only once fake-agy-acp's journal shows this ACP message (acp).
     pub wait_for_acp: Option<AcpWait>,
-    /// `wait_for_agy = N`: send the op once fake-agy's journal shows at least `N` turn
-    /// invocations started (a running agy to cancel, kill or leave behind).
+    /// `wait_for_agy = N`: send the op once fake-agy's journal shows at least `N`
+    /// invocations that have begun a turn (a running agy to cancel, kill or leave
+    /// behind; see `JournalRecord::has_begun_turn`).
     pub wait_for_agy: Option<u32>,
     /// Checks on the reply.
     pub expect: OpExpect,
