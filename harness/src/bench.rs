@@ -5,7 +5,7 @@
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{fake_agy, fake_agy_acp, reference_adapter};
 use crate::catalogue_run::{run_catalogue, select_scenarios};
-use crate::driver_client::DriverClient;
+use crate::driver_client::{DriverClient, DriverError};
 use crate::exit_code;
 use crate::fatal::HarnessError;
 use crate::options::CommonArgs;
@@ -39,10 +39,21 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v.get(v.len() / 2).copied().unwrap_or_default()
 }
 
+/// Why the driver could not be run alone.
+#[derive(Debug, thiserror::Error)]
+enum AloneError {
+    /// The scenario's sandbox could not be prepared.
+    #[error("{0}")]
+    Sandbox(String),
+    /// The driver did not start or did not answer `hello`.
+    #[error(transparent)]
+    Driver(#[from] DriverError),
+}
+
 /// Runs `s`'s requests against the driver with nothing else around it, in the sandbox
 /// a scenario run gets.
-async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, String> {
-    let (sandbox, env, _) = prepare(s, settings)?;
+async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, AloneError> {
+    let (sandbox, env, _) = prepare(s, settings).map_err(|e| AloneError::Sandbox(e.to_string()))?;
     let started = Instant::now();
     let t = &settings.config.timeouts;
     let start = || async {
@@ -51,12 +62,9 @@ async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, 
             &env,
             &sandbox.work(),
             &sandbox.driver_stderr(),
-        )
-        .map_err(|e| e.to_string())?;
-        d.call(RequestOp::Hello {}, t.startup.0)
-            .await
-            .map_err(|e| e.to_string())?;
-        Ok::<DriverClient, String>(d)
+        )?;
+        d.call(RequestOp::Hello {}, t.startup.0).await?;
+        Ok::<DriverClient, AloneError>(d)
     };
     let mut d = start().await?;
     for op in &s.ops {

@@ -40,7 +40,7 @@ async fn check_driverless(config: &crate::adapter_config::AdapterConfig) -> i32 
             println!("MCP server offers {}", tools.join(", "));
             exit_code::ALL_CONFORM
         }
-        Err(e) => HarnessError::bad_input(e).report(),
+        Err(e) => HarnessError::bad_input(e.to_string()).report(),
     }
 }
 

@@ -3,6 +3,7 @@
 //! `tool_call` is one `tools/call` of the configured tool, its reply the class the
 //! result's text names (docs/driver-protocol.md, "mcp").
 
+use super::mcp_error::{ArgumentError, ServerError};
 use super::mcp_tool::{bridge_failure, named_conversation, tool_reply, ToolAsk, ToolShape};
 use super::BridgeArgs;
 use agy_protocol::driver::{OpResult, Reply, Request, RequestOp};
@@ -26,14 +27,16 @@ type Named = Arc<std::sync::Mutex<std::collections::BTreeMap<String, String>>>;
 const CLOSE_WITHIN: Duration = Duration::from_secs(2);
 
 /// The arguments every call carries, from `NAME=JSON` options.
-fn fixed_arguments(args: &BridgeArgs) -> Result<rmcp::model::JsonObject, String> {
+fn fixed_arguments(args: &BridgeArgs) -> Result<rmcp::model::JsonObject, ArgumentError> {
     let mut out = rmcp::model::JsonObject::new();
     for a in &args.arguments {
         let (name, json) = a
             .split_once('=')
-            .ok_or_else(|| format!("`--argument {a}` is not NAME=JSON"))?;
-        let value = serde_json::from_str(json)
-            .map_err(|e| format!("`--argument {a}`: the value is not JSON: {e}"))?;
+            .ok_or_else(|| ArgumentError::NotNameJson(a.clone()))?;
+        let value = serde_json::from_str(json).map_err(|source| ArgumentError::NotJson {
+            option: a.clone(),
+            source,
+        })?;
         out.insert(name.to_string(), value);
     }
     Ok(out)
@@ -61,17 +64,22 @@ fn shape_of(args: &BridgeArgs, fixed: rmcp::model::JsonObject) -> Option<ToolSha
 pub async fn start_server(
     command: &[String],
     env: &std::collections::BTreeMap<String, String>,
-) -> Result<RunningService<RoleClient, ()>, String> {
+) -> Result<RunningService<RoleClient, ()>, ServerError> {
     let Some((program, args)) = command.split_first() else {
-        return Err("the adapter command is empty".to_string());
+        return Err(ServerError::EmptyCommand);
     };
     let mut cmd = tokio::process::Command::new(crate::driver_client::resolve_program(program));
     cmd.args(args).envs(env);
-    let transport = TokioChildProcess::new(cmd)
-        .map_err(|e| format!("failed to start the MCP server `{program}`: {e}"))?;
+    let transport = TokioChildProcess::new(cmd).map_err(|e| ServerError::NoStart {
+        program: program.clone(),
+        why: e.to_string(),
+    })?;
     ().serve(transport)
         .await
-        .map_err(|e| format!("the MCP server `{program}` did not initialise: {e}"))
+        .map_err(|e| ServerError::NoInitialise {
+            program: program.clone(),
+            why: e.to_string(),
+        })
 }
 
 async fn send(out: &Out, reply: Reply) {
@@ -101,7 +109,10 @@ pub async fn serve(args: BridgeArgs) -> i32 {
     if let Err(e) = &server {
         eprintln!("agy-harness bridge: {e}");
     }
-    let peer = server.as_ref().ok().map(|s| s.peer().clone());
+    let peer = server
+        .as_ref()
+        .map(|s| s.peer().clone())
+        .map_err(Clone::clone);
     let mut requests = super::Requests::stdin();
     let mut calls = tokio::task::JoinSet::new();
     while let Some(request) = requests.next().await {
@@ -110,10 +121,7 @@ pub async fn serve(args: BridgeArgs) -> i32 {
             break;
         }
         let (out, shape, named) = (out.clone(), shape.clone(), named.clone());
-        let started = peer.clone().ok_or_else(|| match &server {
-            Err(e) => e.clone(),
-            Ok(_) => String::new(),
-        });
+        let started = peer.clone();
         calls.spawn(async move {
             let reply = answer(request, started, shape.as_deref(), &named).await;
             send(&out, reply).await;
@@ -140,14 +148,14 @@ fn ok_reply(id: u64, result: OpResult) -> Reply {
 /// The reply to one request.
 async fn answer(
     request: Request,
-    peer: Result<Peer<RoleClient>, String>,
+    peer: Result<Peer<RoleClient>, ServerError>,
     shape: Option<&ToolShape>,
     named: &Named,
 ) -> Reply {
     let id = request.id;
     let peer = match peer {
         Ok(p) => p,
-        Err(e) => return bridge_failure(id, "McpStartError", e),
+        Err(e) => return bridge_failure(id, "McpStartError", e.to_string()),
     };
     match request.op {
         RequestOp::Hello {} => ok_reply(id, hello(&peer)),
@@ -221,7 +229,7 @@ async fn call(
     }
     let args = match shape.arguments(&ask) {
         Ok(a) => a,
-        Err(e) => return bridge_failure(id, "BadRequestError", e),
+        Err(e) => return bridge_failure(id, "BadRequestError", e.to_string()),
     };
     let params = rmcp::model::CallToolRequestParams::new(shape.tool.clone()).with_arguments(args);
     match peer.call_tool(params).await {
@@ -245,5 +253,51 @@ async fn call(
                 shape.tool
             ),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        bridge: BridgeArgs,
+    }
+
+    fn args(words: &[&str]) -> BridgeArgs {
+        let argv = ["bridge"].iter().chain(words).chain(&["--", "server"]);
+        Cli::try_parse_from(argv).expect("parsed").bridge
+    }
+
+    #[test]
+    fn a_fixed_argument_is_name_equals_json() {
+        let fixed = fixed_arguments(&args(&["mcp", "--argument", "dir=\".\""]));
+        assert_eq!(fixed.expect("parsed").get("dir"), Some(&".".into()));
+        let no_name = fixed_arguments(&args(&["mcp", "--argument", "dir"]));
+        assert!(
+            matches!(&no_name, Err(ArgumentError::NotNameJson(option)) if option == "dir"),
+            "{no_name:?}"
+        );
+        let no_json = fixed_arguments(&args(&["mcp", "--argument", "dir=."]));
+        assert!(
+            matches!(&no_json, Err(ArgumentError::NotJson { option, .. }) if option == "dir=."),
+            "{no_json:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_server_that_cannot_start_names_why() {
+        let env = Default::default();
+        let empty = start_server(&[], &env).await.err();
+        assert_eq!(empty, Some(ServerError::EmptyCommand));
+        let missing = ["/nonexistent/mcp-server".to_string()];
+        let err = start_server(&missing, &env).await.err();
+        assert!(
+            matches!(&err, Some(ServerError::NoStart { program, .. }) if program == &missing[0]),
+            "{err:?}"
+        );
     }
 }

@@ -2,17 +2,18 @@
 //! and say which tool is missing when `[mcp] tool` names one the server does not offer.
 
 use super::mcp::start_server;
+use super::mcp_error::ServerError;
 use crate::adapter_config::AdapterConfig;
 use crate::profile::Client;
 use std::time::Duration;
 
-/// What the server offers, or what is wrong (in words for `check`'s output).
+/// What the server offers, or what is wrong with it.
 pub async fn check_mcp_server(
     config: &AdapterConfig,
     within: Duration,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, ServerError> {
     let Some(table) = &config.mcp else {
-        return Err("the config has no `[mcp]` table: add one naming the tool that runs agy (docs/harness.md, \"[mcp]\")".to_string());
+        return Err(ServerError::NoTable);
     };
     let served = config.adapter.profiles.iter().copied().find(|p| {
         matches!(
@@ -33,32 +34,34 @@ pub async fn check_mcp_server(
             .peer()
             .list_all_tools()
             .await
-            .map_err(|e| format!("`tools/list` failed: {e}"));
+            .map_err(|e| ServerError::ListFailed(e.to_string()));
         let _ = server.close_with_timeout(Duration::from_secs(2)).await;
         tools
     })
     .await
-    .map_err(|_| {
-        format!(
-            "the MCP server `{}` did not start and list its tools within {within:?}",
-            command.join(" ")
-        )
+    .map_err(|_| ServerError::ListTimeout {
+        command: command.join(" "),
+        within,
     })??;
     let names: Vec<String> = listed.iter().map(|t| t.name.to_string()).collect();
     if !names.contains(&table.tool) {
-        let offered = if names.is_empty() {
-            "no tools".to_string()
-        } else {
-            names
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        return Err(format!(
-            "`[mcp] tool` names `{}`, which the server does not offer; it offers {offered}",
-            table.tool
-        ));
+        return Err(ServerError::NoSuchTool {
+            tool: table.tool.clone(),
+            offered: names,
+        });
     }
     Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_config_without_an_mcp_table_is_refused_before_a_server_starts() {
+        let mut config = AdapterConfig::reference(std::path::Path::new("/nonexistent/server"), &[]);
+        config.mcp = None;
+        let err = check_mcp_server(&config, Duration::from_secs(5)).await;
+        assert_eq!(err, Err(ServerError::NoTable));
+    }
 }

@@ -3,6 +3,7 @@
 //! the reply a tool result comes to.
 
 use super::mcp_class::ToolClass;
+use super::mcp_error::ArgumentError;
 use agy_protocol::driver::{ErrorInfo, OpResult, Reply};
 use rmcp::model::{CallToolResult, JsonObject};
 
@@ -41,7 +42,7 @@ pub struct ToolAsk {
 impl ToolShape {
     /// The tool's arguments for `ask`; an error names a value the tool has no argument
     /// for.
-    pub fn arguments(&self, ask: &ToolAsk) -> Result<JsonObject, String> {
+    pub fn arguments(&self, ask: &ToolAsk) -> Result<JsonObject, ArgumentError> {
         let mut args = self.fixed.clone();
         args.insert(self.prompt_arg.clone(), ask.prompt.clone().into());
         let optional = [
@@ -56,9 +57,7 @@ impl ToolShape {
         for (what, name, value) in optional {
             let Some(value) = value else { continue };
             let Some(name) = name else {
-                return Err(format!(
-                    "the op gives a {what}, and the adapter config's `[mcp]` names no {what} argument (`{what}_arg`)"
-                ));
+                return Err(ArgumentError::NoArgumentFor(what));
             };
             args.insert(name.clone(), value);
         }
@@ -242,7 +241,10 @@ mod tests {
         let err = shape()
             .arguments(&ask)
             .expect_err("no conversation argument");
-        assert!(err.contains("`conversation_arg`"), "{err}");
+        assert!(
+            matches!(err, ArgumentError::NoArgumentFor("conversation")),
+            "{err:?}"
+        );
     }
 
     #[test]

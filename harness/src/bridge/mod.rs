@@ -9,12 +9,14 @@ pub mod acp_agent;
 pub mod mcp;
 mod mcp_check;
 mod mcp_class;
+mod mcp_error;
 mod mcp_tool;
 
 use crate::profile::Client;
 use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::driver::Request;
 pub use mcp_check::check_mcp_server;
+pub use mcp_error::{ArgumentError, ServerError};
 
 /// The driver requests the runner sends on the bridge's stdin, one per line, each line
 /// bounded; a line that is not a request is said on stderr and skipped.

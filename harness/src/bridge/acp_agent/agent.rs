@@ -2,6 +2,7 @@
 //! process group, so the runner's group kill and leftover checks cover it), the ACP
 //! connection to it through the official SDK's client side, and `initialize`.
 
+use super::error::AgentError;
 use super::seen::{Policy, Seen};
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
@@ -157,7 +158,7 @@ fn connect(
 
 /// Starts `command`, connects to it and sends `initialize`; an agent that exits first
 /// is an error naming how it ended.
-pub(super) async fn start(command: &[String], seen: &Seen) -> Result<Live, String> {
+pub(super) async fn start(command: &[String], seen: &Seen) -> Result<Live, AgentError> {
     start_in(command, std::path::Path::new("."), seen).await
 }
 
@@ -166,10 +167,8 @@ pub(super) async fn start_in(
     command: &[String],
     dir: &std::path::Path,
     seen: &Seen,
-) -> Result<Live, String> {
-    let (program, args) = command
-        .split_first()
-        .ok_or_else(|| "the adapter command is empty".to_string())?;
+) -> Result<Live, AgentError> {
+    let (program, args) = command.split_first().ok_or(AgentError::EmptyCommand)?;
     let mut child = Command::new(program)
         .args(args)
         .current_dir(dir)
@@ -177,10 +176,13 @@ pub(super) async fn start_in(
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| format!("failed to start the agent `{program}`: {e}"))?;
+        .map_err(|source| AgentError::NoStart {
+            program: program.clone(),
+            source,
+        })?;
     let pid = child.id();
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        return Err("the agent's stdio could not be piped".to_string());
+        return Err(AgentError::NoPipes);
     };
     let (exit_tx, exited) = watch::channel(None);
     tokio::spawn(async move {
@@ -188,9 +190,7 @@ pub(super) async fn start_in(
         let _ = exit_tx.send(Some(describe(status)));
     });
     let (cx_rx, stop_tx) = connect(stdin, stdout, seen);
-    let cx = cx_rx
-        .await
-        .map_err(|_| "the ACP connection ended before it started".to_string())?;
+    let cx = cx_rx.await.map_err(|_| AgentError::NoConnection)?;
     let live = Live {
         cx,
         init: InitializeResponse::new(ProtocolVersion::V1),
@@ -203,10 +203,63 @@ pub(super) async fn start_in(
         .send_request(InitializeRequest::new(ProtocolVersion::V1))
         .block_task();
     let init = tokio::select! {
-        r = request => r.map_err(|e| format!("`initialize` failed: {e}"))?,
-        how = live.exited() => {
-            return Err(format!("the agent ended ({how}) before it answered `initialize`"));
-        }
+        r = request => r.map_err(AgentError::Initialize)?,
+        how = live.exited() => return Err(AgentError::EndedBeforeInitialize { how }),
     };
     Ok(Live { init, ..live })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[tokio::test]
+    async fn a_command_that_cannot_start_names_why() {
+        let seen = Seen::default();
+        let empty = start(&[], &seen).await.err();
+        assert!(matches!(empty, Some(AgentError::EmptyCommand)), "{empty:?}");
+        let missing = start(&command(&["/nonexistent/agy-acp-agent"]), &seen)
+            .await
+            .err();
+        assert!(
+            matches!(&missing, Some(AgentError::NoStart { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound),
+            "{missing:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_error_reply_to_initialize_is_the_agents_error() {
+        // Answers the first request with a JSON-RPC error of its id, then waits for
+        // its stdin to close (the connection's end).
+        let script = r#"read -r line
+id=$(printf '%s' "$line" | sed -n 's/.*"id":\([^,}]*\).*/\1/p')
+printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"no models"}}\n' "$id"
+cat >/dev/null"#;
+        let err = start(&command(&["sh", "-c", script]), &Seen::default())
+            .await
+            .err();
+        assert!(
+            matches!(&err, Some(AgentError::Initialize(e)) if e.message == "no models"),
+            "{err:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_agent_that_exits_first_is_not_started() {
+        let err = start(&command(&["sh", "-c", "exit 3"]), &Seen::default())
+            .await
+            .err();
+        assert!(
+            matches!(
+                &err,
+                Some(AgentError::EndedBeforeInitialize { .. } | AgentError::Initialize(_))
+            ),
+            "{err:?}"
+        );
+    }
 }

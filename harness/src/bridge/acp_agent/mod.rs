@@ -3,11 +3,13 @@
 //! through the official `agent-client-protocol` SDK.
 
 mod agent;
+mod error;
 mod ops;
 mod seen;
 mod verdict;
 
 use agy_protocol::driver::{OpResult, Reply, RequestOp};
+pub use error::AgentError;
 use ops::Bridge;
 use std::sync::Arc;
 use tokio::io::AsyncWriteExt;
@@ -99,9 +101,9 @@ async fn answer(bridge: Arc<Bridge>, id: u64, started: Started) -> Reply {
 pub async fn capabilities(
     command: &[String],
     dir: &std::path::Path,
-) -> Result<serde_json::Value, String> {
+) -> Result<serde_json::Value, AgentError> {
     let live = agent::start_in(command, dir, &seen::Seen::default()).await?;
-    let init = serde_json::to_value(&live.init).map_err(|e| e.to_string())?;
+    let init = serde_json::to_value(&live.init).map_err(AgentError::Unserialisable)?;
     live.close();
     if live
         .wait_exit(std::time::Duration::from_secs(5))

@@ -1,6 +1,7 @@
 //! The `agent_*` ops, each answered by the ACP calls it stands for.
 
 use super::agent::{start, Live};
+use super::error::AgentError;
 use super::seen::{Policy, Seen, TurnSeen};
 use super::verdict::{prompt_reply, PromptEnd};
 use agent_client_protocol::v1::schema::{
@@ -90,15 +91,15 @@ fn error_reply(id: u64, e: agent_client_protocol::Error) -> Reply {
 async fn answered<T>(
     live: &Live,
     request: impl Future<Output = Result<T, agent_client_protocol::Error>>,
-) -> Result<Result<T, agent_client_protocol::Error>, String> {
+) -> Result<Result<T, agent_client_protocol::Error>, AgentError> {
     tokio::select! {
         r = request => Ok(r),
-        how = live.exited() => Err(format!("the agent ended ({how}) before it answered")),
+        how = live.exited() => Err(AgentError::Ended { how }),
     }
 }
 
-fn agent_gone(id: u64, why: String) -> Reply {
-    failed(id, Outcome::Transient, "agent_exited", why)
+fn agent_gone(id: u64, why: AgentError) -> Reply {
+    failed(id, Outcome::Transient, "agent_exited", why.to_string())
 }
 
 impl Bridge {
@@ -130,7 +131,7 @@ impl Bridge {
     }
 
     /// The running agent, started and initialized first when there is none.
-    async fn agent(&self) -> Result<Arc<Live>, String> {
+    async fn agent(&self) -> Result<Arc<Live>, AgentError> {
         let _one_at_a_time = self.starting.lock().await;
         if let Some(live) = self.running() {
             return Ok(live);

@@ -1,0 +1,42 @@
+//! Why the ACP agent could not be started or did not answer: the causes an op's reply
+//! (`agent_exited`) and `agy-harness check` put in words.
+
+/// Why the agent is not there to answer.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    /// The adapter config's command has no program.
+    #[error("the adapter command is empty")]
+    EmptyCommand,
+    /// The program could not be started.
+    #[error("failed to start the agent `{program}`: {source}")]
+    NoStart {
+        /// The adapter's program.
+        program: String,
+        /// Why it could not be started.
+        source: std::io::Error,
+    },
+    /// The agent's stdin or stdout could not be piped.
+    #[error("the agent's stdio could not be piped")]
+    NoPipes,
+    /// The ACP connection ended before its handle was given out.
+    #[error("the ACP connection ended before it started")]
+    NoConnection,
+    /// The agent answered `initialize` with an error.
+    #[error("`initialize` failed: {0}")]
+    Initialize(agent_client_protocol::Error),
+    /// The agent's process ended before it answered `initialize`.
+    #[error("the agent ended ({how}) before it answered `initialize`")]
+    EndedBeforeInitialize {
+        /// Its exit code or signal.
+        how: String,
+    },
+    /// The agent's process ended before it answered a request.
+    #[error("the agent ended ({how}) before it answered")]
+    Ended {
+        /// Its exit code or signal.
+        how: String,
+    },
+    /// The `initialize` result could not be turned into JSON.
+    #[error("{0}")]
+    Unserialisable(serde_json::Error),
+}
