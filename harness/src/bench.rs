@@ -42,7 +42,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 /// Runs `s`'s requests against the driver with nothing else around it, in the sandbox
 /// a scenario run gets.
 async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, String> {
-    let (sandbox, env, _) = prepare(s, settings)?;
+    let (sandbox, env, _) = prepare(s, settings).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let t = &settings.config.timeouts;
     let start = || async {
