@@ -9,7 +9,7 @@ use crate::driver_client::{DriverClient, DriverError};
 use crate::exit_code;
 use crate::fatal::HarnessError;
 use crate::options::CommonArgs;
-use crate::runner::{prepare, RunSettings};
+use crate::runner::{prepare, PrepareError, RunSettings};
 use crate::scenario::{OpAction, Scenario};
 use agy_protocol::driver::RequestOp;
 use clap::Args;
@@ -43,8 +43,8 @@ fn median(mut v: Vec<Duration>) -> Duration {
 #[derive(Debug, thiserror::Error)]
 enum AloneError {
     /// The scenario's sandbox could not be prepared.
-    #[error("{0}")]
-    Sandbox(String),
+    #[error(transparent)]
+    Sandbox(#[from] PrepareError),
     /// The driver did not start or did not answer `hello`.
     #[error(transparent)]
     Driver(#[from] DriverError),
@@ -53,7 +53,7 @@ enum AloneError {
 /// Runs `s`'s requests against the driver with nothing else around it, in the sandbox
 /// a scenario run gets.
 async fn driver_alone(s: &Scenario, settings: &RunSettings) -> Result<Duration, AloneError> {
-    let (sandbox, env, _) = prepare(s, settings).map_err(|e| AloneError::Sandbox(e.to_string()))?;
+    let (sandbox, env, _) = prepare(s, settings)?;
     let started = Instant::now();
     let t = &settings.config.timeouts;
     let start = || async {

@@ -18,7 +18,7 @@ use judge::passed_result;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
-pub(crate) use settings::prepare;
+pub(crate) use settings::{prepare, PrepareError};
 pub use settings::{Cancel, RunSettings};
 
 /// Runs one scenario to its verdict: prepare the sandbox, execute the ops, tear every

@@ -299,12 +299,23 @@ pub fn load_baseline(path: &Path, known: &BTreeSet<String>) -> Result<Baseline, 
     parse_baseline(&SourceFile::new(display, text), known)
 }
 
-fn read_bounded(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+/// Why a baseline file could not be read.
+#[derive(Debug, thiserror::Error)]
+enum ReadError {
+    /// The file is missing or unreadable, or not UTF-8.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The file is larger than a baseline may be.
+    #[error("larger than {MAX_BASELINE_BYTES} bytes")]
+    TooLarge,
+}
+
+fn read_bounded(path: &Path) -> Result<String, ReadError> {
+    let meta = std::fs::metadata(path)?;
     if meta.len() > MAX_BASELINE_BYTES {
-        return Err(format!("larger than {MAX_BASELINE_BYTES} bytes"));
+        return Err(ReadError::TooLarge);
     }
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
+    Ok(std::fs::read_to_string(path)?)
 }
 
 /// Parses a baseline with every problem located.
@@ -472,6 +483,22 @@ mod tests {
 
     fn parse(text: &str) -> Result<Baseline, Diagnostics> {
         parse_baseline(&SourceFile::new("baseline.toml", text), &known())
+    }
+
+    #[test]
+    fn a_missing_or_oversized_baseline_is_refused_before_it_is_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let missing = read_bounded(&dir.path().join("none.toml"));
+        assert!(
+            matches!(&missing, Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound),
+            "{missing:?}"
+        );
+        let big = dir.path().join("big.toml");
+        let file = std::fs::File::create(&big).expect("created");
+        file.set_len(MAX_BASELINE_BYTES + 1).expect("sized");
+        assert!(matches!(read_bounded(&big), Err(ReadError::TooLarge)));
+        file.set_len(MAX_BASELINE_BYTES).expect("sized");
+        assert!(read_bounded(&big).is_ok());
     }
 
     fn d(what: &str, observed: &str) -> Difference {

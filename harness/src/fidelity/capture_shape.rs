@@ -47,12 +47,30 @@ pub(crate) fn recorded_shape(
     }
 }
 
+/// A file a capture names that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct UnreadableFile {
+    /// What the file holds: `stdout`, `stderr` or `log`.
+    pub role: &'static str,
+    /// The file, relative to the corpus folder.
+    pub path: String,
+    /// Why it could not be read, as the corpus reader says it.
+    pub message: String,
+}
+
 /// The shape the capture recorded (its stored bytes with its declared transforms);
 /// what it did not record stays `None`.
-pub fn expected_shape(dir: &Path, capture: &Capture) -> Result<Shape, String> {
-    let read = |role: &str, f: &Option<String>| {
+pub fn expected_shape(dir: &Path, capture: &Capture) -> Result<Shape, UnreadableFile> {
+    let read = |role: &'static str, f: &Option<String>| {
         f.as_deref()
-            .map(|rel| read_transformed(dir, capture, role, rel))
+            .map(|rel| {
+                read_transformed(dir, capture, role, rel).map_err(|message| UnreadableFile {
+                    role,
+                    path: rel.to_string(),
+                    message,
+                })
+            })
             .transpose()
     };
     let files = &capture.files;

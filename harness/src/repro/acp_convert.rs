@@ -9,6 +9,7 @@
 //! the client must do.
 
 use super::acp_transcript::{Direction, Line, Message};
+use super::build::BuildError;
 use super::case::{Built, Process, ReproCase, Restore, ScriptStep, Turn};
 use agy_protocol::acp::script::StopReasonName;
 use serde::Deserialize;
@@ -45,7 +46,7 @@ struct Conv {
 }
 
 /// Builds the reproduction of a transcript; `Err` says what it lacks.
-pub fn acp_case(lines: &[Line]) -> Result<Built, String> {
+pub fn acp_case(lines: &[Line]) -> Result<Built, BuildError> {
     let mut c = Conv {
         processes: Vec::new(),
         notes: Vec::new(),
@@ -69,7 +70,7 @@ pub fn acp_case(lines: &[Line]) -> Result<Built, String> {
         .iter()
         .all(|p| p.turns.is_empty() && p.restore.is_none())
     {
-        return Err("the transcript shows no `session/prompt` and no restore: paste the prompt turns the client ran".into());
+        return Err(BuildError::NoAcpTurn);
     }
     Ok(Built {
         case: ReproCase {
@@ -468,6 +469,16 @@ mod tests {
         "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/prompt\",\"params\":{\"prompt\":[{\"type\":\"text\",\"text\":\"next\"}]}}\n",
         "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"stopReason\":\"end_turn\"}}\n",
     );
+
+    #[test]
+    fn a_transcript_without_a_prompt_or_a_restore_builds_nothing() {
+        let text = concat!(
+            "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}\n",
+        );
+        let lines = read_transcript(&SourceFile::new("t", text)).expect("reads");
+        assert_eq!(acp_case(&lines).err(), Some(BuildError::NoAcpTurn));
+    }
 
     #[test]
     fn a_turn_cut_by_a_new_agent_crashes_and_the_restore_keeps_replay_and_late_output() {

@@ -8,8 +8,25 @@ use crate::profile::{by_oracle, unit, AgyRun, Oracle};
 use crate::scenario::Profile;
 use agy_protocol::command_line::{invocation_kind, InvocationKind};
 
+/// Which evidence a report lacks for a reproduction to be built from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    /// Every agy invocation the report shows is a probe, none a turn.
+    #[error("the report shows no agy turn: paste agy's output for the run that misbehaved")]
+    NoTurn,
+    /// Nothing in the report tells a oneshot adapter's run from a session's.
+    #[error("the report does not show which profile it is (no stdin lines, no envelope, no `$ agy -p …` line): pass `--profile oneshot` or `--profile session`")]
+    NoProfile,
+    /// The profile asked for is ACP's, and the report is agy's own output.
+    #[error("agy's own output is a oneshot or session report; for `--profile acp` paste the ACP JSON-RPC transcript of `agy_acp_server` (docs/reproduce-a-bug.md)")]
+    NotAnAcpTranscript,
+    /// The ACP transcript shows no prompt turn and no restore.
+    #[error("the transcript shows no `session/prompt` and no restore: paste the prompt turns the client ran")]
+    NoAcpTurn,
+}
+
 /// Builds the reproduction; `Err` says which evidence is missing.
-pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
+pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, BuildError> {
     let mut notes = Vec::new();
     let mut turns: Vec<Invocation> = Vec::new();
     for (i, inv) in e.invocations.iter().enumerate() {
@@ -29,9 +46,7 @@ pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
         turns.push(inv);
     }
     if turns.is_empty() {
-        return Err(
-            "the report shows no agy turn: paste agy's output for the run that misbehaved".into(),
-        );
+        return Err(BuildError::NoTurn);
     }
     let (profile, profile_reason) = match opts.profile {
         Some(p) => (p, "given with --profile".to_string()),
@@ -44,9 +59,7 @@ pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
             .map(|(i, inv)| oneshot_process(i, inv, &mut notes))
             .collect(),
         AgyRun::StreamJsonSession => session_processes(&turns, &mut notes),
-        AgyRun::AcpServer => {
-            return Err("agy's own output is a oneshot or session report; for `--profile acp` paste the ACP JSON-RPC transcript of `agy_acp_server` (docs/reproduce-a-bug.md)".into())
-        }
+        AgyRun::AcpServer => return Err(BuildError::NotAnAcpTranscript),
     };
     Ok(Built {
         case: ReproCase {
@@ -62,7 +75,7 @@ pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, String> {
 
 /// The profile the evidence shows: stdin user lines or `--input-format stream-json`
 /// make a session; a json envelope or `-p` a oneshot.
-fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), String> {
+fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), BuildError> {
     let session = by_oracle(Oracle::PersistentDriver).profile;
     let oneshot = by_oracle(Oracle::ImageProvider).profile;
     let stdin = invs
@@ -106,5 +119,41 @@ fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), String> {
     {
         return Ok((oneshot, "agy ran in print mode (-p)".into()));
     }
-    Err("the report does not show which profile it is (no stdin lines, no envelope, no `$ agy -p …` line): pass `--profile oneshot` or `--profile session`".into())
+    Err(BuildError::NoProfile)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repro::paste::read_paste;
+    use agy_protocol::diag::SourceFile;
+
+    fn built(report: &str, profile: Option<Profile>) -> Result<Built, BuildError> {
+        let src = SourceFile::new("report.txt", report);
+        let e = read_paste(&src).expect("the report reads");
+        let opts = CaseOptions {
+            profile,
+            ..CaseOptions::default()
+        };
+        build_case(&e, &opts)
+    }
+
+    #[test]
+    fn each_missing_piece_of_evidence_is_its_own_error() {
+        let turn =
+            "$ agy -p hi --output-format json\n{\"status\":\"SUCCESS\",\"response\":\"hi\"}\n";
+        assert!(built(turn, None).is_ok());
+        assert_eq!(
+            built("$ agy --version\n1.2.3\n", None).err(),
+            Some(BuildError::NoTurn)
+        );
+        assert_eq!(
+            built("stderr: boom\n", None).err(),
+            Some(BuildError::NoProfile)
+        );
+        assert_eq!(
+            built(turn, Some(Profile::Acp)).err(),
+            Some(BuildError::NotAnAcpTranscript)
+        );
+    }
 }

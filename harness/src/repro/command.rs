@@ -107,7 +107,7 @@ fn read_report(capture: &Path) -> Result<Report, HarnessError> {
 fn build(report: Report, args: &ReproArgs) -> Result<(Built, Option<Evidence>), HarnessError> {
     match report {
         Report::Agy(e) => {
-            let built = build_case(&e, &options(args)?).map_err(bad)?;
+            let built = build_case(&e, &options(args)?).map_err(|e| bad(e.to_string()))?;
             summary(&e, &built);
             Ok((built, Some(e)))
         }
@@ -121,7 +121,7 @@ fn build(report: Report, args: &ReproArgs) -> Result<(Built, Option<Evidence>), 
                     args.profile.map(|p| p.to_string()).unwrap_or_default()
                 )));
             }
-            let built = acp_case(&lines).map_err(bad)?;
+            let built = acp_case(&lines).map_err(|e| bad(e.to_string()))?;
             let count = |d| lines.iter().filter(|l| l.dir == d).count();
             println!(
                 "read {}: {} ACP message(s), {} from the client, {} from the agent",

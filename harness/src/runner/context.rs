@@ -2,16 +2,41 @@
 //! the sandbox, the driver's environment and the time scale.
 
 use super::settings::RunSettings;
-use crate::driver_client::DriverClient;
+use crate::driver_client::{DriverClient, DriverError};
 use crate::profile::Reach;
 use crate::report::Status;
 use crate::sandbox::Sandbox;
-use crate::scenario::Scenario;
+use crate::scenario::{Profile, Scenario};
 use agy_protocol::driver::RequestOp;
 use std::time::Duration;
 
 /// How a run of the ops ended: `Ok`, or the status and note that cut it short.
 pub(super) type Ended = Result<(), (Status, String)>;
+
+/// Why a scenario's driver could not be started and greeted; the words are those a
+/// report shows for the scenario that could not run.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum StartError {
+    /// The driver's process did not start.
+    #[error(transparent)]
+    Spawn(DriverError),
+    /// The driver did not answer `hello` in time, or exited before it did.
+    #[error("driver did not answer `hello`: {0}")]
+    Hello(#[source] DriverError),
+    /// The driver's `hello` names the profiles it implements, and not the scenario's.
+    #[error("driver says it implements {:?}, not `{profile}`", names(.offered))]
+    WrongProfile {
+        /// The profiles `hello` names.
+        offered: Vec<Profile>,
+        /// The scenario's profile.
+        profile: Profile,
+    },
+}
+
+/// The names of `profiles`, as a list.
+fn names(profiles: &[Profile]) -> Vec<&'static str> {
+    profiles.iter().map(|p| p.as_str()).collect()
+}
 
 /// One scenario's run.
 pub(super) struct Ctx<'a> {
@@ -49,7 +74,7 @@ impl Ctx<'_> {
         Duration::try_from_secs_f64(extra).unwrap_or(Duration::ZERO)
     }
 
-    pub(super) async fn start_driver(&self) -> Result<DriverClient, String> {
+    pub(super) async fn start_driver(&self) -> Result<DriverClient, StartError> {
         let t = &self.settings.config.timeouts;
         let config = &self.settings.config;
         let command = match crate::profile::unit(self.s.meta.profile).reach {
@@ -66,18 +91,15 @@ impl Ctx<'_> {
             &self.sandbox.work(),
             &self.sandbox.driver_stderr(),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(StartError::Spawn)?;
         let hello = d
             .call(RequestOp::Hello {}, t.startup.0)
             .await
-            .map_err(|e| format!("driver did not answer `hello`: {e}"))?;
+            .map_err(StartError::Hello)?;
         let profile = self.s.meta.profile;
-        let offered = &hello.result.profiles;
+        let offered = hello.result.profiles;
         if !offered.is_empty() && !offered.contains(&profile) {
-            let names: Vec<&str> = offered.iter().map(|p| p.as_str()).collect();
-            return Err(format!(
-                "driver says it implements {names:?}, not `{profile}`"
-            ));
+            return Err(StartError::WrongProfile { offered, profile });
         }
         Ok(d)
     }

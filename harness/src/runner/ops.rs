@@ -1,7 +1,7 @@
 //! Running the ops: the driver started, each op sent (concurrent ones together), each
 //! reply collected with what agy did meanwhile, a restart when the scenario asks.
 
-use super::context::{Ctx, Ended};
+use super::context::{Ctx, Ended, StartError};
 use super::settings::Cancel;
 use crate::driver_client::DriverClient;
 use crate::observation::{classify, Observation, OpObservation};
@@ -11,6 +11,61 @@ use agy_protocol::driver::{OpResult, Reply, RequestOp};
 use agy_protocol::journal::now_us;
 use std::time::Duration;
 use tokio::time::Instant;
+
+/// Why a scenario's ops could not all be run; the words are the note and the failure
+/// a report shows for the scenario that could not run.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum OpError {
+    /// The driver did not start before the first op.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// The driver an op was to go to is no longer there.
+    #[error("driver is gone")]
+    DriverGone,
+    /// What op `index` waits for before it is sent did not happen in time.
+    #[error("op {index}: {source}")]
+    Wait {
+        /// The op's number, from 1.
+        index: usize,
+        /// What did not happen.
+        source: WaitError,
+    },
+    /// Op `index` is a restart, and the driver did not start again.
+    #[error("op {index} restart: {source}")]
+    Restart {
+        /// The op's number, from 1.
+        index: usize,
+        /// Why the driver did not start.
+        source: StartError,
+    },
+}
+
+/// What an op waited for that did not happen within the time.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub(super) enum WaitError {
+    /// Too few requests or notifications of a method in the ACP journal.
+    #[error("waited {within:?} for {count} `{method}` message(s) in the ACP journal; saw {seen}")]
+    Acp {
+        /// How long the op waited.
+        within: Duration,
+        /// How many messages it waited for.
+        count: u32,
+        /// The JSON-RPC method.
+        method: String,
+        /// How many the journal held.
+        seen: usize,
+    },
+    /// Too few agy invocations that began a turn in fake-agy's journal.
+    #[error("waited {within:?} for {count} agy invocation(s) that began a turn in the journal; saw {seen}")]
+    Agy {
+        /// How long the op waited.
+        within: Duration,
+        /// How many invocations it waited for.
+        count: u32,
+        /// How many the journal held.
+        seen: usize,
+    },
+}
 
 struct Pending {
     index: usize,
@@ -74,7 +129,7 @@ async fn collect(
 
 /// Waits until the ACP journal holds `wait.count` requests or notifications of
 /// `wait.method`, polling the file until `within` runs out.
-async fn wait_for_acp(ctx: &Ctx<'_>, wait: &AcpWait, within: Duration) -> Result<(), String> {
+async fn wait_for_acp(ctx: &Ctx<'_>, wait: &AcpWait, within: Duration) -> Result<(), WaitError> {
     let deadline = Instant::now() + within;
     let path = ctx.sandbox.acp_journal();
     loop {
@@ -95,18 +150,21 @@ async fn wait_for_acp(ctx: &Ctx<'_>, wait: &AcpWait, within: Duration) -> Result
             return Ok(());
         }
         if Instant::now() >= deadline {
-            return Err(format!(
-                "waited {within:?} for {} `{}` message(s) in the ACP journal; saw {seen}",
-                wait.count, wait.method
-            ));
+            return Err(WaitError::Acp {
+                within,
+                count: wait.count,
+                method: wait.method.clone(),
+                seen,
+            });
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
 
-/// Waits until fake-agy's journal holds `count` turn invocations, polling the file
+/// Waits until fake-agy's journal holds `count` invocations that began a turn (not a
+/// persistent process still waiting for its first line), polling the file
 /// until `within` runs out.
-async fn wait_for_agy(ctx: &Ctx<'_>, count: u32, within: Duration) -> Result<(), String> {
+async fn wait_for_agy(ctx: &Ctx<'_>, count: u32, within: Duration) -> Result<(), WaitError> {
     let deadline = Instant::now() + within;
     loop {
         let seen = agy_protocol::journal::read_journal(&ctx.sandbox.journal())
@@ -116,9 +174,11 @@ async fn wait_for_agy(ctx: &Ctx<'_>, count: u32, within: Duration) -> Result<(),
             return Ok(());
         }
         if Instant::now() >= deadline {
-            return Err(format!(
-                "waited {within:?} for {count} agy turn invocation(s) in the journal; saw {seen}"
-            ));
+            return Err(WaitError::Agy {
+                within,
+                count,
+                seen,
+            });
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
@@ -128,23 +188,29 @@ async fn run_ops(
     ctx: &Ctx<'_>,
     driver: &mut Option<DriverClient>,
     obs: &mut Observation,
-) -> Result<(), String> {
+) -> Result<(), OpError> {
     let t = &ctx.settings.config.timeouts;
     *driver = Some(ctx.start_driver().await?);
     let mut pending: Vec<Pending> = Vec::new();
     for (i, spec) in ctx.s.ops.iter().enumerate() {
         let Some(d) = driver.as_mut() else {
-            return Err("driver is gone".into());
+            return Err(OpError::DriverGone);
         };
         if let Some(wait) = &spec.wait_for_acp {
             wait_for_acp(ctx, wait, t.reply.0)
                 .await
-                .map_err(|e| format!("op {}: {e}", i + 1))?;
+                .map_err(|source| OpError::Wait {
+                    index: i + 1,
+                    source,
+                })?;
         }
         if let Some(count) = spec.wait_for_agy {
             wait_for_agy(ctx, count, t.reply.0)
                 .await
-                .map_err(|e| format!("op {}: {e}", i + 1))?;
+                .map_err(|source| OpError::Wait {
+                    index: i + 1,
+                    source,
+                })?;
         }
         match &spec.action {
             OpAction::Restart => {
@@ -177,7 +243,7 @@ async fn restart(
     driver: &mut Option<DriverClient>,
     obs: &mut Observation,
     index: usize,
-) -> Result<(), String> {
+) -> Result<(), OpError> {
     let sent_us = now_us();
     if let Some(d) = driver.as_mut() {
         d.stop(ctx.settings.config.timeouts.grace.0).await;
@@ -197,7 +263,7 @@ async fn restart(
                 result: OpResult::default(),
             })
         }
-        Err(e) => return Err(format!("op {index} restart: {e}")),
+        Err(source) => return Err(OpError::Restart { index, source }),
     };
     obs.ops.push(OpObservation {
         index,
@@ -279,7 +345,7 @@ pub(super) async fn execute(
     tokio::select! {
         r = tokio::time::timeout(limit, run_ops(ctx, &mut driver, &mut obs)) => match r {
             Ok(Ok(())) => {}
-            Ok(Err(msg)) => ended = Err((Status::Error, msg)),
+            Ok(Err(e)) => ended = Err((Status::Error, e.to_string())),
             Err(_) => ended = Err((Status::TimedOut, format!("the scenario did not finish within {limit:?}"))),
         },
         _ = cancel.wait_for(|c| *c) => ended = Err((Status::Interrupted, "interrupted".into())),

@@ -45,20 +45,40 @@ impl RunSettings {
 /// A cancellation signal shared by every scenario of a run (set on SIGINT).
 pub type Cancel = watch::Receiver<bool>;
 
+/// Why a scenario's sandbox could not be prepared; the words are those a report shows
+/// after [`crate::report::SETUP_FAILURE`].
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PrepareError {
+    /// The sandbox folder could not be made.
+    #[error("failed to create the sandbox: {0}")]
+    Sandbox(#[source] std::io::Error),
+    /// fake-agy-acp could not be installed in the sandbox as `agy_acp_server`.
+    #[error("failed to install fake-agy-acp in the sandbox: {0}")]
+    InstallAcp(#[source] std::io::Error),
+    /// The scenario needs fake-agy-acp and the run has none.
+    #[error(
+        "no fake-agy-acp binary: build it with `cargo build -p fake-agy-acp`, or set `{}`",
+        agy_protocol::env::AGY_HARNESS_FAKE_AGY_ACP
+    )]
+    NoFakeAcp,
+}
+
 /// The environment the driver is started with.
 pub(crate) type Env = Vec<(String, String)>;
 
 /// The sandbox, the driver's environment and the time scale of one run (of a scenario,
 /// or of the bench's driver alone).
-pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, Env, f64), String> {
+pub(crate) fn prepare(
+    s: &Scenario,
+    settings: &RunSettings,
+) -> Result<(Sandbox, Env, f64), PrepareError> {
     // A live run installs agy-harness itself as `agy`: the wrapper in front of the
     // real binary (crate::live).
     let installed = match &settings.live {
         Some(_) => std::env::current_exe().unwrap_or_else(|_| settings.fake_agy.clone()),
         None => settings.fake_agy.clone(),
     };
-    let sandbox = Sandbox::create(Some(&installed))
-        .map_err(|e| format!("failed to create the sandbox: {e}"))?;
+    let sandbox = Sandbox::create(Some(&installed)).map_err(PrepareError::Sandbox)?;
     let scale = s.meta.time_scale.unwrap_or(settings.time_scale).get();
     let fake = s.fake_script();
     let mut env = sandbox.env(fake.as_ref().map(|(f, t)| (f.as_path(), *t)), scale);
@@ -106,14 +126,47 @@ pub(crate) fn prepare(s: &Scenario, settings: &RunSettings) -> Result<(Sandbox, 
         match &settings.fake_agy_acp {
             Some(fake) => sandbox
                 .install_acp_agent(fake, s.fake_acp_script().as_deref(), &mut env)
-                .map_err(|e| format!("failed to install fake-agy-acp in the sandbox: {e}"))?,
-            None => {
-                return Err(format!(
-                "no fake-agy-acp binary: build it with `cargo build -p fake-agy-acp`, or set `{}`",
-                agy_protocol::env::AGY_HARNESS_FAKE_AGY_ACP
-            ))
-            }
+                .map_err(PrepareError::InstallAcp)?,
+            None => return Err(PrepareError::NoFakeAcp),
         }
     }
     Ok((sandbox, env, scale))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_protocol::diag::SourceFile;
+    use std::path::Path;
+
+    fn settings(fake_agy_acp: Option<PathBuf>) -> RunSettings {
+        let fake = std::env::current_exe().expect("this test binary");
+        RunSettings {
+            config: AdapterConfig::reference(&fake, &[]),
+            fake_agy: fake,
+            fake_agy_acp,
+            time_scale: agy_protocol::TimeScale::default(),
+            keep_sandboxes: false,
+            live: None,
+            agy_version: None,
+            uncertain: None,
+        }
+    }
+
+    #[test]
+    fn an_acp_scenario_without_fake_agy_acp_is_refused_before_it_runs() {
+        let text = "[scenario]\nname = \"t/acp\"\nprofile = \"acp\"\n\n[[op]]\nacp_new = {}\n";
+        let s =
+            crate::scenario::parse_scenario(&SourceFile::new("t.toml", text), Path::new("t.toml"))
+                .expect("parses");
+        assert!(matches!(
+            prepare(&s, &settings(None)),
+            Err(PrepareError::NoFakeAcp)
+        ));
+        let missing = Some(PathBuf::from("/nonexistent/fake-agy-acp"));
+        assert!(matches!(
+            prepare(&s, &settings(missing)),
+            Err(PrepareError::InstallAcp(_))
+        ));
+    }
 }

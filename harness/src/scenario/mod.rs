@@ -10,4 +10,6 @@ pub use model::{
     OpExpect, OpSpec, OutcomeSet, OutputExpect, ProbeExpect, Profile, Scenario, ScenarioExpect,
     ScenarioMeta, UsageExpect,
 };
-pub use parse::{parse_scenario, parse_scenario_file, render_scenario, DEFAULT_SESSION};
+pub use parse::{
+    parse_scenario, parse_scenario_file, render_scenario, RenderError, DEFAULT_SESSION,
+};

@@ -567,31 +567,42 @@ fn check_profile_tables(
     }
 }
 
+/// Why a scenario could not be rendered as TOML: a part of it the serialisers refuse.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// A part of the scenario is not representable in TOML.
+    #[error("{0}")]
+    Toml(#[from] toml::ser::Error),
+    /// A rendered script did not read back as a TOML table.
+    #[error("{0}")]
+    Reread(#[from] toml::de::Error),
+    /// An op's request is not representable in JSON.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+}
+
 /// Renders a scenario as TOML that [`parse_scenario`] reads back to an equal scenario
 /// (op line numbers aside).
-pub fn render_scenario(s: &Scenario) -> Result<String, String> {
+pub fn render_scenario(s: &Scenario) -> Result<String, RenderError> {
     let mut out = String::new();
     let mut meta = toml::Table::new();
-    meta.insert(
-        "scenario".into(),
-        toml::Value::try_from(&s.meta).map_err(|e| e.to_string())?,
-    );
-    out.push_str(&toml::to_string(&meta).map_err(|e| e.to_string())?);
+    meta.insert("scenario".into(), toml::Value::try_from(&s.meta)?);
+    out.push_str(&toml::to_string(&meta)?);
     if let (Some(script), None) = (&s.script, &s.script_file) {
-        let text = render_script(script).map_err(|e| e.to_string())?;
-        let value: toml::Table = toml::from_str(&text).map_err(|e| e.to_string())?;
+        let text = render_script(script)?;
+        let value: toml::Table = toml::from_str(&text)?;
         let mut t = toml::Table::new();
         t.insert("agy".into(), toml::Value::Table(value));
         out.push('\n');
-        out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
+        out.push_str(&toml::to_string(&t)?);
     }
     if let Some(script) = &s.acp_script {
-        let text = render_acp_script(script).map_err(|e| e.to_string())?;
-        let value: toml::Table = toml::from_str(&text).map_err(|e| e.to_string())?;
+        let text = render_acp_script(script)?;
+        let value: toml::Table = toml::from_str(&text)?;
         let mut t = toml::Table::new();
         t.insert("acp".into(), toml::Value::Table(value));
         out.push('\n');
-        out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
+        out.push_str(&toml::to_string(&t)?);
     }
     let mut ops = Vec::new();
     for op in &s.ops {
@@ -599,11 +610,11 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
         let (name, fields) = match &op.action {
             OpAction::Restart => ("restart", toml::Table::new()),
             OpAction::Request(req) => {
-                let mut json = serde_json::to_value(req).map_err(|e| e.to_string())?;
+                let mut json = serde_json::to_value(req)?;
                 if let Some(obj) = json.as_object_mut() {
                     obj.remove("op");
                 }
-                let fields = toml::Value::try_from(json).map_err(|e| e.to_string())?;
+                let fields = toml::Value::try_from(json)?;
                 let fields = match fields {
                     toml::Value::Table(t) => t,
                     _ => toml::Table::new(),
@@ -619,29 +630,20 @@ pub fn render_scenario(s: &Scenario) -> Result<String, String> {
             t.insert("reply_within".into(), toml::Value::String(d.to_string()));
         }
         if let Some(wait) = &op.wait_for_acp {
-            t.insert(
-                "wait_for_acp".into(),
-                toml::Value::try_from(wait).map_err(|e| e.to_string())?,
-            );
+            t.insert("wait_for_acp".into(), toml::Value::try_from(wait)?);
         }
         if op.expect != OpExpect::default() {
-            t.insert(
-                "expect".into(),
-                toml::Value::try_from(&op.expect).map_err(|e| e.to_string())?,
-            );
+            t.insert("expect".into(), toml::Value::try_from(&op.expect)?);
         }
         ops.push(toml::Value::Table(t));
     }
     let mut t = toml::Table::new();
     t.insert("op".into(), toml::Value::Array(ops));
     if s.expect != ScenarioExpect::default() {
-        t.insert(
-            "expect".into(),
-            toml::Value::try_from(&s.expect).map_err(|e| e.to_string())?,
-        );
+        t.insert("expect".into(), toml::Value::try_from(&s.expect)?);
     }
     out.push('\n');
-    out.push_str(&toml::to_string(&t).map_err(|e| e.to_string())?);
+    out.push_str(&toml::to_string(&t)?);
     Ok(out)
 }
 
