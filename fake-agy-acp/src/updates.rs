@@ -7,6 +7,7 @@ use agent_client_protocol_schema::v1::{
     TextContent, ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate,
     ToolCallUpdateFields, ToolKind, UsageUpdate,
 };
+use agy_protocol::acp::PermissionOutcome;
 use serde_json::{json, Value};
 
 use super::catalog;
@@ -122,8 +123,16 @@ pub(crate) fn call_as_update(call: &ToolCall) -> ToolCallUpdate {
 /// Exactly `allow` (allow_once) and `deny` (reject_once): no `*_always` (docs/agy-acp-reference.md §2.7).
 pub(crate) fn permission_options() -> Vec<PermissionOption> {
     vec![
-        PermissionOption::new("allow", "Allow", PermissionOptionKind::AllowOnce),
-        PermissionOption::new("deny", "Deny", PermissionOptionKind::RejectOnce),
+        PermissionOption::new(
+            PermissionOutcome::Allow.to_string(),
+            "Allow",
+            PermissionOptionKind::AllowOnce,
+        ),
+        PermissionOption::new(
+            PermissionOutcome::Deny.to_string(),
+            "Deny",
+            PermissionOptionKind::RejectOnce,
+        ),
     ]
 }
 
@@ -141,7 +150,7 @@ pub(crate) fn question(
         .enumerate()
         .map(|(i, a)| {
             PermissionOption::new(
-                format!("opt_{i}"),
+                PermissionOutcome::answer_option_id(i),
                 a.clone(),
                 PermissionOptionKind::AllowOnce,
             )

@@ -14,11 +14,13 @@
 //! - [`mod@env`]: every environment variable the binaries pass one another, spelled once.
 //! - [`capture`]: the corpus of published agy output (`traces/corpus.toml`).
 //! - [`trace`], [`journal`]: recordings of agy, and what fake-agy saw.
+//! - [`signal`]: the signals an agy process can be seen to receive.
 //! - [`mod@file`]: whole files read under a cap, with located errors.
 //! - [`image`]: the one image check (format by magic, decoded by a real decoder).
 //! - [`identity`]: the handshake by which the harness knows a fake from a real agy.
 //! - [`redact`]: the one redactor for every artefact that can carry live output.
-//! - [`acp`]: ACP framing, the ACP journal and the ACP script of the fake agent.
+//! - [`acp`]: ACP framing, the ACP journal, method names, permission outcomes and the
+//!   ACP script of the fake agent.
 
 pub mod acp;
 pub mod capture;
@@ -40,6 +42,7 @@ pub mod profile;
 pub mod prompt;
 pub mod redact;
 pub mod script;
+pub mod signal;
 pub mod status;
 pub mod stream;
 pub mod timing;

@@ -211,10 +211,11 @@ fn check_agents(e: &AcpExpect, journal: &[AcpJournalEntry], out: &mut Vec<Failur
 fn check_methods(e: &AcpExpect, methods: &[String], out: &mut Vec<Failure>) {
     let methods_evidence = || vec![format!("client calls: {}", methods.join(", "))];
     if !e.methods_in_order.is_empty() {
-        check_subsequence(&e.methods_in_order, methods, out);
+        let want: Vec<String> = e.methods_in_order.iter().map(|m| m.to_string()).collect();
+        check_subsequence(&want, methods, out);
     }
     for (method, want) in &e.method_counts {
-        let got = methods.iter().filter(|m| *m == method).count();
+        let got = methods.iter().filter(|m| method == *m).count();
         if got != *want as usize {
             out.push(
                 Failure::new(
@@ -228,7 +229,7 @@ fn check_methods(e: &AcpExpect, methods: &[String], out: &mut Vec<Failure>) {
         }
     }
     for method in &e.methods_never {
-        let got = methods.iter().filter(|m| *m == method).count();
+        let got = methods.iter().filter(|m| method == *m).count();
         if got > 0 {
             out.push(
                 Failure::new(
@@ -311,11 +312,12 @@ fn check_prompts(e: &AcpExpect, prompts: &[String], out: &mut Vec<Failure>) {
 fn check_permissions(e: &AcpExpect, journal: &[AcpJournalEntry], out: &mut Vec<Failure>) {
     let perms = permissions(journal);
     if let Some(want) = &e.permission_outcomes {
+        let want: Vec<String> = want.iter().map(|o| o.to_string()).collect();
         let got: Vec<String> = perms
             .iter()
             .map(|p| p.answer.clone().unwrap_or_else(|| "unanswered".into()))
             .collect();
-        if &got != want {
+        if got != want {
             out.push(Failure::new(
                 PLACE,
                 "permission_outcomes",
@@ -450,7 +452,12 @@ fn check_no_late_text(s: &Scenario, obs: &Observation, out: &mut Vec<Failure>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agy_protocol::acp::ClientMethod;
     use serde_json::json;
+
+    fn method(name: &str) -> ClientMethod {
+        ClientMethod::parse(name).expect("a client method")
+    }
 
     fn entry(pid: u32, dir: AcpDirection, kind: AcpKind, method: &str, id: i64) -> AcpJournalEntry {
         AcpJournalEntry {
@@ -555,7 +562,7 @@ mod tests {
             prompts_sent_once: Some(true),
             no_late_text: Some(true),
             gap_when_pending: Some(true),
-            method_counts: [("session/new".to_string(), 1)].into(),
+            method_counts: [(method("session/new"), 1)].into(),
             ..AcpExpect::default()
         };
         let broken: Vec<String> = check_acp(&e, &s, &obs)
@@ -573,7 +580,7 @@ mod tests {
             ]
         );
         let kept = AcpExpect {
-            methods_in_order: vec!["session/new".into(), "session/load".into()],
+            methods_in_order: vec![method("session/new"), method("session/load")],
             prompts: Some(vec!["one".into(), "one".into()]),
             ..AcpExpect::default()
         };

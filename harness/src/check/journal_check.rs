@@ -419,7 +419,8 @@ fn signal_checks(
 ) {
     let got: Vec<String> = r.signals.iter().map(|s| s.signal.clone()).collect();
     if let Some(want) = &e.signals {
-        if &got != want {
+        let want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
+        if got != want {
             out.push(Failure::new(
                 place,
                 "signals",

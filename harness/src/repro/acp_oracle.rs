@@ -10,13 +10,17 @@
 use super::case::{Process, ReproCase, ScriptStep};
 use super::oracle::{outcomes, quote, OpPlan, Plan};
 use crate::scenario::{AcpExpect, HistoryExpect, JournalExpect, OpExpect};
+use agent_client_protocol::v1::schema::AGENT_METHOD_NAMES;
+use agy_protocol::acp::script::StopReasonName;
+use agy_protocol::acp::ClientMethod;
 use agy_protocol::driver::{AcpRestoreState, Outcome};
+use serde::Deserialize;
 
 /// How a turn ended in the script.
 #[derive(Debug, Clone, PartialEq)]
 enum Ending {
     /// The agent answered with this stop reason (late steps may follow).
-    Responded(String),
+    Responded(StopReasonName),
     /// The agent died before answering.
     Died,
     /// The agent never answered.
@@ -26,15 +30,27 @@ enum Ending {
 fn ending(steps: &[ScriptStep]) -> Ending {
     for s in steps {
         match s.key() {
-            "respond" => {
-                let reason = s.body().and_then(|v| v.as_str()).unwrap_or("end_turn");
-                return Ending::Responded(reason.to_string());
-            }
+            "respond" => return Ending::Responded(stop_reason(s)),
             "crash" | "exit" => return Ending::Died,
             _ => {}
         }
     }
     Ending::Hangs
+}
+
+/// The stop reason of a `respond` step. The converter writes only reasons fake-agy-acp
+/// can send and `end_turn` for any other (`repro/acp_convert.rs`), so a step without a
+/// reason it knows reads as `end_turn` here too.
+fn stop_reason(step: &ScriptStep) -> StopReasonName {
+    step.body()
+        .and_then(|v| v.as_str())
+        .and_then(|r| {
+            StopReasonName::deserialize(
+                serde::de::value::StrDeserializer::<serde::de::value::Error>::new(r),
+            )
+            .ok()
+        })
+        .unwrap_or(StopReasonName::EndTurn)
 }
 
 /// The text a turn streamed before its response.
@@ -94,7 +110,9 @@ pub fn acp_plan(case: &ReproCase) -> Plan {
     });
     let acp = AcpExpect {
         method_counts: if t.restored {
-            [("session/new".to_string(), 1)].into_iter().collect()
+            [(ClientMethod::from_schema(AGENT_METHOD_NAMES.session_new), 1)]
+                .into_iter()
+                .collect()
         } else {
             Default::default()
         },
@@ -154,7 +172,7 @@ fn process_ops(t: &mut Tally, i: usize, p: &Process) {
         }
         t.prompts.push(turn.text.clone());
         let mut op = match ending(&turn.steps) {
-            Ending::Responded(reason) => responded(t, &turn.steps, &reason),
+            Ending::Responded(reason) => responded(t, &turn.steps, reason),
             Ending::Died => OpPlan {
                 action: String::new(),
                 reply_within: None,
@@ -199,7 +217,7 @@ fn process_ops(t: &mut Tally, i: usize, p: &Process) {
 }
 
 /// A turn the agent answered.
-fn responded(t: &mut Tally, steps: &[ScriptStep], reason: &str) -> OpPlan {
+fn responded(t: &mut Tally, steps: &[ScriptStep], reason: StopReasonName) -> OpPlan {
     let after = late(steps);
     t.late_text |= after.iter().any(|s| s.key() == "text");
     t.late_permission |= after.iter().any(|s| s.key() == "permission");
@@ -208,12 +226,15 @@ fn responded(t: &mut Tally, steps: &[ScriptStep], reason: &str) -> OpPlan {
         text: Some(streamed(steps)),
         ..OpExpect::default()
     };
-    if reason == "end_turn" {
+    if reason == StopReasonName::EndTurn {
         t.succeeded += 1;
         expect.outcome = outcomes(&[Outcome::Success]);
         why.push("The agent answered `end_turn`: a successful turn whose text is what it streamed before the response.".into());
     } else {
-        why.push(format!("The agent answered `{reason}`: the turn ends with the text it streamed, nothing invented."));
+        why.push(format!(
+            "The agent answered `{}`: the turn ends with the text it streamed, nothing invented.",
+            reason.as_str()
+        ));
     }
     if !after.is_empty() {
         why.push(

@@ -83,7 +83,7 @@ pub fn acp_expectations(out: &mut String, acp: &AcpExpect) {
         let counts: Vec<String> = acp
             .method_counts
             .iter()
-            .map(|(m, n)| format!("{} = {n}", quote(m)))
+            .map(|(m, n)| format!("{} = {n}", quote(m.as_str())))
             .collect();
         let _ = writeln!(out, "method_counts = {{ {} }}", counts.join(", "));
     }

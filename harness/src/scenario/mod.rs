@@ -2,6 +2,8 @@
 
 mod catalogue;
 mod model;
+#[cfg(test)]
+mod name_tests;
 mod parse;
 
 pub use catalogue::{load_catalogue, parse_partition, Catalogue, Selection};

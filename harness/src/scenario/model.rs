@@ -1,8 +1,10 @@
 //! The scenario as the runner sees it: metadata, ops and typed expectations.
 
 use agy_protocol::acp::script::{AcpScript, AcpStep};
+use agy_protocol::acp::{AcpMethod, ClientMethod, PermissionOutcome};
 use agy_protocol::driver::{AcpRestoreState, Outcome, RequestOp};
 use agy_protocol::script::{RunMode, Script};
+use agy_protocol::signal::SignalName;
 pub use agy_protocol::Profile;
 use agy_protocol::VersionRange;
 use agy_protocol::{AgyVersion, GoDuration};
@@ -159,8 +161,9 @@ pub struct OpSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AcpWait {
-    /// The JSON-RPC method.
-    pub method: String,
+    /// The JSON-RPC method (either direction): one ACP defines, or an extension method
+    /// (`_…`); any other name fails at load.
+    pub method: AcpMethod,
     /// How many such messages (default 1).
     #[serde(default = "one")]
     pub count: u32,
@@ -486,9 +489,10 @@ pub struct InvocationExpect {
     /// Exactly this many stdin lines arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdin_lines: Option<u32>,
-    /// The signals received, in order (`SIGTERM`, `SIGINT`, …; SIGKILL cannot be seen).
+    /// The signals received, in order (`SIGTERM`, `SIGINT`, `SIGHUP`; SIGKILL cannot be
+    /// seen).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signals: Option<Vec<String>>,
+    pub signals: Option<Vec<SignalName>>,
     /// Ended by an uncatchable signal (no final record, and gone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub killed: Option<bool>,
@@ -544,13 +548,13 @@ pub struct AcpExpect {
     /// These client → agent methods were called in this order (a subsequence of every
     /// request and notification the client sent, across agent processes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub methods_in_order: Vec<String>,
+    pub methods_in_order: Vec<ClientMethod>,
     /// Each of these methods was called exactly this many times by the client.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub method_counts: BTreeMap<String, u32>,
+    pub method_counts: BTreeMap<ClientMethod, u32>,
     /// The client never called these methods.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub methods_never: Vec<String>,
+    pub methods_never: Vec<ClientMethod>,
     /// No `session/new` after the first `session/load` or `session/resume`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_new_after_restore: Option<bool>,
@@ -561,9 +565,9 @@ pub struct AcpExpect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompts_sent_once: Option<bool>,
     /// The client's answers to `session/request_permission`, in order (`cancelled`, or
-    /// the option id chosen).
+    /// the option id chosen, `unanswered`, `an error response`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permission_outcomes: Option<Vec<String>>,
+    pub permission_outcomes: Option<Vec<PermissionOutcome>>,
     /// Every permission request the agent sent while none of its prompts was
     /// outstanding (during or after a restore, after a turn's response) was answered
     /// `cancelled`.

@@ -678,6 +678,7 @@ mod tests {
         assert_eq!(owned, expected);
     }
     use crate::scenario::model::{JournalExpect, OutcomeSet};
+    use agy_protocol::acp::{AcpMethod, ClientMethod};
     use agy_protocol::driver::Outcome;
     use proptest::prelude::*;
 
@@ -950,7 +951,7 @@ no_late_text = true
         assert_eq!(
             s.ops[2].wait_for_acp,
             Some(AcpWait {
-                method: "session/prompt".into(),
+                method: AcpMethod::parse("session/prompt").expect("a method"),
                 count: 1
             })
         );
@@ -959,7 +960,8 @@ no_late_text = true
             Some(agy_protocol::driver::AcpRestoreState::HistoryGap)
         );
         let acp = s.expect.acp.as_ref().expect("[expect.acp]");
-        assert_eq!(acp.method_counts.get("session/new"), Some(&1));
+        let new = ClientMethod::parse("session/new").expect("a client method");
+        assert_eq!(acp.method_counts.get(&new), Some(&1));
         assert_eq!(
             s.fake_acp_script().map(|p| p.ends_with("s.toml")),
             Some(true)
@@ -1017,7 +1019,7 @@ no_late_text = true
         .prop_map(OpAction::Request);
         (
             prop_oneof![action, Just(OpAction::Restart)],
-            proptest::option::of(("[a-z/_]{1,20}", 1u32..4)),
+            proptest::option::of((arb_method(), 1u32..4)),
             proptest::option::of(proptest::sample::select(vec![
                 agy_protocol::driver::AcpRestoreState::Ready,
                 agy_protocol::driver::AcpRestoreState::Restored,
@@ -1040,11 +1042,27 @@ no_late_text = true
             })
     }
 
+    /// A method ACP defines, or an extension method.
+    fn arb_method() -> impl Strategy<Value = AcpMethod> {
+        prop_oneof![
+            proptest::sample::select(AcpMethod::defined().to_vec())
+                .prop_map(|m| AcpMethod::parse(m).expect("a defined method")),
+            "_[a-z/]{1,12}".prop_map(AcpMethod::Extension),
+        ]
+    }
+
+    /// A method the client calls, or an extension method.
+    fn arb_client_method() -> impl Strategy<Value = ClientMethod> {
+        arb_method().prop_filter_map("a method only the agent sends", |m| {
+            ClientMethod::parse(m.as_str())
+        })
+    }
+
     fn arb_acp_expect() -> impl Strategy<Value = crate::scenario::AcpExpect> {
         (
             proptest::option::of(0u32..4),
-            proptest::collection::vec("[a-z/_]{1,16}", 0..4),
-            proptest::collection::btree_map("[a-z/_]{1,16}", 0u32..4, 0..3),
+            proptest::collection::vec(arb_client_method(), 0..4),
+            proptest::collection::btree_map(arb_client_method(), 0u32..4, 0..3),
             proptest::option::of(any::<bool>()),
             proptest::option::of(proptest::collection::vec("[a-z ]{0,8}", 0..3)),
             proptest::option::of(any::<bool>()),

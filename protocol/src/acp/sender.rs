@@ -44,6 +44,27 @@ fn tables() -> &'static (Vec<String>, Vec<String>) {
     })
 }
 
+/// Every method ACP v1 defines, either direction, and the legacy client methods: the
+/// agent's table, then the client's, each as the schema serialises it.
+pub(crate) fn defined_methods() -> &'static [&'static str] {
+    static ALL: OnceLock<Vec<&'static str>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let (client_calls, agent_calls) = tables();
+        let mut all: Vec<&'static str> = Vec::new();
+        let names = client_calls
+            .iter()
+            .map(String::as_str)
+            .chain(LEGACY_CLIENT_METHODS)
+            .chain(agent_calls.iter().map(String::as_str));
+        for name in names {
+            if !all.contains(&name) {
+                all.push(name);
+            }
+        }
+        all
+    })
+}
+
 /// Who calls `method` in ACP v1; `None` for a method the protocol does not define.
 pub fn method_sender(method: &str) -> Option<Sender> {
     let (client_calls, agent_calls) = tables();

@@ -168,3 +168,16 @@ pub enum StopReasonName {
     /// `cancelled`.
     Cancelled,
 }
+
+impl StopReasonName {
+    /// The wire spelling (`end_turn`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReasonName::EndTurn => "end_turn",
+            StopReasonName::MaxTokens => "max_tokens",
+            StopReasonName::MaxTurnRequests => "max_turn_requests",
+            StopReasonName::Refusal => "refusal",
+            StopReasonName::Cancelled => "cancelled",
+        }
+    }
+}
