@@ -254,8 +254,17 @@ impl Work {
             RequestOp::Ask(req) => self.spawn_ask(id, req),
             // The loop ends on `shutdown`; it never reaches here.
             RequestOp::Shutdown {} => {}
-            // Driverless ops (`agent_*`, `tool_*`) are the harness's bridge's, never a driver's.
-            other => self.outbox.send(driverless_op(id, &other)),
+            // Driverless ops (`agent_*`, `tool_*`) are the harness's bridge's, never a
+            // driver's. Listed one by one, so a new op makes the compiler ask for its arm.
+            other @ (RequestOp::ToolList {}
+            | RequestOp::ToolCall { .. }
+            | RequestOp::AgentInitialize {}
+            | RequestOp::AgentNew { .. }
+            | RequestOp::AgentPrompt { .. }
+            | RequestOp::AgentCancel { .. }
+            | RequestOp::AgentLoad { .. }
+            | RequestOp::AgentKill {}
+            | RequestOp::AgentClose {}) => self.outbox.send(driverless_op(id, &other)),
         }
     }
 

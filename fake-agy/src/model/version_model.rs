@@ -368,7 +368,9 @@ mod tests {
             let name = format!("{:?}", r.behaviour);
             let edges: Vec<_> = EDGES.iter().filter(|e| e.behaviour == name).collect();
             let starts = edges.iter().find(|e| !e.ends);
-            let start = starts.unwrap_or_else(|| panic!("{name} has no evidence range"));
+            let start = starts.unwrap_or_else(|| {
+                panic!("{name} has no evidence range: add its edge to `EDGES` in protocol/src/version_evidence.rs")
+            });
             assert!(
                 start.last_before.is_none_or(|l| l < r.since) && r.since <= start.first_after,
                 "{name}: modelled from {} outside {}",
@@ -377,7 +379,9 @@ mod tests {
             );
             if let Some(until) = r.until {
                 let end = edges.iter().find(|e| e.ends);
-                let end = end.unwrap_or_else(|| panic!("{name} has no evidence of its end"));
+                let end = end.unwrap_or_else(|| {
+                    panic!("{name} has no evidence of its end: add its ending edge to `EDGES` in protocol/src/version_evidence.rs")
+                });
                 assert!(
                     end.last_before.is_none_or(|l| l < until) && until <= end.first_after,
                     "{name}: modelled until {until} outside {}",

@@ -7,7 +7,7 @@
 //! contract in the harness (`harness/src/profile/<profile>/contract.rs`). The `acp`
 //! profile's contract is docs/acp-profile.md's, not this page's.
 
-use agy_harness::profile::unit;
+use agy_harness::profile::{unit, units};
 use agy_protocol::Profile;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -101,6 +101,14 @@ fn every_scenario_judges_a_rule_stated_in_the_contract_and_every_rule_is_judged(
     let doc = std::fs::read_to_string(&path).expect("docs/contract.md reads");
     let rows = rows_by_profile(&doc);
     let mut problems = Vec::new();
+    for u in units().filter(|u| u.docs.starts_with("docs/contract.md#")) {
+        let name = u.profile.as_str();
+        if !SECTIONS.iter().any(|(p, _)| *p == name) {
+            problems.push(format!(
+                "`{name}` has its section on docs/contract.md, which this test does not read: add (\"{name}\", \"## `{name}`\") to SECTIONS in harness/tests/cli/contract_doc.rs"
+            ));
+        }
+    }
     for (profile, _) in SECTIONS {
         let stems = scenarios_of(profile);
         let rows = rows.get(profile).cloned().unwrap_or_default();
