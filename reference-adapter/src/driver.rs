@@ -227,30 +227,13 @@ impl Work {
             } => sessions.select(id, &session, model, effort, permission),
             RequestOp::Cancel { session } => sessions.cancel(id, &session),
             RequestOp::Close { session } => sessions.close(id, &session),
-            RequestOp::AcpNew {
-                session,
-                model,
-                mode,
-                permission,
-            } => acp.dispatch(
-                &session,
-                AcpCommand::New {
-                    id,
-                    model,
-                    mode,
-                    permission,
-                },
-            ),
-            RequestOp::AcpPrompt { session, text } => {
-                acp.dispatch(&session, AcpCommand::Prompt { id, text })
-            }
-            RequestOp::AcpCancel { session } => acp.dispatch(&session, AcpCommand::Cancel { id }),
-            RequestOp::AcpRestore { session } => acp.dispatch(&session, AcpCommand::Restore { id }),
-            RequestOp::AcpRestartAgent { session } => {
-                acp.dispatch(&session, AcpCommand::RestartAgent { id })
-            }
-            RequestOp::AcpStatus { session } => acp.dispatch(&session, AcpCommand::Status { id }),
-            RequestOp::AcpClose { session } => acp.dispatch(&session, AcpCommand::Close { id }),
+            acp_op @ (RequestOp::AcpNew { .. }
+            | RequestOp::AcpPrompt { .. }
+            | RequestOp::AcpCancel { .. }
+            | RequestOp::AcpRestore { .. }
+            | RequestOp::AcpRestartAgent { .. }
+            | RequestOp::AcpStatus { .. }
+            | RequestOp::AcpClose { .. }) => dispatch_acp(acp, id, acp_op),
             RequestOp::Ask(req) => self.spawn_ask(id, req),
             // The loop ends on `shutdown`; it never reaches here.
             RequestOp::Shutdown {} => {}
@@ -350,6 +333,35 @@ impl Work {
             self.outbox.send(success_reply(id, OpResult::default()));
         }
     }
+}
+
+/// Hands an `acp_*` op to the ACP session it names.
+fn dispatch_acp(acp: &mut AcpSessions, id: u64, op: RequestOp) {
+    let (session, command) = match op {
+        RequestOp::AcpNew {
+            session,
+            model,
+            mode,
+            permission,
+        } => (
+            session,
+            AcpCommand::New {
+                id,
+                model,
+                mode,
+                permission,
+            },
+        ),
+        RequestOp::AcpPrompt { session, text } => (session, AcpCommand::Prompt { id, text }),
+        RequestOp::AcpCancel { session } => (session, AcpCommand::Cancel { id }),
+        RequestOp::AcpRestore { session } => (session, AcpCommand::Restore { id }),
+        RequestOp::AcpRestartAgent { session } => (session, AcpCommand::RestartAgent { id }),
+        RequestOp::AcpStatus { session } => (session, AcpCommand::Status { id }),
+        RequestOp::AcpClose { session } => (session, AcpCommand::Close { id }),
+        // `dispatch` sends only the ops above here.
+        _ => return,
+    };
+    acp.dispatch(&session, command);
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ pub(super) enum WaitError {
         /// How many messages it waited for.
         count: u32,
         /// The JSON-RPC method.
-        method: String,
+        method: agy_protocol::acp::AcpMethod,
         /// How many the journal held.
         seen: usize,
     },
