@@ -189,7 +189,7 @@ fn live_run(agy: &std::path::Path, args: &RunArgs) -> Result<crate::live::LiveRu
         })?;
     // Before any turn: is agy signed in as `--credentials` promised?
     let seen = crate::live::probe(&run);
-    let note = crate::live::judge(&run.credentials, &seen).map_err(HarnessError::could_not_run)?;
+    let note = crate::live::judge(&run.credentials, &seen)?;
     if let Some(note) = note {
         eprintln!("{}", run.redactor().redact(&note));
     }

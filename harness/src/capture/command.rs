@@ -3,7 +3,7 @@
 //! fake-agy-acp script.
 
 use super::acp::acp_capture_to_script;
-use super::convert::capture_to_script;
+use super::convert::{capture_to_script, ConvertError};
 use crate::exit_code;
 use crate::fidelity::traces_dir;
 use agy_protocol::acp::script::render_acp_script;
@@ -67,12 +67,39 @@ pub fn convert_command(args: ConvertArgs) -> i32 {
     }
 }
 
+/// Why `convert` has no script for a capture.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ScriptError {
+    /// The script format cannot say what the capture shows, or a file of it could not
+    /// be read.
+    #[error("capture `{id}` cannot be written as a script: {source}")]
+    Unwritable {
+        /// The capture's id.
+        id: String,
+        /// What the script format cannot say, or which file could not be read.
+        source: ConvertError,
+    },
+    /// The script does not render as TOML.
+    #[error("failed to render the script of `{id}`: {source}")]
+    Unrendered {
+        /// The capture's id.
+        id: String,
+        /// The renderer's reason.
+        source: toml::ser::Error,
+    },
+}
+
 /// The script of `capture` as the file `convert` writes, with a header naming it.
-fn script_text(dir: &std::path::Path, capture: &Capture) -> Result<String, String> {
+fn script_text(dir: &std::path::Path, capture: &Capture) -> Result<String, ScriptError> {
     let id = &capture.id;
-    let unwritable =
-        |e: super::ConvertError| format!("capture `{id}` cannot be written as a script: {e}");
-    let unrendered = |e: toml::ser::Error| format!("failed to render the script of `{id}`: {e}");
+    let unwritable = |source| ScriptError::Unwritable {
+        id: id.clone(),
+        source,
+    };
+    let unrendered = |source| ScriptError::Unrendered {
+        id: id.clone(),
+        source,
+    };
     let argv = capture
         .argv()
         .map(|a| a.join(" "))
@@ -90,4 +117,28 @@ fn script_text(dir: &std::path::Path, capture: &Capture) -> Result<String, Strin
     Ok(format!(
         "# {what} replaying capture {id} (traces/corpus.toml)\n# argv: {argv}\n\n{body}"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capture_whose_files_are_not_there_cannot_be_written() {
+        let traces = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces");
+        let corpus = load_corpus(&traces).unwrap_or_else(|d| panic!("the corpus loads: {d}"));
+        let elsewhere = tempfile::tempdir().expect("dir");
+        for kind in [CaptureKind::Acp, CaptureKind::PrintJson] {
+            let capture = corpus
+                .captures
+                .iter()
+                .find(|c| c.kind == kind)
+                .expect("a capture of the kind");
+            assert!(script_text(&traces, capture).is_ok(), "{}", capture.id);
+            match script_text(elsewhere.path(), capture) {
+                Err(ScriptError::Unwritable { id, .. }) => assert_eq!(id, capture.id),
+                other => panic!("{}: {other:?}", capture.id),
+            }
+        }
+    }
 }

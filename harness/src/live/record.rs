@@ -6,6 +6,7 @@
 //! user running the harness. `agy-harness repro` reads the trace (or its folder).
 
 use crate::recording::{platform, today, REDACTION_NOTE};
+use agy_protocol::diag::Diagnostics;
 use agy_protocol::redact::{Identity, Redactor};
 use agy_protocol::trace::{Trace, TraceHeader, TRACE_VERSION};
 use std::path::{Path, PathBuf};
@@ -18,6 +19,30 @@ pub const RUN_RECORD_SOURCE: &str = "agy-harness run --live --record";
 pub const PARTS_DIR: &str = "live-record";
 /// The largest invocation recording read back (each stream is capped below it).
 const PART_CAP: u64 = 64 * 1024 * 1024;
+
+/// Why a scenario's trace was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The folder of the wrapper's recordings, or one recording, could not be read.
+    #[error("failed to read `{path}`: {source}")]
+    Read {
+        /// The folder or file.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// A recording is not a trace (docs/trace-format.md): every problem, located.
+    #[error("{0}")]
+    NotATrace(Diagnostics),
+    /// The trace could not be written.
+    #[error("failed to write `{path}`: {source}")]
+    Write {
+        /// The trace file.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+}
 
 /// Writes one trace per scenario into the `--record` folder.
 #[derive(Debug, Clone)]
@@ -65,11 +90,16 @@ impl LiveRecorder {
         scenario: &str,
         adapter: &str,
         parts: &Path,
-    ) -> Result<Option<PathBuf>, String> {
+    ) -> Result<Option<PathBuf>, RecordError> {
         let mut files: Vec<PathBuf> = match std::fs::read_dir(parts) {
             Ok(rd) => rd.flatten().map(|e| e.path()).collect(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("failed to read `{}`: {e}", parts.display())),
+            Err(source) => {
+                return Err(RecordError::Read {
+                    path: parts.to_path_buf(),
+                    source,
+                })
+            }
         };
         files.retain(|p| p.extension().is_some_and(|x| x == "jsonl"));
         // Named `<invocation>-<pid>`: name order is invocation order.
@@ -77,9 +107,13 @@ impl LiveRecorder {
         let mut invocations = Vec::new();
         for f in &files {
             let shown = f.display().to_string();
-            let text = agy_protocol::file::read_file_bounded(f, PART_CAP)
-                .map_err(|e| format!("failed to read `{shown}`: {e}"))?;
-            let trace = Trace::parse(&shown, &text).map_err(|d| d.to_string())?;
+            let text = agy_protocol::file::read_file_bounded(f, PART_CAP).map_err(|source| {
+                RecordError::Read {
+                    path: f.clone(),
+                    source,
+                }
+            })?;
+            let trace = Trace::parse(&shown, &text).map_err(RecordError::NotATrace)?;
             invocations.extend(trace.invocations);
         }
         if invocations.is_empty() {
@@ -102,8 +136,10 @@ impl LiveRecorder {
             invocations,
         };
         let path = self.trace_path(scenario);
-        crate::keep::write_kept(&path, trace.render())
-            .map_err(|e| format!("failed to write `{}`: {e}", path.display()))?;
+        crate::keep::write_kept(&path, trace.render()).map_err(|source| RecordError::Write {
+            path: path.clone(),
+            source,
+        })?;
         Ok(Some(path))
     }
 }
@@ -196,6 +232,26 @@ mod tests {
         let out = tempfile::tempdir().expect("out");
         let rec = LiveRecorder::new(out.path().to_path_buf(), "1.2.6".into()).expect("rec");
         let missing = out.path().join("none");
-        assert_eq!(rec.record("oneshot/x", "r", &missing), Ok(None));
+        assert!(matches!(rec.record("oneshot/x", "r", &missing), Ok(None)));
+    }
+
+    #[test]
+    fn a_recording_that_is_not_a_trace_is_named_as_such() {
+        let out = tempfile::tempdir().expect("out");
+        let parts = tempfile::tempdir().expect("parts");
+        std::fs::write(parts.path().join("000001-9.jsonl"), "not a trace\n").expect("part");
+        let rec = LiveRecorder::new(out.path().to_path_buf(), "1.2.6".into()).expect("rec");
+        let err = rec
+            .record("oneshot/x", "r", parts.path())
+            .expect_err("refused");
+        assert!(matches!(err, RecordError::NotATrace(_)), "{err:?}");
+        let unreadable = parts.path().join("000001-9.jsonl");
+        let err = rec
+            .record("oneshot/x", "r", &unreadable)
+            .expect_err("a file");
+        assert!(
+            matches!(&err, RecordError::Read { path, .. } if path == &unreadable),
+            "{err:?}"
+        );
     }
 }

@@ -13,6 +13,7 @@
 
 use super::credentials::Credentials;
 use super::run::LiveRun;
+use crate::fatal::HarnessError;
 use crate::sandbox::Sandbox;
 use agy_process::{in_own_group_std, wait_gone, ParentDeath, MARKER_ENV};
 use std::io::Read;
@@ -49,17 +50,51 @@ pub fn classify(exit_ok: bool, stdout: &str, stderr: &str) -> SignIn {
     }
 }
 
+/// Why the sign-in check stops a live run before any turn. Shown as the message, then
+/// `help:` and the hint.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SignInRefused {
+    /// agy is signed in although `--credentials none` promised it no account: its token
+    /// comes from the OS keyring, and the run would spend that account's quota.
+    #[error("{}\nhelp: {}", self.message(), self.hint())]
+    SignedInUnderNone,
+}
+
+impl SignInRefused {
+    /// What the check found.
+    pub fn message(&self) -> &'static str {
+        match self {
+            SignInRefused::SignedInUnderNone => {
+                "agy is signed in although `--credentials none` gave it an empty HOME: it \
+                 reads its token from the OS keyring when one is reachable, so the run would \
+                 spend the signed-in account's quota"
+            }
+        }
+    }
+
+    /// What to do about it.
+    pub fn hint(&self) -> &'static str {
+        match self {
+            SignInRefused::SignedInUnderNone => {
+                "run where no keyring is reachable (or sign out), or pass `--credentials copy` \
+                 or `home` to use the account on purpose"
+            }
+        }
+    }
+}
+
+/// A refused sign-in ends the command: the harness could not run, with its hint.
+impl From<SignInRefused> for HarnessError {
+    fn from(e: SignInRefused) -> HarnessError {
+        HarnessError::could_not_run(e.message()).with_hint(e.hint())
+    }
+}
+
 /// The check's verdict: `Err` stops the run (signed in though `--credentials none`
 /// promised no account); `Ok(Some(note))` is said before any turn.
-pub fn judge(credentials: &Credentials, seen: &SignIn) -> Result<Option<String>, String> {
+pub fn judge(credentials: &Credentials, seen: &SignIn) -> Result<Option<String>, SignInRefused> {
     match (credentials, seen) {
-        (Credentials::None, SignIn::SignedIn) => Err(
-            "agy is signed in although `--credentials none` gave it an empty HOME: it reads \
-             its token from the OS keyring when one is reachable, so the run would spend \
-             the signed-in account's quota\nhelp: run where no keyring is reachable (or sign \
-             out), or pass `--credentials copy` or `home` to use the account on purpose"
-                .into(),
-        ),
+        (Credentials::None, SignIn::SignedIn) => Err(SignInRefused::SignedInUnderNone),
         (Credentials::Copy(_), SignIn::SignedOut) => Ok(Some(
             "note: agy is signed out under `--credentials copy` (a keyring-only sign-in has \
              no token file to copy; `--credentials home` uses it): every turn will fail"
@@ -175,7 +210,10 @@ mod tests {
     #[test]
     fn signed_in_under_none_stops_and_signed_out_under_copy_is_said() {
         let home = std::path::PathBuf::from("/home/u");
-        assert!(judge(&Credentials::None, &SignIn::SignedIn).is_err());
+        assert_eq!(
+            judge(&Credentials::None, &SignIn::SignedIn),
+            Err(SignInRefused::SignedInUnderNone)
+        );
         assert_eq!(judge(&Credentials::None, &SignIn::SignedOut), Ok(None));
         let note = judge(&Credentials::Copy(home.clone()), &SignIn::SignedOut);
         assert!(note.expect("ok").expect("note").contains("signed out"));

@@ -1,7 +1,8 @@
 //! `agy-harness spikes`: the command line of a spikes run.
 
+use super::error::SpikeError;
 use super::model::Spike;
-use super::notify::post_report;
+use super::notify::{post_report, NotifyError};
 use super::parse::load_spikes;
 use super::record::Recorder;
 use super::report::SpikeReport;
@@ -89,15 +90,7 @@ pub async fn spikes_command(args: SpikesArgs, color: ColorChoice) -> i32 {
 }
 
 async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)> {
-    let bad = |m: String| (EXIT_BAD_INPUT, m);
-    let baseline: AgyVersion = args
-        .baseline
-        .parse()
-        .map_err(|e| bad(format!("error: --baseline: {e}")))?;
-    for spec in &args.report {
-        check_report_spec(spec).map_err(bad)?;
-    }
-    let spikes = selected_spikes(&args).map_err(bad)?;
+    let (baseline, spikes) = inputs(&args)?;
     let target = target(&args)?;
     let redactor = redactor_for(&target);
     let recorder = recorder_for(&args, &redactor)?;
@@ -143,7 +136,10 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
         b.finish_and_clear();
     }
     if let Some(url) = args.notify.clone() {
-        report.notify_error = notify(url, &report, &redactor).await.err();
+        report.notify_error = notify(url, &report, &redactor)
+            .await
+            .err()
+            .map(|e| e.to_string());
     }
     for spec in &args.report {
         write_report_file(spec, &report, &redactor)?;
@@ -166,6 +162,21 @@ async fn run(args: SpikesArgs, color: ColorChoice) -> Result<i32, (i32, String)>
             EXIT_HOLDS
         },
     )
+}
+
+/// The baseline and the spikes to run; the `--report` specs checked first, so a bad one
+/// stops the run before anything runs.
+fn inputs(args: &SpikesArgs) -> Result<(AgyVersion, Vec<Spike>), (i32, String)> {
+    let baseline: AgyVersion = args
+        .baseline
+        .parse()
+        .map_err(|e| (EXIT_BAD_INPUT, format!("error: --baseline: {e}")))?;
+    let refused = |e: SpikeError| (EXIT_BAD_INPUT, e.shown());
+    for spec in &args.report {
+        check_report_spec(spec).map_err(refused)?;
+    }
+    let spikes = selected_spikes(args).map_err(refused)?;
+    Ok((baseline, spikes))
 }
 
 /// The sign-in check of a live run (`crate::live::probe_with`, charged to the budget),
@@ -194,7 +205,7 @@ async fn check_sign_in(target: &Target, redactor: &Redactor) -> Result<SignIn, (
 
 /// The spike files `--spikes` (or the default folder) holds, narrowed to `--only`; says
 /// so when the default is a folder of the current directory.
-fn selected_spikes(args: &SpikesArgs) -> Result<Vec<Spike>, String> {
+fn selected_spikes(args: &SpikesArgs) -> Result<Vec<Spike>, SpikeError> {
     let dir = args.spikes.clone().unwrap_or_else(default_spikes);
     if args.spikes.is_none() && dir.is_relative() {
         // A cloned repository's `spikes/` would otherwise run unannounced.
@@ -203,7 +214,7 @@ fn selected_spikes(args: &SpikesArgs) -> Result<Vec<Spike>, String> {
             dir.display()
         );
     }
-    let spikes = load_spikes(&dir).map_err(|d| d.to_string())?;
+    let spikes = load_spikes(&dir).map_err(SpikeError::Files)?;
     select_spikes(spikes, &args.only)
 }
 
@@ -259,22 +270,18 @@ fn keep_earlier_traces(r: &Recorder, spikes: &[Spike], force: bool) -> Result<()
 
 /// The spikes `--only` names (all when it names none); an unknown id is an error that
 /// lists the known ones.
-fn select_spikes(mut spikes: Vec<Spike>, only: &[String]) -> Result<Vec<Spike>, String> {
+fn select_spikes(mut spikes: Vec<Spike>, only: &[String]) -> Result<Vec<Spike>, SpikeError> {
     if only.is_empty() {
         return Ok(spikes);
     }
-    let unknown: Vec<&str> = only
+    let unknown: Vec<String> = only
         .iter()
         .filter(|id| !spikes.iter().any(|s| &s.id == *id))
-        .map(String::as_str)
+        .cloned()
         .collect();
     if !unknown.is_empty() {
-        let known: Vec<&str> = spikes.iter().map(|s| s.id.as_str()).collect();
-        return Err(format!(
-            "error: --only names unknown spikes: {}\nhelp: the spikes are {}",
-            unknown.join(", "),
-            known.join(", ")
-        ));
+        let known = spikes.iter().map(|s| s.id.clone()).collect();
+        return Err(SpikeError::UnknownSpikes { unknown, known });
     }
     spikes.retain(|s| only.contains(&s.id));
     Ok(spikes)
@@ -296,12 +303,12 @@ fn progress_bar(spikes: &[Spike]) -> indicatif::ProgressBar {
 }
 
 /// Posts the report to the `--notify` webhook.
-async fn notify(url: String, report: &SpikeReport, redactor: &Redactor) -> Result<(), String> {
+async fn notify(url: String, report: &SpikeReport, redactor: &Redactor) -> Result<(), NotifyError> {
     // ureq is blocking: post from a blocking thread, not the runtime's.
     let (posted, r) = (report.clone(), redactor.clone());
     tokio::task::spawn_blocking(move || post_report(&url, &posted, &r))
         .await
-        .unwrap_or_else(|e| Err(format!("the notify task failed: {e}")))
+        .unwrap_or_else(|e| Err(NotifyError::Task(e)))
 }
 
 /// Writes one `--report KIND=PATH`, redacted.
@@ -310,12 +317,10 @@ fn write_report_file(
     report: &SpikeReport,
     redactor: &Redactor,
 ) -> Result<(), (i32, String)> {
-    let bad = |m: String| (EXIT_BAD_INPUT, m);
-    let (kind, path) = spec.split_once('=').ok_or_else(|| {
-        bad(format!(
-            "error: --report `{spec}`: write json=PATH, junit=PATH or markdown=PATH"
-        ))
-    })?;
+    let bad = |e: SpikeError| (EXIT_BAD_INPUT, e.shown());
+    let (kind, path) = spec
+        .split_once('=')
+        .ok_or_else(|| bad(SpikeError::ReportSpec(spec.to_string())))?;
     let text = match kind {
         "json" => redactor.redact(&report.to_redacted_json(redactor)),
         "junit" => redactor.redact(
@@ -323,11 +328,7 @@ fn write_report_file(
                 .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: JUnit report: {e}")))?,
         ),
         "markdown" | "md" => redactor.redact(&report.to_markdown()),
-        other => {
-            return Err(bad(format!(
-                "error: --report kind `{other}` is not one of json, junit, markdown"
-            )))
-        }
+        other => return Err(bad(SpikeError::ReportKind(other.to_string()))),
     };
     crate::keep::write_kept(std::path::Path::new(path), text).map_err(|e| {
         (
@@ -338,15 +339,13 @@ fn write_report_file(
 }
 
 /// Refuses a `--report` that could not be written, before anything runs.
-fn check_report_spec(spec: &str) -> Result<(), String> {
+fn check_report_spec(spec: &str) -> Result<(), SpikeError> {
     match spec.split_once('=') {
         Some(("json" | "junit" | "markdown" | "md", path)) if !path.is_empty() => Ok(()),
-        Some((kind, _)) if !matches!(kind, "json" | "junit" | "markdown" | "md") => Err(format!(
-            "error: --report kind `{kind}` is not one of json, junit, markdown"
-        )),
-        _ => Err(format!(
-            "error: --report `{spec}`: write json=PATH, junit=PATH or markdown=PATH"
-        )),
+        Some((kind, _)) if !matches!(kind, "json" | "junit" | "markdown" | "md") => {
+            Err(SpikeError::ReportKind(kind.to_string()))
+        }
+        _ => Err(SpikeError::ReportSpec(spec.to_string())),
     }
 }
 
@@ -398,4 +397,45 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
         target.env.push((k.to_string(), v.to_string()));
     }
     Ok(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agy_protocol::diag::SourceFile;
+
+    fn spike(id: &str) -> Spike {
+        let text = format!("[spike]\nid = \"{id}\"\ntitle = \"t\"\nquestion = \"q\"\n");
+        super::super::parse::parse_spike(&SourceFile::new(format!("{id}.toml"), text))
+            .unwrap_or_else(|d| panic!("{d}"))
+    }
+
+    #[test]
+    fn only_naming_an_unknown_spike_names_it_and_the_known_ones() {
+        let only = ["S2".to_string(), "S9".to_string()];
+        match select_spikes(vec![spike("S1"), spike("S2")], &only) {
+            Err(SpikeError::UnknownSpikes { unknown, known }) => {
+                assert_eq!(unknown, ["S9"]);
+                assert_eq!(known, ["S1", "S2"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        let picked = select_spikes(vec![spike("S1"), spike("S2")], &only[..1]).expect("known");
+        assert_eq!(picked.len(), 1);
+    }
+
+    #[test]
+    fn a_report_spec_is_refused_for_its_kind_or_its_shape() {
+        assert_eq!(check_report_spec("md=out.md"), Ok(()));
+        assert_eq!(
+            check_report_spec("xml=out.xml"),
+            Err(SpikeError::ReportKind("xml".into()))
+        );
+        for spec in ["json", "json="] {
+            assert_eq!(
+                check_report_spec(spec),
+                Err(SpikeError::ReportSpec(spec.into()))
+            );
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Measures: named quantities read off a probe run (`status`, `images.sizes`,
 //! `init.tools.count`, …). The list is in docs/spikes.md.
 
+use super::error::UnknownMeasure;
 use super::observation::{ImageInfo, Observation};
 use serde_json::{json, Value};
 use std::fmt;
@@ -90,7 +91,7 @@ const INIT: &[&str] = &["tools", "model", "permission_mode", "cwd"];
 
 impl Measure {
     /// Parses a measure name; the error lists what is accepted.
-    pub fn parse(s: &str) -> Result<Measure, String> {
+    pub fn parse(s: &str) -> Result<Measure, UnknownMeasure> {
         let parts: Vec<&str> = s.split('.').collect();
         let m = match parts.as_slice() {
             ["exit_code"] => Measure::ExitCode,
@@ -123,7 +124,7 @@ impl Measure {
             ["scratch", "files"] => Measure::ScratchFiles,
             ["wall_seconds"] => Measure::WallSeconds,
             ["batch", "overlap"] => Measure::BatchOverlap,
-            _ => return Err(format!("unknown measure `{s}`")),
+            _ => return Err(UnknownMeasure(s.to_string())),
         };
         Ok(m)
     }
@@ -351,7 +352,10 @@ mod tests {
             let m = Measure::parse(name).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(&m.to_string(), name);
         }
-        assert!(Measure::parse("usage.price").is_err());
+        assert_eq!(
+            Measure::parse("usage.price"),
+            Err(UnknownMeasure("usage.price".into()))
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! fact as `holds`, `drifted` or `unverified`.
 
 mod cli;
+mod error;
 mod excerpt;
 mod judge;
 mod junit;
@@ -20,12 +21,13 @@ pub use crate::live::SignIn;
 pub use crate::recording::{output_events, platform, today, CapturedChunk, REDACTION_NOTE};
 pub use agy_protocol::redact::Redactor;
 pub use cli::{spikes_command, SpikesArgs};
+pub use error::UnknownMeasure;
 pub use judge::{
     compare, describe, judge_fact, judge_spike, FactReport, RecordRef, RunValue, Verdict,
 };
 pub use measure::{Measure, MeasureValue};
 pub use model::{Comparator, Expectation, Fact, Fixture, Probe, Quirk, Recorded, Spike};
-pub use notify::post_report;
+pub use notify::{post_report, NotifyError};
 pub use observation::{ImageInfo, Observation};
 pub use parse::{load_spikes, parse_spike};
 pub use probe::run_probe;

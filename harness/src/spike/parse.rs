@@ -362,7 +362,7 @@ fn parse_measure(
                 }
                 None => "measures are listed in docs/spikes.md".to_string(),
             };
-            diags.push(Diagnostic::at(src, at, e).with_hint(hint));
+            diags.push(Diagnostic::at(src, at, e.to_string()).with_hint(hint));
             None
         }
     }

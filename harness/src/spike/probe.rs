@@ -2,6 +2,7 @@
 //! [`crate::sandbox::Sandbox`], with the environment cleared the same way), its output,
 //! files and timing observed from outside.
 
+use super::error::ProbeError;
 use super::model::{Fixture, Probe};
 use super::observation::{ImageInfo, Observation};
 use super::record::{Recorder, RunCapture};
@@ -99,7 +100,7 @@ async fn run_once(
     let setup = match prepare(probe, target) {
         Ok(s) => s,
         Err(e) => {
-            obs.not_run = Some(e);
+            obs.not_run = Some(e.to_string());
             return obs;
         }
     };
@@ -113,7 +114,7 @@ async fn run_once(
         Err(e) => {
             // It never ran: the invocation is not spent.
             target.give_back_invocation();
-            obs.not_run = Some(e);
+            obs.not_run = Some(e.to_string());
             return obs;
         }
     };
@@ -151,13 +152,14 @@ struct RunOutput {
 }
 
 /// Creates the run's sandbox, writes the fixtures, and fills in argv and environment.
-fn prepare(probe: &Probe, target: &Target) -> Result<RunSetup, String> {
-    let sandbox = Sandbox::create(None).map_err(|e| format!("failed to create a sandbox: {e}"))?;
+fn prepare(probe: &Probe, target: &Target) -> Result<RunSetup, ProbeError> {
+    let sandbox = Sandbox::create(None).map_err(ProbeError::Sandbox)?;
     let fixtures = sandbox.root().join("fixtures");
-    std::fs::create_dir_all(&fixtures)
-        .map_err(|e| format!("failed to create `{}`: {e}", fixtures.display()))?;
-    write_fixtures(&fixtures, &probe.fixtures)
-        .map_err(|e| format!("failed to write fixtures: {e}"))?;
+    std::fs::create_dir_all(&fixtures).map_err(|source| ProbeError::FixtureFolder {
+        path: fixtures.clone(),
+        source,
+    })?;
+    write_fixtures(&fixtures, &probe.fixtures).map_err(ProbeError::Fixtures)?;
     let workdir = sandbox.work();
     let home = if target.live && !probe.isolated_profile {
         target.credentials.home_for(&sandbox.home())
@@ -219,7 +221,7 @@ fn run_timeout(probe: &Probe, target: &Target) -> Duration {
 
 /// Runs the binary with exactly the setup's environment, in its own process group,
 /// until it exits or the timeout; then ends everything the run started.
-async fn execute(setup: &RunSetup, target: &Target) -> Result<RunOutput, String> {
+async fn execute(setup: &RunSetup, target: &Target) -> Result<RunOutput, ProbeError> {
     let mut cmd = Command::new(&target.bin);
     cmd.args(&setup.argv)
         .current_dir(&setup.workdir)
@@ -230,9 +232,10 @@ async fn execute(setup: &RunSetup, target: &Target) -> Result<RunOutput, String>
         .stderr(Stdio::piped());
     in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
     let start = Instant::now();
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("failed to start `{}`: {e}", target.bin.display()))?;
+    let mut child = cmd.spawn().map_err(|source| ProbeError::Start {
+        bin: target.bin.clone(),
+        source,
+    })?;
     let pid = child.id();
     let out_task = child
         .stdout
@@ -543,6 +546,19 @@ mod tests {
             assert!(why.starts_with("failed to start"), "{why}");
         }
         assert_eq!(target.budget.as_ref().map(|b| b.left()), Some(3));
+    }
+
+    #[tokio::test]
+    async fn a_binary_that_cannot_be_started_is_a_start_error_naming_it() {
+        let bin = PathBuf::from("/nonexistent/agy");
+        let target = Target::fake(bin.clone(), agy_protocol::TimeScale::default());
+        let probe: Probe = toml::from_str("name = \"p\"\nargv = [\"-p\", \"x\"]").expect("probe");
+        let setup = prepare(&probe, &target).expect("a sandbox");
+        match execute(&setup, &target).await {
+            Err(ProbeError::Start { bin: named, .. }) => assert_eq!(named, bin),
+            Err(other) => panic!("not a start error: {other}"),
+            Ok(_) => panic!("a missing binary ran"),
+        }
     }
 
     #[test]
