@@ -406,9 +406,9 @@ pub(crate) mod tests {
         assert!(starts.contains(&(30, true)), "{starts:?}");
     }
 
-    #[test]
-    fn a_persistent_process_has_begun_a_turn_only_once_it_read_a_line() {
-        let mut r = record(6);
+    /// A record of a persistent stream-json process (`pid`), ended as `record`'s is.
+    fn persistent_record(pid: u32) -> JournalRecord {
+        let mut r = record(pid);
         r.argv = [
             "agy",
             "--input-format",
@@ -418,6 +418,12 @@ pub(crate) mod tests {
         ]
         .map(String::from)
         .to_vec();
+        r
+    }
+
+    #[test]
+    fn a_persistent_process_has_begun_a_turn_only_once_it_read_a_line() {
+        let mut r = persistent_record(6);
         (r.complete, r.exit, r.ended_us) = (false, None, None);
         assert!(!r.has_begun_turn(), "running, no line read yet");
         r.stdin.lines.push(StdinLine {
@@ -442,16 +448,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_persistent_process_closed_before_any_line_is_an_idle_start_not_a_turn() {
-        let mut r = record(5);
-        r.argv = [
-            "agy",
-            "--input-format",
-            "stream-json",
-            "--output-format",
-            "stream-json",
-        ]
-        .map(String::from)
-        .to_vec();
+        let mut r = persistent_record(5);
         assert_eq!(r.kind(), InvocationKind::Turn, "stdin never closed");
         r.stdin.closed_us = Some(15);
         assert!(r.is_idle_start());
