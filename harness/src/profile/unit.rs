@@ -164,8 +164,31 @@ impl Client {
 pub struct OpDoc {
     /// The op's name on the wire.
     pub name: &'static str,
-    /// Its arguments and result, as docs/driver-protocol.md gives them.
+    /// Its arguments and result, as docs/driver-protocol.md gives them: the request
+    /// fields before `→` (comma-separated, `?` after an optional one), then the reply.
     pub shape: &'static str,
+}
+
+impl OpDoc {
+    /// The request fields the op takes, read from its shape, each with whether it may
+    /// be left out. The scenario parser reads an op's keys from here.
+    pub fn fields(&self) -> impl Iterator<Item = (&'static str, bool)> {
+        let request = self.shape.split('→').next().unwrap_or_default();
+        request
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(|f| match f.strip_suffix('?') {
+                Some(name) => (name, true),
+                None => (f, false),
+            })
+    }
+
+    /// Whether the op works on a session handle it must name (a scenario that names
+    /// none gets the default one): `session` is a field it cannot leave out.
+    pub fn names_a_session(&self) -> bool {
+        self.fields().any(|f| f == ("session", false))
+    }
 }
 
 /// One line of a profile's contract.

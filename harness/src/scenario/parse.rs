@@ -14,37 +14,26 @@ use toml::de::DeValue;
 use toml::Spanned;
 
 const TOP_KEYS: &[&str] = &["scenario", "agy", "acp", "op", "expect"];
-/// Every op action, by profile: oneshot, session, text, mcp, `acp_*`, `agent_*`.
-const ACTIONS: &[&str] = &[
-    "generate",
-    "open",
-    "turn",
-    "select",
-    "cancel",
-    "close",
-    "shutdown",
-    "hello",
-    "restart",
-    "ask",
-    "tool_list",
-    "tool_call",
-    "acp_new",
-    "acp_prompt",
-    "acp_cancel",
-    "acp_restore",
-    "acp_restart_agent",
-    "acp_status",
-    "acp_close",
-    "agent_initialize",
-    "agent_new",
-    "agent_prompt",
-    "agent_cancel",
-    "agent_load",
-    "agent_kill",
-    "agent_close",
-];
-/// The `agent_*` actions that name a session.
-const AGENT_SESSION_ACTIONS: &[&str] = &["agent_new", "agent_prompt", "agent_cancel", "agent_load"];
+/// Ops every profile's driver answers besides its own (`restart` is the harness's).
+const COMMON_ACTIONS: &[&str] = &["shutdown", "hello", "restart"];
+
+/// Every op action: the common ones, then each profile's ops as its unit lists them,
+/// in catalogue order.
+fn actions() -> &'static [&'static str] {
+    static ACTIONS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    ACTIONS.get_or_init(|| {
+        let ops = crate::profile::units().flat_map(|u| u.ops.iter().map(|o| o.name));
+        COMMON_ACTIONS.iter().copied().chain(ops).collect()
+    })
+}
+
+/// The unit's description of op `action`, when a profile owns it.
+fn op_doc(action: &str) -> Option<&'static crate::profile::OpDoc> {
+    crate::profile::op_owner(action)?
+        .ops
+        .iter()
+        .find(|o| o.name == action)
+}
 /// Keys an op may carry besides its action.
 const OP_MODIFIERS: &[&str] = &[
     "expect",
@@ -53,15 +42,10 @@ const OP_MODIFIERS: &[&str] = &[
     "wait_for_acp",
     "wait_for_agy",
 ];
-const SESSION_ACTIONS: &[&str] = &["open", "turn", "select", "cancel", "close"];
-
 /// Whether `action` works on a session handle (then an op that names none gets
-/// [`DEFAULT_SESSION`]): the session ops, every `acp_*` op, and the `agent_*` ops of
-/// [`AGENT_SESSION_ACTIONS`].
+/// [`DEFAULT_SESSION`]): its unit's shape has a `session` it cannot leave out.
 fn names_a_session(action: &str) -> bool {
-    SESSION_ACTIONS.contains(&action)
-        || action.starts_with("acp_")
-        || AGENT_SESSION_ACTIONS.contains(&action)
+    op_doc(action).is_some_and(|o| o.names_a_session())
 }
 /// The most ops a scenario may hold.
 pub const MAX_OPS: usize = 1000;
@@ -218,7 +202,7 @@ fn parse_op(
 ) -> Option<OpSpec> {
     let what = format!("op {n}");
     let mut w = TableWalker::from_value(src, value, what.clone(), diags)?;
-    let present: Vec<&str> = ACTIONS.iter().copied().filter(|a| w.has(a)).collect();
+    let present: Vec<&str> = actions().iter().copied().filter(|a| w.has(a)).collect();
     let line = src.location(value.span().start).0;
     let expect: OpExpect = w.get("expect", diags).unwrap_or_default();
     let concurrent: bool = w.get("concurrent", diags).unwrap_or(false);
@@ -235,7 +219,7 @@ fn parse_op(
                 Diagnostic::at(src, value.span().start, format!("{what} has no action")).with_hint(
                     format!(
                         "give exactly one of {}",
-                        ACTIONS
+                        actions()
                             .iter()
                             .map(|a| format!("`{a}`"))
                             .collect::<Vec<_>>()
@@ -267,7 +251,7 @@ fn parse_op(
             None
         }
     };
-    let op_keys: Vec<&str> = ACTIONS.iter().chain(OP_MODIFIERS).copied().collect();
+    let op_keys: Vec<&str> = actions().iter().chain(OP_MODIFIERS).copied().collect();
     w.finish(&op_keys, diags);
     Some(OpSpec {
         line,
@@ -280,35 +264,10 @@ fn parse_op(
     })
 }
 
-/// Keys each action takes (the request fields of driver protocol v1).
-fn action_keys(action: &str) -> &'static [&'static str] {
-    match action {
-        "generate" => &["prompt", "aspect", "timeout_s", "references", "settings"],
-        "open" | "select" => &["session", "model", "effort", "permission"],
-        "turn" => &["session", "text"],
-        "cancel" | "close" => &["session"],
-        "ask" => &[
-            "session",
-            "prompt",
-            "conversation",
-            "model",
-            "effort",
-            "permission",
-            "timeout_s",
-            "workdir",
-            "output",
-        ],
-        "tool_call" => &["prompt", "model", "conversation", "timeout_s"],
-        "acp_new" => &["session", "model", "mode", "permission"],
-        "acp_prompt" => &["session", "text"],
-        "acp_cancel" | "acp_restore" | "acp_restart_agent" | "acp_status" | "acp_close" => {
-            &["session"]
-        }
-        "agent_new" => &["session", "permission"],
-        "agent_prompt" => &["session", "text"],
-        "agent_cancel" | "agent_load" => &["session"],
-        _ => &[],
-    }
+/// Keys each action takes (the request fields of driver protocol v1, read from the
+/// shape of the op in its profile's unit).
+fn action_keys(action: &str) -> Vec<&'static str> {
+    op_doc(action).map_or_else(Vec::new, |o| o.fields().map(|(name, _)| name).collect())
 }
 
 /// A located error when request field `key` has the wrong kind of TOML value, said in
@@ -363,7 +322,7 @@ fn parse_action(
     let keys = action_keys(action);
     let mut map = serde_json::Map::new();
     let mut mistyped = false;
-    for key in keys {
+    for key in keys.iter().copied() {
         if let Some(raw) = w.raw(key) {
             if let Some(d) = mistyped_field(src, key, raw) {
                 diags.push(d);
@@ -375,7 +334,7 @@ fn parse_action(
             map.insert((*key).to_string(), v);
         }
     }
-    w.finish(keys, diags);
+    w.finish(&keys, diags);
     if mistyped {
         return None;
     }
@@ -653,30 +612,78 @@ mod tests {
     use crate::scenario::Profile;
 
     #[test]
-    fn every_op_of_every_profile_is_an_action_the_parser_reads() {
-        for unit in crate::profile::units() {
-            for op in unit.ops {
-                assert!(
-                    ACTIONS.contains(&op.name),
-                    "{}: `{}`",
-                    unit.profile,
-                    op.name
-                );
-            }
+    fn each_ops_keys_and_session_default_are_the_driver_protocols() {
+        // The request fields of driver protocol v1 (docs/driver-protocol.md), and which
+        // ops name a session the parser defaults: read from the units' shapes.
+        let expected: &[(&str, &[&str], bool)] = &[
+            (
+                "generate",
+                &["prompt", "aspect", "timeout_s", "references", "settings"],
+                false,
+            ),
+            ("open", &["session", "model", "effort", "permission"], true),
+            (
+                "select",
+                &["session", "model", "effort", "permission"],
+                true,
+            ),
+            ("turn", &["session", "text"], true),
+            ("cancel", &["session"], true),
+            ("close", &["session"], true),
+            (
+                "ask",
+                &[
+                    "session",
+                    "prompt",
+                    "conversation",
+                    "model",
+                    "effort",
+                    "permission",
+                    "timeout_s",
+                    "workdir",
+                    "output",
+                ],
+                false,
+            ),
+            ("tool_list", &[], false),
+            (
+                "tool_call",
+                &["prompt", "model", "conversation", "timeout_s"],
+                false,
+            ),
+            ("acp_new", &["session", "model", "mode", "permission"], true),
+            ("acp_prompt", &["session", "text"], true),
+            ("acp_cancel", &["session"], true),
+            ("acp_restore", &["session"], true),
+            ("acp_restart_agent", &["session"], true),
+            ("acp_status", &["session"], true),
+            ("acp_close", &["session"], true),
+            ("agent_initialize", &[], false),
+            ("agent_new", &["session", "permission"], true),
+            ("agent_prompt", &["session", "text"], true),
+            ("agent_cancel", &["session"], true),
+            ("agent_load", &["session"], true),
+            ("agent_kill", &[], false),
+            ("agent_close", &[], false),
+            ("hello", &[], false),
+            ("shutdown", &[], false),
+            ("restart", &[], false),
+        ];
+        let mut named: Vec<&str> = expected.iter().map(|(a, _, _)| *a).collect();
+        let mut all = actions().to_vec();
+        named.sort();
+        all.sort();
+        assert_eq!(all, named, "the parser's actions");
+        for (action, keys, session) in expected {
+            assert_eq!(action_keys(action), *keys, "`{action}`'s keys");
+            assert_eq!(
+                names_a_session(action),
+                *session,
+                "`{action}` names a session"
+            );
         }
-        let owned: Vec<&str> = ACTIONS
-            .iter()
-            .copied()
-            .filter(|a| crate::profile::op_owner(a).is_some())
-            .collect();
-        let expected: Vec<&str> = std::iter::once("generate")
-            .chain(SESSION_ACTIONS.iter().copied())
-            .chain(["ask", "tool_list", "tool_call"])
-            .chain(ACTIONS.iter().copied().filter(|a| a.starts_with("acp_")))
-            .chain(ACTIONS.iter().copied().filter(|a| a.starts_with("agent_")))
-            .collect();
-        assert_eq!(owned, expected);
     }
+
     use crate::scenario::model::{JournalExpect, OutcomeSet};
     use agy_protocol::acp::{AcpMethod, ClientMethod};
     use agy_protocol::driver::Outcome;
