@@ -28,7 +28,6 @@ async fn check_driverless(config: &crate::adapter_config::AdapterConfig) -> i32 
             crate::profile::unit(*p).reach,
             crate::profile::Reach::Driverless {
                 client: crate::profile::Client::Mcp,
-                ..
             }
         )
     });
@@ -55,7 +54,7 @@ async fn list_capabilities(
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
     for &profile in &config.adapter.profiles {
-        let crate::profile::Reach::Driverless { client, .. } = crate::profile::unit(profile).reach
+        let crate::profile::Reach::Driverless { client } = crate::profile::unit(profile).reach
         else {
             continue;
         };

@@ -37,6 +37,18 @@ impl Profile {
         Profile::AcpAgent,
     ];
 
+    /// How an adapter of the profile runs agy: what fake-agy (or fake-agy-acp) acts
+    /// out, and so which tables a scenario of it holds (`[agy]` or `[acp]`).
+    pub fn agy_run(self) -> AgyRun {
+        match self {
+            Profile::Oneshot | Profile::Text | Profile::Mcp | Profile::AcpAgent => {
+                AgyRun::PrintPerRequest
+            }
+            Profile::Session => AgyRun::StreamJsonSession,
+            Profile::Acp => AgyRun::AcpServer,
+        }
+    }
+
     /// The wire spelling.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -48,6 +60,17 @@ impl Profile {
             Profile::AcpAgent => "acp-agent",
         }
     }
+}
+
+/// How an adapter runs agy: what fake-agy (or fake-agy-acp) acts out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgyRun {
+    /// One `agy -p …` print run per request.
+    PrintPerRequest,
+    /// One persistent `--input-format stream-json` process per conversation.
+    StreamJsonSession,
+    /// Antigravity's ACP server, `agy_acp_server` (fake-agy-acp).
+    AcpServer,
 }
 
 impl std::fmt::Display for Profile {

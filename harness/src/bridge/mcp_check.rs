@@ -20,7 +20,6 @@ pub async fn check_mcp_server(
             crate::profile::unit(*p).reach,
             crate::profile::Reach::Driverless {
                 client: Client::Mcp,
-                ..
             }
         )
     });

@@ -113,7 +113,7 @@ prompt_arg       = \"prompt\"
 
 /// Whether `init` writes a driver for `profile`: not for a driverless one.
 pub fn writes_driver(profile: Profile) -> bool {
-    matches!(crate::profile::unit(profile).reach, Reach::Driver(_))
+    matches!(crate::profile::unit(profile).reach, Reach::Driver)
 }
 
 /// The config of a driverless profile, reached over `client`.
@@ -147,18 +147,15 @@ pub fn render(profile: Profile, language: Language, name: &str) -> Vec<StarterFi
     };
     // The ops a profile's driver answers besides `hello` and `shutdown`, each with its
     // arguments and result as docs/driver-protocol.md gives them.
-    let ops = crate::profile::unit(profile).ops;
-    let stubs: String = ops.iter().map(|o| fill(t.stub, o.name, o.shape)).collect();
-    let dispatch: String = ops
-        .iter()
-        .map(|o| fill(t.dispatch, o.name, o.shape))
-        .collect();
+    let ops = || crate::profile::unit(profile).ops();
+    let stubs: String = ops().map(|o| fill(t.stub, o.name, o.shape)).collect();
+    let dispatch: String = ops().map(|o| fill(t.dispatch, o.name, o.shape)).collect();
     // The name lands in TOML and code strings: keep it to characters none of them escape.
     let name: String = name
         .chars()
         .filter(|c| c.is_alphanumeric() || " -_.".contains(*c))
         .collect();
-    if let Reach::Driverless { client, .. } = crate::profile::unit(profile).reach {
+    if let Reach::Driverless { client } = crate::profile::unit(profile).reach {
         return vec![driverless_config(profile, client, &name)];
     }
     let common = |text: &str| {
@@ -241,7 +238,7 @@ mod tests {
                     continue;
                 }
                 let driver = &render(profile, language, "x")[1].text;
-                for op in crate::profile::unit(profile).ops {
+                for op in crate::profile::unit(profile).ops() {
                     let function = language.function(op.name);
                     assert!(driver.contains(&function), "{language:?} lacks {function}");
                 }

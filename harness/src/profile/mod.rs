@@ -16,7 +16,7 @@ pub mod session;
 pub mod text;
 mod unit;
 
-pub use registry::{by_oracle, op_owner, unit, units, DEFAULT};
-pub use unit::{
-    AgyRun, Client, ContractLine, Evidence, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach,
-};
+pub use agy_protocol::driver::OpDoc;
+pub use agy_protocol::profile::AgyRun;
+pub use registry::{by_oracle, unit, units, DEFAULT};
+pub use unit::{Client, ContractLine, Evidence, Oracle, ProbeScopes, ProfileUnit, Reach};

@@ -37,12 +37,6 @@ pub fn units() -> impl Iterator<Item = &'static ProfileUnit> {
     Profile::ALL.into_iter().map(unit)
 }
 
-/// The profile whose op `name` is, if any (`restart`, `hello` and `shutdown` are every
-/// profile's, so no one's).
-pub fn op_owner(name: &str) -> Option<&'static ProfileUnit> {
-    units().find(|u| u.has_op(name))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,19 +63,6 @@ mod tests {
         }
         for u in units() {
             assert_eq!(by_oracle(u.oracle).profile, u.profile);
-        }
-    }
-
-    #[test]
-    fn no_op_belongs_to_two_profiles() {
-        for a in units() {
-            for op in a.ops {
-                let owners: Vec<Profile> = units()
-                    .filter(|u| u.has_op(op.name))
-                    .map(|u| u.profile)
-                    .collect();
-                assert_eq!(owners, [a.profile], "op `{}`", op.name);
-            }
         }
     }
 

@@ -1,7 +1,8 @@
 //! What a profile is to the harness: a [`ProfileUnit`], a table of data that the runner
 //! and the subcommands read instead of asking which profile they run.
 
-use agy_protocol::profile::Profile;
+use agy_protocol::driver::{ops_of, OpDoc};
+use agy_protocol::profile::{AgyRun, Profile};
 
 /// One profile: its ops, its contract, where its scenarios and docs are, and how the
 /// harness reaches an adapter of it.
@@ -17,12 +18,6 @@ pub struct ProfileUnit {
     pub docs: &'static str,
     /// The contract a repro scenario covers, as its `covers` line says it.
     pub covers: &'static str,
-    /// The ops a driver of the profile answers besides `hello`, `shutdown` (and the
-    /// harness's own `restart`), with their arguments and results
-    /// (docs/driver-protocol.md).
-    pub ops: &'static [OpDoc],
-    /// The hint when a scenario sends an op of another profile.
-    pub ops_hint: &'static str,
     /// The contract, line by line, with the evidence for each line.
     pub contract: &'static [ContractLine],
     /// The oracle that writes a generated or reproduced case's expectations.
@@ -69,16 +64,21 @@ impl ProbeScopes {
 }
 
 impl ProfileUnit {
+    /// The ops a driver of the profile answers besides `hello`, `shutdown` (and the
+    /// harness's own `restart`), with their arguments and results, as driver protocol
+    /// v1 spells them (docs/driver-protocol.md).
+    pub fn ops(&self) -> impl Iterator<Item = &'static OpDoc> {
+        ops_of(self.profile)
+    }
+
     /// Whether op `name` is one of this profile's.
     pub fn has_op(&self, name: &str) -> bool {
-        self.ops.iter().any(|o| o.name == name)
+        self.ops().any(|o| o.name == name)
     }
 
     /// How the adapter runs agy.
     pub fn agy(&self) -> AgyRun {
-        match self.reach {
-            Reach::Driver(agy) | Reach::Driverless { agy, .. } => agy,
-        }
+        self.profile.agy_run()
     }
 
     /// Whether a run needs fake-agy-acp installed as `agy_acp_server`.
@@ -96,27 +96,14 @@ impl ProfileUnit {
 /// How the harness reaches an adapter of a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reach {
-    /// Through the user's driver, speaking driver protocol v1; the adapter runs agy so.
-    Driver(AgyRun),
+    /// Through the user's driver, speaking driver protocol v1.
+    Driver,
     /// With no driver: the harness is the client of the user's program (an ACP agent or
-    /// an MCP server that fronts agy), which runs agy so.
+    /// an MCP server that fronts agy).
     Driverless {
         /// The protocol the harness speaks to the program.
         client: Client,
-        /// How the program runs agy.
-        agy: AgyRun,
     },
-}
-
-/// How an adapter runs agy: what fake-agy (or fake-agy-acp) acts out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AgyRun {
-    /// One `agy -p …` print run per request.
-    PrintPerRequest,
-    /// One persistent `--input-format stream-json` process per conversation.
-    StreamJsonSession,
-    /// Antigravity's ACP server, `agy_acp_server` (fake-agy-acp).
-    AcpServer,
 }
 
 /// The oracle of a profile's contract: what `fuzz` generates and what `repro` expects
@@ -156,38 +143,6 @@ impl Client {
             Client::Acp => "acp",
             Client::Mcp => "mcp",
         }
-    }
-}
-
-/// One op of a profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OpDoc {
-    /// The op's name on the wire.
-    pub name: &'static str,
-    /// Its arguments and result, as docs/driver-protocol.md gives them: the request
-    /// fields before `→` (comma-separated, `?` after an optional one), then the reply.
-    pub shape: &'static str,
-}
-
-impl OpDoc {
-    /// The request fields the op takes, read from its shape, each with whether it may
-    /// be left out. The scenario parser reads an op's keys from here.
-    pub fn fields(&self) -> impl Iterator<Item = (&'static str, bool)> {
-        let request = self.shape.split('→').next().unwrap_or_default();
-        request
-            .split(',')
-            .map(str::trim)
-            .filter(|f| !f.is_empty())
-            .map(|f| match f.strip_suffix('?') {
-                Some(name) => (name, true),
-                None => (f, false),
-            })
-    }
-
-    /// Whether the op works on a session handle it must name (a scenario that names
-    /// none gets the default one): `session` is a field it cannot leave out.
-    pub fn names_a_session(&self) -> bool {
-        self.fields().any(|f| f == ("session", false))
     }
 }
 

@@ -78,12 +78,12 @@ impl Ctx<'_> {
         let t = &self.settings.config.timeouts;
         let config = &self.settings.config;
         let command = match crate::profile::unit(self.s.meta.profile).reach {
-            Reach::Driverless { client, .. } => crate::bridge::driver_command_with(
+            Reach::Driverless { client } => crate::bridge::driver_command_with(
                 client,
                 &config.bridge_options(client),
                 &config.driverless_command(client, self.s.meta.profile),
             ),
-            Reach::Driver(_) => config.adapter.command.clone(),
+            Reach::Driver => config.adapter.command.clone(),
         };
         let mut d = DriverClient::start(
             &command,

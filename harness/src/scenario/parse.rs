@@ -6,7 +6,8 @@ use agy_protocol::acp::script::{parse_acp_script_value, render_acp_script};
 use agy_protocol::diag::{
     kind, parse_toml_document, Diagnostic, Diagnostics, SourceFile, TableWalker,
 };
-use agy_protocol::driver::RequestOp;
+use agy_protocol::driver::{op_doc, ops_hint, RequestOp, COMMON_OPS, OPS};
+use agy_protocol::profile::AgyRun;
 use agy_protocol::script::{parse_script_file, parse_script_value, render_script};
 use agy_protocol::GoDuration;
 use std::path::Path;
@@ -14,25 +15,15 @@ use toml::de::DeValue;
 use toml::Spanned;
 
 const TOP_KEYS: &[&str] = &["scenario", "agy", "acp", "op", "expect"];
-/// Ops every profile's driver answers besides its own (`restart` is the harness's).
-const COMMON_ACTIONS: &[&str] = &["shutdown", "hello", "restart"];
 
-/// Every op action: the common ones, then each profile's ops as its unit lists them,
-/// in catalogue order.
+/// Every op action: the common ones, then each profile's ops as driver protocol v1
+/// lists them, in catalogue order.
 fn actions() -> &'static [&'static str] {
     static ACTIONS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     ACTIONS.get_or_init(|| {
-        let ops = crate::profile::units().flat_map(|u| u.ops.iter().map(|o| o.name));
-        COMMON_ACTIONS.iter().copied().chain(ops).collect()
+        let ops = OPS.iter().map(|o| o.name);
+        COMMON_OPS.iter().copied().chain(ops).collect()
     })
-}
-
-/// The unit's description of op `action`, when a profile owns it.
-fn op_doc(action: &str) -> Option<&'static crate::profile::OpDoc> {
-    crate::profile::op_owner(action)?
-        .ops
-        .iter()
-        .find(|o| o.name == action)
 }
 /// Keys an op may carry besides its action.
 const OP_MODIFIERS: &[&str] = &[
@@ -43,7 +34,7 @@ const OP_MODIFIERS: &[&str] = &[
     "wait_for_agy",
 ];
 /// Whether `action` works on a session handle (then an op that names none gets
-/// [`DEFAULT_SESSION`]): its unit's shape has a `session` it cannot leave out.
+/// [`DEFAULT_SESSION`]): its shape has a `session` it cannot leave out.
 fn names_a_session(action: &str) -> bool {
     op_doc(action).is_some_and(|o| o.names_a_session())
 }
@@ -265,7 +256,7 @@ fn parse_op(
 }
 
 /// Keys each action takes (the request fields of driver protocol v1, read from the
-/// shape of the op in its profile's unit).
+/// op's shape).
 fn action_keys(action: &str) -> Vec<&'static str> {
     op_doc(action).map_or_else(Vec::new, |o| o.fields().map(|(name, _)| name).collect())
 }
@@ -423,8 +414,7 @@ fn check_ops_profile(
     for (i, op) in ops.iter().enumerate() {
         let offset = ops_at.get(i).copied().unwrap_or(0);
         let name = op.action.name();
-        let unit = crate::profile::unit(meta.profile);
-        if crate::profile::op_owner(name).is_some_and(|owner| owner.profile != unit.profile) {
+        if op_doc(name).is_some_and(|owner| owner.profile != meta.profile) {
             diags.push(
                 Diagnostic::at(
                     src,
@@ -435,12 +425,12 @@ fn check_ops_profile(
                         meta.profile
                     ),
                 )
-                .with_hint(unit.ops_hint),
+                .with_hint(ops_hint(meta.profile)),
             );
         }
     }
     for (i, op) in ops.iter().enumerate() {
-        if op.wait_for_acp.is_some() && !crate::profile::unit(meta.profile).needs_fake_acp() {
+        if op.wait_for_acp.is_some() && meta.profile.agy_run() != AgyRun::AcpServer {
             diags.push(
                 Diagnostic::at(
                     src,
@@ -473,7 +463,7 @@ fn check_profile_tables(
             _ => None,
         })
     };
-    let acp = crate::profile::unit(meta.profile).needs_fake_acp();
+    let acp = meta.profile.agy_run() == AgyRun::AcpServer;
     if !acp {
         if let Some(at) = top("acp") {
             diags.push(
@@ -612,76 +602,21 @@ mod tests {
     use crate::scenario::Profile;
 
     #[test]
-    fn each_ops_keys_and_session_default_are_the_driver_protocols() {
-        // The request fields of driver protocol v1 (docs/driver-protocol.md), and which
-        // ops name a session the parser defaults: read from the units' shapes.
-        let expected: &[(&str, &[&str], bool)] = &[
-            (
-                "generate",
-                &["prompt", "aspect", "timeout_s", "references", "settings"],
-                false,
-            ),
-            ("open", &["session", "model", "effort", "permission"], true),
-            (
-                "select",
-                &["session", "model", "effort", "permission"],
-                true,
-            ),
-            ("turn", &["session", "text"], true),
-            ("cancel", &["session"], true),
-            ("close", &["session"], true),
-            (
-                "ask",
-                &[
-                    "session",
-                    "prompt",
-                    "conversation",
-                    "model",
-                    "effort",
-                    "permission",
-                    "timeout_s",
-                    "workdir",
-                    "output",
-                ],
-                false,
-            ),
-            ("tool_list", &[], false),
-            (
-                "tool_call",
-                &["prompt", "model", "conversation", "timeout_s"],
-                false,
-            ),
-            ("acp_new", &["session", "model", "mode", "permission"], true),
-            ("acp_prompt", &["session", "text"], true),
-            ("acp_cancel", &["session"], true),
-            ("acp_restore", &["session"], true),
-            ("acp_restart_agent", &["session"], true),
-            ("acp_status", &["session"], true),
-            ("acp_close", &["session"], true),
-            ("agent_initialize", &[], false),
-            ("agent_new", &["session", "permission"], true),
-            ("agent_prompt", &["session", "text"], true),
-            ("agent_cancel", &["session"], true),
-            ("agent_load", &["session"], true),
-            ("agent_kill", &[], false),
-            ("agent_close", &[], false),
-            ("hello", &[], false),
-            ("shutdown", &[], false),
-            ("restart", &[], false),
-        ];
-        let mut named: Vec<&str> = expected.iter().map(|(a, _, _)| *a).collect();
+    fn the_parser_reads_each_op_as_the_driver_protocol_spells_it() {
+        // The ops' own fields are pinned in agy-protocol (driver/ops.rs); here, that the
+        // parser takes every documented op with those keys, and the common ones bare.
         let mut all = actions().to_vec();
-        named.sort();
-        all.sort();
+        all.sort_unstable();
+        let mut named: Vec<&str> = OPS.iter().map(|o| o.name).collect();
+        named.extend(["hello", "shutdown", "restart"]);
+        named.sort_unstable();
         assert_eq!(all, named, "the parser's actions");
-        for (action, keys, session) in expected {
-            assert_eq!(action_keys(action), *keys, "`{action}`'s keys");
-            assert_eq!(
-                names_a_session(action),
-                *session,
-                "`{action}` names a session"
-            );
-        }
+        assert_eq!(action_keys("turn"), ["session", "text"]);
+        assert_eq!(action_keys("tool_list"), Vec::<&str>::new());
+        assert_eq!(action_keys("restart"), Vec::<&str>::new());
+        assert!(names_a_session("acp_close"));
+        assert!(!names_a_session("ask"), "`ask`'s session is optional");
+        assert!(!names_a_session("hello"));
     }
 
     use crate::scenario::model::{JournalExpect, OutcomeSet};

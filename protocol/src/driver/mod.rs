@@ -5,10 +5,12 @@
 //! notification. Language-neutral; documented in `docs/driver-protocol.md`.
 
 mod message;
+mod ops;
 mod outcome;
 
 pub use message::{
     parse_driver_line, AcpRestoreState, AskRequest, DriverEvent, DriverLine, ErrorInfo,
     HistoryEntry, OpResult, Reply, Request, RequestOp, TurnUsage, DRIVER_PROTOCOL_VERSION,
 };
+pub use ops::{op_doc, ops_hint, ops_of, OpDoc, COMMON_OPS, OPS};
 pub use outcome::Outcome;

@@ -2,7 +2,7 @@
 //! run per prompt, continuing a conversation with `--conversation`.
 
 use super::CONTRACT;
-use crate::profile::{AgyRun, Client, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach};
+use crate::profile::{Client, Oracle, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `acp-agent`.
@@ -10,42 +10,10 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     profile: Profile::AcpAgent,
     reach: Reach::Driverless {
         client: Client::Acp,
-        agy: AgyRun::PrintPerRequest,
     },
     scenarios: "acp-agent",
     docs: "docs/contract.md#acp-agent-an-acp-agent-in-front-of-agy",
     covers: "the acp-agent contract (docs/contract.md)",
-    ops: &[
-        OpDoc {
-            name: "agent_initialize",
-            shape: "→ result.extra (the agent's initialize result)",
-        },
-        OpDoc {
-            name: "agent_new",
-            shape: "session, permission? → result.extra.session_id",
-        },
-        OpDoc {
-            name: "agent_prompt",
-            shape: "session, text → result.text, result.extra.stop_reason; error.name is the stop reason or the JSON-RPC error",
-        },
-        OpDoc {
-            name: "agent_cancel",
-            shape: "session → (sends session/cancel)",
-        },
-        OpDoc {
-            name: "agent_load",
-            shape: "session → result.extra.method (session/load or session/resume)",
-        },
-        OpDoc {
-            name: "agent_kill",
-            shape: "→ (SIGKILL to the agent)",
-        },
-        OpDoc {
-            name: "agent_close",
-            shape: "→ result.text (message chunks sent outside any prompt), result.extra.exit_code",
-        },
-    ],
-    ops_hint: "acp-agent scenarios use the `agent_*` ops",
     contract: &CONTRACT,
     oracle: Oracle::EditorAgent,
     readings: &[],

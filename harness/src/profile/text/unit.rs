@@ -2,21 +2,16 @@
 //! conversation continued run by run.
 
 use super::CONTRACT;
-use crate::profile::{AgyRun, OpDoc, Oracle, ProbeScopes, ProfileUnit, Reach};
+use crate::profile::{Oracle, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `text`.
 pub static UNIT: ProfileUnit = ProfileUnit {
     profile: Profile::Text,
-    reach: Reach::Driver(AgyRun::PrintPerRequest),
+    reach: Reach::Driver,
     scenarios: "text",
     docs: "docs/contract.md#text-a-print-mode-text-client",
     covers: "the print-mode text client contract (docs/contract.md)",
-    ops: &[OpDoc {
-        name: "ask",
-        shape: "session?, prompt, conversation?, model?, effort?, permission?, timeout_s, workdir?, output? → result.text, result.conversation_id?, usage?",
-    }],
-    ops_hint: "text scenarios use `ask`",
     contract: &CONTRACT,
     oracle: Oracle::TextClient,
     readings: &[],
