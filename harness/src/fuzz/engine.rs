@@ -2,9 +2,9 @@
 //! runner, `jobs` cases in flight at once (a new one starts as soon as one ends), the
 //! first violation in case order kept, then shrunk.
 
-use super::generated::Generated;
-use super::oracle::invariant_of;
 use crate::fatal::HarnessError;
+use crate::fuzz::generated::Generated;
+use crate::profile::fuzz_kit::oracle::invariant_of;
 use crate::report::{ScenarioResult, Status};
 use crate::runner::{run_scenario, RunSettings};
 use crate::scenario::parse_scenario;

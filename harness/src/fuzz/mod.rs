@@ -2,17 +2,9 @@
 //! rendered as a scenario with its expectations written by the oracle, run by the
 //! ordinary runner; a violation is shrunk and written as a scenario file.
 
-pub mod acp_case;
-pub mod acp_oracle;
-pub mod acp_render;
 mod args;
-pub mod case;
 mod engine;
 pub mod generated;
-pub mod oracle;
-pub mod render;
-pub mod text_case;
-pub mod tool_case;
 
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, fake_agy_acp_if, reference_adapter};

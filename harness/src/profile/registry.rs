@@ -1,7 +1,8 @@
 //! The registration of every profile: one line per profile, the one `match` on a
 //! profile name in the harness.
 
-use super::unit::{Oracle, ProfileUnit};
+use super::unit::{ProfileUnit, Reach};
+use agy_protocol::profile::AgyRun;
 use agy_protocol::profile::Profile;
 
 /// The profile `init` writes a starter for when none is named.
@@ -20,21 +21,18 @@ pub fn unit(profile: Profile) -> &'static ProfileUnit {
     }
 }
 
-/// The unit whose contract `oracle` is: each oracle has one profile.
-pub fn by_oracle(oracle: Oracle) -> &'static ProfileUnit {
-    match oracle {
-        Oracle::ImageProvider => &super::oneshot::UNIT,
-        Oracle::PersistentDriver => &super::session::UNIT,
-        Oracle::Restore => &super::acp::UNIT,
-        Oracle::TextClient => &super::text::UNIT,
-        Oracle::ToolResult => &super::mcp::UNIT,
-        Oracle::EditorAgent => &super::acp_agent::UNIT,
-    }
-}
-
 /// Every profile's unit, in catalogue order.
 pub fn units() -> impl Iterator<Item = &'static ProfileUnit> {
     Profile::ALL.into_iter().map(unit)
+}
+
+/// The profile a bug report is reproduced under when none is named, by how the agy it
+/// shows ran: the first profile in catalogue order whose driver runs agy so (print runs:
+/// `oneshot`, a stream-json process: `session`, an ACP transcript: `acp`).
+pub fn reproduced_as(run: AgyRun) -> Profile {
+    units()
+        .find(|u| u.reach == Reach::Driver && u.agy() == run)
+        .map_or(DEFAULT, |u| u.profile)
 }
 
 #[cfg(test)]
@@ -50,20 +48,10 @@ mod tests {
     }
 
     #[test]
-    fn each_oracle_is_the_oracle_of_its_own_unit() {
-        for o in [
-            Oracle::ImageProvider,
-            Oracle::PersistentDriver,
-            Oracle::Restore,
-            Oracle::TextClient,
-            Oracle::ToolResult,
-            Oracle::EditorAgent,
-        ] {
-            assert_eq!(by_oracle(o).oracle, o);
-        }
-        for u in units() {
-            assert_eq!(by_oracle(u.oracle).profile, u.profile);
-        }
+    fn a_report_is_reproduced_under_the_profile_that_runs_agy_as_it_shows() {
+        assert_eq!(reproduced_as(AgyRun::PrintPerRequest), Profile::Oneshot);
+        assert_eq!(reproduced_as(AgyRun::StreamJsonSession), Profile::Session);
+        assert_eq!(reproduced_as(AgyRun::AcpServer), Profile::Acp);
     }
 
     #[test]

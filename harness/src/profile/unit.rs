@@ -1,6 +1,7 @@
 //! What a profile is to the harness: a [`ProfileUnit`], a table of data that the runner
 //! and the subcommands read instead of asking which profile they run.
 
+use super::oracle::ContractOracle;
 use agy_protocol::driver::{ops_of, OpDoc};
 use agy_protocol::profile::{AgyRun, Profile};
 
@@ -20,8 +21,9 @@ pub struct ProfileUnit {
     pub covers: &'static str,
     /// The contract, line by line, with the evidence for each line.
     pub contract: &'static [ContractLine],
-    /// The oracle that writes a generated or reproduced case's expectations.
-    pub oracle: Oracle,
+    /// The oracle of its contract: what `fuzz` generates for it and what `repro`
+    /// expects of a reproduction.
+    pub oracle: &'static dyn ContractOracle,
     /// Other correct readings of agy's output by the reference adapter, each as the
     /// arguments that select it (session: answers read from the streamed steps only).
     /// `repro` keeps a cut only when every reading that passes the original passes it
@@ -104,26 +106,6 @@ pub enum Reach {
         /// The protocol the harness speaks to the program.
         client: Client,
     },
-}
-
-/// The oracle of a profile's contract: what `fuzz` generates and what `repro` expects
-/// for it. A profile with a contract of its own adds a variant, and the compiler names
-/// every place that must learn it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Oracle {
-    /// ADR 0013's error table: one request, one image, one outcome class.
-    ImageProvider,
-    /// Seed 000: turns on one kept process, released on failure or a new selection.
-    PersistentDriver,
-    /// Seed 003: ACP sessions created, prompted and restored.
-    Restore,
-    /// The print-mode text client: one run per question, each outcome classified, a
-    /// conversation continued run by run.
-    TextClient,
-    /// An MCP tool result: `isError` and a text that names the failure's class.
-    ToolResult,
-    /// An ACP agent in front of agy: stop reasons, errors and agy processes of a turn.
-    EditorAgent,
 }
 
 /// The protocol the harness speaks to a driverless adapter.

@@ -1,4 +1,4 @@
-//! An ACP transcript ([`super::acp_transcript`]) as a reproduction: one process per
+//! An ACP transcript ([`crate::repro::acp_transcript`]) as a reproduction: one process per
 //! agent process (a new `initialize` starts one), per prompt the steps fake-agy-acp
 //! acts out (message and thought chunks, tool calls, permission requests, the
 //! response, what came after it), a prompt left unanswered when the agent was
@@ -8,9 +8,10 @@
 //! the scenario's ops are what a user of the client asked for, and the oracle says what
 //! the client must do.
 
-use super::acp_transcript::{Direction, Line, Message};
-use super::build::BuildError;
-use super::case::{Built, Process, ReproCase, Restore, ScriptStep, Turn};
+use crate::profile::repro_kit::case::{Process, ReproCase, Restore, ScriptStep, Turn};
+use crate::repro::acp_transcript::{Direction, Line, Message};
+use crate::repro::build::BuildError;
+use crate::repro::build::Built;
 use agy_protocol::acp::script::StopReasonName;
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -74,7 +75,7 @@ pub fn acp_case(lines: &[Line]) -> Result<Built, BuildError> {
     }
     Ok(Built {
         case: ReproCase {
-            profile: crate::profile::by_oracle(crate::profile::Oracle::Restore).profile,
+            profile: crate::profile::reproduced_as(crate::profile::AgyRun::AcpServer),
             version: None,
             processes: c.processes,
             permission: c.permission,
@@ -222,7 +223,7 @@ impl Conv {
         let again = self.pending.as_deref() == Some(text.as_str())
             || (self.pending.is_none() && self.prompts.last() == Some(&text));
         if restored && again {
-            self.note(line, &format!("{} sent again after the restore: the client's resend, left out (no earlier prompt may be resent)", super::oracle::quote(&text)));
+            self.note(line, &format!("{} sent again after the restore: the client's resend, left out (no earlier prompt may be resent)", crate::profile::repro_kit::plan::quote(&text)));
             self.phase = Phase::Resent;
             return;
         }

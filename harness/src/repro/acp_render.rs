@@ -5,8 +5,8 @@
 //! late output go into both: they are the agent's, whichever method the client under
 //! test chooses; the replay's place stays with the method it was seen on.
 
-use super::case::{write_steps, ReproCase, Restore, Turn};
-use super::oracle::quote;
+use crate::profile::repro_kit::case::{write_steps, ReproCase, Restore, Turn};
+use crate::profile::repro_kit::plan::quote;
 use crate::scenario::AcpExpect;
 use std::fmt::Write;
 

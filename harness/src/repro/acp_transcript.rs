@@ -8,7 +8,7 @@
 //! Other lines (prose, agent stderr) are ignored; every malformed message is reported
 //! at once at `file:line:col` with a hint.
 
-use super::paste::{error_offset, without_location};
+use crate::repro::paste::{error_offset, without_location};
 use agy_protocol::acp::{method_sender, Sender};
 use agy_protocol::diag::{Diagnostic, Diagnostics, SourceFile};
 use serde_json::{Map, Value};

@@ -1,12 +1,35 @@
 //! Building a reproduction from the evidence of a bug report (oneshot or session): the
 //! turns it shows, the profile, and each agy process as a script.
 
-use super::case::{Built, CaseOptions, ReproCase};
-use super::convert::{oneshot_process, session_processes};
-use super::evidence::{Evidence, Invocation, ItemKind};
-use crate::profile::{by_oracle, unit, AgyRun, Oracle};
+use crate::profile::repro_kit::case::ReproCase;
+use crate::profile::repro_kit::evidence::{Evidence, Invocation, ItemKind};
+use crate::profile::{reproduced_as, unit, AgyRun};
+use crate::repro::convert::{oneshot_process, session_processes};
 use crate::scenario::Profile;
 use agy_protocol::command_line::{invocation_kind, InvocationKind};
+use agy_protocol::AgyVersion;
+
+/// What the command line adds to the evidence.
+#[derive(Debug, Clone, Default)]
+pub struct CaseOptions {
+    /// `--profile`.
+    pub profile: Option<Profile>,
+    /// `--agy-version`.
+    pub version: Option<AgyVersion>,
+    /// `--argv`: for invocations whose argv the report does not give.
+    pub argv: Option<Vec<String>>,
+}
+
+/// The reproduction and what was decided on the way (shown to the user).
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// The case.
+    pub case: ReproCase,
+    /// How the profile was chosen.
+    pub profile_reason: String,
+    /// Conversions and assumptions worth knowing.
+    pub notes: Vec<String>,
+}
 
 /// Which evidence a report lacks for a reproduction to be built from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -76,8 +99,8 @@ pub fn build_case(e: &Evidence, opts: &CaseOptions) -> Result<Built, BuildError>
 /// The profile the evidence shows: stdin user lines or `--input-format stream-json`
 /// make a session; a json envelope or `-p` a oneshot.
 fn infer_profile(invs: &[Invocation]) -> Result<(Profile, String), BuildError> {
-    let session = by_oracle(Oracle::PersistentDriver).profile;
-    let oneshot = by_oracle(Oracle::ImageProvider).profile;
+    let session = reproduced_as(AgyRun::StreamJsonSession);
+    let oneshot = reproduced_as(AgyRun::PrintPerRequest);
     let stdin = invs
         .iter()
         .any(|i| i.items.iter().any(|x| matches!(x.kind, ItemKind::Stdin(_))));

@@ -3,24 +3,25 @@
 //! not reproduced (the adapter passes it); 2: the report or an option is bad; 3: the
 //! harness could not run.
 
-use super::acp_convert::acp_case;
-use super::acp_transcript::{is_acp_transcript, read_transcript, Direction};
-use super::args::ReproArgs;
-use super::build::build_case;
-use super::case::{Built, CaseOptions, ReproCase};
-use super::evidence::Evidence;
-use super::judge::{signature, Bounds, Judge, Verdict};
-use super::minimise::{minimise, step_count, unit_count, Budget, Shrunk};
-use super::paste::{read_paste, MAX_PASTE_BYTES};
-use super::plan::plan;
-use super::record::read_folder;
-use super::render::{render, Provenance};
 use crate::adapter_config::AdapterConfig;
 use crate::binaries::{adapter_config, fake_agy, reference_adapter};
 use crate::check::Failure;
 use crate::exit_code;
 use crate::fatal::HarnessError;
-use crate::profile::{unit, AgyRun, Oracle};
+use crate::profile::repro_kit::case::ReproCase;
+use crate::profile::repro_kit::evidence::Evidence;
+use crate::profile::{unit, AgyRun};
+use crate::repro::acp_convert::acp_case;
+use crate::repro::acp_transcript::{is_acp_transcript, read_transcript, Direction};
+use crate::repro::args::ReproArgs;
+use crate::repro::build::build_case;
+use crate::repro::build::{Built, CaseOptions};
+use crate::repro::judge::{signature, Bounds, Judge, Verdict};
+use crate::repro::minimise::{minimise, step_count, unit_count, Budget, Shrunk};
+use crate::repro::paste::{read_paste, MAX_PASTE_BYTES};
+use crate::repro::plan::plan;
+use crate::repro::record::read_folder;
+use crate::repro::render::{render, Provenance};
 use crate::runner::RunSettings;
 use crate::scenario::{parse_scenario_file, Profile};
 use agy_protocol::diag::{Diagnostics, SourceFile};
@@ -57,7 +58,7 @@ fn located(d: Diagnostics, what: &str) -> HarnessError {
 /// What a report is read into: agy's own output, or an ACP transcript.
 enum Report {
     Agy(Evidence),
-    Acp(SourceFile, Vec<super::acp_transcript::Line>),
+    Acp(SourceFile, Vec<crate::repro::acp_transcript::Line>),
 }
 
 /// The report: a folder, stdin (`-`), or a file.
@@ -284,17 +285,8 @@ fn missing_evidence(e: &Evidence, case: &ReproCase) -> Vec<String> {
     if e.invocations.iter().all(|i| i.exit.is_none()) {
         out.push("agy's exit status (`exit status N`)".into());
     }
-    match unit(case.profile).oracle {
-        Oracle::ImageProvider if e.invocations.iter().all(|i| i.images.is_none()) => {
-            out.push("what was in the brain folder (`no image in the brain folder`, `brain/<id>/x.jpg`)".into())
-        }
-        Oracle::PersistentDriver if case.processes.iter().map(|p| p.turns.len()).sum::<usize>() < 2 => out.push(
-            "a second turn: replays, late steps and process reuse show only from the second stdin line on".into(),
-        ),
-        Oracle::PersistentDriver if e.invocations.iter().all(|i| i.counts().0 == 0) => {
-            out.push("the stdin lines the adapter sent (turns were split at each result)".into())
-        }
-        _ => {}
+    if let Some(wanted) = unit(case.profile).oracle.missing_evidence(e, case) {
+        out.push(wanted.into());
     }
     out
 }

@@ -3,9 +3,27 @@
 //! format says them field by field (the capture converter's rules), hints become the
 //! steps that act them out (images, a hang, an ignored SIGTERM).
 
-use super::case::{stdout_script_step, Process, ScriptStep, Turn};
-use super::evidence::{Invocation, Item, ItemKind};
+use crate::capture::stdout_step;
+use crate::profile::repro_kit::case::{Process, ScriptStep, Turn};
+use crate::profile::repro_kit::evidence::{Invocation, Item, ItemKind};
+use agy_protocol::script::Step;
 use toml::Value;
+
+/// A step of the script format as a [`ScriptStep`].
+pub fn typed_step(step: &Step, line: usize) -> Option<ScriptStep> {
+    toml::Value::try_from(step)
+        .ok()
+        .map(|value| ScriptStep { value, line })
+}
+
+/// A stdout line as a typed step (init, step_update, envelope), or a plain `stdout`
+/// step when the script format cannot say it field by field.
+pub fn stdout_script_step(line: &str, n: usize) -> ScriptStep {
+    let typed = stdout_step(format!("{line}\n").as_bytes())
+        .ok()
+        .and_then(|s| typed_step(&s, n));
+    typed.unwrap_or_else(|| ScriptStep::new("stdout", toml::Value::String(line.to_string()), n))
+}
 
 /// The size written for an image whose size the report does not give: agy's 16:9
 /// widescreen image (docs/spike-records.md S3).

@@ -3,11 +3,11 @@
 //! expectation, its expected value and its place without op numbers, so it is still
 //! "the same failure" after the minimiser removed earlier ops.
 
-use super::case::ReproCase;
-use super::plan::plan;
-use super::render::{render, Provenance};
 use crate::check::Failure;
+use crate::profile::repro_kit::case::ReproCase;
 use crate::report::{ScenarioResult, Status};
+use crate::repro::plan::plan;
+use crate::repro::render::{render, Provenance};
 use crate::runner::{run_all, RunSettings};
 use crate::scenario::{parse_scenario, Scenario};
 use agy_protocol::diag::SourceFile;

@@ -9,8 +9,8 @@
 //! cut, and the cut keeps what any correct adapter may read an answer from. Candidates are run in batches of twice `jobs`,
 //! each batch at once.
 
-use super::case::ReproCase;
-use super::judge::{Judge, Verdict};
+use crate::profile::repro_kit::case::ReproCase;
+use crate::repro::judge::{Judge, Verdict};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -70,7 +70,7 @@ pub async fn minimise(
     let start_runs = judge.runs;
     let mut s = Search {
         judge,
-        unanswered: super::plan::plan(case).unanswered,
+        unanswered: crate::repro::plan::plan(case).unanswered,
         signature: signature.to_string(),
         budget,
         cache: HashMap::new(),
@@ -209,7 +209,7 @@ impl Search<'_> {
                 if self.cache.contains_key(k) || fresh.iter().any(|(f, _)| f == k) {
                     continue;
                 }
-                if super::plan::plan(c).unanswered > self.unanswered {
+                if crate::repro::plan::plan(c).unanswered > self.unanswered {
                     self.cache.insert(k.clone(), false);
                 } else {
                     fresh.push((k.clone(), c.clone()));

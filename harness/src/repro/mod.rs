@@ -10,28 +10,20 @@
 //! `acp_oracle` judges it and `acp_render` writes its `[acp]` script.
 
 mod acp_convert;
-mod acp_oracle;
 mod acp_render;
 pub mod acp_transcript;
 mod args;
 pub mod build;
-pub mod case;
 mod command;
-mod convert;
-pub mod evidence;
+pub mod convert;
 pub mod hint;
 pub mod judge;
 pub mod minimise;
-pub mod oracle;
 pub mod paste;
 pub mod plan;
 pub mod record;
 pub mod recorded;
 pub mod render;
-pub mod seen;
-mod session_oracle;
-mod text_oracle;
-mod tool_oracle;
 
 pub use args::ReproArgs;
 pub use command::repro_command;

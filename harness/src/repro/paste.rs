@@ -1,12 +1,12 @@
 //! Reads a bug report as people paste it: agy's JSON envelope (one line or pretty
 //! printed), stream-json events, the user lines sent on stdin, stderr lines, journal
-//! records of a kept sandbox, and prose whose hints ([`super::hint`]) fill in the argv,
+//! records of a kept sandbox, and prose whose hints ([`crate::repro::hint`]) fill in the argv,
 //! the version, the exit code and the brain folder. Every problem is reported at once,
 //! located at `file:line:col` of the paste.
 
-use super::evidence::{Evidence, ImageEvidence, Invocation, Item, ItemKind};
-use super::hint::{read_hints, Hint};
-use super::recorded::{journal_invocation, trace_evidence};
+use crate::profile::repro_kit::evidence::{Evidence, ImageEvidence, Invocation, Item, ItemKind};
+use crate::repro::hint::{read_hints, Hint};
+use crate::repro::recorded::{journal_invocation, trace_evidence};
 use agy_protocol::diag::{Diagnostic, Diagnostics, SourceFile};
 use agy_protocol::journal::JournalRecord;
 use agy_protocol::stream::UserLine;
@@ -453,7 +453,7 @@ mod tests {
         ) {
             for text in [lines.join("\n"), raw] {
                 if let Ok(e) = read(&text) {
-                    if let Ok(built) = crate::repro::build::build_case(&e, &crate::repro::case::CaseOptions::default()) {
+                    if let Ok(built) = crate::repro::build::build_case(&e, &crate::repro::build::CaseOptions::default()) {
                         let plan = crate::repro::plan::plan(&built.case);
                         let out = crate::repro::render::render(&built.case, &plan, "x", &crate::repro::render::Provenance::default());
                         proptest::prop_assert!(out.contains("[scenario]"));

@@ -1,10 +1,10 @@
 //! Evidence from a folder of recorded runs: the traces of a `--record` folder
 //! (`*.jsonl`) or the journal of a kept sandbox (read as a paste).
 
-use super::evidence::Evidence;
-use super::paste::MAX_PASTE_BYTES;
-use super::recorded::trace_evidence;
 use crate::live::RUN_RECORD_SOURCE;
+use crate::profile::repro_kit::evidence::Evidence;
+use crate::repro::paste::MAX_PASTE_BYTES;
+use crate::repro::recorded::trace_evidence;
 use agy_protocol::diag::{Diagnostic, Diagnostics};
 use agy_protocol::trace::Trace;
 use std::path::Path;
@@ -16,7 +16,7 @@ pub fn read_folder(dir: &Path) -> Result<Evidence, Diagnostics> {
     let journal = dir.join("journal.jsonl");
     if journal.is_file() {
         let text = read(&journal)?;
-        return super::paste::read_paste(&agy_protocol::diag::SourceFile::new(
+        return crate::repro::paste::read_paste(&agy_protocol::diag::SourceFile::new(
             journal.display().to_string(),
             text,
         ));

@@ -1,7 +1,7 @@
 //! Evidence from what recorded a run: the invocations of traces (times, stdin lines,
 //! output, files) and the records of a journal.
 
-use super::evidence::{Evidence, ImageEvidence, Invocation, Item, ItemKind};
+use crate::profile::repro_kit::evidence::{Evidence, ImageEvidence, Invocation, Item, ItemKind};
 use agy_protocol::journal::JournalRecord;
 use agy_protocol::stream::parse_input_line;
 use agy_protocol::trace::{Trace, TraceEvent, TracedInvocation};

@@ -2,8 +2,8 @@
 //! report line it came from), the ops a user of the profile sends, and the oracle's
 //! expectations with their reasons as comments.
 
-use super::case::{write_steps, ReproCase, Turn};
-use super::oracle::{quote, Plan};
+use crate::profile::repro_kit::case::{write_steps, ReproCase, Turn};
+use crate::profile::repro_kit::plan::{quote, Plan};
 use crate::profile::{unit, AgyRun};
 use crate::scenario::Profile;
 use std::fmt::Write;
@@ -41,7 +41,7 @@ pub fn render(case: &ReproCase, plan: &Plan, stem: &str, p: &Provenance) -> Stri
                 }
             }
         }
-        AgyRun::AcpServer => super::acp_render::acp_script(&mut out, case),
+        AgyRun::AcpServer => crate::repro::acp_render::acp_script(&mut out, case),
         AgyRun::StreamJsonSession => {
             for proc in &case.processes {
                 for (k, t) in proc.turns.iter().enumerate() {
@@ -114,7 +114,7 @@ fn expectations(out: &mut String, plan: &Plan, profile: Profile) {
         // acp scenarios have no agy journal: `[expect.acp]` judges the ACP traffic.
         history(out, plan);
         if let Some(acp) = &plan.acp {
-            super::acp_render::acp_expectations(out, acp);
+            crate::repro::acp_render::acp_expectations(out, acp);
         }
         return;
     }

@@ -1,6 +1,12 @@
-//! The `acp` profile: its unit (ops, reach, scenarios folder, docs) and its contract.
+//! The `acp` profile: its unit (reach, scenarios folder, docs), its contract and its oracle (what `fuzz`
+//! generates and `repro` expects for it).
 
 mod contract;
+pub mod fuzz_case;
+pub mod fuzz_oracle;
+pub mod fuzz_render;
+mod oracle;
+pub mod repro_plan;
 mod unit;
 
 pub use contract::CONTRACT;

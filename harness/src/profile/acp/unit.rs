@@ -1,7 +1,7 @@
 //! The `acp` unit: an ACP client of Antigravity's ACP server that restores sessions.
 
 use super::CONTRACT;
-use crate::profile::{Oracle, ProbeScopes, ProfileUnit, Reach};
+use crate::profile::{ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `acp`.
@@ -12,7 +12,7 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     docs: "docs/acp-profile.md#the-restore-contract-as-the-harness-judges-it",
     covers: "seed 003: the restore contract (docs/acp-profile.md)",
     contract: &CONTRACT,
-    oracle: Oracle::Restore,
+    oracle: &super::oracle::Restore,
     readings: &[],
     probe_scopes: ProbeScopes::PER_SCENARIO,
 };

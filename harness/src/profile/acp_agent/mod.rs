@@ -2,6 +2,8 @@
 //! harness is the agent's ACP client through the bridge (`crate::bridge::acp_agent`).
 
 mod contract;
+mod oracle;
+pub mod repro_plan;
 mod unit;
 
 pub use contract::CONTRACT;

@@ -2,7 +2,7 @@
 //! run per prompt, continuing a conversation with `--conversation`.
 
 use super::CONTRACT;
-use crate::profile::{Client, Oracle, ProbeScopes, ProfileUnit, Reach};
+use crate::profile::{Client, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `acp-agent`.
@@ -15,7 +15,7 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     docs: "docs/contract.md#acp-agent-an-acp-agent-in-front-of-agy",
     covers: "the acp-agent contract (docs/contract.md)",
     contract: &CONTRACT,
-    oracle: Oracle::EditorAgent,
+    oracle: &super::oracle::EditorAgent,
     readings: &[],
     // A killed agent is started afresh (it may list models again); each ACP session may
     // start agy once to read its `init` (agy-acp 0.2.1 does, examples/agy-acp).

@@ -1,6 +1,10 @@
-//! The `mcp` profile: its unit (ops, reach, scenarios folder, docs) and its contract.
+//! The `mcp` profile: its unit (reach, scenarios folder, docs), its contract and its oracle (what `fuzz`
+//! generates and `repro` expects for it).
 
 mod contract;
+pub mod fuzz_case;
+mod oracle;
+pub mod repro_plan;
 mod unit;
 
 pub use contract::CONTRACT;

@@ -2,7 +2,7 @@
 //! its MCP client through the bridge (`agy-harness bridge mcp`).
 
 use super::CONTRACT;
-use crate::profile::{Client, Oracle, ProbeScopes, ProfileUnit, Reach};
+use crate::profile::{Client, ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `mcp`.
@@ -15,7 +15,7 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     docs: "docs/contract.md#mcp-an-mcp-server-that-exposes-agy-as-a-tool",
     covers: "the mcp contract: what an MCP tool result can carry (docs/contract.md)",
     contract: &CONTRACT,
-    oracle: Oracle::ToolResult,
+    oracle: &super::oracle::ToolResult,
     readings: &[],
     probe_scopes: ProbeScopes::PER_SCENARIO,
 };

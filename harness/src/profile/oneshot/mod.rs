@@ -1,6 +1,8 @@
-//! The `oneshot` profile: its unit (ops, reach, scenarios folder, docs) and its contract.
+//! The `oneshot` profile: its unit (reach, scenarios folder, docs), its contract and its oracle (what `fuzz`
+//! generates and `repro` expects for it).
 
 mod contract;
+mod oracle;
 mod unit;
 
 pub use contract::CONTRACT;

@@ -1,7 +1,7 @@
 //! The `oneshot` unit: an image provider, one print run per request.
 
 use super::CONTRACT;
-use crate::profile::{Oracle, ProbeScopes, ProfileUnit, Reach};
+use crate::profile::{ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `oneshot`.
@@ -12,7 +12,7 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     docs: "docs/contract.md#oneshot-an-image-provider-adr-0013-docsadr-0013-summarymd",
     covers: "ADR 0013 error table (docs/adr-0013-summary.md)",
     contract: &CONTRACT,
-    oracle: Oracle::ImageProvider,
+    oracle: &super::oracle::ImageProvider,
     readings: &[],
     probe_scopes: ProbeScopes::PER_SCENARIO,
 };

@@ -1,7 +1,7 @@
 //! The `session` unit: one persistent stream-json process per conversation.
 
 use super::CONTRACT;
-use crate::profile::{Oracle, ProbeScopes, ProfileUnit, Reach};
+use crate::profile::{ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `session`.
@@ -12,7 +12,7 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     docs: "docs/contract.md#session-a-persistent-stream-json-client-seed-000",
     covers: "seed 000: the persistent-driver contract (docs/contract.md)",
     contract: &CONTRACT,
-    oracle: Oracle::PersistentDriver,
+    oracle: &super::oracle::PersistentDriver,
     readings: &[&["--answers-from", "streamed"]],
     probe_scopes: ProbeScopes::PER_SCENARIO,
 };

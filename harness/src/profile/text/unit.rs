@@ -2,7 +2,7 @@
 //! conversation continued run by run.
 
 use super::CONTRACT;
-use crate::profile::{Oracle, ProbeScopes, ProfileUnit, Reach};
+use crate::profile::{ProbeScopes, ProfileUnit, Reach};
 use agy_protocol::profile::Profile;
 
 /// `text`.
@@ -13,7 +13,7 @@ pub static UNIT: ProfileUnit = ProfileUnit {
     docs: "docs/contract.md#text-a-print-mode-text-client",
     covers: "the print-mode text client contract (docs/contract.md)",
     contract: &CONTRACT,
-    oracle: Oracle::TextClient,
+    oracle: &super::oracle::TextClient,
     readings: &[],
     probe_scopes: ProbeScopes::PER_SCENARIO,
 };

@@ -5,9 +5,9 @@
 //! a late step of an earlier turn gives it neither text nor usage; a failed turn
 //! releases the process; close leaves no process, a SIGTERM-ignoring agy included.
 
-use super::case::{Process, ReproCase};
-use super::oracle::{duration, mentions_auth, outcomes, quote, OpPlan, Plan};
-use super::seen::{seen, ResultSeen, Seen, StepSeen, UsageSeen};
+use crate::profile::repro_kit::case::{Process, ReproCase};
+use crate::profile::repro_kit::plan::{duration, mentions_auth, outcomes, quote, OpPlan, Plan};
+use crate::profile::repro_kit::seen::{seen, ResultSeen, Seen, StepSeen, UsageSeen};
 use crate::scenario::{HistoryExpect, JournalExpect, OpExpect, UsageExpect};
 use agy_protocol::driver::Outcome;
 

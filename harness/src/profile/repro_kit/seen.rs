@@ -3,7 +3,7 @@
 //! minimiser changed is judged as fake-agy will act it out (an unset field takes the
 //! fake's default: `SUCCESS`, a canned answer, usage counted up).
 
-use super::case::ScriptStep;
+use crate::profile::repro_kit::case::ScriptStep;
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::Envelope;
 use toml::Value;
@@ -177,7 +177,7 @@ fn seen_line(line: &str) -> Seen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repro::case::stdout_script_step;
+    use crate::repro::convert::stdout_script_step;
 
     #[test]
     fn a_converted_result_shows_what_its_line_says() {

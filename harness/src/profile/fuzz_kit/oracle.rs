@@ -3,7 +3,7 @@
 //! expectations are written from it, so the runner judges a generated case exactly as it
 //! judges the catalogue.
 
-use super::case::{Case, OneshotAgy, OneshotCase, SessionCase, TurnAgy};
+use crate::profile::fuzz_kit::case::{Case, OneshotAgy, OneshotCase, SessionCase, TurnAgy};
 use agy_protocol::driver::Outcome;
 
 /// What one op's reply must show.
@@ -231,7 +231,7 @@ pub fn invariant_of(expectation: &str, place: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::case::{OneshotStep, SessionTurn};
+    use crate::profile::fuzz_kit::case::{OneshotStep, SessionTurn};
 
     #[test]
     fn an_empty_success_print_timeout_is_never_a_success() {

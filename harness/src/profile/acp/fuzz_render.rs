@@ -2,12 +2,12 @@
 //! `[acp]` script, the ops with their expectations, `[expect.history]` and
 //! `[expect.acp]`.
 
-use super::acp_case::{AcpCase, Late, Replay, RestoreAgy, TurnAgy};
-use super::acp_oracle::{
+use crate::profile::acp::fuzz_case::{AcpCase, Late, Replay, RestoreAgy, TurnAgy};
+use crate::profile::acp::fuzz_oracle::{
     acp_oracle, answer_text, late_text, partial_text, restore_late_text, AcpOpOracle, AcpOracle,
     Action, Rule, RuleAgy,
 };
-use super::render::{header, q, q_list, write_expect};
+use crate::profile::fuzz_kit::render::{header, q, q_list, write_expect};
 use crate::scenario::Profile;
 use std::fmt::Write;
 
@@ -179,5 +179,21 @@ fn expect(out: &mut String, o: &AcpOracle) {
     }
     if o.none_left_running {
         let _ = writeln!(out, "none_left_running          = true");
+    }
+}
+
+/// A generated `acp` case as `fuzz` holds it.
+#[derive(Debug)]
+pub struct Acp(pub AcpCase);
+
+impl crate::profile::FuzzCase for Acp {
+    fn render(
+        &self,
+        profile: Profile,
+        name: &str,
+        description: &str,
+        comment: &[String],
+    ) -> String {
+        render_acp(profile, &self.0, name, description, comment)
     }
 }

@@ -131,7 +131,7 @@ fn acp_op() -> impl Strategy<Value = AcpOp> {
     ]
 }
 
-/// The most prompts a case sends (one word each, [`super::acp_oracle::WORDS`]).
+/// The most prompts a case sends (one word each, [`crate::profile::acp::fuzz_oracle::WORDS`]).
 pub const MAX_PROMPTS: usize = 6;
 
 /// ACP cases: `acp_new`, one to six ops, and a close at the end three times in four.

@@ -1,11 +1,13 @@
 //! The plan of a `text` reproduction: one `ask` per agy run, each judged by the
 //! print-mode text client's contract (docs/contract.md, `text`). A run is read the way
-//! the oneshot oracle reads it ([`super::oracle`]); what it means for a text client
+//! the oneshot oracle reads it ([`crate::profile::repro_kit::plan`]); what it means for a text client
 //! differs: a SUCCESS with prose is the answer, whatever the brain folder holds.
 
-use super::case::ReproCase;
-use super::oracle::{classify, duration, outcomes, print_run_op, print_run_plan, Plan};
-use crate::fuzz::case::OneshotAgy;
+use crate::profile::fuzz_kit::case::OneshotAgy;
+use crate::profile::repro_kit::case::ReproCase;
+use crate::profile::repro_kit::plan::{
+    classify, duration, outcomes, print_run_op, print_run_plan, Plan,
+};
 use crate::scenario::{JournalExpect, OpExpect};
 use agy_protocol::driver::Outcome;
 

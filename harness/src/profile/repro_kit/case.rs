@@ -2,9 +2,7 @@
 //! steps that act out what the report shows. Built from the evidence (`build::build_case`);
 //! shrunk by the minimiser; rendered as a scenario with the oracle's expectations.
 
-use crate::capture::stdout_step;
 use crate::scenario::Profile;
-use agy_protocol::script::Step;
 use agy_protocol::AgyVersion;
 use std::fmt::Write;
 
@@ -120,42 +118,4 @@ pub fn write_steps(out: &mut String, key: &str, steps: &[ScriptStep]) {
         let _ = writeln!(out, "  {},{origin}", s.value);
     }
     let _ = writeln!(out, "]");
-}
-
-/// What the command line adds to the evidence.
-#[derive(Debug, Clone, Default)]
-pub struct CaseOptions {
-    /// `--profile`.
-    pub profile: Option<Profile>,
-    /// `--agy-version`.
-    pub version: Option<AgyVersion>,
-    /// `--argv`: for invocations whose argv the report does not give.
-    pub argv: Option<Vec<String>>,
-}
-
-/// The reproduction and what was decided on the way (shown to the user).
-#[derive(Debug, Clone)]
-pub struct Built {
-    /// The case.
-    pub case: ReproCase,
-    /// How the profile was chosen.
-    pub profile_reason: String,
-    /// Conversions and assumptions worth knowing.
-    pub notes: Vec<String>,
-}
-
-/// A step of the script format as a [`ScriptStep`].
-pub fn typed_step(step: &Step, line: usize) -> Option<ScriptStep> {
-    toml::Value::try_from(step)
-        .ok()
-        .map(|value| ScriptStep { value, line })
-}
-
-/// A stdout line as a typed step (init, step_update, envelope), or a plain `stdout`
-/// step when the script format cannot say it field by field.
-pub fn stdout_script_step(line: &str, n: usize) -> ScriptStep {
-    let typed = stdout_step(format!("{line}\n").as_bytes())
-        .ok()
-        .and_then(|s| typed_step(&s, n));
-    typed.unwrap_or_else(|| ScriptStep::new("stdout", toml::Value::String(line.to_string()), n))
 }

@@ -4,10 +4,10 @@
 //! sessions by `session_oracle` (seed 000). Each expectation carries the
 //! reason, written as a comment into the scenario.
 
-use super::case::{Process, ReproCase};
-use super::seen::{seen, Seen};
-use crate::fuzz::case::{Case, OneshotAgy, OneshotCase, OneshotStep};
-use crate::fuzz::oracle::{oracle as fuzz_oracle, OpOracle};
+use crate::profile::fuzz_kit::case::{Case, OneshotAgy, OneshotCase, OneshotStep};
+use crate::profile::fuzz_kit::oracle::{oracle as fuzz_oracle, OpOracle};
+use crate::profile::repro_kit::case::{Process, ReproCase};
+use crate::profile::repro_kit::seen::{seen, Seen};
 use crate::scenario::{
     AcpExpect, HistoryExpect, JournalExpect, OpExpect, OutcomeSet, OutputExpect, UsageExpect,
 };
@@ -125,7 +125,7 @@ fn static_status(s: &str) -> &'static str {
 
 /// Which of the fuzz oracle's agy behaviours a oneshot invocation shows, why, and the
 /// behaviour's name.
-pub(super) fn classify(p: &Process) -> (OneshotAgy, String, &'static str) {
+pub fn classify(p: &Process) -> (OneshotAgy, String, &'static str) {
     let seen: Vec<Seen> = p.turns.iter().flat_map(|t| &t.steps).map(seen).collect();
     let result = seen.iter().rev().find_map(|s| match s {
         Seen::Result(r) => Some(r),

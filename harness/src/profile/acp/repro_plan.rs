@@ -7,8 +7,8 @@
 //! load replay stays out of the history; late output (after a response or a restore)
 //! joins no turn and late permission requests are answered `cancelled`.
 
-use super::case::{Process, ReproCase, ScriptStep};
-use super::oracle::{outcomes, quote, OpPlan, Plan};
+use crate::profile::repro_kit::case::{Process, ReproCase, ScriptStep};
+use crate::profile::repro_kit::plan::{outcomes, quote, OpPlan, Plan};
 use crate::scenario::{AcpExpect, HistoryExpect, JournalExpect, OpExpect};
 use agent_client_protocol::v1::schema::AGENT_METHOD_NAMES;
 use agy_protocol::acp::script::StopReasonName;

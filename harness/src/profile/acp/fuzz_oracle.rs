@@ -7,7 +7,7 @@
 //! requests outside a turn are answered `cancelled`, agent death is a retryable
 //! failure, a closed session leaves no agent running.
 
-use super::acp_case::{AcpCase, AcpOp, Late, TurnAgy};
+use crate::profile::acp::fuzz_case::{AcpCase, AcpOp, Late, TurnAgy};
 use agy_protocol::driver::Outcome;
 
 /// The word of the n-th prompt (0-based); it names the prompt's rule and texts.
@@ -358,7 +358,7 @@ fn close(s: &mut State) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::acp_case::{Replay, RestoreAgy};
+    use crate::profile::acp::fuzz_case::{Replay, RestoreAgy};
 
     fn agent(load_fails: bool, resume_fails: bool) -> (RestoreAgy, RestoreAgy) {
         let r = |fails| RestoreAgy {

@@ -3,9 +3,11 @@
 //! answer, a failure is `isError` with the class its text names, and no agy process is
 //! left behind.
 
-use super::case::ReproCase;
-use super::oracle::{classify, duration, outcomes, print_run_op, print_run_plan, Plan};
-use crate::fuzz::case::OneshotAgy;
+use crate::profile::fuzz_kit::case::OneshotAgy;
+use crate::profile::repro_kit::case::ReproCase;
+use crate::profile::repro_kit::plan::{
+    classify, duration, outcomes, print_run_op, print_run_plan, Plan,
+};
 use crate::scenario::{JournalExpect, OpExpect};
 use agy_protocol::driver::Outcome;
 

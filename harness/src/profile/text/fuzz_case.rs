@@ -2,7 +2,7 @@
 //! outcome each `ask` must report) and its scenario file. One ask per run; the cases
 //! are weighted toward the bug classes of print-mode clients (docs/contract.md, `text`).
 
-use super::render::{header, q, q_list, write_expect};
+use crate::profile::fuzz_kit::render::{header, q, q_list, write_expect};
 use crate::scenario::Profile;
 use agy_protocol::driver::Outcome;
 use proptest::prelude::*;
@@ -163,4 +163,20 @@ pub fn render_text(
         c.steps.len()
     );
     out
+}
+
+/// A generated `text` case as `fuzz` holds it.
+#[derive(Debug)]
+pub struct Text(pub TextCase);
+
+impl crate::profile::FuzzCase for Text {
+    fn render(
+        &self,
+        profile: Profile,
+        name: &str,
+        description: &str,
+        comment: &[String],
+    ) -> String {
+        render_text(profile, &self.0, name, description, comment)
+    }
 }

@@ -2,7 +2,7 @@
 //! or fails in one of the ways the `mcp` contract names, and the scenario file that
 //! judges them by that contract (docs/contract.md, "mcp").
 
-use super::render::{header, write_expect};
+use crate::profile::fuzz_kit::render::{header, write_expect};
 use crate::scenario::Profile;
 use proptest::prelude::*;
 use std::fmt::Write as _;
@@ -95,4 +95,20 @@ pub fn render_tool(
         case.calls.len()
     );
     out
+}
+
+/// A generated `mcp` case as `fuzz` holds it.
+#[derive(Debug)]
+pub struct Tool(pub ToolCase);
+
+impl crate::profile::FuzzCase for Tool {
+    fn render(
+        &self,
+        profile: Profile,
+        name: &str,
+        description: &str,
+        comment: &[String],
+    ) -> String {
+        render_tool(profile, &self.0, name, description, comment)
+    }
 }

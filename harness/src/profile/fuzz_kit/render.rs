@@ -1,8 +1,8 @@
 //! Renders a case and its oracle as a scenario file (the catalogue's TOML), so the
 //! existing runner runs it and `agy-harness check` accepts it.
 
-use super::case::{Case, OneshotAgy, OneshotCase, SessionCase, TurnAgy};
-use super::oracle::{
+use crate::profile::fuzz_kit::case::{Case, OneshotAgy, OneshotCase, SessionCase, TurnAgy};
+use crate::profile::fuzz_kit::oracle::{
     answer, late_text, late_usage, oracle, turn_usage, OpOracle, Oracle, TURN_WORDS,
 };
 use crate::scenario::Profile;
@@ -10,18 +10,18 @@ use agy_protocol::AgyVersion;
 use std::fmt::Write;
 
 /// A string as a TOML basic string.
-pub(super) fn q(s: &str) -> String {
+pub fn q(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
 /// Strings as a TOML array of basic strings.
-pub(super) fn q_list<S: AsRef<str>>(items: &[S]) -> String {
+pub fn q_list<S: AsRef<str>>(items: &[S]) -> String {
     let items: Vec<String> = items.iter().map(|s| q(s.as_ref())).collect();
     format!("[{}]", items.join(", "))
 }
 
 /// The `[scenario]` table of a generated case, with `comment` lines on top.
-pub(super) fn header(
+pub fn header(
     profile: Profile,
     agy: Option<&str>,
     name: &str,
@@ -46,7 +46,7 @@ pub(super) fn header(
 }
 
 /// An op's `expect = { … }` line (none without parts) and the blank line after the op.
-pub(super) fn write_expect(out: &mut String, parts: &[String]) {
+pub fn write_expect(out: &mut String, parts: &[String]) {
     if !parts.is_empty() {
         let _ = writeln!(out, "expect = {{ {} }}", parts.join(", "));
     }
@@ -176,7 +176,11 @@ fn oneshot(out: &mut String, c: &OneshotCase, o: &Oracle) {
     }
 }
 
-fn turn_steps(i: usize, t: &super::case::SessionTurn, last_hangs: bool) -> Vec<String> {
+fn turn_steps(
+    i: usize,
+    t: &crate::profile::fuzz_kit::case::SessionTurn,
+    last_hangs: bool,
+) -> Vec<String> {
     let (input, output) = turn_usage(i);
     let usage = format!("usage = {{ input = {input}, output = {output} }}");
     let mut steps = Vec::new();
@@ -299,6 +303,22 @@ fn journal(out: &mut String, o: &Oracle) {
     }
     if let Some(n) = o.history_turns {
         let _ = writeln!(out, "\n[expect.history]\nturns = {n}\nno_carryover = true");
+    }
+}
+
+/// A generated `oneshot` or `session` case as `fuzz` holds it.
+#[derive(Debug)]
+pub struct Agy(pub Case);
+
+impl crate::profile::FuzzCase for Agy {
+    fn render(
+        &self,
+        profile: Profile,
+        name: &str,
+        description: &str,
+        comment: &[String],
+    ) -> String {
+        render(profile, &self.0, name, description, comment)
     }
 }
 
