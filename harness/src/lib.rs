@@ -6,7 +6,7 @@
 //!
 //! - [`exit_code`], `fatal`, `interrupt`: exit codes, the error that ends a command, SIGINT;
 //!   [`keep`]: the files a user keeps, never replaced unless forced.
-//! - [`profile`]: each profile as one unit (ops, contract, reach) and their registry.
+//! - [`profile`]: each profile as one unit (reach, contract, oracle) and their registry.
 //! - [`scenario`]: the scenario model, parser and catalogue; [`embedded`]: the catalogue
 //!   and spikes built into the binary; [`locate`]: where binaries and the catalogue are.
 //! - [`adapter_config`]: how to start a driver and read its errors ([`mcp_table`]: its

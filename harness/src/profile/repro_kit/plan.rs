@@ -1,7 +1,7 @@
 //! The expectations of a reproduction: what a correct adapter of the profile reports
 //! for the behaviour agy showed. Oneshot invocations are classified into the fuzz
 //! oracle's agy behaviours and judged by it (ADR 0013's error table, in its order);
-//! sessions by `session_oracle` (seed 000). Each expectation carries the
+//! sessions by the `session` profile's plan (seed 000). Each expectation carries the
 //! reason, written as a comment into the scenario.
 
 use crate::profile::fuzz_kit::case::{Case, OneshotAgy, OneshotCase, OneshotStep};
