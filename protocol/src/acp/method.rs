@@ -66,23 +66,31 @@ impl AcpMethod {
     }
 }
 
-impl fmt::Display for AcpMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
+/// `Display` and comparisons with strings through `as_str`, for a method name type.
+macro_rules! spelled_by_as_str {
+    ($t:ty) => {
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl PartialEq<str> for $t {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+
+        impl PartialEq<String> for $t {
+            fn eq(&self, other: &String) -> bool {
+                self.as_str() == other
+            }
+        }
+    };
 }
 
-impl PartialEq<str> for AcpMethod {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<String> for AcpMethod {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other
-    }
-}
+spelled_by_as_str!(AcpMethod);
+spelled_by_as_str!(ClientMethod);
 
 impl Serialize for AcpMethod {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -136,24 +144,6 @@ impl ClientMethod {
     /// The method.
     pub fn method(&self) -> &AcpMethod {
         &self.0
-    }
-}
-
-impl fmt::Display for ClientMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl PartialEq<str> for ClientMethod {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<String> for ClientMethod {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other
     }
 }
 
