@@ -13,6 +13,7 @@ use crate::repro::acp_transcript::{Direction, Line, Message};
 use crate::repro::build::BuildError;
 use crate::repro::build::Built;
 use agy_protocol::acp::script::StopReasonName;
+use agy_protocol::driver::AcpPermission;
 use serde::Deserialize;
 use serde_json::Value as Json;
 use toml::Value;
@@ -38,7 +39,7 @@ enum Phase {
 struct Conv {
     processes: Vec<Process>,
     notes: Vec<String>,
-    permission: Option<String>,
+    permission: Option<AcpPermission>,
     phase: Phase,
     /// The user's prompts so far, in order.
     prompts: Vec<String>,
@@ -343,7 +344,7 @@ impl Conv {
             .and_then(Json::as_str)
             .unwrap_or("");
         if matches!(self.phase, Phase::Turn(_)) && (option.contains("reject") || option == "deny") {
-            self.permission = Some("deny".into());
+            self.permission = Some(AcpPermission::Deny);
         }
     }
 }

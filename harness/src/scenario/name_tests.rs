@@ -1,7 +1,7 @@
 //! A name from a closed set, misspelt in a scenario, fails at load: located at the
 //! value (file:line:col) with a hint naming the values accepted. One test per set
-//! (ACP methods, client methods, permission outcomes, signals), and a proptest that no
-//! value of those keys makes the parser panic.
+//! (ACP methods, client methods, permission outcomes, signals, the ops' `permission`),
+//! and a proptest that no value of those keys makes the parser panic.
 
 use super::parse::parse_scenario;
 use agy_protocol::diag::{Diagnostic, SourceFile};
@@ -47,6 +47,26 @@ fn a_misspelt_acp_method_to_wait_for_is_located_with_the_methods_accepted() {
     let hint = d.hint.unwrap_or_default();
     assert!(hint.contains("did you mean `session/prompt`?"), "{hint}");
     assert!(hint.contains("`session/request_permission`"), "{hint}");
+}
+
+#[test]
+fn an_ops_permission_is_one_its_family_takes() {
+    let text = "[scenario]\nname = \"acp/x\"\nprofile = \"acp\"\n\n[[op]]\nacp_new = { permission = \"alow\" }\n";
+    let d = only_problem(text);
+    assert_eq!((d.line, d.column), at(text, "\"alow\""), "{d}");
+    assert!(d.message.contains("unknown variant `alow`"), "{d}");
+    let hint = d.hint.unwrap_or_default();
+    assert!(hint.contains("did you mean `allow`?"), "{hint}");
+    assert!(hint.contains("`ask`"), "{hint}");
+    // `cancel` is the editor's answer (`agent_new`), not an ACP client's.
+    let text = text.replace("alow", "cancel");
+    assert!(only_problem(&text)
+        .message
+        .contains("unknown variant `cancel`"));
+    let session = "[scenario]\nname = \"session/x\"\nprofile = \"session\"\n\n[[op]]\nopen = { permission = \"skip\" }\n\n[[op]]\nselect = { permission = \"always\" }\n";
+    let d = only_problem(session);
+    assert_eq!((d.line, d.column), at(session, "\"always\""), "{d}");
+    assert!(d.hint.unwrap_or_default().contains("`skip`"));
 }
 
 #[test]

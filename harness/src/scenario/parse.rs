@@ -313,12 +313,17 @@ fn parse_action(
     let keys = action_keys(action);
     let mut map = serde_json::Map::new();
     let mut mistyped = false;
+    // Where each string field's value is, to locate a value the op does not take.
+    let mut strings: Vec<(String, usize)> = Vec::new();
     for key in keys.iter().copied() {
         if let Some(raw) = w.raw(key) {
             if let Some(d) = mistyped_field(src, key, raw) {
                 diags.push(d);
                 mistyped = true;
                 continue;
+            }
+            if let DeValue::String(text) = raw.get_ref() {
+                strings.push((text.to_string(), raw.span().start));
             }
         }
         if let Some(v) = w.get::<serde_json::Value>(key, diags) {
@@ -339,10 +344,16 @@ fn parse_action(
     match serde_json::from_value::<RequestOp>(serde_json::Value::Object(map)) {
         Ok(op) => Some(OpAction::Request(op)),
         Err(e) => {
-            diags.push(
-                Diagnostic::at(src, value.span().start, format!("{e} in {what}"))
-                    .with_hint("see docs/driver-protocol.md for the fields of each op"),
-            );
+            let message = e.to_string();
+            // A closed set's value (`permission = "alow"`) is located at the value, with
+            // the values the op takes.
+            let at = strings
+                .iter()
+                .find(|(text, _)| message.contains(&format!("unknown variant `{text}`")))
+                .map_or(value.span().start, |(_, at)| *at);
+            let hint = agy_protocol::diag::hint_for_serde_message(&message)
+                .unwrap_or_else(|| "see docs/driver-protocol.md for the fields of each op".into());
+            diags.push(Diagnostic::at(src, at, format!("{message} in {what}")).with_hint(hint));
             None
         }
     }

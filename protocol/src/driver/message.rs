@@ -1,6 +1,7 @@
 //! Requests, replies and events of driver protocol v1.
 
 use super::outcome::Outcome;
+use super::permission::{AcpPermission, AgentPermission, AgyPermission};
 use crate::profile::Profile;
 use serde::{Deserialize, Serialize};
 
@@ -54,7 +55,7 @@ pub enum RequestOp {
         effort: Option<String>,
         /// Permission selection (`skip` for `--dangerously-skip-permissions`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        permission: Option<String>,
+        permission: Option<AgyPermission>,
     },
     /// `session`: one user turn.
     Turn {
@@ -75,7 +76,7 @@ pub enum RequestOp {
         effort: Option<String>,
         /// Permission.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        permission: Option<String>,
+        permission: Option<AgyPermission>,
     },
     /// `session` / `acp`: cancel the running turn.
     Cancel {
@@ -101,9 +102,10 @@ pub enum RequestOp {
         /// Mode to select (`default`, `auto_edit`, `yolo`), re-applied after a restore.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mode: Option<String>,
-        /// How permission requests of a turn are answered: `allow` (default) or `deny`.
+        /// How permission requests of a turn are answered: `allow` (default), `deny`
+        /// or `ask` (left pending).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        permission: Option<String>,
+        permission: Option<AcpPermission>,
     },
     /// `acp`: one prompt turn (`session/prompt`); a session saved by an earlier client
     /// process is restored first.
@@ -168,7 +170,7 @@ pub enum RequestOp {
         /// How the session's permission requests are answered: `allow` (default),
         /// `deny` or `cancel`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        permission: Option<String>,
+        permission: Option<AgentPermission>,
     },
     /// `acp-agent`: one `session/prompt`; the result's `text` is every
     /// `agent_message_chunk` of the turn.
@@ -272,7 +274,7 @@ pub struct AskRequest {
     pub effort: Option<String>,
     /// Permission selection (`skip` for `--dangerously-skip-permissions`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permission: Option<String>,
+    pub permission: Option<AgyPermission>,
     /// The adapter's timeout in seconds (before the time scale).
     pub timeout_s: f64,
     /// The work directory agy runs in, relative to the sandbox's work folder.
@@ -486,7 +488,7 @@ mod tests {
             (
                 proptest::option::of("[a-z0-9]{1,6}"),
                 "\\PC{0,20}",
-                proptest::option::of("skip|ask"),
+                proptest::option::of(Just(AgyPermission::Skip)),
                 0.0f64..1000.0
             )
                 .prop_map(|(session, prompt, permission, timeout_s)| RequestOp::Ask(
@@ -506,7 +508,11 @@ mod tests {
                 "[a-z0-9]{1,6}",
                 proptest::option::of("[a-z0-9.-]{1,12}"),
                 proptest::option::of("[a-z_]{1,8}"),
-                proptest::option::of("allow|deny")
+                proptest::option::of(prop_oneof![
+                    Just(AcpPermission::Allow),
+                    Just(AcpPermission::Deny),
+                    Just(AcpPermission::Ask)
+                ])
             )
                 .prop_map(|(session, model, mode, permission)| RequestOp::AcpNew {
                     session,
@@ -537,12 +543,18 @@ mod tests {
                     }
                 }),
             Just(RequestOp::AgentInitialize {}),
-            ("[a-z0-9]{1,6}", proptest::option::of("allow|deny|cancel")).prop_map(
-                |(session, permission)| RequestOp::AgentNew {
+            (
+                "[a-z0-9]{1,6}",
+                proptest::option::of(prop_oneof![
+                    Just(AgentPermission::Allow),
+                    Just(AgentPermission::Deny),
+                    Just(AgentPermission::Cancel)
+                ])
+            )
+                .prop_map(|(session, permission)| RequestOp::AgentNew {
                     session,
                     permission
-                }
-            ),
+                }),
             ("[a-z0-9]{1,6}", "\\PC{0,20}")
                 .prop_map(|(session, text)| RequestOp::AgentPrompt { session, text }),
             "[a-z0-9]{1,6}".prop_map(|session| RequestOp::AgentCancel { session }),

@@ -7,6 +7,7 @@
 mod message;
 mod ops;
 mod outcome;
+mod permission;
 
 pub use message::{
     parse_driver_line, AcpRestoreState, AskRequest, DriverEvent, DriverLine, ErrorInfo,
@@ -14,3 +15,4 @@ pub use message::{
 };
 pub use ops::{op_doc, ops_hint, ops_of, OpDoc, COMMON_OPS, OPS};
 pub use outcome::Outcome;
+pub use permission::{AcpPermission, AgentPermission, AgyPermission};

@@ -55,9 +55,9 @@ pub struct CheckpointRecord {
     /// The mode the user selected, re-applied after a restore.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
-    /// The permission policy (`allow`, `deny`).
+    /// The permission policy (`allow`, `deny`, `ask`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permission: Option<String>,
+    pub permission: Option<agy_protocol::driver::AcpPermission>,
     /// Committed or prompt pending.
     pub phase: Phase,
     /// Set when `phase` is `prompt_pending`.

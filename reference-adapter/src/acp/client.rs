@@ -318,7 +318,9 @@ impl AcpClient {
     }
 
     pub(crate) fn policy(&self) -> PermissionPolicy {
-        PermissionPolicy::parse(self.record.as_ref().and_then(|r| r.permission.as_deref()))
+        self.record
+            .as_ref()
+            .and_then(|r| r.permission)
             .unwrap_or_default()
     }
 
@@ -328,9 +330,8 @@ impl AcpClient {
         &mut self,
         model: Option<String>,
         mode: Option<String>,
-        permission: Option<String>,
+        permission: Option<PermissionPolicy>,
     ) -> Result<(), Failure> {
-        PermissionPolicy::parse(permission.as_deref()).map_err(Failure::bad_request)?;
         self.start_agent().await?;
         let params = serde_json::to_value(NewSessionRequest::new(self.setup.cwd.clone()))
             .unwrap_or(Value::Null);

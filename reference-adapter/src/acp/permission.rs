@@ -8,65 +8,35 @@ use agent_client_protocol_schema::v1::{
     SelectedPermissionOutcome,
 };
 
-/// The session's policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PermissionPolicy {
-    /// Choose an allow option (`allow_once` first).
-    #[default]
-    Allow,
-    /// Choose a reject option (`reject_once` first).
-    Deny,
-    /// Leave the request pending, as a user who has not decided yet: it is answered
-    /// `cancelled` when the turn is cancelled or ends (docs/agy-acp-reference.md §1.7, §7 item 18).
-    Ask,
-}
+/// The session's policy: `acp_new`'s `permission` (allow when absent).
+pub use agy_protocol::driver::AcpPermission as PermissionPolicy;
 
-impl PermissionPolicy {
-    /// Parses `allow` / `deny` (absent means allow).
-    pub fn parse(text: Option<&str>) -> Result<PermissionPolicy, String> {
-        match text {
-            None | Some("allow") => Ok(PermissionPolicy::Allow),
-            Some("deny") => Ok(PermissionPolicy::Deny),
-            Some("ask") => Ok(PermissionPolicy::Ask),
-            Some(other) => Err(format!(
-                "unknown permission policy `{other}`; expected `allow`, `deny` or `ask`"
-            )),
-        }
-    }
-
-    /// The wire spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PermissionPolicy::Allow => "allow",
-            PermissionPolicy::Deny => "deny",
-            PermissionPolicy::Ask => "ask",
-        }
-    }
-
-    /// The answer to a request offering `options`; `None` for [`PermissionPolicy::Ask`]
-    /// (the request stays pending).
-    pub fn answer(self, options: &[PermissionOption]) -> Option<RequestPermissionResponse> {
-        let preference: [PermissionOptionKind; 2] = match self {
-            PermissionPolicy::Ask => return None,
-            PermissionPolicy::Allow => [
-                PermissionOptionKind::AllowOnce,
-                PermissionOptionKind::AllowAlways,
-            ],
-            PermissionPolicy::Deny => [
-                PermissionOptionKind::RejectOnce,
-                PermissionOptionKind::RejectAlways,
-            ],
-        };
-        let chosen = preference
-            .iter()
-            .find_map(|kind| options.iter().find(|o| o.kind == *kind));
-        Some(match chosen {
-            Some(option) => RequestPermissionResponse::new(RequestPermissionOutcome::Selected(
-                SelectedPermissionOutcome::new(option.option_id.clone()),
-            )),
-            None => cancelled(),
-        })
-    }
+/// The answer under `policy` to a request offering `options`; `None` for
+/// [`PermissionPolicy::Ask`] (the request stays pending).
+pub fn answer(
+    policy: PermissionPolicy,
+    options: &[PermissionOption],
+) -> Option<RequestPermissionResponse> {
+    let preference: [PermissionOptionKind; 2] = match policy {
+        PermissionPolicy::Ask => return None,
+        PermissionPolicy::Allow => [
+            PermissionOptionKind::AllowOnce,
+            PermissionOptionKind::AllowAlways,
+        ],
+        PermissionPolicy::Deny => [
+            PermissionOptionKind::RejectOnce,
+            PermissionOptionKind::RejectAlways,
+        ],
+    };
+    let chosen = preference
+        .iter()
+        .find_map(|kind| options.iter().find(|o| o.kind == *kind));
+    Some(match chosen {
+        Some(option) => RequestPermissionResponse::new(RequestPermissionOutcome::Selected(
+            SelectedPermissionOutcome::new(option.option_id.clone()),
+        )),
+        None => cancelled(),
+    })
 }
 
 /// The `cancelled` outcome.
@@ -95,11 +65,11 @@ mod tests {
     #[test]
     fn policies_choose_among_the_offered_options() {
         assert_eq!(
-            chosen(&PermissionPolicy::Allow.answer(&antigravity_options())).as_deref(),
+            chosen(&answer(PermissionPolicy::Allow, &antigravity_options())).as_deref(),
             Some("allow")
         );
         assert_eq!(
-            chosen(&PermissionPolicy::Deny.answer(&antigravity_options())).as_deref(),
+            chosen(&answer(PermissionPolicy::Deny, &antigravity_options())).as_deref(),
             Some("deny")
         );
     }
@@ -111,24 +81,12 @@ mod tests {
             "A",
             PermissionOptionKind::AllowOnce,
         )];
-        assert_eq!(chosen(&PermissionPolicy::Deny.answer(&only_allow)), None);
-        assert_eq!(chosen(&PermissionPolicy::Allow.answer(&[])), None);
+        assert_eq!(chosen(&answer(PermissionPolicy::Deny, &only_allow)), None);
+        assert_eq!(chosen(&answer(PermissionPolicy::Allow, &[])), None);
     }
 
     #[test]
-    fn policy_names_parse() {
-        assert_eq!(PermissionPolicy::parse(None), Ok(PermissionPolicy::Allow));
-        assert_eq!(
-            PermissionPolicy::parse(Some("deny")),
-            Ok(PermissionPolicy::Deny)
-        );
-        assert_eq!(
-            PermissionPolicy::parse(Some("ask")),
-            Ok(PermissionPolicy::Ask)
-        );
-        assert!(PermissionPolicy::parse(Some("always")).is_err());
-        assert!(PermissionPolicy::Ask
-            .answer(&antigravity_options())
-            .is_none());
+    fn ask_leaves_the_request_pending() {
+        assert!(answer(PermissionPolicy::Ask, &antigravity_options()).is_none());
     }
 }

@@ -4,7 +4,7 @@
 
 use super::client::AcpClient;
 use super::connection::{Connection, Inbound};
-use super::permission::cancelled;
+use super::permission::{answer, cancelled};
 use super::quarantine::{Gate, PermissionAction, UpdateAction};
 use super::signals::{Interrupted, Signals};
 use crate::faults::Fault;
@@ -221,7 +221,7 @@ impl AcpClient {
             action,
             serde_json::from_value::<RequestPermissionRequest>(params),
         ) {
-            (PermissionAction::Policy, Ok(req)) => match self.policy().answer(&req.options) {
+            (PermissionAction::Policy, Ok(req)) => match answer(self.policy(), &req.options) {
                 Some(r) => r,
                 None => {
                     self.held.push(id);

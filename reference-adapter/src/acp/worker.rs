@@ -27,7 +27,7 @@ pub(crate) enum AcpCommand {
         id: u64,
         model: Option<String>,
         mode: Option<String>,
-        permission: Option<String>,
+        permission: Option<agy_protocol::driver::AcpPermission>,
     },
     Prompt {
         id: u64,

@@ -11,6 +11,7 @@ use super::verdict::{judge_result, turn_text};
 use crate::environment::Environment;
 use crate::failure::{tail, Failure, TURN_CANCELLED, TURN_FAILED, TURN_TIMEOUT};
 use crate::faults::{Fault, FaultSet};
+use agy_protocol::driver::AgyPermission;
 use agy_protocol::driver::{HistoryEntry, Outcome};
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::Envelope;
@@ -92,7 +93,7 @@ impl Conversation {
         &mut self,
         model: Option<String>,
         effort: Option<String>,
-        permission: Option<String>,
+        permission: Option<AgyPermission>,
     ) {
         let changed = self.selection.apply(model, effort, permission);
         if let Some(reason) = release_after_select(changed, &self.faults) {

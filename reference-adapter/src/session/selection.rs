@@ -1,6 +1,7 @@
 //! The model / effort / permission selection of a conversation, and the persistent
 //! process's command line.
 
+use agy_protocol::driver::AgyPermission;
 use std::ffi::OsString;
 use std::path::Path;
 
@@ -11,18 +12,15 @@ pub struct Selection {
     pub model: Option<String>,
     /// `--effort`.
     pub effort: Option<String>,
-    /// `skip` means `--dangerously-skip-permissions`; anything else (or none) means agy's
-    /// default review mode.
-    pub permission: Option<String>,
+    /// `skip` means `--dangerously-skip-permissions`; none means agy's default review
+    /// mode.
+    pub permission: Option<AgyPermission>,
 }
 
 impl Selection {
     /// True when the permission selection asks for `--dangerously-skip-permissions`.
     pub fn skips_permissions(&self) -> bool {
-        matches!(
-            self.permission.as_deref(),
-            Some("skip") | Some("dangerously-skip-permissions") | Some("always-proceed")
-        )
+        self.permission == Some(AgyPermission::Skip)
     }
 
     /// Applies a `select` op (absent fields stay as they are); true when the process
@@ -31,7 +29,7 @@ impl Selection {
         &mut self,
         model: Option<String>,
         effort: Option<String>,
-        permission: Option<String>,
+        permission: Option<AgyPermission>,
     ) -> bool {
         let before = (
             self.model.clone(),
@@ -119,7 +117,7 @@ mod tests {
         let sel = Selection {
             model: Some("m".into()),
             effort: Some("low".into()),
-            permission: Some("skip".into()),
+            permission: Some(AgyPermission::Skip),
         };
         let argv = strings(sel.argv(Path::new("/w"), Some("c1")));
         assert_eq!(
@@ -145,9 +143,12 @@ mod tests {
             ..Default::default()
         };
         assert!(!sel.apply(Some("a".into()), None, None));
-        assert!(!sel.apply(None, None, Some("review".into())));
         assert!(sel.apply(None, Some("high".into()), None));
         assert!(sel.apply(Some("b".into()), None, None));
-        assert!(sel.apply(None, None, Some("skip".into())));
+        assert!(sel.apply(None, None, Some(AgyPermission::Skip)));
+        assert!(
+            !sel.apply(None, None, Some(AgyPermission::Skip)),
+            "skip again"
+        );
     }
 }

@@ -9,6 +9,7 @@ use crate::environment::Environment;
 use crate::failure::{success_reply, Failure};
 use crate::faults::FaultSet;
 use crate::outbox::Outbox;
+use agy_protocol::driver::AgyPermission;
 use agy_protocol::driver::OpResult;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,7 +28,7 @@ enum Command {
         id: u64,
         model: Option<String>,
         effort: Option<String>,
-        permission: Option<String>,
+        permission: Option<AgyPermission>,
     },
     Cancel {
         id: u64,
@@ -124,7 +125,7 @@ impl Sessions {
         session: &str,
         model: Option<String>,
         effort: Option<String>,
-        permission: Option<String>,
+        permission: Option<AgyPermission>,
     ) {
         self.queue(
             id,

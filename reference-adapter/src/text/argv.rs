@@ -1,6 +1,7 @@
 //! The agy command line of one question.
 
 use crate::faults::{Fault, FaultSet};
+use agy_protocol::driver::AgyPermission;
 use std::ffi::OsString;
 
 /// How agy is asked to print its answer.
@@ -47,7 +48,7 @@ pub struct Selection {
     /// `--effort`.
     pub effort: Option<String>,
     /// `skip` for `--dangerously-skip-permissions`.
-    pub permission: Option<String>,
+    pub permission: Option<AgyPermission>,
 }
 
 /// `agy -p <prompt> [--output-format json|stream-json] --print-timeout <t>s
@@ -74,7 +75,7 @@ pub fn build_argv(
         Continuation::Id(id) => argv.extend(["--conversation".into(), id.into()]),
         Continuation::Latest => argv.push("--continue".into()),
     }
-    if selection.permission.as_deref() == Some("skip")
+    if selection.permission == Some(AgyPermission::Skip)
         || faults.has(Fault::TextSkipPermissionsAlways)
     {
         argv.push("--dangerously-skip-permissions".into());
@@ -110,7 +111,7 @@ mod tests {
         );
         assert!(!words(&plain).contains(&"--dangerously-skip-permissions".to_string()));
         let asked = Selection {
-            permission: Some("skip".into()),
+            permission: Some(AgyPermission::Skip),
             ..Selection::default()
         };
         let skip = build_argv(

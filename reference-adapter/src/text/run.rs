@@ -86,7 +86,7 @@ pub async fn ask(
     let selection = Selection {
         model: req.model.clone(),
         effort: req.effort.clone(),
-        permission: req.permission.clone(),
+        permission: req.permission,
     };
     let argv = build_argv(&req.prompt, mode, req.timeout_s, &how, &selection, faults);
     let run = run_agy(env, faults, &work_dir, &argv, mode, req.timeout_s).await?;

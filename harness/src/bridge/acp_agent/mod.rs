@@ -86,11 +86,7 @@ async fn answer(bridge: Arc<Bridge>, id: u64, started: Started) -> Reply {
         Started::Later(RequestOp::AgentNew {
             session,
             permission,
-        }) => {
-            bridge
-                .new_session(id, &session, permission.as_deref())
-                .await
-        }
+        }) => bridge.new_session(id, &session, permission).await,
         Started::Later(RequestOp::AgentLoad { session }) => bridge.load(id, &session).await,
         Started::Later(other) => unknown_op(id, other.name()),
     }

@@ -157,12 +157,9 @@ impl Bridge {
         &self,
         id: u64,
         handle: &str,
-        permission: Option<&str>,
+        permission: Option<Policy>,
     ) -> Reply {
-        let policy = match Policy::parse(permission) {
-            Ok(p) => p,
-            Err(e) => return bad_request(id, e.to_string()),
-        };
+        let policy = permission.unwrap_or_default();
         let live = match self.agent().await {
             Ok(live) => live,
             Err(why) => return agent_gone(id, why),

@@ -6,34 +6,9 @@ use agent_client_protocol::v1::schema::SessionId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// How a session's `session/request_permission` is answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(super) enum Policy {
-    /// An allow option (allow once before allow always).
-    #[default]
-    Allow,
-    /// A reject option (reject once before reject always).
-    Deny,
-    /// `cancelled`.
-    Cancel,
-}
-
-/// A `permission` value that names no policy.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown permission `{0}`; expected `allow`, `deny` or `cancel`")]
-pub(super) struct UnknownPolicy(String);
-
-impl Policy {
-    /// Reads a scenario's `permission` value.
-    pub(super) fn parse(value: Option<&str>) -> Result<Policy, UnknownPolicy> {
-        match value {
-            None | Some("allow") => Ok(Policy::Allow),
-            Some("deny") => Ok(Policy::Deny),
-            Some("cancel") => Ok(Policy::Cancel),
-            Some(other) => Err(UnknownPolicy(other.to_string())),
-        }
-    }
-}
+/// How a session's `session/request_permission` is answered: `agent_new`'s
+/// `permission` (allow when absent).
+pub(super) use agy_protocol::driver::AgentPermission as Policy;
 
 /// Where a session's chunks go right now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -225,13 +200,5 @@ mod tests {
         seen.cancelled(&id);
         seen.begin_prompt(&id);
         assert!(!seen.end(&id).client_cancelled);
-    }
-
-    #[test]
-    fn permission_policies_are_read_from_their_names() {
-        assert_eq!(Policy::parse(None), Ok(Policy::Allow));
-        assert_eq!(Policy::parse(Some("deny")), Ok(Policy::Deny));
-        assert_eq!(Policy::parse(Some("cancel")), Ok(Policy::Cancel));
-        assert!(Policy::parse(Some("yes")).is_err());
     }
 }

@@ -90,7 +90,7 @@ struct Tally {
 pub fn acp_plan(case: &ReproCase) -> Plan {
     let mut t = Tally::default();
     let new = match &case.permission {
-        Some(p) => format!("acp_new = {{ permission = {} }}", quote(p)),
+        Some(p) => format!("acp_new = {{ permission = {} }}", quote(p.as_str())),
         None => "acp_new = {}".to_string(),
     };
     t.ops.push(OpPlan {

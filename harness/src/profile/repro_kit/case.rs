@@ -18,7 +18,7 @@ pub struct ReproCase {
     pub processes: Vec<Process>,
     /// acp: the client's permission policy (`acp_new`'s `permission`), when the
     /// transcript shows one other than the default `allow`.
-    pub permission: Option<String>,
+    pub permission: Option<agy_protocol::driver::AcpPermission>,
 }
 
 /// One agy process.
