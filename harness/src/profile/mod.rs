@@ -22,6 +22,7 @@ mod unit;
 
 pub use agy_protocol::driver::OpDoc;
 pub use agy_protocol::profile::AgyRun;
+pub(crate) use oracle::fuzz_case;
 pub use oracle::{shared, ContractOracle, FuzzCase, SharedCase};
 pub use registry::{reproduced_as, unit, units, DEFAULT};
 pub use unit::{Client, ContractLine, Evidence, ProbeScopes, ProfileUnit, Reach};

@@ -38,6 +38,30 @@ pub trait FuzzCase: Debug + Send + Sync {
 /// A generated case as strategies yield it.
 pub type SharedCase = Arc<dyn FuzzCase>;
 
+/// A generated case type as `fuzz` holds it: `$name($case)`, rendered by `$render`
+/// (`fn(Profile, &$case, name, description, comment) -> String`). Its `Debug` is the
+/// `case:` comment of a finding.
+macro_rules! fuzz_case {
+    ($(#[$doc:meta])* $name:ident($case:ty) => $render:path) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name(pub $case);
+
+        impl $crate::profile::FuzzCase for $name {
+            fn render(
+                &self,
+                profile: agy_protocol::profile::Profile,
+                name: &str,
+                description: &str,
+                comment: &[String],
+            ) -> String {
+                $render(profile, &self.0, name, description, comment)
+            }
+        }
+    };
+}
+pub(crate) use fuzz_case;
+
 /// `case` as a [`SharedCase`].
 pub fn shared(case: impl FuzzCase + 'static) -> SharedCase {
     Arc::new(case)

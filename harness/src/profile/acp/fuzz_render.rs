@@ -182,18 +182,7 @@ fn expect(out: &mut String, o: &AcpOracle) {
     }
 }
 
-/// A generated `acp` case as `fuzz` holds it.
-#[derive(Debug)]
-pub struct Acp(pub AcpCase);
-
-impl crate::profile::FuzzCase for Acp {
-    fn render(
-        &self,
-        profile: Profile,
-        name: &str,
-        description: &str,
-        comment: &[String],
-    ) -> String {
-        render_acp(profile, &self.0, name, description, comment)
-    }
-}
+crate::profile::fuzz_case!(
+    /// A generated `acp` case as `fuzz` holds it.
+    Acp(AcpCase) => render_acp
+);

@@ -306,21 +306,10 @@ fn journal(out: &mut String, o: &Oracle) {
     }
 }
 
-/// A generated `oneshot` or `session` case as `fuzz` holds it.
-#[derive(Debug)]
-pub struct Agy(pub Case);
-
-impl crate::profile::FuzzCase for Agy {
-    fn render(
-        &self,
-        profile: Profile,
-        name: &str,
-        description: &str,
-        comment: &[String],
-    ) -> String {
-        render(profile, &self.0, name, description, comment)
-    }
-}
+crate::profile::fuzz_case!(
+    /// A generated `oneshot` or `session` case as `fuzz` holds it.
+    Agy(Case) => render
+);
 
 #[cfg(test)]
 mod tests {

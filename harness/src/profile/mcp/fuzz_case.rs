@@ -97,18 +97,7 @@ pub fn render_tool(
     out
 }
 
-/// A generated `mcp` case as `fuzz` holds it.
-#[derive(Debug)]
-pub struct Tool(pub ToolCase);
-
-impl crate::profile::FuzzCase for Tool {
-    fn render(
-        &self,
-        profile: Profile,
-        name: &str,
-        description: &str,
-        comment: &[String],
-    ) -> String {
-        render_tool(profile, &self.0, name, description, comment)
-    }
-}
+crate::profile::fuzz_case!(
+    /// A generated `mcp` case as `fuzz` holds it.
+    Tool(ToolCase) => render_tool
+);

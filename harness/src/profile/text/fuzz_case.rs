@@ -165,18 +165,7 @@ pub fn render_text(
     out
 }
 
-/// A generated `text` case as `fuzz` holds it.
-#[derive(Debug)]
-pub struct Text(pub TextCase);
-
-impl crate::profile::FuzzCase for Text {
-    fn render(
-        &self,
-        profile: Profile,
-        name: &str,
-        description: &str,
-        comment: &[String],
-    ) -> String {
-        render_text(profile, &self.0, name, description, comment)
-    }
-}
+crate::profile::fuzz_case!(
+    /// A generated `text` case as `fuzz` holds it.
+    Text(TextCase) => render_text
+);
