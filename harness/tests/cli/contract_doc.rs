@@ -140,3 +140,43 @@ fn every_scenario_judges_a_rule_stated_in_the_contract_and_every_rule_is_judged(
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The anchor a heading line gets on the code host's rendering: lower case, punctuation
+/// other than `-` and `_` dropped, spaces made `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim_start_matches('#')
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+#[test]
+fn every_units_docs_link_names_a_heading_of_its_page() {
+    assert_eq!(
+        slug("## `oneshot`: an image provider (ADR 0013, docs/adr-0013-summary.md)"),
+        "oneshot-an-image-provider-adr-0013-docsadr-0013-summarymd"
+    );
+    let mut problems = Vec::new();
+    for u in units() {
+        let (page, anchor) = u.docs.split_once('#').unwrap_or((u.docs, ""));
+        let text = std::fs::read_to_string(workspace().join(page))
+            .unwrap_or_else(|e| panic!("`{}`: {page}: {e}", u.profile));
+        let headings: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with('#'))
+            .map(slug)
+            .collect();
+        if !headings.iter().any(|h| h == anchor) {
+            problems.push(format!(
+                "`{}`: {page} has no heading whose anchor is `#{anchor}` (harness/src/profile/{}/unit.rs `docs`)",
+                u.profile,
+                u.profile.as_str().replace('-', "_")
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
