@@ -5,13 +5,15 @@ use super::oracle::ContractOracle;
 use agy_protocol::driver::{ops_of, OpDoc};
 use agy_protocol::profile::{AgyRun, Profile};
 
-/// One profile: its ops, its contract, where its scenarios and docs are, and how the
-/// harness reaches an adapter of it.
+/// One profile: how the harness reaches an adapter of it, where its scenarios and docs
+/// are, its contract and its oracle. Its ops are driver-protocol vocabulary
+/// ([`ProfileUnit::ops`]).
 #[derive(Debug)]
 pub struct ProfileUnit {
     /// The profile.
     pub profile: Profile,
-    /// How the harness reaches the adapter, and how the adapter runs agy.
+    /// How the harness reaches the adapter (how the adapter runs agy is the profile's
+    /// own, [`ProfileUnit::agy`]).
     pub reach: Reach,
     /// Its folder under `scenarios/` (and under the built-in catalogue).
     pub scenarios: &'static str,
@@ -118,7 +120,6 @@ pub enum Client {
 }
 
 impl Client {
-    /// The name `agy-harness bridge` takes for it.
     /// The name `agy-harness bridge` takes for it: `acp` or `mcp`.
     pub fn as_str(self) -> &'static str {
         match self {

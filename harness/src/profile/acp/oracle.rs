@@ -5,10 +5,8 @@ use super::fuzz_render::Acp;
 use super::repro_plan::acp_plan;
 use crate::profile::repro_kit::case::ReproCase;
 use crate::profile::repro_kit::plan::Plan;
-use crate::profile::shared;
-use crate::profile::{ContractOracle, SharedCase};
-use proptest::strategy::BoxedStrategy;
-use proptest::strategy::Strategy;
+use crate::profile::{shared, ContractOracle, SharedCase};
+use proptest::strategy::{BoxedStrategy, Strategy};
 
 /// The `acp` contract's oracle.
 #[derive(Debug)]

@@ -1,4 +1,5 @@
-//! The `acp-agent` oracle: an ACP agent in front of agy: stop reasons, errors and agy processes of a turn. `fuzz` has no generator for it yet.
+//! The `acp-agent` oracle: an ACP agent in front of agy: stop reasons, errors and agy
+//! processes of a turn. `fuzz` has no generator for it yet.
 
 use super::repro_plan::editor_agent_plan;
 use crate::profile::repro_kit::case::ReproCase;

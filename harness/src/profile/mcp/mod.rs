@@ -1,5 +1,5 @@
-//! The `mcp` profile: its unit (reach, scenarios folder, docs), its contract and its oracle (what `fuzz`
-//! generates and `repro` expects for it).
+//! The `mcp` profile: its unit (reach, scenarios folder, docs), its contract and its
+//! oracle (what `fuzz` generates and `repro` expects for it).
 
 mod contract;
 pub mod fuzz_case;

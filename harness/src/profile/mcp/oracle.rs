@@ -1,13 +1,12 @@
-//! The `mcp` oracle: an MCP tool result: `isError` and a text that names the failure's class.
+//! The `mcp` oracle: an MCP tool result: `isError` and a text that names the failure's
+//! class.
 
 use super::fuzz_case::{tool_case, Tool};
 use super::repro_plan::tool_plan;
 use crate::profile::repro_kit::case::ReproCase;
 use crate::profile::repro_kit::plan::Plan;
-use crate::profile::shared;
-use crate::profile::{ContractOracle, SharedCase};
-use proptest::strategy::BoxedStrategy;
-use proptest::strategy::Strategy;
+use crate::profile::{shared, ContractOracle, SharedCase};
+use proptest::strategy::{BoxedStrategy, Strategy};
 
 /// The `mcp` contract's oracle.
 #[derive(Debug)]

@@ -4,12 +4,9 @@ use crate::profile::fuzz_kit::case::oneshot_case;
 use crate::profile::fuzz_kit::render::Agy;
 use crate::profile::repro_kit::case::ReproCase;
 use crate::profile::repro_kit::evidence::Evidence;
-use crate::profile::repro_kit::plan::oneshot_plan;
-use crate::profile::repro_kit::plan::Plan;
-use crate::profile::shared;
-use crate::profile::{ContractOracle, SharedCase};
-use proptest::strategy::BoxedStrategy;
-use proptest::strategy::Strategy;
+use crate::profile::repro_kit::plan::{oneshot_plan, Plan};
+use crate::profile::{shared, ContractOracle, SharedCase};
+use proptest::strategy::{BoxedStrategy, Strategy};
 
 /// The `oneshot` contract's oracle.
 #[derive(Debug)]

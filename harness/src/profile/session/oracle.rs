@@ -1,4 +1,5 @@
-//! The `session` oracle: seed 000's turns on one kept process, released on failure or a new selection.
+//! The `session` oracle: seed 000's turns on one kept process, released on failure or a new
+//! selection.
 
 use super::repro_plan::session_plan;
 use crate::profile::fuzz_kit::case::session_case;
@@ -6,10 +7,8 @@ use crate::profile::fuzz_kit::render::Agy;
 use crate::profile::repro_kit::case::ReproCase;
 use crate::profile::repro_kit::evidence::Evidence;
 use crate::profile::repro_kit::plan::Plan;
-use crate::profile::shared;
-use crate::profile::{ContractOracle, SharedCase};
-use proptest::strategy::BoxedStrategy;
-use proptest::strategy::Strategy;
+use crate::profile::{shared, ContractOracle, SharedCase};
+use proptest::strategy::{BoxedStrategy, Strategy};
 
 /// The `session` contract's oracle.
 #[derive(Debug)]

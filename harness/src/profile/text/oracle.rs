@@ -1,13 +1,12 @@
-//! The `text` oracle: one run per question, each outcome classified, a conversation continued run by run.
+//! The `text` oracle: one run per question, each outcome classified, a conversation
+//! continued run by run.
 
 use super::fuzz_case::{text_case, Text};
 use super::repro_plan::text_plan;
 use crate::profile::repro_kit::case::ReproCase;
 use crate::profile::repro_kit::plan::Plan;
-use crate::profile::shared;
-use crate::profile::{ContractOracle, SharedCase};
-use proptest::strategy::BoxedStrategy;
-use proptest::strategy::Strategy;
+use crate::profile::{shared, ContractOracle, SharedCase};
+use proptest::strategy::{BoxedStrategy, Strategy};
 
 /// The `text` contract's oracle.
 #[derive(Debug)]
