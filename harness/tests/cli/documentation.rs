@@ -110,3 +110,51 @@ fn scripts_examples_and_docs_spell_only_the_contract_names_agy_protocol_defines(
         unknown.join("\n")
     );
 }
+
+/// The section of `text` from the heading line starting with `heading` to the next
+/// heading of its level.
+fn section<'a>(text: &'a str, heading: &str) -> &'a str {
+    let start = text
+        .find(heading)
+        .unwrap_or_else(|| panic!("no `{heading}`"));
+    let rest = &text[start + heading.len()..];
+    let level = heading.split(' ').next().unwrap_or("##");
+    rest.find(&format!("\n{level} "))
+        .map_or(rest, |end| &rest[..end])
+}
+
+#[test]
+fn the_docs_that_list_profiles_and_ops_list_every_one() {
+    use agy_protocol::driver::OPS;
+    use agy_protocol::Profile;
+    let mut missing = Vec::new();
+    let actions = section(&read("docs/scenario-format.md"), "## `[[op]]`")
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ops_doc = read("docs/driver-protocol.md");
+    for op in OPS {
+        let name = format!("`{}`", op.name);
+        if !actions.contains(&name) {
+            missing.push(format!(
+                "docs/scenario-format.md's action table lacks {name}"
+            ));
+        }
+        if !ops_doc.contains(&name) {
+            missing.push(format!("docs/driver-protocol.md lacks {name}"));
+        }
+    }
+    let readme = read("README.md");
+    let fits = section(&readme, "## Which profile fits");
+    let reference = read("docs/reference-adapter.md");
+    for p in Profile::ALL {
+        if !fits.contains(&format!("| `{p}` |")) {
+            missing.push(format!("README's profile table has no row for `{p}`"));
+        }
+        if !reference.contains(&format!("`{p}`")) {
+            missing.push(format!("docs/reference-adapter.md does not name `{p}`"));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
