@@ -43,6 +43,7 @@ pub mod prompt;
 pub mod redact;
 pub mod script;
 pub mod signal;
+mod spelling;
 pub mod status;
 pub mod stream;
 pub mod timing;

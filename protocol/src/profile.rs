@@ -73,11 +73,7 @@ pub enum AgyRun {
     AcpServer,
 }
 
-impl std::fmt::Display for Profile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::spelling::display_as_str!(Profile);
 
 impl std::str::FromStr for Profile {
     type Err = String;

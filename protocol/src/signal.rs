@@ -4,7 +4,6 @@
 //! it, so an expectation naming it could never hold (`killed` judges it instead).
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// A signal as a journal names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,11 +33,7 @@ impl SignalName {
     }
 }
 
-impl fmt::Display for SignalName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::spelling::display_as_str!(SignalName);
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,6 @@
 //! The `status` field of an envelope or `result` event.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::fmt;
 
 /// A run status. The documented set is closed in the docs but not on the wire, so an
 /// unknown value is kept verbatim in [`Status::Other`] instead of failing the parse.
@@ -55,11 +54,7 @@ impl Status {
     }
 }
 
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::spelling::display_as_str!(Status);
 
 impl Serialize for Status {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

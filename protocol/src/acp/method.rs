@@ -66,31 +66,8 @@ impl AcpMethod {
     }
 }
 
-/// `Display` and comparisons with strings through `as_str`, for a method name type.
-macro_rules! spelled_by_as_str {
-    ($t:ty) => {
-        impl fmt::Display for $t {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl PartialEq<str> for $t {
-            fn eq(&self, other: &str) -> bool {
-                self.as_str() == other
-            }
-        }
-
-        impl PartialEq<String> for $t {
-            fn eq(&self, other: &String) -> bool {
-                self.as_str() == other
-            }
-        }
-    };
-}
-
-spelled_by_as_str!(AcpMethod);
-spelled_by_as_str!(ClientMethod);
+crate::spelling::display_as_str!(AcpMethod, ClientMethod);
+crate::spelling::compare_as_str!(AcpMethod, ClientMethod);
 
 impl Serialize for AcpMethod {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

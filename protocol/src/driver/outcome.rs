@@ -1,7 +1,6 @@
 //! The canonical outcome classes adapters' results are judged in.
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// What an operation came to, in the harness's vocabulary (docs/driver-protocol.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -50,8 +49,4 @@ impl Outcome {
     }
 }
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::spelling::display_as_str!(Outcome);

@@ -3,7 +3,6 @@
 //! misspells one fails at load instead of reaching the driver.
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// `permission` of `open`, `select` and `ask`: agy's own permission mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -73,17 +72,7 @@ impl AgentPermission {
     }
 }
 
-macro_rules! displayed_as_str {
-    ($($t:ty),*) => {$(
-        impl fmt::Display for $t {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    )*};
-}
-
-displayed_as_str!(AgyPermission, AcpPermission, AgentPermission);
+crate::spelling::display_as_str!(AgyPermission, AcpPermission, AgentPermission);
 
 #[cfg(test)]
 mod tests {
