@@ -75,11 +75,6 @@ impl ProfileUnit {
         ops_of(self.profile)
     }
 
-    /// Whether op `name` is one of this profile's.
-    pub fn has_op(&self, name: &str) -> bool {
-        self.ops().any(|o| o.name == name)
-    }
-
     /// How the adapter runs agy.
     pub fn agy(&self) -> AgyRun {
         self.profile.agy_run()
