@@ -86,7 +86,7 @@ impl Sandbox {
         Ok(Sandbox {
             marker,
             dir: Some(dir),
-            owner: Some(owner),
+            owner,
             root,
             swept: std::sync::atomic::AtomicBool::new(false),
         })

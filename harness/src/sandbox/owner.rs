@@ -78,16 +78,24 @@ impl Owner {
 
     /// Writes the file into `root` and keeps it locked: the lock is taken on a part
     /// file before it is written and renamed over the owner file, so no sweep ever
-    /// finds the file whole and unlocked while this sandbox lives.
-    pub fn claim(&self, root: &Path) -> io::Result<Held> {
+    /// finds the file whole and unlocked while this sandbox lives. `None` on a file
+    /// system without `flock`: then no owner file is written, and no sweep removes
+    /// the sandbox.
+    pub fn claim(&self, root: &Path) -> io::Result<Option<Held>> {
         let part = root.join(format!("{OWNER_FILE}.part"));
         // std opens with O_CLOEXEC: no child inherits the descriptor and with it the lock.
         let file = File::create_new(&part)?;
-        let mut lock = Flock::lock(file, FlockArg::LockExclusiveNonblock)
-            .map_err(|(_, errno)| io::Error::from(errno))?;
+        let mut lock = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+            Ok(lock) => lock,
+            Err((_, nix::errno::Errno::ENOLCK | nix::errno::Errno::EOPNOTSUPP)) => {
+                let _ = std::fs::remove_file(&part);
+                return Ok(None);
+            }
+            Err((_, errno)) => return Err(errno.into()),
+        };
         lock.write_all(self.render().as_bytes())?;
         std::fs::rename(&part, root.join(OWNER_FILE))?;
-        Ok(Held { _lock: lock })
+        Ok(Some(Held { _lock: lock }))
     }
 
     /// The owner file in the folder open as `root`, opened without following a link
