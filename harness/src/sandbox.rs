@@ -6,11 +6,14 @@
 //!
 //! Reusable by anything that runs agy or an adapter (scenario runs, spikes).
 //!
-//! Each sandbox names its owner (`owner`): the first sandbox a harness makes in a
-//! folder removes the ones there whose owner is gone (`stale`). A copied sign-in token
-//! is the first file removed, whether the sandbox is dropped or swept.
+//! Each sandbox has an owner file its harness keeps locked while the sandbox lives
+//! (`owner`): the first sandbox a harness makes in a folder removes the ones there
+//! whose owner has provably ended (`stale`). A copied sign-in token is the first file
+//! removed, whether the sandbox is dropped or swept, and it is reached through
+//! descriptors from the sandbox root, never through a link (`removal`).
 
 mod owner;
+mod removal;
 mod stale;
 
 use agy_process::{marked_processes, sweep_marked, MARKER_ENV};
@@ -41,6 +44,9 @@ const PASSED_THROUGH: &[&str] = &[
 #[derive(Debug)]
 pub struct Sandbox {
     dir: Option<tempfile::TempDir>,
+    /// The locked owner file; declared after `dir`, so the folder is removed while
+    /// the lock still says its owner lives.
+    owner: Option<owner::Held>,
     root: PathBuf,
     marker: String,
     /// A sweep ran: every marked process was killed, so none is left to start another.
@@ -61,14 +67,15 @@ impl Sandbox {
     pub fn create_in(parent: Option<&Path>, fake_agy: Option<&Path>) -> io::Result<Sandbox> {
         let parent = parent.map_or_else(std::env::temp_dir, Path::to_path_buf);
         stale::sweep_once(&parent);
+        // Private: it may hold a copied sign-in token, and a sweep takes only a private
+        // folder for one the harness made.
         let dir = tempfile::Builder::new()
             .prefix(stale::SANDBOX_PREFIX)
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
             .tempdir_in(&parent)?;
         let root = dir.path().to_path_buf();
         let marker = root.display().to_string();
-        if let Some(owner) = owner::Owner::this_process(&marker) {
-            owner.write(&root)?;
-        }
+        let owner = owner::Owner::this_process(&marker).claim(&root)?;
         for sub in ["home", "bin", "fake-state", "driver-state", "work", "tmp"] {
             std::fs::create_dir_all(root.join(sub))?;
         }
@@ -79,6 +86,7 @@ impl Sandbox {
         Ok(Sandbox {
             marker,
             dir: Some(dir),
+            owner,
             root,
             swept: std::sync::atomic::AtomicBool::new(false),
         })
@@ -257,6 +265,7 @@ impl Sandbox {
         if let Some(dir) = self.dir.take() {
             let _ = dir.keep();
             let _ = std::fs::remove_file(self.root.join(owner::OWNER_FILE));
+            self.owner = None;
         }
         self.root.clone()
     }
@@ -266,29 +275,28 @@ impl Sandbox {
 /// profile folder ([`profile_dir`]); `--credentials copy` copies it into a sandbox.
 pub const TOKEN_FILE: &str = "antigravity-oauth-token";
 
+/// The folders of agy's profile under `home`, outermost first.
+const PROFILE_DIRS: [&str; 2] = [".gemini", "antigravity-cli"];
+
 /// agy's profile folder under `home`: `.gemini/antigravity-cli`.
 pub fn profile_dir(home: &Path) -> PathBuf {
-    home.join(".gemini").join("antigravity-cli")
-}
-
-/// Removes the sign-in token `--credentials copy` put into the sandbox at `root`,
-/// before anything else of it, so a removal cut short leaves the token last of all.
-fn remove_token(root: &Path) {
-    let home = root.join("home");
-    let _ = std::fs::remove_file(profile_dir(&home).join(TOKEN_FILE));
+    PROFILE_DIRS
+        .iter()
+        .fold(home.to_path_buf(), |p, d| p.join(d))
 }
 
 impl Drop for Sandbox {
     /// Kills what is left, unless a sweep already ran: a sweep ends when no marked
     /// process is left (or at its deadline, with ones SIGKILL does not end), and only a
     /// marked process starts another, so a second sweep would only read every
-    /// process's environment in `/proc` again.
+    /// process's environment in `/proc` again. The copied token goes before anything
+    /// else, so a removal cut short leaves it last of all.
     fn drop(&mut self) {
         if !self.swept.load(std::sync::atomic::Ordering::Acquire) {
             self.kill_all();
         }
         if self.dir.is_some() {
-            remove_token(&self.root);
+            removal::remove_token(&self.root);
         }
     }
 }
@@ -324,6 +332,12 @@ mod tests {
         let sb = Sandbox::create_in(Some(parent.path()), None).expect("sandbox");
         assert_eq!(sb.root().parent(), Some(parent.path()));
         assert!(sb.home().is_dir());
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(sb.root())
+            .expect("stat")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700, "the folder is private");
         let root = sb.root().to_path_buf();
         drop(sb);
         assert!(!root.exists());
@@ -346,6 +360,58 @@ mod tests {
         assert!(!root.join(owner::OWNER_FILE).exists());
         assert_eq!(stale::sweep_stale(parent.path()), 0);
         assert!(root.is_dir());
+    }
+
+    #[test]
+    fn a_live_sandbox_is_left_by_another_sweep_of_its_folder() {
+        let parent = tempfile::tempdir().expect("parent");
+        let sb = Sandbox::create_in(Some(parent.path()), None).expect("sandbox");
+        assert_eq!(stale::sweep_stale(parent.path()), 0);
+        assert!(sb.home().is_dir());
+    }
+
+    /// A profile outside any sandbox holding a sign-in token, as a user's is.
+    fn outside_profile() -> (tempfile::TempDir, PathBuf) {
+        let outside = tempfile::tempdir().expect("outside");
+        let token = profile_dir(outside.path()).join(TOKEN_FILE);
+        std::fs::create_dir_all(token.parent().expect("profile")).expect("mkdir");
+        std::fs::write(&token, "real token").expect("token");
+        (outside, token)
+    }
+
+    #[test]
+    fn dropping_a_sandbox_whose_profile_links_outside_keeps_the_real_token() {
+        // Each folder on the token's way in turn is a link to the user's.
+        for linked in ["home", "home/.gemini", "home/.gemini/antigravity-cli"] {
+            let (outside, token) = outside_profile();
+            let target = outside
+                .path()
+                .join(linked.trim_start_matches("home").trim_start_matches('/'));
+            let sb = Sandbox::create(None).expect("sandbox");
+            let link = sb.root().join(linked);
+            std::fs::create_dir_all(link.parent().expect("parent")).expect("mkdir");
+            let _ = std::fs::remove_dir(&link);
+            std::os::unix::fs::symlink(&target, &link).expect("symlink");
+            let root = sb.root().to_path_buf();
+            drop(sb);
+            assert!(!root.exists(), "the sandbox goes ({linked} linked)");
+            assert_eq!(
+                std::fs::read_to_string(&token).ok().as_deref(),
+                Some("real token"),
+                "the token behind the sandbox's `{linked}` link stays"
+            );
+        }
+    }
+
+    #[test]
+    fn dropping_a_sandbox_removes_its_own_copied_token_first() {
+        let sb = Sandbox::create(None).expect("sandbox");
+        let token = profile_dir(&sb.home()).join(TOKEN_FILE);
+        std::fs::create_dir_all(token.parent().expect("profile")).expect("mkdir");
+        std::fs::write(&token, "copied").expect("token");
+        removal::remove_token(sb.root());
+        assert!(!token.exists(), "the copied token is removed");
+        assert!(token.parent().is_some_and(Path::is_dir), "and only it");
     }
 
     #[test]

@@ -1,10 +1,11 @@
 // agy-conformance for Node: fake-agy as `agy` in a sandbox, for node:test and vitest.
 // See docs/node.md in the agy-conformance repository.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { binaryPath } from "./lib/binaries.js";
 import { readJournal } from "./lib/journal.js";
+import { made, removeMade } from "./lib/removal.js";
 import { scriptText } from "./lib/script.js";
 
 export { BINARIES, binaryPath } from "./lib/binaries.js";
@@ -19,7 +20,10 @@ const shQuote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
  * fake-agy: same pid, same signals) and the journal.
  */
 export function fakeAgy({ script, version, signedOut, quotaExhausted, timeScale, dir } = {}) {
-  const root = dir ?? mkdtempSync(join(tmpdir(), "fake-agy-"));
+  const root = resolve(dir ?? mkdtempSync(join(tmpdir(), "fake-agy-")));
+  // A new temporary folder is the sandbox's whole; a folder given is the sandbox's only
+  // for what it adds (see lib/removal.js).
+  const makes = made(root, dir === undefined ? root : mkdirSync(root, { recursive: true }));
   for (const sub of ["home", "work", "bin", "state"]) mkdirSync(join(root, sub), { recursive: true });
   const home = join(root, "home");
   const agy = join(root, "bin", "agy");
@@ -54,7 +58,10 @@ export function fakeAgy({ script, version, signedOut, quotaExhausted, timeScale,
     env: { ...process.env, HOME: home, PATH: [binDir, process.env.PATH].filter(Boolean).join(delimiter), AGY_BIN: agy },
     /** Every invocation so far: finished ones in the order they ended, running ones last. */
     journal: () => readJournal(journalPath),
-    /** Kills this sandbox's fake-agy processes that still run and removes the folder. */
+    /**
+     * Kills this sandbox's fake-agy processes that still run and removes what the sandbox
+     * made: the folder when it made it, else only the entries it added, never through a link.
+     */
     close() {
       const marker = `FAKE_AGY_JOURNAL=${journalPath}`;
       for (const inv of readJournal(journalPath).filter((i) => !i.complete)) {
@@ -66,7 +73,7 @@ export function fakeAgy({ script, version, signedOut, quotaExhausted, timeScale,
           // gone already
         }
       }
-      rmSync(root, { recursive: true, force: true });
+      removeMade(makes);
     },
   };
 }

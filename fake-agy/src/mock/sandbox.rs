@@ -178,6 +178,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dropping_a_mock_whose_home_links_to_a_real_home_keeps_that_homes_token() {
+        let outside = tempfile::tempdir().expect("outside");
+        let token = outside
+            .path()
+            .join(".gemini/antigravity-cli/antigravity-oauth-token");
+        std::fs::create_dir_all(token.parent().expect("profile")).expect("mkdir");
+        std::fs::write(&token, "real token").expect("token");
+        let mock = MockAgy::lay_out(Path::new("/bin/true"), None, &[]).expect("mock");
+        std::fs::remove_dir(mock.home()).expect("rmdir");
+        std::os::unix::fs::symlink(outside.path(), mock.home()).expect("symlink");
+        let root = mock.root().to_path_buf();
+        drop(mock);
+        assert!(!root.exists(), "the mock's folder and its link go");
+        assert_eq!(
+            std::fs::read_to_string(&token).ok().as_deref(),
+            Some("real token")
+        );
+    }
+
+    #[test]
     fn quoting_survives_quotes_and_spaces() {
         assert_eq!(sh_quote("a b"), "'a b'");
         assert_eq!(sh_quote("it's"), r"'it'\''s'");

@@ -1,7 +1,7 @@
 // The helper's own tests (scripts/test-packages runs them against the installed package).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -70,4 +70,81 @@ test("close kills a hung agy of the sandbox", async () => {
   assert.equal(agy.journal()[0].complete, false);
   agy.close();
   assert.equal(await exited, "SIGKILL");
+});
+
+/** A project folder holding a file and a folder of its own. */
+function project(root) {
+  mkdirSync(join(root, "src"), { recursive: true });
+  writeFileSync(join(root, "src", "main.js"), "mine\n");
+  writeFileSync(join(root, "README.md"), "my project\n");
+  return root;
+}
+
+const used = (agy) => {
+  execFileSync(agy.agy, ["-p", "hello", "--output-format", "json"], { env: agy.env, cwd: agy.workDir });
+  assert.ok(existsSync(agy.journalPath) && existsSync(agy.home));
+};
+
+test("close in a project given as dir removes what the sandbox made and leaves the project", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "project-"));
+  try {
+    const root = project(join(tmp, "project"));
+    const agy = fakeAgy({ dir: root, script: "[[invocation]]\nsteps = [{ default = {} }]\n" });
+    used(agy);
+    agy.close();
+    assert.deepEqual(readdirSync(root).sort(), ["README.md", "src"]);
+    assert.equal(readFileSync(join(root, "src", "main.js"), "utf8"), "mine\n");
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("folders of the layout that were there keep what was in them", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "project-"));
+  try {
+    const root = project(join(tmp, "project"));
+    mkdirSync(join(root, "bin"));
+    writeFileSync(join(root, "bin", "tool"), "#!/bin/sh\n");
+    mkdirSync(join(root, "work"));
+    writeFileSync(join(root, "work", "draft.txt"), "draft\n");
+    const agy = fakeAgy({ dir: root });
+    used(agy);
+    agy.close();
+    assert.deepEqual(readdirSync(root).sort(), ["README.md", "bin", "src", "work"]);
+    assert.deepEqual(readdirSync(join(root, "bin")), ["tool"]);
+    assert.equal(readFileSync(join(root, "work", "draft.txt"), "utf8"), "draft\n");
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("a folder the sandbox made goes whole with the parents it made", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "made-"));
+  try {
+    const agy = fakeAgy({ dir: join(tmp, "made", "sandbox") });
+    used(agy);
+    agy.close();
+    assert.deepEqual(readdirSync(tmp), []);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("a link in the sandbox is removed and what it names stays", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "link-"));
+  try {
+    const token = join(tmp, "real-home", ".gemini", "antigravity-cli", "antigravity-oauth-token");
+    mkdirSync(join(token, ".."), { recursive: true });
+    writeFileSync(token, "real token");
+    for (const dir of [join(tmp, "new"), project(join(tmp, "project")), undefined]) {
+      const agy = fakeAgy({ dir });
+      rmdirSync(agy.home);
+      symlinkSync(join(tmp, "real-home"), agy.home);
+      agy.close();
+      assert.throws(() => lstatSync(agy.home), /ENOENT/, `${dir}`);
+      assert.equal(readFileSync(token, "utf8"), "real token", `${dir}`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shlex
 import signal
-import shutil
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from agy_conformance.binaries import binary
 from agy_conformance.journal import Invocation, read_journal
+from agy_conformance.removal import Made
 from agy_conformance.script import ScriptSource, script_text
 
 # fake-agy's knobs (agy-protocol's env list, docs/fake-agy.md).
@@ -56,6 +56,7 @@ class FakeAgy:
         fake_agy: Path | None = None,
     ) -> None:
         self.root = Path(root).resolve()
+        self._made = Made(self.root)
         for sub in ("home", "work", "bin", "state"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
         self._fake = Path(fake_agy or binary("fake-agy")).resolve()
@@ -203,10 +204,12 @@ class FakeAgy:
         return killed
 
     def close(self, *, remove: bool = True) -> None:
-        """Kills this sandbox's strays and (by default) removes its folder."""
+        """Kills this sandbox's strays and (by default) removes what the sandbox made: the
+        folder when it made it, else only the entries of its layout it added (``home/``,
+        ``work/``, ``bin/agy``, the journal, …), never anything reached through a link."""
         self.kill_strays()
         if remove:
-            shutil.rmtree(self.root, ignore_errors=True)
+            self._made.remove()
 
     def __enter__(self) -> FakeAgy:
         return self

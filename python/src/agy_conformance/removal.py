@@ -1,0 +1,78 @@
+""":class:`Made`: what a sandbox made in its folder, and its removal, which removes
+nothing else and never follows a link.
+
+A sandbox given a folder that did not exist made it (and any parent it had to make):
+that folder goes whole. A sandbox given a folder that was there (``FakeAgy(".")`` in a
+project) made only the entries of its layout that were not there yet: those go, and
+everything else in the folder stays. Every removal goes through descriptors, each folder
+opened from the one before it with ``O_NOFOLLOW``: a link met on the way is removed, never
+entered.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+#: The entries a sandbox makes in its folder, a folder's own entries before it.
+LAYOUT = (
+    "bin/agy",
+    "bin/.agy.tmp",
+    "script.toml",
+    "journal.jsonl",
+    "journal.jsonl.live",
+    "home",
+    "work",
+    "bin",
+    "state",
+)
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class Made:
+    """What a sandbox about to lay itself out in ``root`` will have made: call before it
+    makes anything, then :meth:`remove` to take it away again."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        missing = root
+        while not missing.parent.exists() and missing.parent != missing:
+            missing = missing.parent
+        #: The outermost folder the sandbox makes, when ``root`` is not there yet.
+        self.top: Path | None = None if os.path.lexists(root) else missing
+        #: The entries of :data:`LAYOUT` that ``root`` does not hold yet.
+        self.entries = [] if self.top else [e for e in LAYOUT if not os.path.lexists(root / e)]
+
+    def remove(self) -> None:
+        """Removes what the sandbox made; what it cannot reach without a link stays."""
+        if self.top is not None:
+            _remove_at(self.top.parent, [self.top.name])
+        else:
+            for entry in self.entries:
+                _remove_at(self.root, entry.split("/"))
+
+
+def _remove_at(folder: Path, parts: list[str]) -> None:
+    """Removes ``folder/parts…`` reached from ``folder`` without following a link."""
+    try:
+        fd = os.open(folder, _DIR_FLAGS)
+    except OSError:
+        return
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        mode = os.lstat(parts[-1], dir_fd=fd).st_mode
+        if stat.S_ISDIR(mode):
+            # rmtree with dir_fd walks by descriptor and never follows a link.
+            shutil.rmtree(parts[-1], dir_fd=fd)
+        else:
+            os.unlink(parts[-1], dir_fd=fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
