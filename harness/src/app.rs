@@ -37,6 +37,7 @@ pub fn execute(cli: Cli) -> i32 {
             Command::Convert(args) => crate::capture::convert_command(args),
             Command::Matrix(args) => crate::matrix::matrix_command(args, choice).await,
             Command::Repro(args) => crate::repro::repro_command(args).await,
+            Command::Scenarios(args) => crate::scenarios_command::scenarios_command(args),
             Command::Bridge(args) => crate::bridge::bridge_command(args).await,
         }
     })

@@ -61,6 +61,9 @@ pub enum Command {
     /// Run scenarios against an adapter under each agy version fake-agy models and print
     /// the adapter × version table.
     Matrix(MatrixArgs),
+    /// Write the scenario catalogue built into this binary into a folder, to open, copy
+    /// or run its files (reports name them `built-in:scenarios/…`).
+    Scenarios(crate::scenarios_command::ScenariosArgs),
     /// Turn a pasted bug report (agy's output, stderr, `$ agy …` lines) or a recorded run
     /// into a scenario, run it against the adapter and minimise it while it still fails.
     Repro(crate::repro::ReproArgs),

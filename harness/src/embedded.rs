@@ -48,6 +48,13 @@ pub fn spikes_dir() -> Result<PathBuf, EmbeddedError> {
     DIR.get_or_init(|| write_out(&SPIKES, "spikes")).clone()
 }
 
+/// Every file of the built-in catalogue: its path under the catalogue and its bytes.
+pub fn catalogue_files() -> Vec<(&'static Path, &'static [u8])> {
+    let mut files = Vec::new();
+    collect(&CATALOGUE, &mut files);
+    files.iter().map(|f| (f.path(), f.contents())).collect()
+}
+
 /// Where the built-in catalogue was written, when it was asked for.
 pub fn written_catalogue() -> Option<&'static Path> {
     CATALOGUE_WRITTEN.get().map(PathBuf::as_path)

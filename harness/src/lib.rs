@@ -42,6 +42,7 @@ mod catalogue_run;
 pub mod check;
 mod check_command;
 pub mod cli;
+pub mod data_text;
 pub mod driver_client;
 pub mod embedded;
 pub mod exit_code;
@@ -67,6 +68,7 @@ mod run_command;
 pub mod runner;
 pub mod sandbox;
 pub mod scenario;
+pub mod scenarios_command;
 pub mod spike;
 
 pub use app::execute;

@@ -166,6 +166,8 @@ mod tests {
             files: Vec::new(),
             stdout_bytes: 0,
             stderr_bytes: 0,
+            stdout_head: String::new(),
+            stderr_head: String::new(),
         }
     }
 

@@ -162,14 +162,22 @@ async fn tear_down(
     obs.driver_stderr_tail = tail(&sandbox.driver_stderr(), 2000);
 }
 
+/// The last `max` bytes of `path` (the driver's stderr, as long as the driver made it),
+/// read from there rather than whole.
 fn tail(path: &std::path::Path, max: usize) -> String {
-    let Ok(bytes) = std::fs::read(path) else {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(path) else {
         return String::new();
     };
-    let start = bytes.len().saturating_sub(max);
-    String::from_utf8_lossy(&bytes[start..])
-        .trim_end()
-        .to_string()
+    let len = file.metadata().map(|m| m.len()).unwrap_or_default();
+    let mut bytes = Vec::new();
+    let read = file
+        .seek(SeekFrom::Start(len.saturating_sub(max as u64)))
+        .and_then(|_| file.take(max as u64).read_to_end(&mut bytes));
+    if read.is_err() {
+        return String::new();
+    }
+    String::from_utf8_lossy(&bytes).trim_end().to_string()
 }
 
 /// Runs `scenarios` at most `jobs` at a time; `on_done` sees each result as it
@@ -229,6 +237,8 @@ pub async fn run_all(
                 if let Some(live) = &settings.live {
                     crate::report::redact_result(&mut r, live.redactor());
                 }
+                // What an adapter said is quoted, not copied whole into every report.
+                crate::report::bound_result(&mut r);
                 done += 1;
                 on_done(&r, done, total);
                 results[i] = Some(r);

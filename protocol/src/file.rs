@@ -55,6 +55,23 @@ impl FileError {
 
 /// Reads `path` as UTF-8, refusing more than `cap` bytes, with the problem located.
 pub fn read_file_located(path: &Path, cap: u64) -> Result<String, FileError> {
+    let bytes = read_bytes_bounded(path, cap)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let valid = &e.as_bytes()[..at];
+        let start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        FileError::NotUtf8 {
+            line: valid.iter().filter(|&&b| b == b'\n').count() + 1,
+            // `valid` is UTF-8 up to `at`, so its last line counts in characters.
+            column: String::from_utf8_lossy(&valid[start..]).chars().count() + 1,
+        }
+    })
+}
+
+/// The bytes of `path`, a regular file of at most `cap` bytes: a FIFO, a device
+/// (`/dev/zero`) or a folder is refused without waiting and without reading, and a file
+/// over the cap before more than `cap + 1` bytes are held.
+pub fn read_bytes_bounded(path: &Path, cap: u64) -> Result<Vec<u8>, FileError> {
     use std::os::unix::fs::OpenOptionsExt;
     // Non-blocking, so that opening a FIFO returns instead of waiting for a writer; a
     // regular file reads the same either way.
@@ -76,16 +93,7 @@ pub fn read_file_located(path: &Path, cap: u64) -> Result<String, FileError> {
     if bytes.len() as u64 > cap {
         return Err(FileError::TooLarge { cap });
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let valid = &e.as_bytes()[..at];
-        let start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        FileError::NotUtf8 {
-            line: valid.iter().filter(|&&b| b == b'\n').count() + 1,
-            // `valid` is UTF-8 up to `at`, so its last line counts in characters.
-            column: String::from_utf8_lossy(&valid[start..]).chars().count() + 1,
-        }
-    })
+    Ok(bytes)
 }
 
 #[cfg(test)]

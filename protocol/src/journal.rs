@@ -98,6 +98,34 @@ pub struct JournalRecord {
     pub stdout_bytes: u64,
     /// Bytes written to stderr.
     pub stderr_bytes: u64,
+    /// The first [`OUTPUT_HEAD_BYTES`] of stdout (lossy UTF-8): what reports quote of
+    /// what agy printed (a probe's help text, the start of an envelope).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stdout_head: String,
+    /// The first [`OUTPUT_HEAD_BYTES`] of stderr (lossy UTF-8): the `[agy] print timeout …`
+    /// notice, a TUI's `could not open TTY`, quoted by reports.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr_head: String,
+}
+
+/// How much of each output stream a record keeps as text ([`JournalRecord::stdout_head`],
+/// [`JournalRecord::stderr_head`]).
+pub const OUTPUT_HEAD_BYTES: usize = 2048;
+
+/// Appends `bytes` (written to a stream) to that stream's `head` while it holds fewer
+/// than [`OUTPUT_HEAD_BYTES`]; bytes that are not UTF-8 become U+FFFD.
+pub fn append_head(head: &mut String, bytes: &[u8]) {
+    let room = OUTPUT_HEAD_BYTES.saturating_sub(head.len());
+    if room == 0 || bytes.is_empty() {
+        return;
+    }
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(room)]);
+    // U+FFFD takes three bytes where the bad byte took one: cut at a character.
+    let mut end = text.len().min(room);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    head.push_str(&text[..end]);
 }
 
 impl JournalRecord {
@@ -379,7 +407,25 @@ pub(crate) mod tests {
             files: Vec::new(),
             stdout_bytes: 0,
             stderr_bytes: 0,
+            stdout_head: String::new(),
+            stderr_head: String::new(),
         }
+    }
+
+    #[test]
+    fn an_output_head_keeps_the_first_bytes_under_its_bound() {
+        let mut head = String::new();
+        append_head(&mut head, b"[agy] print timeout after 1s\n");
+        append_head(&mut head, &vec![b'x'; 3 * OUTPUT_HEAD_BYTES]);
+        append_head(&mut head, b"never kept");
+        assert!(
+            head.starts_with("[agy] print timeout after 1s\nxx"),
+            "{head}"
+        );
+        assert_eq!(head.len(), OUTPUT_HEAD_BYTES);
+        let mut bad = "a".repeat(OUTPUT_HEAD_BYTES - 2);
+        append_head(&mut bad, b"\xff\xff\xff");
+        assert!(bad.len() <= OUTPUT_HEAD_BYTES, "{}", bad.len());
     }
 
     #[test]

@@ -1,7 +1,9 @@
-//! stdout and stderr as agy writes them: unbuffered, counted into the journal, and
-//! tolerant of a reader that went away.
+//! stdout and stderr as agy writes them: unbuffered, counted into the journal (with
+//! the first bytes of each kept as text for reports), and tolerant of a reader that
+//! went away.
 
 use crate::io::recorder::Recorder;
+use agy_protocol::journal::append_head;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -43,7 +45,10 @@ impl Output {
                 let n = bytes.len() as u64;
                 self.wrote_stdout.fetch_or(n > 0, Ordering::SeqCst);
                 self.stdout_bytes.fetch_add(n, Ordering::SeqCst);
-                self.recorder.update(false, |r| r.stdout_bytes += n);
+                self.recorder.update(false, |r| {
+                    r.stdout_bytes += n;
+                    append_head(&mut r.stdout_head, bytes);
+                });
             }
             Err(e) => self.on_write_error(&e),
         }
@@ -74,7 +79,10 @@ impl Output {
         match err.write_all(bytes).and_then(|_| err.flush()) {
             Ok(()) => {
                 let n = bytes.len() as u64;
-                self.recorder.update(false, |r| r.stderr_bytes += n);
+                self.recorder.update(false, |r| {
+                    r.stderr_bytes += n;
+                    append_head(&mut r.stderr_head, bytes);
+                });
             }
             Err(e) => self.on_write_error(&e),
         }

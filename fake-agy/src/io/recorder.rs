@@ -58,6 +58,8 @@ impl Recorder {
             files: Vec::new(),
             stdout_bytes: 0,
             stderr_bytes: 0,
+            stdout_head: String::new(),
+            stderr_head: String::new(),
         };
         let live = path
             .as_deref()

@@ -102,7 +102,7 @@ fn script_text(dir: &std::path::Path, capture: &Capture) -> Result<String, Scrip
     };
     let argv = capture
         .argv()
-        .map(|a| a.join(" "))
+        .map(|a| crate::data_text::comment(&a.join(" ")).into_owned())
         .unwrap_or_else(|| "unknown".into());
     let (what, body) = if capture.kind == CaptureKind::Acp {
         let script = acp_capture_to_script(dir, capture).map_err(unwritable)?;

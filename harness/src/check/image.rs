@@ -98,12 +98,21 @@ pub enum NotAJpeg {
     },
 }
 
-/// A decoded JPEG's size, or why the file is not a decodable JPEG.
+/// The largest image file judged: agy's pictures are well under 2 MB, and a reply may
+/// name any file at all.
+pub const IMAGE_CAP: u64 = 32 * 1024 * 1024;
+
+/// A decoded JPEG's size, or why the file is not a decodable JPEG (a FIFO, a device, a
+/// folder or a file over [`IMAGE_CAP`] is not read).
 pub fn decode_jpeg(path: &Path) -> Result<(u32, u32), NotAJpeg> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| NotAJpeg::Unreadable {
-        path: shown.clone(),
-        reason: e.to_string(),
+    // A reply names the file, so it may name a FIFO or `/dev/zero`: read it as a regular
+    // file under a cap, or not at all.
+    let bytes = agy_protocol::file::read_bytes_bounded(path, IMAGE_CAP).map_err(|e| {
+        NotAJpeg::Unreadable {
+            path: shown.clone(),
+            reason: e.to_string(),
+        }
     })?;
     let check = inspect_image(&bytes);
     match (check.format.as_str(), check.size, check.decodes) {
@@ -171,5 +180,39 @@ mod tests {
             decode_jpeg(&dir.path().join("missing.jpg")),
             Err(NotAJpeg::Unreadable { .. })
         ));
+    }
+
+    /// A reply's `result.image` naming `/dev/zero` grew the harness to gigabytes, and one
+    /// naming a FIFO blocked the run for ever: neither is read.
+    #[test]
+    fn an_image_path_that_is_no_regular_file_is_refused_without_reading() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("out.jpg");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).expect("mkfifo");
+        for p in [fifo.as_path(), Path::new("/dev/zero"), dir.path()] {
+            match decode_jpeg(p) {
+                Err(NotAJpeg::Unreadable { reason, .. }) => {
+                    assert!(reason.contains("not a regular file"), "{p:?}: {reason}")
+                }
+                other => panic!("{p:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn an_image_over_the_cap_is_refused_naming_the_cap() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("big.jpg");
+        let f = std::fs::File::create(&p).expect("create");
+        f.set_len(IMAGE_CAP + 1).expect("sparse file");
+        match decode_jpeg(&p) {
+            Err(NotAJpeg::Unreadable { reason, .. }) => {
+                assert!(
+                    reason.contains(&format!("cap of {IMAGE_CAP} bytes")),
+                    "{reason}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

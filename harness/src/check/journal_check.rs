@@ -581,6 +581,8 @@ pub(crate) mod tests {
             files: vec![],
             stdout_bytes: 0,
             stderr_bytes: 0,
+            stdout_head: String::new(),
+            stderr_head: String::new(),
         }
     }
 

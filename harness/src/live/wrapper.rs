@@ -191,6 +191,8 @@ fn started_record(invocation: u32, argv: &[String]) -> JournalRecord {
         files: Vec::new(),
         stdout_bytes: 0,
         stderr_bytes: 0,
+        stdout_head: String::new(),
+        stderr_head: String::new(),
     }
 }
 

@@ -2,6 +2,7 @@
 //! HTML (one self-contained page, see [`render_html`](super::render_html)).
 
 use super::model::{RunReport, Status};
+use crate::data_text::escape_invisible;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -157,6 +158,9 @@ fn render_junit(report: &RunReport) -> Result<String, ReportError> {
         if !aside.is_empty() {
             case.set_system_out(aside.join("\n\n"));
         }
+        if let Some(err) = &r.driver_stderr {
+            case.set_system_err(err.clone());
+        }
         case.set_classname(r.profile.clone());
         case.set_time(Duration::from_millis(r.duration_ms));
         suite.add_test_case(case);
@@ -167,7 +171,7 @@ fn render_junit(report: &RunReport) -> Result<String, ReportError> {
 
 fn render_markdown(report: &RunReport) -> String {
     let mut out = String::new();
-    out.push_str(&format!("# agy-harness: {}\n\n", report.adapter));
+    out.push_str(&format!("# agy-harness: {}\n\n", md_text(&report.adapter)));
     let failed = report
         .results
         .iter()
@@ -186,11 +190,11 @@ fn render_markdown(report: &RunReport) -> String {
     for r in report.results.iter().filter(|r| !r.skipped_for_profile()) {
         let first = r.failures.first().map(|f| f.headline()).unwrap_or_default();
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
-            r.name,
+            "| {} | {} | {} | {} |\n",
+            md_code(&r.name),
             r.status.word(),
-            r.covers.join("; ").replace('|', "\\|"),
-            first.replace('|', "\\|")
+            md_text(&r.covers.join("; ")),
+            md_text(&first)
         ));
     }
     let other_profiles = report
@@ -204,16 +208,29 @@ fn render_markdown(report: &RunReport) -> String {
         ));
     }
     for r in report.results.iter().filter(|r| !r.failures.is_empty()) {
+        let block: String = r.failures.iter().map(|f| format!("{f}\n\n")).collect();
+        let block = escape_invisible(&block, true);
+        let fence = md_fence(&block);
         out.push_str(&format!(
-            "\n## `{}`\n\n{}\n\n```text\n",
-            r.name,
+            "\n## {}\n\n{}\n\n{fence}text\n{block}{fence}\n",
+            md_code(&r.name),
             r.explanation()
+                .lines()
+                .map(md_text)
+                .collect::<Vec<_>>()
+                .join("\n"),
         ));
-        for f in &r.failures {
-            out.push_str(&f.to_string());
-            out.push_str("\n\n");
+        if let Some(err) = &r.driver_stderr {
+            let err = escape_invisible(err, true);
+            let fence = md_fence(&err);
+            out.push_str(&format!(
+                "\nThe adapter's stderr (its end):\n\n{fence}text\n{err}\n{fence}\n"
+            ));
         }
-        out.push_str("```\n");
+    }
+    if let Some(line) = super::terminal::built_in_hint(report) {
+        // Ours, and its `<file>` is inside code spans: written as is.
+        out.push_str(&format!("\n{line}\n"));
     }
     if !report.not_run.is_empty() {
         out.push_str("\nNot run: ");
@@ -221,13 +238,55 @@ fn render_markdown(report: &RunReport) -> String {
             &report
                 .not_run
                 .iter()
-                .map(|n| format!("`{n}`"))
+                .map(|n| md_code(n))
                 .collect::<Vec<_>>()
                 .join(", "),
         );
         out.push('\n');
     }
     out
+}
+
+/// `text` inline in Markdown (a table cell, a line): HTML is shown, not rendered (an
+/// adapter's output may hold `<img onerror=…>`), `|` cannot end a cell, a line break
+/// cannot end the row, and invisible characters are shown escaped.
+fn md_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in escape_invisible(text, true).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '|' => out.push_str("\\|"),
+            '\n' => out.push_str("<br>"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as inline code: its delimiter is a run of backticks longer than any in it, so
+/// the text cannot end the span early (HTML inside a code span is not rendered).
+fn md_code(text: &str) -> String {
+    let text = escape_invisible(text, false).replace('|', "\\|");
+    let ticks = "`".repeat(longest_backtick_run(&text) + 1);
+    // A span that starts or ends with a backtick needs a space inside its delimiters.
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
+}
+
+/// A code fence for `block`: longer than any backtick run in it, so no line of it
+/// closes the fence and lets the rest render as Markdown.
+fn md_fence(block: &str) -> String {
+    "`".repeat((longest_backtick_run(block) + 1).max(3))
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -298,5 +357,29 @@ mod tests {
             md.contains("The second turn fails and is released."),
             "{md}"
         );
+    }
+
+    /// Markdown reports kept raw HTML from adapter output: a reply text closing the
+    /// code fence let an `<img onerror=…>` after it render.
+    #[test]
+    fn markdown_shows_html_and_invisible_characters_from_adapter_output_as_text() {
+        let hostile = "```\n<img src=x onerror=alert(1)> | \u{202e}gpj.exe";
+        let mut r = report();
+        r.results[0].failures = vec![Failure::new("op 1", "text", "a cat", hostile)];
+        r.results[0].covers = vec![hostile.into()];
+        let md = render_markdown(&r);
+        // Raw only inside the fence, where Markdown shows it as code.
+        let outside: String = md.split("````").step_by(2).collect();
+        assert!(!outside.contains("<img"), "{md}");
+        assert!(md.contains("&lt;img"), "{md}");
+        assert!(!md.contains('\u{202e}'), "{md}");
+        assert!(md.contains("\\u{202e}gpj.exe"), "{md}");
+        // The failure block's fence is longer than any backtick run inside it.
+        assert!(md.contains("````text\n"), "{md}");
+        let row = md
+            .lines()
+            .find(|l| l.starts_with("| `session/x`"))
+            .expect("row");
+        assert_eq!(row.matches(" | ").count(), 3, "{row}");
     }
 }

@@ -13,7 +13,7 @@ pub use files::{
     parse_report_target, render_report, write_report, ReportError, ReportFormat, ReportTarget,
 };
 pub use model::{OpRecord, RunReport, ScenarioResult, Status, PROFILE_SKIP, SETUP_FAILURE};
-pub use redacted::redact_result;
+pub use redacted::{bound_result, escape_result, redact_result};
 pub use terminal::{write_progress, write_summary};
 pub use timeline::{
     build_timeline, DeliveredImage, TimelineEntry, TimelineEvent, IMAGE_INLINE_MAX,

@@ -14,6 +14,11 @@ const BOLD: Style = Style::new().bold();
 
 /// Writes one finished scenario (`done` of `total`).
 pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, total: usize) {
+    // What the adapter said may hold terminal escapes, bidi overrides or zero-width
+    // characters: shown escaped, never acted on.
+    let mut shown = r.clone();
+    super::escape_result(&mut shown);
+    let r = &shown;
     let (mark, style) = match r.status {
         Status::Passed => ("✓", GREEN),
         Status::ExpectedFailure => ("✗", YELLOW),
@@ -160,7 +165,7 @@ pub fn write_summary(out: &mut dyn Write, report: &RunReport) {
         "\n{style}{}{style:#} in {:.2} s against {}{}",
         parts.join(", "),
         report.duration_ms as f64 / 1000.0,
-        report.adapter,
+        shown(&report.adapter),
         if report.complete {
             ""
         } else {
@@ -174,17 +179,35 @@ pub fn write_summary(out: &mut dyn Write, report: &RunReport) {
         let _ = writeln!(out, "failed:");
         for r in report.results.iter().filter(|r| r.status.fails_run()) {
             let first = r.failures.first().map(|f| f.headline()).unwrap_or_default();
-            let _ = writeln!(out, "  {} — {first}", r.name);
-            let _ = writeln!(out, "    {DIM}{}{DIM:#}", r.path);
-            if let Some(d) = &r.description {
+            let _ = writeln!(out, "  {} — {}", shown(&r.name), shown(&first));
+            let _ = writeln!(out, "    {DIM}{}{DIM:#}", shown(&r.path));
+            if let Some(d) = r.description.as_deref().map(shown) {
                 let d: Vec<&str> = d.split_whitespace().collect();
                 let _ = writeln!(out, "    {DIM}{}{DIM:#}", d.join(" "));
             }
+        }
+        if let Some(line) = built_in_hint(report) {
+            let _ = writeln!(out, "{DIM}{line}{DIM:#}");
         }
     }
 }
 
 /// One line summing up the skipped scenarios by profile, when there are any.
+/// How to open a failing scenario of the built-in catalogue, when one failed.
+pub fn built_in_hint(report: &RunReport) -> Option<String> {
+    let built_in = crate::embedded::BUILT_IN;
+    report
+        .results
+        .iter()
+        .any(|r| r.status.fails_run() && r.path.starts_with(built_in))
+        .then(|| format!("`{built_in}/<file>` is built into agy-harness: `agy-harness scenarios export DIR` writes it out as `DIR/<file>`"))
+}
+
+/// `text` with invisible characters shown escaped (see [`write_progress`]).
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::data_text::escape_invisible(text, true)
+}
+
 fn skipped_by_profile(report: &RunReport) -> Option<String> {
     let mut by_profile: std::collections::BTreeMap<&str, usize> = Default::default();
     for r in report
@@ -279,5 +302,47 @@ mod tests {
         let line = text.lines().nth(1).unwrap_or_default();
         assert!(line.contains("not judged"), "{text}");
         assert!(line.contains("op 2 turn: usage"), "{text}");
+    }
+
+    /// The terminal showed an adapter's bidi overrides, zero-width characters and
+    /// escape sequences raw (a failure could read backwards or clear the screen).
+    #[test]
+    fn invisible_characters_from_the_adapter_are_shown_escaped() {
+        let mut r = result(Vec::new(), Vec::new());
+        r.status = Status::Failed;
+        r.failures = vec![crate::check::Failure::new(
+            "op 1",
+            "text",
+            "a cat",
+            "photo\u{202e}gpj.exe\u{200b}\u{1b}[2J",
+        )];
+        let text = shown(&r);
+        // The report's own colours are escape sequences; the adapter's are not.
+        assert!(!text.contains(['\u{202e}', '\u{200b}']), "{text}");
+        assert!(!text.contains("\u{1b}[2J"), "{text}");
+        assert!(
+            text.contains("photo\\u{202e}gpj.exe\\u{200b}\\u{001b}[2J"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_failing_built_in_scenario_says_how_to_open_it() {
+        let mut r = result(Vec::new(), Vec::new());
+        r.status = Status::Failed;
+        r.path = format!("{}/oneshot/x.toml", crate::embedded::BUILT_IN);
+        let report = RunReport {
+            adapter: "a".into(),
+            started: String::new(),
+            duration_ms: 1,
+            time_scale: 1.0,
+            complete: true,
+            results: vec![r],
+            not_run: vec![],
+        };
+        let mut out = Vec::new();
+        write_summary(&mut out, &report);
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(text.contains("agy-harness scenarios export DIR"), "{text}");
     }
 }

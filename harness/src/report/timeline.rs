@@ -15,7 +15,10 @@ use std::path::Path;
 pub const IMAGE_INLINE_MAX: u64 = 2 * 1024 * 1024;
 
 /// Texts (argv, stdin lines, replies) longer than this many characters are cut.
-const DETAIL_MAX_CHARS: usize = 4000;
+const DETAIL_MAX_CHARS: usize = crate::data_text::TEXT_MAX_CHARS;
+
+/// How much of what an agy process printed an exit entry quotes, per stream.
+const EXCERPT_CHARS: usize = 400;
 
 /// A timeline keeps its first this many entries; a note says how many more there were.
 const ENTRIES_MAX: usize = 2000;
@@ -185,10 +188,16 @@ fn invocation_entries(r: &JournalRecord, seen_ended_us: Option<u64>) -> Vec<Time
         },
         None => "no final record (killed, or still running at the end)".to_string(),
     };
-    let detail = format!(
+    let mut detail = format!(
         "{end}; stdout {} B, stderr {} B",
         r.stdout_bytes, r.stderr_bytes
     );
+    for (stream, head) in [("stdout", &r.stdout_head), ("stderr", &r.stderr_head)] {
+        if !head.is_empty() {
+            let quoted = crate::data_text::excerpt(head, EXCERPT_CHARS);
+            detail.push_str(&format!("; {stream}: {quoted}"));
+        }
+    }
     if let Some(at) = r.ended_us.or(seen_ended_us) {
         out.push(entry(at, &actor, TimelineEvent::Exit, detail));
     }
@@ -226,10 +235,7 @@ fn shell_words(argv: &[String]) -> String {
 
 /// `text`, cut after [`DETAIL_MAX_CHARS`] characters with a note of how much is left out.
 fn bounded(text: String) -> String {
-    match text.char_indices().nth(DETAIL_MAX_CHARS) {
-        Some((at, _)) => format!("{}… ({} more bytes)", &text[..at], text.len() - at),
-        None => text,
-    }
+    crate::data_text::cut(&text, DETAIL_MAX_CHARS).into_owned()
 }
 
 /// The image at `path` (relative to `work_dir`), inlined when small and JPEG or PNG.
@@ -255,7 +261,7 @@ fn delivered_image(path: &str, work_dir: &Path) -> DeliveredImage {
         ));
         return image;
     }
-    match read_bounded(&full) {
+    match agy_protocol::file::read_bytes_bounded(&full, IMAGE_INLINE_MAX) {
         Ok(bytes) => match agy_protocol::image::sniff_format(&bytes) {
             Some(f) => {
                 let b64 = base64::engine::general_purpose::STANDARD.encode(&bytes);
@@ -266,20 +272,6 @@ fn delivered_image(path: &str, work_dir: &Path) -> DeliveredImage {
         Err(e) => image.not_inlined = Some(format!("not readable: {e}")),
     }
     image
-}
-
-/// At most [`IMAGE_INLINE_MAX`] + 1 bytes of `path` (the file may grow after its size
-/// was read); more is an error.
-fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(IMAGE_INLINE_MAX + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > IMAGE_INLINE_MAX {
-        return Err(std::io::Error::other("it grew past the inline bound"));
-    }
-    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -375,5 +367,19 @@ mod tests {
             .data_uri
             .unwrap()
             .starts_with("data:image/png;base64,"));
+    }
+
+    /// A reply naming a FIFO blocked the report for ever (the open waited for a writer).
+    #[test]
+    fn an_image_that_is_no_regular_file_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.jpg");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        for path in ["out.jpg", "/dev/zero", "."] {
+            let image = delivered_image(path, dir.path());
+            assert!(image.data_uri.is_none(), "{path}");
+            let why = image.not_inlined.unwrap_or_default();
+            assert!(why.contains("not a regular file"), "{path}: {why}");
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! late output go into both: they are the agent's, whichever method the client under
 //! test chooses; the replay's place stays with the method it was seen on.
 
+use crate::data_text::{comment, toml_inline, toml_key};
 use crate::profile::repro_kit::case::{write_steps, ReproCase, Restore, Turn};
 use crate::profile::repro_kit::plan::quote;
 use crate::scenario::AcpExpect;
@@ -30,7 +31,8 @@ pub fn acp_script(out: &mut String, case: &ReproCase) {
         };
         let _ = writeln!(
             out,
-            "# {origin}\n[[acp.prompt]]\nwhen  = {{ {nth}contains = {} }}",
+            "# {}\n[[acp.prompt]]\nwhen  = {{ {nth}contains = {} }}",
+            comment(origin),
             quote(&turn.text)
         );
         write_steps(out, "steps", &turn.steps);
@@ -53,12 +55,13 @@ fn restore_table(out: &mut String, r: &Restore, method: &str) {
     let seen = if r.method == method {
         String::new()
     } else {
-        format!(", the same for `{method}`")
+        format!(", the same for `{}`", comment(method))
     };
     let _ = writeln!(
         out,
         "# the agent's answer to `{}` (line {}){seen}\n[acp.{table}]",
-        r.method, r.line
+        comment(&r.method),
+        r.line
     );
     if r.method == method {
         let _ = writeln!(out, "replay = {}", quote(&r.replay));
@@ -91,7 +94,7 @@ pub fn acp_expectations(out: &mut String, acp: &AcpExpect) {
     rest.method_counts.clear();
     if let Ok(toml::Value::Table(t)) = toml::Value::try_from(&rest) {
         for (k, v) in &t {
-            let _ = writeln!(out, "{k} = {v}");
+            let _ = writeln!(out, "{} = {}", toml_key(k), toml_inline(v));
         }
     }
 }

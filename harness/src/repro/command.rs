@@ -23,7 +23,7 @@ use crate::repro::plan::plan;
 use crate::repro::record::read_folder;
 use crate::repro::render::{render, Provenance};
 use crate::runner::RunSettings;
-use crate::scenario::{parse_scenario_file, Profile};
+use crate::scenario::{parse_scenario, Profile};
 use agy_protocol::diag::{Diagnostics, SourceFile};
 use agy_protocol::GoDuration;
 use std::io::Read;
@@ -225,21 +225,33 @@ fn options(args: &ReproArgs) -> Result<CaseOptions, HarnessError> {
     })
 }
 
-/// Writes a scenario and checks that it reads back as the catalogue reads it.
+/// Writes a scenario once it reads back as the catalogue reads it: one that would not
+/// (a huge paste grown past the cap a scenario file is read with) is refused, and
+/// nothing is written.
 fn write_scenario(path: &Path, text: &str) -> Result<(), HarnessError> {
+    let cap = agy_protocol::file::FILE_CAP;
+    if text.len() as u64 > cap {
+        return Err(bad(format!(
+            "the scenario would be {} bytes, over the {cap} bytes a scenario file is read with; `{}` is not written",
+            text.len(),
+            path.display()
+        ))
+        .with_hint("paste only the part of the report around what went wrong: the failing invocation, its stderr and its envelope"));
+    }
+    let shown = path.display().to_string();
+    parse_scenario(&SourceFile::new(shown, text), path).map_err(|d| {
+        eprint!("{d}");
+        cannot(format!(
+            "the scenario for `{}` does not read back (a repro bug); it is not written",
+            path.display()
+        ))
+    })?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| cannot(format!("failed to create `{}`: {e}", dir.display())))?;
     }
     crate::keep::write_kept(path, text)
-        .map_err(|e| cannot(format!("failed to write `{}`: {e}", path.display())))?;
-    parse_scenario_file(path).map(|_| ()).map_err(|d| {
-        eprint!("{d}");
-        cannot(format!(
-            "the written scenario `{}` does not read back (a repro bug)",
-            path.display()
-        ))
-    })
+        .map_err(|e| cannot(format!("failed to write `{}`: {e}", path.display())))
 }
 
 fn source_name(args: &ReproArgs) -> String {
@@ -520,4 +532,27 @@ fn removed_summary(removed: &[String]) -> String {
         count("delay:"),
         count("field:")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 13 MB paste once became a 69 MB scenario that `run` and `check` refuse to
+    /// read: such a scenario is refused before it is written.
+    #[test]
+    fn a_scenario_too_large_to_read_back_is_not_written() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("oneshot/repro-x.toml");
+        let cap = agy_protocol::file::FILE_CAP as usize;
+        let text = format!("[scenario]\n{}", "# a pasted line\n".repeat(cap / 16 + 1));
+        let err = write_scenario(&path, &text).expect_err("refused");
+        assert!(
+            err.message.contains(&format!("over the {cap} bytes")),
+            "{}",
+            err.message
+        );
+        assert!(err.hint.is_some());
+        assert!(!path.exists());
+    }
 }

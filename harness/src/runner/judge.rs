@@ -48,7 +48,7 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
     }
     apply_expected_failure(s, settings, &mut result, &mut failures);
     if result.status != Status::Passed && !obs.driver_stderr_tail.is_empty() {
-        result.driver_stderr = Some(obs.driver_stderr_tail.clone());
+        result.driver_stderr = Some(crate::data_text::redacted(&obs.driver_stderr_tail));
     }
     if result.status != Status::Passed {
         result.timeline = timeline(ctx, obs);
@@ -394,8 +394,14 @@ fn agy_during(obs: &Observation, from_us: u64, to_us: u64, prompt: Option<&str>)
             } else {
                 ""
             };
+            // What it printed, quoted: stderr always (agy's notices), stdout of a probe
+            // (a turn's stdout is the reply the adapter read).
+            let quote = |head: &str, wanted: bool| match wanted && !head.is_empty() {
+                true => format!(" ({})", crate::data_text::excerpt(head, 200)),
+                false => String::new(),
+            };
             format!(
-                "agy invocation {} ({probe}pid {}, rule {}): {end}{}, stdout {} B, stderr {} B, files [{}]",
+                "agy invocation {} ({probe}pid {}, rule {}): {end}{}, stdout {} B{}, stderr {} B{}, files [{}]",
                 r.invocation,
                 r.pid,
                 r.rule.as_deref().unwrap_or("-"),
@@ -405,7 +411,9 @@ fn agy_during(obs: &Observation, from_us: u64, to_us: u64, prompt: Option<&str>)
                     format!(", signals {}", signals.join(" "))
                 },
                 r.stdout_bytes,
+                quote(&r.stdout_head, !probe.is_empty()),
                 r.stderr_bytes,
+                quote(&r.stderr_head, true),
                 files.join(", ")
             )
         })

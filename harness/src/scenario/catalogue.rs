@@ -3,8 +3,9 @@
 
 use super::model::{Profile, Scenario};
 use super::parse::parse_scenario_file;
+use agy_protocol::confine::confined;
 use agy_protocol::diag::{Diagnostic, Diagnostics};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Every scenario of a run, in name order.
@@ -21,7 +22,7 @@ pub fn load_catalogue(paths: &[PathBuf]) -> Result<Catalogue, Diagnostics> {
     let mut diags = Diagnostics::new();
     for p in paths {
         if p.is_dir() {
-            collect_toml(p, &mut files);
+            collect_toml(p, &mut files, &mut diags);
         } else if p.is_file() {
             files.push(p.clone());
         } else {
@@ -79,18 +80,60 @@ pub fn load_catalogue(paths: &[PathBuf]) -> Result<Catalogue, Diagnostics> {
 /// scenarios; skipped when walking folders.
 pub const SCRIPT_LIBRARY_DIR: &str = "agy-scripts";
 
-fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) {
+/// The `.toml` files under `dir`, confined like the scripts a scenario names
+/// (`agy_protocol::confine`): a symbolic link leading outside the repository of `dir`
+/// (its nearest folder holding `.git`, else `dir`) is refused unread, so no diagnostic
+/// ever quotes a line of a file outside it (a link to `~/.aws/credentials`).
+fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>, diags: &mut Diagnostics) {
+    let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let root = real
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&real)
+        .to_path_buf();
+    let mut walked = BTreeSet::from([real]);
+    walk(dir, &root, &mut walked, out, diags);
+}
+
+/// One folder of [`collect_toml`]; `walked` holds the folders seen (by their real
+/// path), so a link back up the tree is walked once.
+fn walk(
+    dir: &Path,
+    root: &Path,
+    walked: &mut BTreeSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+    diags: &mut Diagnostics,
+) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
         let p = e.path();
+        let is_toml = p.extension().and_then(|x| x.to_str()) == Some("toml");
+        let is_link = e.file_type().is_ok_and(|t| t.is_symlink());
+        if is_link && (is_toml || p.is_dir()) && confined(root, &p).is_none() {
+            diags.push(
+                Diagnostic::at_line(
+                    p.display().to_string(),
+                    1,
+                    1,
+                    format!(
+                        "a symbolic link leading outside `{}`, not read",
+                        root.display()
+                    ),
+                )
+                .with_hint("scenario files found in a folder stay inside its repository; copy the file in, or name it on the command line"),
+            );
+            continue;
+        }
         if p.is_dir() {
             if p.file_name().and_then(|n| n.to_str()) == Some(SCRIPT_LIBRARY_DIR) {
                 continue;
             }
-            collect_toml(&p, out);
-        } else if p.extension().and_then(|x| x.to_str()) == Some("toml") {
+            if walked.insert(std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone())) {
+                walk(&p, root, walked, out, diags);
+            }
+        } else if is_toml {
             out.push(p);
         }
     }
@@ -231,5 +274,59 @@ mod tests {
         assert!(parse_partition("3/2").is_err());
         assert!(parse_partition("x").is_err());
         assert_eq!(parse_partition("2/3"), Ok((2, 3)));
+    }
+
+    /// A scenario folder holding a link to a file outside it: the file is not read, and
+    /// no error quotes its lines (its first bad line was printed as a TOML error).
+    #[test]
+    fn a_walked_link_leading_outside_the_repository_is_refused_unread() {
+        let dir = tempfile::tempdir().expect("dir");
+        let outside = dir.path().join("home");
+        std::fs::create_dir_all(outside.join("secrets")).expect("outside");
+        let secret = outside.join("credentials");
+        std::fs::write(
+            &secret,
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG\nleaked line\n",
+        )
+        .expect("secret");
+        std::fs::write(outside.join("secrets/x.toml"), "leaked line too").expect("secret");
+        let repo = dir.path().join("repo");
+        let folder = repo.join("scenarios");
+        std::fs::create_dir_all(repo.join(".git")).expect("git");
+        std::fs::create_dir_all(&folder).expect("scenarios");
+        std::os::unix::fs::symlink(&secret, folder.join("leak.toml")).expect("link");
+        std::os::unix::fs::symlink(outside.join("secrets"), folder.join("more")).expect("link");
+        let Err(d) = load_catalogue(&[folder]) else {
+            panic!("a link leading outside was read")
+        };
+        let shown = d.to_string();
+        assert!(!shown.contains("leaked line"), "{shown}");
+        assert!(!shown.contains("wJalrXUtnFEMI"), "{shown}");
+        assert_eq!(
+            shown.matches("a symbolic link leading outside").count(),
+            2,
+            "{shown}"
+        );
+    }
+
+    /// A link inside the repository is followed, and a link back up the tree is walked
+    /// once, not until the path is too long.
+    #[test]
+    fn a_link_inside_the_repository_is_walked_once() {
+        let dir = tempfile::tempdir().expect("dir");
+        let folder = dir.path().join("scenarios");
+        std::fs::create_dir_all(folder.join("oneshot")).expect("folder");
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../scenarios/oneshot/binary-missing-is-permanent-with-install-hint.toml");
+        let text = std::fs::read_to_string(source).expect("a catalogue scenario");
+        std::fs::write(folder.join("oneshot/a.toml"), text).expect("scenario");
+        std::os::unix::fs::symlink(&folder, folder.join("oneshot/up")).expect("link");
+        std::os::unix::fs::symlink("oneshot/a.toml", folder.join("b.toml")).expect("link");
+        let Err(d) = load_catalogue(&[folder]) else {
+            panic!("the file read twice (through `b.toml`) names one scenario twice")
+        };
+        let shown = d.to_string();
+        assert_eq!(shown.matches("is used twice").count(), 1, "{shown}");
+        assert!(!shown.contains("up/"), "{shown}");
     }
 }

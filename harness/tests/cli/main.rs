@@ -22,6 +22,7 @@ mod no_panic;
 mod node_example;
 mod probes;
 mod python_example;
+mod quotes;
 mod reliability;
 mod repro;
 mod spikes;

@@ -133,6 +133,8 @@ fn head_of(r: &JournalRecord) -> JournalRecord {
         files: Vec::new(),
         stdout_bytes: r.stdout_bytes,
         stderr_bytes: r.stderr_bytes,
+        stdout_head: r.stdout_head.clone(),
+        stderr_head: r.stderr_head.clone(),
     }
 }
 

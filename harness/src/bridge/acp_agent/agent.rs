@@ -3,6 +3,7 @@
 //! connection to it through the official SDK's client side, and `initialize`.
 
 use super::error::AgentError;
+use super::frames::{incoming, outgoing, Broken};
 use super::seen::{Policy, Seen};
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
@@ -11,13 +12,13 @@ use agent_client_protocol::v1::schema::{
     SelectedPermissionOutcome, SessionNotification, SessionUpdate,
 };
 use agent_client_protocol::v1::ConnectionTo;
-use agent_client_protocol::{Agent, ByteStreams, Client};
+use agent_client_protocol::{Agent, Client, Lines};
+use agy_process::lines::DEFAULT_LINE_CAP;
 use std::process::Stdio;
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::process::Command;
 use tokio::sync::{oneshot, watch};
-use tokio_util::compat::{TokioAsyncReadCompatExt, TokioAsyncWriteCompatExt};
 
 /// How the agent's process ended: its exit code, or the signal that ended it.
 pub(super) type Exit = Option<String>;
@@ -111,13 +112,18 @@ fn outcome_name(outcome: &RequestPermissionOutcome) -> String {
 }
 
 /// Runs the ACP connection over the agent's stdio on a task of its own: the handle
-/// arrives on the first channel, and the connection ends when the second one fires.
+/// arrives on the first channel, and the connection ends when the second one fires (or
+/// when the agent prints a line over the cap, said in `broken`).
 fn connect(
     stdin: tokio::process::ChildStdin,
     stdout: tokio::process::ChildStdout,
     seen: &Seen,
+    broken: &Broken,
 ) -> (oneshot::Receiver<ConnectionTo<Agent>>, oneshot::Sender<()>) {
-    let transport = ByteStreams::new(stdin.compat_write(), stdout.compat());
+    let transport = Lines::new(
+        outgoing(stdin),
+        incoming(stdout, DEFAULT_LINE_CAP, broken.clone()),
+    );
     let (cx_tx, cx_rx) = oneshot::channel();
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let (on_chunk, on_permission) = (seen.clone(), seen.clone());
@@ -189,7 +195,8 @@ pub(super) async fn start_in(
         let status = child.wait().await;
         let _ = exit_tx.send(Some(describe(status)));
     });
-    let (cx_rx, stop_tx) = connect(stdin, stdout, seen);
+    let broken = Broken::default();
+    let (cx_rx, stop_tx) = connect(stdin, stdout, seen, &broken);
     let cx = cx_rx.await.map_err(|_| AgentError::NoConnection)?;
     let live = Live {
         cx,
@@ -202,9 +209,15 @@ pub(super) async fn start_in(
         .cx
         .send_request(InitializeRequest::new(ProtocolVersion::V1))
         .block_task();
+    let unreadable = || {
+        let problem = broken.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        problem.map(|problem| AgentError::Unreadable { problem })
+    };
     let init = tokio::select! {
-        r = request => r.map_err(AgentError::Initialize)?,
-        how = live.exited() => return Err(AgentError::EndedBeforeInitialize { how }),
+        r = request => r.map_err(|e| unreadable().unwrap_or(AgentError::Initialize(e)))?,
+        how = live.exited() => {
+            return Err(unreadable().unwrap_or(AgentError::EndedBeforeInitialize { how }))
+        }
     };
     Ok(Live { init, ..live })
 }
@@ -259,6 +272,24 @@ cat >/dev/null"#;
                 &err,
                 Some(AgentError::EndedBeforeInitialize { .. } | AgentError::Initialize(_))
             ),
+            "{err:?}"
+        );
+    }
+
+    /// An agent printing one endless line grew the bridge to gigabytes (the SDK's
+    /// transport read a line whole); the line is refused at the cap, and said.
+    #[tokio::test]
+    async fn an_agent_printing_a_line_over_the_cap_is_refused_naming_the_cap() {
+        let script = format!(
+            "head -c {} /dev/zero | tr '\\0' a; echo; cat >/dev/null",
+            DEFAULT_LINE_CAP + 1
+        );
+        let err = start(&command(&["sh", "-c", &script]), &Seen::default())
+            .await
+            .err();
+        let cap = format!("the cap of {DEFAULT_LINE_CAP} bytes");
+        assert!(
+            matches!(&err, Some(AgentError::Unreadable { problem }) if problem.contains(&cap)),
             "{err:?}"
         );
     }

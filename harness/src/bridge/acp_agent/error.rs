@@ -24,6 +24,13 @@ pub enum AgentError {
     /// The agent answered `initialize` with an error.
     #[error("`initialize` failed: {0}")]
     Initialize(agent_client_protocol::Error),
+    /// The agent printed a line the bridge does not read (over the line cap, or not
+    /// UTF-8): the connection ended there.
+    #[error("{problem}; the ACP connection ended there")]
+    Unreadable {
+        /// The line's problem, located (`the agent's stdout:1:1: line longer than …`).
+        problem: String,
+    },
     /// The agent's process ended before it answered `initialize`.
     #[error("the agent ended ({how}) before it answered `initialize`")]
     EndedBeforeInitialize {

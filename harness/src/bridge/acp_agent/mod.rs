@@ -4,6 +4,7 @@
 
 mod agent;
 mod error;
+mod frames;
 mod ops;
 mod seen;
 mod verdict;

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 /// A string as a TOML basic string.
 pub fn q(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
+    crate::data_text::toml_string(s)
 }
 
 /// Strings as a TOML array of basic strings.
@@ -30,7 +30,7 @@ pub fn header(
 ) -> String {
     let mut out = String::new();
     for line in comment {
-        let _ = writeln!(out, "# {line}");
+        let _ = writeln!(out, "# {}", crate::data_text::comment(line));
     }
     let _ = writeln!(
         out,

@@ -115,7 +115,11 @@ pub fn write_steps(out: &mut String, key: &str, steps: &[ScriptStep]) {
         } else {
             String::new()
         };
-        let _ = writeln!(out, "  {},{origin}", s.value);
+        let _ = writeln!(
+            out,
+            "  {},{origin}",
+            crate::data_text::toml_inline(&s.value)
+        );
     }
     let _ = writeln!(out, "]");
 }

@@ -46,9 +46,10 @@ pub struct Plan {
     pub unanswered: usize,
 }
 
-/// A TOML basic string.
+/// A one-line TOML basic string, its invisible characters escaped
+/// ([`crate::data_text::toml_string`]).
 pub fn quote(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
+    crate::data_text::toml_string(s)
 }
 
 /// An outcome set from the classes allowed: none, one, or any of several.

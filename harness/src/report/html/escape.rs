@@ -4,8 +4,11 @@
 //! markup character unescaped; a crate would add a dependency for these five lines.
 
 /// `text` with `&`, `<`, `>`, `"` and `'` as character references: safe in element
-/// content and in quoted attribute values.
+/// content and in quoted attribute values. Bidi controls, zero-width and control
+/// characters other than line breaks are shown escaped (`\u{202e}`), so none reorders
+/// or hides what the page shows ([`crate::data_text::escape_invisible`]).
 pub fn escape(text: &str) -> String {
+    let text = crate::data_text::escape_invisible(text, true);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -47,13 +50,26 @@ mod tests {
                     "{html}"
                 );
             }
-            prop_assert_eq!(unescape(&html), text);
+            prop_assert_eq!(
+                unescape(&html),
+                crate::data_text::escape_invisible(&text, true).into_owned()
+            );
         }
 
         #[test]
         fn markup_heavy_input_is_escaped(text in "[<>&\"' a-z/=]{0,64}") {
             prop_assert!(!escape(&text).contains('<'));
         }
+    }
+
+    /// HTML reports kept bidi overrides and zero-width characters raw: a file name
+    /// could read backwards, a word could hide a character.
+    #[test]
+    fn bidi_and_zero_width_characters_are_shown_escaped() {
+        assert_eq!(
+            escape("photo\u{202e}gpj.exe a\u{200b}b\u{1b}[2J\nnext"),
+            "photo\\u{202e}gpj.exe a\\u{200b}b\\u{001b}[2J\nnext"
+        );
     }
 
     #[test]
