@@ -1,6 +1,6 @@
 //! The prompt agy reads from stdin in print mode: with no prompt flag and a stdin that is
 //! not a terminal (from 1.1.1), and for `--print ""` before 1.1.1 (docs/agy-versions.md,
-//! "The prompt on stdin"; docs/agy-reference.md §1.1 item 4).
+//! `StdinPrompt` and `EmptyPrintRefused`; docs/agy-reference.md §1.1 item 4).
 
 use crate::io::stdin_reader::{StdinEvent, STDIN_LINE_CAP};
 use crate::session::Session;
@@ -34,6 +34,8 @@ pub fn read(s: &mut Session) -> String {
     prompt
 }
 
+/// True when stdin is a terminal (agy then starts its interactive UI instead of reading a
+/// prompt from it).
 pub fn stdin_is_terminal() -> bool {
     std::io::stdin().is_terminal()
 }
