@@ -50,7 +50,7 @@ const FLAGS: &[FlagDef] = &[
     FlagDef { name: "disable-slash-commands", set: Setter::Bool(|a, b| a.disable_slash_commands = b), usage: "do not run a prompt that starts with / as a slash command", default: "" },
     FlagDef { name: "effort", set: Setter::String(|a, v| a.effort = Some(v)), usage: "reasoning effort: low, medium, high", default: "" },
     FlagDef { name: "i", set: Setter::String(|a, v| a.prompt_interactive = Some(v)), usage: "start the interactive UI with this prompt (shorthand)", default: "" },
-    FlagDef { name: "input-format", set: Setter::String(|a, v| a.input_format = Some(v)), usage: "input format: stream-json", default: "" },
+    FlagDef { name: "input-format", set: Setter::String(|a, v| a.input_format = Some(v)), usage: "input format: text, stream-json", default: "text" },
     FlagDef { name: "json-schema", set: Setter::String(|a, v| a.json_schema = Some(v)), usage: "JSON schema (inline or a file path) the final answer must follow", default: "" },
     FlagDef { name: "log-file", set: Setter::String(|a, v| a.log_file = Some(v)), usage: "write the internal log to this `path`", default: "" },
     FlagDef { name: "mode", set: Setter::String(|a, v| a.mode = Some(v)), usage: "agent mode: plan, accept-edits", default: "" },
@@ -174,6 +174,12 @@ impl Args {
         }
     }
 
+    /// True when `--input-format stream-json` asks for persistent mode (`text`, the
+    /// default, reads the prompt as print mode does: docs/agy-reference.md §1.2).
+    pub fn persistent_input(&self) -> bool {
+        self.input_format.as_deref() == Some("stream-json")
+    }
+
     /// `--print-timeout`, or its default.
     pub fn print_timeout(&self) -> GoDuration {
         self.print_timeout
@@ -195,7 +201,7 @@ impl Args {
     pub fn run_mode(&self) -> RunMode {
         let format = self.output_format().unwrap_or_default();
         let prompt = self.prompt.as_deref().unwrap_or("");
-        if self.input_format.is_some() && prompt.is_empty() {
+        if self.persistent_input() && prompt.is_empty() {
             return RunMode::Persistent;
         }
         if !self.rest.is_empty() || (prompt.starts_with('/') && !self.disable_slash_commands) {
@@ -499,6 +505,16 @@ mod tests {
         let a = parse(&["-p", "--input-format", "stream-json"]).expect("parses");
         assert_eq!(a.prompt.as_deref(), Some("--input-format"));
         assert_eq!(a.rest, vec!["stream-json".to_string()]);
+    }
+
+    #[test]
+    fn input_format_text_is_print_mode_and_stream_json_is_persistent() {
+        // The help: "Input format for print mode (text, stream-json) … (default text)".
+        let text = parse(&["--input-format", "text", "--output-format", "json"]).expect("parses");
+        assert_eq!(text.run_mode(), RunMode::Json);
+        let stream =
+            parse(&["--input-format=stream-json", "--output-format=stream-json"]).expect("parses");
+        assert_eq!(stream.run_mode(), RunMode::Persistent);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! - [`duration`], [`version`]: Go durations and agy versions.
 //! - [`timing`]: time scales and seconds, range-checked where they are read.
 //! - [`script`]: the agy script fake-agy acts out.
-//! - [`prompt`]: what both fakes' default behaviour reads from a prompt.
+//! - [`prompt`], [`reply`]: what both fakes' default behaviour reads from a prompt,
+//!   and the fixed reply its instruction asks for.
 //! - [`diag`]: located diagnostics shared by every file format.
 //! - [`driver`]: driver protocol v1 between the harness and an adapter under test.
 //! - [`profile`], [`fault`]: the profiles an adapter implements, and a fault switch's
@@ -41,6 +42,7 @@ pub mod layout;
 pub mod profile;
 pub mod prompt;
 pub mod redact;
+pub mod reply;
 pub mod script;
 pub mod signal;
 mod spelling;

@@ -23,7 +23,8 @@ pub struct PromptReading {
     pub image_name: String,
     /// A gated tool is asked for.
     pub gated: Option<GatedTool>,
-    /// A fixed reply word ("reply PONG" → `PONG`).
+    /// The fixed reply the prompt's instruction asks for ("Reply with exactly the word
+    /// pong." → `pong`; [`crate::reply`]).
     pub reply_word: Option<String>,
     /// Absolute paths of image files the prompt names (reference images, docs/spike-records.md S4).
     pub references: Vec<String>,
@@ -74,8 +75,7 @@ pub fn read_prompt(prompt: &str) -> PromptReading {
         "icons",
         "generate_image",
     ];
-    let raw = words(prompt);
-    let lower: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
+    let lower: Vec<String> = words(prompt).iter().map(|w| w.to_lowercase()).collect();
     let has = |set: &[&str]| lower.iter().any(|w| set.contains(&w.as_str()));
     let wants_image = has(IMAGE_WORDS);
     // S3: "16:9 widescreen" → 1376×768 in 5 of 5 runs; no ratio → 1024×1024 (also
@@ -103,12 +103,7 @@ pub fn read_prompt(prompt: &str) -> PromptReading {
     } else {
         None
     };
-    const FILLER: &[&str] = &["with", "the", "single", "word", "just", "only"];
-    let reply_word = lower.iter().position(|w| w == "reply").and_then(|i| {
-        (i + 1..raw.len())
-            .find(|j| !FILLER.contains(&lower[*j].as_str()))
-            .map(|j| raw[j].to_string())
-    });
+    let reply_word = crate::reply::asked_reply(prompt);
     PromptReading {
         wants_image,
         image_size,

@@ -290,6 +290,18 @@ pub const EDGES: &[Edge] = &[
         v(1, 3, 2),
         "pl-1.2.13-signed-out-stream; ut-1.3.2-signed-out",
     ),
+    edge(
+        "StdinPrompt",
+        None,
+        v(1, 1, 1),
+        "antigravity-cli issue #582 (1.1.1: no prompt flag, piped stdin read as the prompt; nothing earlier recorded)",
+    ),
+    edge(
+        "EmptyPrintRefused",
+        Some(v(1, 1, 0)),
+        v(1, 1, 1),
+        "antigravity-cli issue #582 (through 1.1.0 `--print \"\"` read stdin; 1.1.1 `empty prompt`)",
+    ),
 ];
 
 /// The edges the record leaves open at `v`.

@@ -46,6 +46,14 @@ async fn a_reply_word_prompt_is_answered_as_in_print_mode() {
         )
         .await;
     assert_eq!(agent_text(&updates), "PONG");
+    // The common smoke check (it was answered `exactly`).
+    let (updates, _) = agent
+        .call(
+            "session/prompt",
+            json!({"sessionId": sid, "prompt": [{"type":"text","text":"Reply with exactly the word pong."}]}),
+        )
+        .await;
+    assert_eq!(agent_text(&updates), "pong");
     agent.finish().await;
 }
 

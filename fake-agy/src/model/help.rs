@@ -90,17 +90,46 @@ const SUBCOMMAND_ROWS: &[(&str, &str)] = &[
     ("update", "Update CLI"),
 ];
 
+/// The help text of a listed flag's row on `version`.
+fn row_text(row: &FlagRow, version: AgyVersion) -> &'static str {
+    row.texts
+        .iter()
+        .rev()
+        .find(|(since, _)| version >= *since)
+        .map_or("", |(_, t)| t)
+}
+
+/// The values `flag`'s help row lists on `version` (`(low|medium|high)`, `(text,
+/// stream-json)`), when it is listed with two or more: what the fake accepts for it is
+/// read from here, so the help and the parser agree.
+pub fn listed_values(version: AgyVersion, flag: &str) -> Option<Vec<&'static str>> {
+    let row = FLAG_ROWS
+        .iter()
+        .find(|r| r.name == flag && version >= r.since)?;
+    row_text(row, version)
+        .split('(')
+        .filter_map(|group| group.split_once(')').map(|(inner, _)| inner))
+        .map(|inner| {
+            inner
+                .split(['|', ','])
+                .map(str::trim)
+                .collect::<Vec<&'static str>>()
+        })
+        .find(|items| {
+            items.len() > 1
+                && items.iter().all(|i| {
+                    !i.is_empty()
+                        && i.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                })
+        })
+}
+
 /// The root usage `version` prints on stderr.
 pub fn root_usage(version: AgyVersion) -> String {
     let mut out = String::from("Usage of agy:\n");
     for row in FLAG_ROWS.iter().filter(|r| version >= r.since) {
-        let text = row
-            .texts
-            .iter()
-            .rev()
-            .find(|(since, _)| version >= *since)
-            .map_or("", |(_, t)| t);
-        out.push_str(&format!("  {:<32}{text}\n", row.name));
+        out.push_str(&format!("  {:<32}{}\n", row.name, row_text(row, version)));
     }
     out.push_str("\nAvailable subcommands:\n");
     for (name, text) in SUBCOMMAND_ROWS {
@@ -175,6 +204,24 @@ mod tests {
         let recorded = upstream("sleegme__native-gravity__113-live-probe-sweep__help.stderr");
         assert_eq!(recorded.chars().count(), 2000);
         assert!(root_usage(V133).starts_with(&recorded));
+    }
+
+    #[test]
+    fn listed_values_are_read_from_the_rows() {
+        assert_eq!(
+            listed_values(V133, "--effort"),
+            Some(vec!["low", "medium", "high", "xhigh", "max"])
+        );
+        assert_eq!(
+            listed_values(v(1, 1, 10), "--effort"),
+            Some(vec!["low", "medium", "high"])
+        );
+        assert_eq!(
+            listed_values(V133, "--input-format"),
+            Some(vec!["text", "stream-json"])
+        );
+        assert_eq!(listed_values(V133, "--add-dir"), None, "(repeatable)");
+        assert_eq!(listed_values(v(1, 0, 16), "--effort"), None, "not listed");
     }
 
     #[test]

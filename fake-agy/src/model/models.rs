@@ -1,6 +1,7 @@
 //! The model catalogue by version and `--model`/`--effort` validation, with agy's
 //! error texts (docs/agy-reference.md §1.4, docs/spike-records.md S6b).
 
+use crate::model::help::listed_values;
 use crate::model::version_model::{has, Behaviour};
 use agy_protocol::AgyVersion;
 
@@ -101,15 +102,7 @@ pub fn validate(
     effort: Option<&str>,
 ) -> Result<(), String> {
     let Some(m) = model else {
-        return match effort {
-            None | Some("low" | "medium" | "high") => Ok(()),
-            // gb-1.1.18-effort-bogus.
-            Some(e) => Err(prefix(
-                "",
-                e,
-                &format!("invalid --effort {e:?} (valid: low, medium, high)"),
-            )),
-        };
+        return effort.map_or(Ok(()), |e| validate_effort_alone(version, e));
     };
     let e = effort.unwrap_or("");
     let models = catalogue(version);
@@ -171,6 +164,21 @@ pub fn validate(
         text.push_str(&x.label);
     }
     Err(text)
+}
+
+/// `--effort` without `--model`: one of the levels the version's help lists (1.3.3 adds
+/// `xhigh` and `max`, ng-1.3.3-help), else the three of gb-1.1.18-effort-bogus.
+fn validate_effort_alone(version: AgyVersion, e: &str) -> Result<(), String> {
+    let levels = listed_values(version, "--effort").unwrap_or(vec!["low", "medium", "high"]);
+    if levels.contains(&e) {
+        return Ok(());
+    }
+    // gb-1.1.18-effort-bogus.
+    Err(prefix(
+        "",
+        e,
+        &format!("invalid --effort {e:?} (valid: {})", levels.join(", ")),
+    ))
 }
 
 fn order_tiers(tiers: &[&str]) -> String {

@@ -94,6 +94,12 @@ pub enum Behaviour {
     SignInNamesAgy,
     /// Signed out, `agy models` writes its sign-in error on stderr (before: stdout).
     SignedOutModelsStderr,
+    /// With no prompt flag and a stdin that is not a terminal, the prompt is read from
+    /// stdin and run as one print turn (before: unrecorded; the fake starts the UI).
+    StdinPrompt,
+    /// `--print ""` (without `--input-format stream-json`) fails `empty prompt` (before:
+    /// the prompt is read from stdin).
+    EmptyPrintRefused,
 }
 
 /// One row: the behaviour, the first version known to have it, the public source.
@@ -287,6 +293,18 @@ pub const TABLE: &[Row] = &[
         source:
             "ut-1.3.2-signed-out (untether unauth); pl-1.2.13-signed-out-stream says 'antigravity'",
     },
+    Row {
+        behaviour: Behaviour::StdinPrompt,
+        since: v(1, 1, 1),
+        until: None,
+        source: "antigravity-cli issue #582 (1.1.1); arcobaleno64/agy-plugin-cc PRs #23 (1.1.2), #76 (1.1.13); kenn-io/roborev PR #1080",
+    },
+    Row {
+        behaviour: Behaviour::EmptyPrintRefused,
+        since: v(1, 1, 1),
+        until: None,
+        source: "antigravity-cli issue #582 (through 1.1.0 `--print \"\"` read stdin; 1.1.1 changelog, `empty prompt`)",
+    },
 ];
 
 /// True when `version` has `behaviour`.
@@ -426,5 +444,7 @@ mod tests {
         assert!(!has(v(1, 0, 16), Behaviour::CacheReadTokens));
         assert!(!has(v(1, 0, 16), Behaviour::ModelIdsListed));
         assert!(has(v(1, 1, 18), Behaviour::ThreeFlashGenerations));
+        assert!(has(v(1, 1, 1), Behaviour::StdinPrompt), "issue #582: 1.1.1");
+        assert!(!has(v(1, 1, 0), Behaviour::EmptyPrintRefused), "issue #582");
     }
 }

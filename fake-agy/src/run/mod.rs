@@ -9,4 +9,5 @@ pub(crate) mod knobs;
 pub(crate) mod persistent;
 pub(crate) mod print_run;
 pub(crate) mod signed_out;
+pub(crate) mod stdin_prompt;
 pub(crate) mod subcommands;

@@ -8,6 +8,7 @@ use crate::model::help::{root_usage, subcommand_help};
 use crate::model::models::validate;
 use crate::model::version_model::{has, Behaviour};
 use crate::run::commands;
+use crate::run::stdin_prompt;
 use crate::run::subcommands;
 use crate::session::structured::Schema;
 use crate::session::Session;
@@ -41,6 +42,14 @@ pub enum Request {
     SlashRefused(String),
     /// A subcommand's `-h`/`--help`: the text for stderr (exit 0).
     Help(String),
+    /// No prompt flag: the prompt comes on stdin (`or_ui`: an empty stdin starts the
+    /// interactive UI instead, as with no prompt at all).
+    StdinPrompt {
+        /// True when an empty stdin means no prompt (no prompt flag was given).
+        or_ui: bool,
+    },
+    /// `--print ""` refused as an empty prompt (from 1.1.1).
+    EmptyPrompt,
     /// No prompt and no terminal for the interactive UI.
     NoTerminal,
     /// Something fake-agy does not simulate.
@@ -86,41 +95,78 @@ pub fn classify(s: &Session) -> Request {
         };
     }
     if a.prompt_interactive.is_some() {
-        return Request::Unsupported("the interactive UI (`-i`) is not simulated".into());
+        return interactive_ui(Some("-i"));
     }
     if let Err(e) = a.output_format() {
         return Request::UsageError(format!("error: {e}"));
     }
-    let prompt = a.prompt.as_deref().unwrap_or("");
-    if let Some(input) = a.input_format.as_deref() {
-        if input != "stream-json" {
-            return Request::UsageError(format!(
-                "error: invalid input format \"{input}\" (available: stream-json)"
-            ));
-        }
-        if s.setup().format() != OutputFormat::StreamJson {
-            return Request::UsageError(
+    if let Some(request) = input_format_request(s) {
+        return request;
+    }
+    match a.prompt.as_deref() {
+        None => without_prompt_flag(s),
+        Some("") => empty_print(s),
+        Some(p) if p.starts_with('/') && !a.disable_slash_commands => slash_request(p),
+        Some(_) => Request::Turn,
+    }
+}
+
+/// What `--input-format` asks for, when it decides the run: `text` (the default) reads
+/// the prompt as print mode does; `stream-json` needs `--output-format stream-json` and,
+/// with no or an empty `-p`, is persistent mode (§1.2, §1.5).
+fn input_format_request(s: &Session) -> Option<Request> {
+    let a = s.setup().args();
+    match a.input_format.as_deref()? {
+        "text" => None,
+        "stream-json" if s.setup().format() != OutputFormat::StreamJson => {
+            Some(Request::UsageError(
                 "error: --input-format stream-json requires --output-format stream-json".into(),
-            );
+            ))
         }
         // §1.5: `--print=""` with --input-format is a no-op; a non-empty -p with it is
         // unrecorded, and the fake runs it as a print turn.
-        if prompt.is_empty() {
-            return Request::Persistent;
-        }
+        "stream-json" if a.prompt.as_deref().unwrap_or("").is_empty() => Some(Request::Persistent),
+        "stream-json" => None,
+        other => Some(Request::UsageError(format!(
+            "error: invalid input format \"{other}\" (available: text, stream-json)"
+        ))),
     }
-    if a.prompt.is_none() && !has_terminal() {
+}
+
+/// What a print run without a prompt flag asks for: the prompt from stdin when the
+/// version reads it and stdin is not a terminal, otherwise agy's interactive UI.
+fn without_prompt_flag(s: &Session) -> Request {
+    if has(s.setup().version(), Behaviour::StdinPrompt) && !stdin_prompt::stdin_is_terminal() {
+        Request::StdinPrompt { or_ui: true }
+    } else {
+        interactive_ui(None)
+    }
+}
+
+/// What `--print ""` (without `--input-format stream-json`) asks for: refused from
+/// 1.1.1; before, the prompt is read from stdin (a terminal is not read: the run answers
+/// the empty prompt).
+fn empty_print(s: &Session) -> Request {
+    if has(s.setup().version(), Behaviour::EmptyPrintRefused) {
+        Request::EmptyPrompt
+    } else if stdin_prompt::stdin_is_terminal() {
+        Request::Turn
+    } else {
+        Request::StdinPrompt { or_ui: false }
+    }
+}
+
+/// agy's interactive UI: without a terminal it fails to open one (ga-1.3.2-no-tty;
+/// multica-ai/multica PR #4663 saw `agy -i` fail without a TTY on 1.0.13); with one,
+/// the UI is not simulated. `flag` names the flag that asked for it (`-i`).
+fn interactive_ui(flag: Option<&str>) -> Request {
+    if !stdin_prompt::has_terminal() {
         return Request::NoTerminal;
     }
-    if a.prompt.is_none() {
-        return Request::Unsupported(
-            "the interactive UI is not simulated; pass -p <prompt> or --input-format stream-json --output-format stream-json".into(),
-        );
-    }
-    if prompt.starts_with('/') && !a.disable_slash_commands {
-        return slash_request(prompt);
-    }
-    Request::Turn
+    Request::Unsupported(match flag {
+        Some(f) => format!("the interactive UI (`{f}`) is not simulated"),
+        None => "the interactive UI is not simulated; pass -p <prompt>, pipe the prompt on stdin, or use --input-format stream-json --output-format stream-json".into(),
+    })
 }
 
 /// A print-mode prompt that starts with a slash command agy answers itself.
@@ -138,16 +184,6 @@ fn slash_request(prompt: &str) -> Request {
 /// `-h`, `--help`, `-help` or `--h`.
 fn is_help(token: &str) -> bool {
     matches!(token.trim_start_matches('-'), "h" | "help") && token.starts_with('-')
-}
-
-/// True when the process can open its controlling terminal, as agy's interactive UI
-/// (bubbletea) does first.
-fn has_terminal() -> bool {
-    std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/tty")
-        .is_ok()
 }
 
 /// `-p /clear` (jc-1.1.26-slash-clear, agy 1.1.26; the only record, other versions
@@ -180,7 +216,12 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
         s.set_exit_code(code);
         return Ok(());
     }
-    match classify(s) {
+    answer(s, spec, classify(s))
+}
+
+/// Acts out what the command line asks for.
+fn answer(s: &mut Session, spec: &DefaultSpec, request: Request) -> Result<(), FakeError> {
+    match request {
         Request::Version => commands::version(s),
         Request::Models => commands::models(s),
         // gb-1.1.18-credits-error: an account without AI credits (the fake's own).
@@ -213,11 +254,29 @@ pub fn default_run(s: &mut Session, spec: &DefaultSpec) -> Result<(), FakeError>
                 "`default` as a print run in a persistent invocation".into(),
             ))
         }
+        Request::StdinPrompt { or_ui } => return stdin_turn(s, spec, or_ui),
+        // antigravity-cli issue #582 quotes the text; the stream, envelope and exit code
+        // are **unverified** (shaped as the other pre-turn errors).
+        Request::EmptyPrompt => report_pre_turn_error(s, stdin_prompt::EMPTY_PROMPT),
         Request::Turn => {
             if pre_turn_checks(s) {
                 default_turn(s, spec)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// A print turn whose prompt comes on stdin; an empty stdin without a prompt flag starts
+/// the interactive UI instead (ga-1.3.2-no-tty ran `agy` with nothing on stdin).
+fn stdin_turn(s: &mut Session, spec: &DefaultSpec, or_ui: bool) -> Result<(), FakeError> {
+    let prompt = stdin_prompt::read(s);
+    if prompt.trim().is_empty() && or_ui {
+        return answer(s, spec, interactive_ui(None));
+    }
+    s.begin_turn(prompt);
+    if pre_turn_checks(s) {
+        default_turn(s, spec)?;
     }
     Ok(())
 }

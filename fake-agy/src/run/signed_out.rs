@@ -27,7 +27,11 @@ pub fn answer(s: &mut Session) -> bool {
             s.set_exit_code(exit_code::TURN_FAILED);
             true
         }
-        Request::Turn | Request::Persistent | Request::Usage | Request::Credits => {
+        Request::Turn
+        | Request::StdinPrompt { .. }
+        | Request::Persistent
+        | Request::Usage
+        | Request::Credits => {
             fail_turn(s);
             true
         }

@@ -50,6 +50,31 @@ fn json_envelope_has_the_recorded_key_order_and_usage_rule() {
 }
 
 #[test]
+fn the_common_smoke_check_gets_its_word_and_an_unclear_one_gets_done() {
+    // "Reply with exactly the word pong." was answered `exactly`.
+    let sb = Sandbox::new();
+    for (prompt, answer) in [
+        ("Reply with exactly the word pong.", "pong\n"),
+        ("Reply with exactly the word OK and nothing else.", "OK\n"),
+        (
+            "Read notes.txt and reply with the secret word only.",
+            "Done.\n",
+        ),
+    ] {
+        let out = sb
+            .cmd()
+            .args(["-p", prompt, "--output-format", "json"])
+            .assert()
+            .success();
+        assert_eq!(
+            envelope(&out.get_output().stdout).response,
+            answer,
+            "{prompt}"
+        );
+    }
+}
+
+#[test]
 fn text_mode_prints_the_response_only() {
     let sb = Sandbox::new();
     sb.cmd()

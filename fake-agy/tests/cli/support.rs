@@ -65,6 +65,41 @@ impl Sandbox {
         c
     }
 
+    /// Runs fake-agy with `args` and `env` in a new session without a controlling
+    /// terminal (`setsid`, util-linux), whatever terminal the test runner has, with
+    /// `stdin` piped in (or `/dev/null`); the output, within 30 s.
+    pub fn detached(
+        &self,
+        args: &[&str],
+        env: &[(&str, &str)],
+        stdin: Option<&[u8]>,
+    ) -> std::process::Output {
+        let cmd = self.bare_cmd();
+        let mut detached = std::process::Command::new("setsid");
+        detached
+            .arg("--wait")
+            .arg(cmd.get_program())
+            .args(args)
+            .env_clear()
+            .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+            .envs(env.iter().copied())
+            .current_dir(self.path())
+            .stdin(match stdin {
+                Some(_) => Stdio::piped(),
+                None => Stdio::null(),
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = detached.spawn().expect("setsid runs (util-linux)");
+        if let Some(bytes) = stdin {
+            use std::io::Write;
+            // A fake that exits without reading its stdin closes the pipe early.
+            let mut pipe = child.stdin.take().expect("stdin");
+            let _ = pipe.write_all(bytes);
+        }
+        wait_with_timeout(child, Duration::from_secs(30))
+    }
+
     /// Writes a script file and returns its path.
     pub fn script(&self, text: &str) -> PathBuf {
         self.dir.write("script.toml", text)
