@@ -290,6 +290,12 @@ pub const EDGES: &[Edge] = &[
         v(1, 3, 2),
         "pl-1.2.13-signed-out-stream; ut-1.3.2-signed-out",
     ),
+    edge(
+        "ConversationDatabase",
+        Some(v(1, 0, 3)),
+        v(1, 0, 4),
+        "CHG 1.0.4 (the changelog: SQLite replaces .pb at 1.0.4); AX; antigravity-cli #278",
+    ),
 ];
 
 /// The edges the record leaves open at `v`.

@@ -94,6 +94,9 @@ pub enum Behaviour {
     SignInNamesAgy,
     /// Signed out, `agy models` writes its sign-in error on stderr (before: stdout).
     SignedOutModelsStderr,
+    /// Each conversation is the SQLite database `conversations/<id>.db` (before: the
+    /// protobuf file `conversations/<id>.pb`).
+    ConversationDatabase,
 }
 
 /// One row: the behaviour, the first version known to have it, the public source.
@@ -286,6 +289,12 @@ pub const TABLE: &[Row] = &[
         until: None,
         source:
             "ut-1.3.2-signed-out (untether unauth); pl-1.2.13-signed-out-stream says 'antigravity'",
+    },
+    Row {
+        behaviour: Behaviour::ConversationDatabase,
+        since: v(1, 0, 4),
+        until: None,
+        source: "CHG 1.0.4 (the changelog); AX; antigravity-cli #278",
     },
 ];
 

@@ -6,6 +6,7 @@ mod bad_input;
 mod capture_steps;
 mod command_line;
 mod conversations;
+mod disk_state;
 mod images;
 mod journal;
 mod library;
