@@ -146,7 +146,9 @@ pub fn pb_path(app: &AppDir, id: &str) -> PathBuf {
 }
 
 /// Opens (creating) an agy SQLite database in WAL mode at `path`, with `schema` and
-/// `user_version`. The fake needs no durability, so commits do not wait for the disk.
+/// `user_version`. The fake needs no durability: `synchronous` is off before the first
+/// write, so no commit (not even the switch to WAL) waits for the disk. A database that
+/// already has `user_version` is set up and only opened.
 pub(crate) fn open(path: &Path, schema: &str, user_version: i64) -> Result<Connection, FakeError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| FakeError::io("create dir", dir, e))?;
@@ -155,10 +157,16 @@ pub(crate) fn open(path: &Path, schema: &str, user_version: i64) -> Result<Conne
     let conn = Connection::open(path).map_err(fail("open the database"))?;
     conn.busy_timeout(BUSY_WAIT)
         .map_err(fail("set the busy timeout of"))?;
-    conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
-        .map_err(fail("switch to WAL mode"))?;
     conn.pragma_update(None, "synchronous", "OFF")
         .map_err(fail("set `synchronous` on"))?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(fail("read `user_version` of"))?;
+    if version == user_version {
+        return Ok(conn);
+    }
+    conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
+        .map_err(fail("switch to WAL mode"))?;
     conn.execute_batch(schema)
         .map_err(fail("create the tables of"))?;
     conn.pragma_update(None, "user_version", user_version)
