@@ -4,7 +4,8 @@
 //! newest. The fake writes the lines clients read the conversation id from: `Created
 //! conversation <id>` for a new conversation, and in print mode `Print mode: resuming
 //! conversation <id>` for a continued one and `Print mode: conversation=<id>, sending
-//! message` (IkariKr/CodeConductor's log parser and its tests, lpleahy/obelus.nvim).
+//! message` (the 1.1.8 capture `jd-1.1.8-delegate-log-fresh`; IkariKr/CodeConductor's log
+//! parser and its tests, lpleahy/obelus.nvim read them). agy's other lines are not written.
 //! The source line numbers are those of the quoted lines (which versions print them is
 //! not recorded). Times are UTC (glog writes local time).
 
