@@ -32,6 +32,16 @@ pub enum FakeError {
         /// The cause.
         source: std::io::Error,
     },
+    /// A conversation database could not be written.
+    #[error("failed to {action} `{path}`: {source}")]
+    Database {
+        /// What was attempted ("create the conversation database", …).
+        action: &'static str,
+        /// The database file.
+        path: String,
+        /// The cause.
+        source: rusqlite::Error,
+    },
     /// The script or command line asks for something fake-agy does not simulate.
     #[error("{0}")]
     Unsupported(String),
@@ -50,6 +60,19 @@ impl FakeError {
         FakeError::Io {
             action,
             path: path.as_ref().display().to_string(),
+            source,
+        }
+    }
+
+    /// A database error with its context.
+    pub fn database(
+        action: &'static str,
+        path: impl AsRef<std::path::Path>,
+    ) -> impl FnOnce(rusqlite::Error) -> Self {
+        let path = path.as_ref().display().to_string();
+        move |source| FakeError::Database {
+            action,
+            path,
             source,
         }
     }

@@ -273,7 +273,7 @@ impl Sandbox {
 
 /// The file agy keeps its sign-in token in when no OS keyring is reachable, in the
 /// profile folder ([`profile_dir`]); `--credentials copy` copies it into a sandbox.
-pub const TOKEN_FILE: &str = "antigravity-oauth-token";
+pub use agy_protocol::app_files::TOKEN_FILE;
 
 /// The folders of agy's profile under `home`, outermost first.
 const PROFILE_DIRS: [&str; 2] = [".gemini", "antigravity-cli"];

@@ -24,6 +24,7 @@
 //!   ACP script of the fake agent.
 
 pub mod acp;
+pub mod app_files;
 pub mod capture;
 pub mod command_line;
 pub mod confine;

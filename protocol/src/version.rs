@@ -152,6 +152,7 @@ impl<'de> Deserialize<'de> for VersionRange {
 /// edge of its version model (docs/agy-versions.md). `agy-harness matrix` runs these by
 /// default.
 pub const MODELLED_VERSIONS: &[AgyVersion] = &[
+    AgyVersion::new(1, 0, 2),
     AgyVersion::new(1, 0, 16),
     AgyVersion::new(1, 1, 9),
     AgyVersion::new(1, 1, 18),

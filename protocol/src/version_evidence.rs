@@ -302,6 +302,12 @@ pub const EDGES: &[Edge] = &[
         v(1, 1, 1),
         "antigravity-cli issue #582 (through 1.1.0 `--print \"\"` read stdin; 1.1.1 `empty prompt`)",
     ),
+    edge(
+        "ConversationDatabase",
+        Some(v(1, 0, 3)),
+        v(1, 0, 4),
+        "CHG 1.0.4 (the changelog: SQLite replaces .pb at 1.0.4); AX; antigravity-cli #278",
+    ),
 ];
 
 /// The edges the record leaves open at `v`.

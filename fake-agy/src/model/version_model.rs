@@ -100,6 +100,9 @@ pub enum Behaviour {
     /// `--print ""` (without `--input-format stream-json`) fails `empty prompt` (before:
     /// the prompt is read from stdin).
     EmptyPrintRefused,
+    /// Each conversation is the SQLite database `conversations/<id>.db` (before: the
+    /// protobuf file `conversations/<id>.pb`).
+    ConversationDatabase,
 }
 
 /// One row: the behaviour, the first version known to have it, the public source.
@@ -304,6 +307,12 @@ pub const TABLE: &[Row] = &[
         since: v(1, 1, 1),
         until: None,
         source: "antigravity-cli issue #582 (through 1.1.0 `--print \"\"` read stdin; 1.1.1 changelog, `empty prompt`)",
+    },
+    Row {
+        behaviour: Behaviour::ConversationDatabase,
+        since: v(1, 0, 4),
+        until: None,
+        source: "CHG 1.0.4 (the changelog); AX; antigravity-cli #278",
     },
 ];
 

@@ -321,6 +321,7 @@ fn act(
     {
         return Ok(s.exit_code());
     }
+    leave_the_sandbox_signed_in(s, signed_out)?;
     let mut ctx = TurnContext {
         rules: match rule {
             Some(r) if !r.turns.is_empty() => r.turns.clone(),
@@ -331,6 +332,13 @@ fn act(
         ..TurnContext::default()
     };
     let steps = rule.map(|r| r.steps.as_slice()).unwrap_or_default();
+    if steps
+        .iter()
+        .chain(ctx.rules.iter().flat_map(|t| t.steps.iter()))
+        .any(writes_log)
+    {
+        s.leave_log_to_script();
+    }
     if s.setup().mode() == RunMode::Persistent && classify(s) == Request::Persistent {
         // A scripted invocation decides for itself; the default one validates
         // --model/--effort before reading stdin (PB error-model-effort-conflict).
@@ -364,4 +372,25 @@ fn act(
         run_steps(s, steps, Place::Invocation(serve_lines), &mut ctx)?;
     }
     Ok(s.exit_code())
+}
+
+/// A signed-in turn invocation leaves the sign-in token agy keeps in its data directory
+/// when none is there (docs/fake-agy.md, "Files on disk"); signed out, nothing.
+fn leave_the_sandbox_signed_in(s: &Session, signed_out: bool) -> Result<(), FakeError> {
+    if signed_out
+        || s.setup().flag_error().is_some()
+        || s.setup().args().kind() != InvocationKind::Turn
+    {
+        return Ok(());
+    }
+    if let Some(path) = crate::store::sign_in::lay_token(s.app())? {
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        s.record_file(&path, bytes);
+    }
+    Ok(())
+}
+
+/// A script step that writes the `--log-file` (which the script then owns).
+fn writes_log(step: &Step) -> bool {
+    matches!(step, Step::Log(_))
 }

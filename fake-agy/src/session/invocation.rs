@@ -3,6 +3,7 @@
 //! step indices, cumulative usage and turn counts stay consistent.
 
 mod conversation;
+mod disk_state;
 mod init_event;
 mod output;
 
@@ -53,6 +54,8 @@ pub struct Session {
     last_step: Option<StepUpdate>,
     /// A persistent process whose stdin ended before any line came: no turn ran.
     idle_start: bool,
+    /// The script writes `--log-file` itself ([`Session::leave_log_to_script`]).
+    script_logs: bool,
 }
 
 impl Session {
@@ -137,6 +140,7 @@ impl Session {
             last_step_index: None,
             last_step: None,
             idle_start: false,
+            script_logs: false,
         }
     }
 

@@ -2,8 +2,10 @@
 //! streamed, the stream-json lines it wrote, and a tool error that makes its result
 //! ERROR.
 
+use crate::store::conversation_db::StepRow;
 use agy_protocol::stream::StepUpdate;
 use agy_protocol::Usage;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// The current turn. Its steps are accounted as the session writes them
@@ -22,6 +24,8 @@ pub struct TurnState {
     /// A tool error that makes the turn's result ERROR while the answer stands
     /// (`crate::turn::boundary`).
     failed_with: Option<String>,
+    /// Each step's latest state, by index (the conversation database's rows).
+    steps: BTreeMap<u64, StepRow>,
 }
 
 impl TurnState {
@@ -36,6 +40,7 @@ impl TurnState {
             streamed_text: String::new(),
             max_step: None,
             failed_with: None,
+            steps: BTreeMap::new(),
         }
     }
 
@@ -104,6 +109,15 @@ impl TurnState {
             self.streamed_text.push_str(t);
         }
         self.max_step = Some(self.max_step.unwrap_or(0).max(step.step_index));
+        self.steps
+            .entry(step.step_index)
+            .and_modify(|row| row.absorb(step))
+            .or_insert_with(|| StepRow::of(step));
+    }
+
+    /// Hands over the steps it wrote, by index (a result ends them).
+    pub(super) fn take_steps(&mut self) -> Vec<StepRow> {
+        std::mem::take(&mut self.steps).into_values().collect()
     }
 
     /// Forgets what was spent (a result has taken it).

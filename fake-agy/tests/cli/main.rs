@@ -7,6 +7,7 @@ mod capture_steps;
 mod command_line;
 mod conversations;
 mod help;
+mod disk_state;
 mod images;
 mod journal;
 mod library;

@@ -34,6 +34,7 @@ impl Session {
                 }
             });
             conv.save(&self.app)?;
+            self.record_conversation_start(&conv.id, stored, conv.next_step)?;
             self.due.owe_resume_message(conv.num_turns > 0);
             self.conversation = Some(conv);
         }

@@ -138,6 +138,7 @@ impl Session {
                 c.save(&app)?;
             }
         }
+        self.record_turn_steps()?;
         self.turn.reset_spent();
         Ok(())
     }

@@ -1,0 +1,107 @@
+//! What a run leaves in agy's data directory besides the brain folder and the cache
+//! (docs/fake-agy.md, "Files on disk"): the conversation's store (`.db` from 1.0.4,
+//! `.pb` before), its row in the catalogue `conversation_summaries.db`, and agy's log
+//! lines about the conversation.
+
+use super::Session;
+use crate::error::FakeError;
+use crate::model::version_model::{has, Behaviour};
+use crate::store::agy_log::{append_events, ConversationEvent};
+use crate::store::conversation_db::{create, record_steps};
+use crate::store::summaries::{record_summary, Summary};
+use agy_protocol::script::RunMode;
+use std::path::Path;
+
+impl Session {
+    /// Leaves `--log-file` to the script: an invocation whose rule writes the log
+    /// (`log` steps, a converted capture) gets no lines of the fake's own.
+    pub fn leave_log_to_script(&mut self) {
+        self.script_logs = true;
+    }
+
+    /// Lays down conversation `id` as the run starts on it: its store, its catalogue
+    /// row, and the log lines (`stored`: an earlier run kept the conversation).
+    pub(super) fn record_conversation_start(
+        &mut self,
+        id: &str,
+        stored: bool,
+        step_count: u64,
+    ) -> Result<(), FakeError> {
+        let with_db = has(self.setup.version(), Behaviour::ConversationDatabase);
+        let store = create(&self.app, id, with_db)?;
+        self.record_file_once(&store);
+        if with_db {
+            let summary = Summary {
+                id,
+                workspace: self.setup.workspace(),
+                steps: &[],
+                step_count,
+            };
+            record_summary(&self.app, &summary)?;
+        }
+        self.log_conversation(id, stored)
+    }
+
+    /// `Created conversation` for a new one; in print mode `Print mode: resuming
+    /// conversation` for a stored one, then `Print mode: conversation=…, sending
+    /// message`. A persistent session continuing a stored conversation logs nothing
+    /// the record shows.
+    fn log_conversation(&mut self, id: &str, stored: bool) -> Result<(), FakeError> {
+        if self.script_logs {
+            return Ok(());
+        }
+        let print = matches!(
+            self.setup.mode(),
+            RunMode::Text | RunMode::Json | RunMode::StreamJson
+        );
+        let mut events = Vec::new();
+        if !stored {
+            events.push(ConversationEvent::Created(id));
+        } else if print {
+            events.push(ConversationEvent::Resuming(id));
+        }
+        if print {
+            events.push(ConversationEvent::Sending(id));
+        }
+        if events.is_empty() {
+            return Ok(());
+        }
+        let log_file = self.setup.args().log_file.clone();
+        let path = append_events(&self.app, log_file.as_deref(), &events)?;
+        self.record_file_once(&path);
+        Ok(())
+    }
+
+    /// Writes the finished turn's steps into the conversation's database and updates
+    /// its catalogue row (from 1.0.4; the `.pb` file before stays as it is).
+    pub(super) fn record_turn_steps(&mut self) -> Result<(), FakeError> {
+        let steps = self.turn.take_steps();
+        if steps.is_empty() || !has(self.setup.version(), Behaviour::ConversationDatabase) {
+            return Ok(());
+        }
+        let Some(c) = self.conversation.as_ref() else {
+            return Ok(());
+        };
+        record_steps(&self.app, &c.id, &steps)?;
+        let summary = Summary {
+            id: &c.id,
+            workspace: &c.workspace,
+            steps: &steps,
+            step_count: c.next_step,
+        };
+        record_summary(&self.app, &summary)
+    }
+
+    /// Records a file in the journal unless it is there already.
+    fn record_file_once(&self, path: &Path) {
+        let name = path.display().to_string();
+        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        let mut known = false;
+        self.io.recorder().update(false, |r| {
+            known = r.files.iter().any(|f| f.path == name);
+        });
+        if !known {
+            self.io.recorder().file(name, bytes);
+        }
+    }
+}
