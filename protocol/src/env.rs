@@ -94,6 +94,11 @@ pub const AGY_HARNESS_SPIKES: &str = "AGY_HARNESS_SPIKES";
 /// A RAM-backed folder (tmpfs, e.g. `/dev/shm`) spares the disk file system the work
 /// of creating and removing each sandbox's files.
 pub const AGY_HARNESS_SANDBOX_DIR: &str = "AGY_HARNESS_SANDBOX_DIR";
+/// The pid of the launcher that started agy-harness when that launcher cannot make
+/// its death reach agy-harness itself (the npm package's `bin` script: Node has no
+/// `PR_SET_PDEATHSIG`): agy-harness asks for SIGTERM at its parent's death when its
+/// parent is that pid, and exits at once when it is not.
+pub const AGY_HARNESS_LAUNCHER_PID: &str = "AGY_HARNESS_LAUNCHER_PID";
 /// agy-harness: `1` allows a live run when `CI` is set.
 pub const AGY_HARNESS_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
 /// The live wrapper: the real agy binary.
@@ -153,6 +158,7 @@ pub const ALL: &[&str] = &[
     AGY_HARNESS_SCENARIOS,
     AGY_HARNESS_SPIKES,
     AGY_HARNESS_SANDBOX_DIR,
+    AGY_HARNESS_LAUNCHER_PID,
     AGY_HARNESS_ALLOW_LIVE,
     AGY_HARNESS_LIVE_AGY,
     AGY_HARNESS_LIVE_BUDGET,
