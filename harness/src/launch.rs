@@ -250,10 +250,12 @@ impl Launch {
                 cmd
             }
         };
+        // A reaper is never killed on drop: SIGKILLed, it could not end the descendants
+        // that left the group; its starter asks it to end the tree instead.
         cmd.env_clear()
             .envs(env.iter().map(|(k, v)| (k, v)))
             .current_dir(&self.cwd)
-            .kill_on_drop(true);
+            .kill_on_drop(host.is_none());
         Ok((cmd, host.is_some()))
     }
 
