@@ -319,14 +319,28 @@ fn check_env(
         _ => None,
     };
     for name in adapter.env.keys() {
+        let entry = env.and_then(|t| t.get_key_value(name.as_str()));
+        let fallback = section.map(|s| s.span().start).unwrap_or(0);
+        if !agy_protocol::env::is_valid_name(name) {
+            let at = entry.map_or(fallback, |(k, _)| k.span().start);
+            diags.push(
+                Diagnostic::at(
+                    src,
+                    at,
+                    format!("`env` of `[adapter]` has the name {name:?}, which no environment can carry as one variable"),
+                )
+                .with_hint(
+                    "a variable's name is letters, digits and `_`, not starting with a digit \
+                     (`[A-Za-z_][A-Za-z0-9_]*`); a name holding `=` would become a second \
+                     variable (`\"AGY_BIN=/x/agy\" = \"\"` sets `AGY_BIN`)",
+                ),
+            );
+            continue;
+        }
         if !agy_protocol::env::is_sandbox_owned(name) {
             continue;
         }
-        let at = env
-            .and_then(|t| t.get(name.as_str()))
-            .map(|v| v.span().start)
-            .or(section.map(|s| s.span().start))
-            .unwrap_or(0);
+        let at = entry.map_or(fallback, |(_, v)| v.span().start);
         diags.push(
             Diagnostic::at(
                 src,
@@ -492,6 +506,24 @@ reason = "bug 12"
             "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"oneshot\"]\nenv = { PROVIDER_LOG = \"debug\" }\n",
         );
         assert!(parse_adapter_config(&ok, Path::new("/")).is_ok());
+    }
+
+    #[test]
+    fn an_env_name_that_is_not_a_variable_name_is_a_located_error() {
+        // Regression: `"AGY_BIN=/x/agy" = ""` passed the sandbox-owned check and became
+        // a second `AGY_BIN` entry in the driver's environment.
+        let err =
+            parse_with("env = { \"AGY_BIN=/x/agy\" = \"\", OK_NAME = \"1\", \"2X\" = \"\" }\n")
+                .expect_err("refused");
+        let text = err.to_string();
+        assert!(
+            text.contains("has the name \"AGY_BIN=/x/agy\"") && text.contains("a.toml:5:9"),
+            "{text}"
+        );
+        assert!(text.contains("has the name \"2X\""), "{text}");
+        assert!(text.contains("[A-Za-z_][A-Za-z0-9_]*"), "{text}");
+        assert!(!text.contains("has the name \"OK_NAME\""), "{text}");
+        assert_eq!(err.len(), 2, "{text}");
     }
 
     /// A minimal `[adapter]` table in `a.toml` (`extra` at its line 5), parsed.

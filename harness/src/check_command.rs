@@ -1,14 +1,19 @@
 //! `agy-harness check`: its arguments, and scenario files (and an adapter config)
 //! checked without running anything.
 
-use crate::adapter_config::{check_expected_failures, load_adapter_config};
+use crate::adapter_config::{check_expected_failures, load_adapter_config, AdapterConfig};
 use crate::catalogue_run::load_and_select;
 use crate::exit_code;
 use crate::fatal::HarnessError;
+use crate::launch::{stand_in_fakes, Launch};
 use crate::options::ScenarioArgs;
+use crate::sandbox::Sandbox;
 use crate::scenario::Selection;
 use clap::Args;
 use std::path::PathBuf;
+
+/// An environment a sandbox made.
+type Env = Vec<(String, String)>;
 
 /// `agy-harness check`.
 #[derive(Debug, Clone, Args)]
@@ -21,8 +26,43 @@ pub struct CheckArgs {
     pub adapter: Option<PathBuf>,
 }
 
+/// The sandbox `check` starts a driverless adapter in, as a run would: fake-agy as
+/// `agy` and fake-agy-acp as `agy_acp_server` first on `PATH` (stubs that refuse to
+/// run when one is not found), and the environment a scenario's driver gets, with the
+/// config's `env`. Dropping it kills every process the adapter left.
+fn check_sandbox(config: &AdapterConfig) -> Result<(Sandbox, Vec<(String, String)>), HarnessError> {
+    let no_sandbox = |e: std::io::Error| {
+        HarnessError::could_not_run(format!("failed to create the sandbox of the check: {e}"))
+    };
+    let fake = crate::binaries::fake_agy_at(None).ok();
+    let sandbox = Sandbox::create(fake.as_deref()).map_err(no_sandbox)?;
+    let mut env = sandbox.env(None, 1.0);
+    let fake_acp = crate::locate::locate_binary(
+        crate::locate::FAKE_AGY_ACP_BIN,
+        agy_protocol::env::AGY_HARNESS_FAKE_AGY_ACP,
+        "fake-agy-acp",
+    )
+    .ok()
+    .filter(|p| crate::fake_identity::verify_fake(p, crate::locate::FAKE_AGY_ACP_BIN).is_ok());
+    if let Some(acp) = fake_acp {
+        sandbox
+            .install_acp_agent(&acp, None, &mut env)
+            .map_err(no_sandbox)?;
+    }
+    stand_in_fakes(&sandbox).map_err(no_sandbox)?;
+    env.extend(
+        config
+            .adapter
+            .env
+            .iter()
+            .filter(|(k, _)| !agy_protocol::env::is_sandbox_owned(k))
+            .map(|(k, v)| (k.clone(), v.clone())),
+    );
+    Ok((sandbox, env))
+}
+
 /// `check` of a driverless adapter: its server starts and offers what the config names.
-async fn check_driverless(config: &crate::adapter_config::AdapterConfig) -> i32 {
+async fn check_driverless(config: &AdapterConfig, sandbox: &Sandbox, env: &Env) -> i32 {
     let mcp = config.adapter.profiles.iter().any(|p| {
         matches!(
             crate::profile::unit(*p).reach,
@@ -34,7 +74,7 @@ async fn check_driverless(config: &crate::adapter_config::AdapterConfig) -> i32 
     if !mcp {
         return exit_code::ALL_CONFORM;
     }
-    match crate::bridge::check_mcp_server(config, config.timeouts.startup.0).await {
+    match crate::bridge::check_mcp_server(config, sandbox, env, config.timeouts.startup.0).await {
         Ok(tools) => {
             println!("MCP server offers {}", tools.join(", "));
             exit_code::ALL_CONFORM
@@ -44,15 +84,8 @@ async fn check_driverless(config: &crate::adapter_config::AdapterConfig) -> i32 
 }
 
 /// For each driverless profile of `config`: starts the adapter and prints what it
-/// advertises (an ACP agent's `initialize` result).
-async fn list_capabilities(
-    config: &crate::adapter_config::AdapterConfig,
-    path: &std::path::Path,
-) -> i32 {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
+/// advertises (an ACP agent's `initialize` result, within the start-up timeout).
+async fn list_capabilities(config: &AdapterConfig, sandbox: &Sandbox, env: &Env) -> i32 {
     for &profile in &config.adapter.profiles {
         let crate::profile::Reach::Driverless { client } = crate::profile::unit(profile).reach
         else {
@@ -62,7 +95,14 @@ async fn list_capabilities(
             continue;
         }
         let command = config.adapter.command_for(profile);
-        match crate::bridge::acp_agent::capabilities(&command, dir).await {
+        let started = match Launch::in_sandbox(sandbox, &command) {
+            Ok(launch) => {
+                let launch = launch.sandbox_env(env);
+                crate::bridge::acp_agent::capabilities(&launch, config.timeouts.startup.0).await
+            }
+            Err(e) => Err(e.into()),
+        };
+        match started {
             Ok(init) => println!(
                 "{profile} agent `{}` answers initialize:\n{}",
                 command.join(" "),
@@ -78,6 +118,18 @@ async fn list_capabilities(
         }
     }
     exit_code::ALL_CONFORM
+}
+
+/// `check` of a driverless adapter in a sandbox of its own.
+async fn check_adapter(config: &AdapterConfig) -> i32 {
+    let (sandbox, env) = match check_sandbox(config) {
+        Ok(made) => made,
+        Err(e) => return e.report(),
+    };
+    let tools = check_driverless(config, &sandbox, &env).await;
+    let capabilities = list_capabilities(config, &sandbox, &env).await;
+    drop(sandbox);
+    tools.max(capabilities)
 }
 
 pub(crate) async fn check_command(args: CheckArgs) -> i32 {
@@ -96,9 +148,7 @@ pub(crate) async fn check_command(args: CheckArgs) -> i32 {
     match checked {
         Ok(config) => {
             println!("adapter config `{}` is valid", path.display());
-            let tools = check_driverless(&config).await;
-            let capabilities = list_capabilities(&config, &path).await;
-            tools.max(capabilities)
+            check_adapter(&config).await
         }
         Err(d) => {
             eprint!("{d}");

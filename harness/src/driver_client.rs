@@ -2,8 +2,9 @@
 //! under the reaper (so nothing it starts outlives it, even when the harness is
 //! SIGKILLed), send requests, collect replies by id (in any order), stop it.
 
+use crate::launch::Launch;
 use agy_process::lines::{AsyncBoundedLines, LineItem, DEFAULT_LINE_CAP};
-use agy_process::{in_own_group, reaper, stop_group, under_reaper, ParentDeath, Stopped};
+use agy_process::{reaper, stop_group, Stopped};
 use agy_protocol::driver::{
     parse_driver_line, DriverLine, Reply, Request, RequestOp, DRIVER_PROTOCOL_VERSION,
 };
@@ -12,7 +13,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
-use tokio::process::{Child, ChildStdin, Command};
+use tokio::process::{Child, ChildStdin};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -83,16 +84,15 @@ pub struct DriverClient {
 }
 
 impl DriverClient {
-    /// Starts `command` with exactly `env`, in `cwd`, as the leader of a new process
-    /// group, under the reaper when its host is found (agy-harness, see
-    /// [`crate::locate::reaper_host`]); stderr goes to `stderr_path`.
+    /// Starts `command` through the [launcher](crate::launch) with exactly `env` (a
+    /// sandbox's, holding its marker), in `cwd`, as the leader of a new process group,
+    /// under the reaper when its host is found; stderr goes to `stderr_path`.
     pub fn start(
         command: &[String],
         env: &[(String, String)],
         cwd: &Path,
         stderr_path: &Path,
     ) -> Result<DriverClient, DriverError> {
-        let reaper_host = crate::locate::reaper_host();
         let program = command.first().cloned().unwrap_or_default();
         let spawn_err = |message: String| DriverError::Spawn {
             command: program.clone(),
@@ -103,28 +103,10 @@ impl DriverClient {
             .append(true)
             .open(stderr_path)
             .map_err(|e| spawn_err(format!("cannot open `{}`: {e}", stderr_path.display())))?;
-        // Resolved with the harness's own PATH: the driver's PATH may hold only the
-        // sandbox's `bin/`.
-        let resolved = resolve_program(&program);
-        let args = &command[1.min(command.len())..];
-        let mut cmd = match reaper_host.as_deref() {
-            Some(host) => {
-                // The reaper reports a program it cannot start only by its exit; a
-                // missing program stays a start failure.
-                std::fs::metadata(&resolved).map_err(|e| spawn_err(e.to_string()))?;
-                under_reaper(host, &resolved, args)
-            }
-            None => {
-                let mut cmd = Command::new(&resolved);
-                cmd.args(args);
-                in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
-                cmd
-            }
-        };
-        cmd.env_clear()
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            .current_dir(cwd)
-            .stdin(Stdio::piped())
+        let (mut cmd, reaped) = Launch::with_sandbox_env(command, env)
+            .and_then(|l| l.cwd(cwd).command())
+            .map_err(|e| spawn_err(e.to_string()))?;
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(stderr));
         let mut child = cmd.spawn().map_err(|e| spawn_err(e.to_string()))?;
@@ -156,7 +138,7 @@ impl DriverClient {
         Ok(DriverClient {
             child,
             pgid,
-            reaped: reaper_host.is_some(),
+            reaped,
             stdin,
             rx,
             replies: HashMap::new(),
@@ -310,7 +292,13 @@ mod tests {
         // then a valid reply to request 1.
         let script = r#"read -r _; head -c 20971520 /dev/zero | tr '\0' x; printf '\n\377\n{"id":1,"ok":true}\n'; read -r _"#;
         let command = vec!["/bin/sh".to_string(), "-c".to_string(), script.to_string()];
-        let env = vec![("PATH".to_string(), "/usr/bin:/bin".to_string())];
+        let env = vec![
+            ("PATH".to_string(), "/usr/bin:/bin".to_string()),
+            (
+                agy_process::MARKER_ENV.to_string(),
+                dir.path().display().to_string(),
+            ),
+        ];
         let mut client =
             DriverClient::start(&command, &env, dir.path(), &dir.path().join("stderr"))
                 .expect("started");

@@ -54,6 +54,7 @@ pub mod fuzz;
 pub mod init;
 mod interrupt;
 pub mod keep;
+pub mod launch;
 pub mod live;
 pub mod locate;
 pub mod matrix;

@@ -11,6 +11,10 @@ fn main() {
     if agy_harness::live::is_wrapper_invocation() {
         std::process::exit(agy_harness::live::wrap_agy());
     }
+    // Started by the npm package's launcher: its death is passed on to this process.
+    if !agy_process::die_with_launcher() {
+        std::process::exit(agy_harness::exit_code::COULD_NOT_RUN);
+    }
     let cli = agy_harness::cli::Cli::parse();
     std::process::exit(agy_harness::execute(cli));
 }

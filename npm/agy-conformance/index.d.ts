@@ -42,6 +42,8 @@ export interface Invocation {
 export interface FakeAgy {
   root: string;
   agy: string;
+  /** `bin/agy_acp_server`: fake-agy-acp, first on `env.PATH`. */
+  acpServer: string;
   home: string;
   workDir: string;
   brainDir: string;
@@ -51,6 +53,8 @@ export interface FakeAgy {
   close(): void;
 }
 
+/** The variables that carry agy's credentials or profile; `FakeAgy.env` drops them. */
+export declare const AGY_USER_VARS: readonly string[];
 export declare function fakeAgy(options?: FakeAgyOptions): FakeAgy;
 export declare function readJournal(path: string): Invocation[];
 export declare function renderScript(script: Record<string, unknown>): string;

@@ -15,6 +15,35 @@ export { renderScript } from "./lib/script.js";
 const shQuote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
 
 /**
+ * The variables that give agy the user's credentials or point it at the user's profile
+ * (agy-protocol's AGY_USER_VARS, docs/agy-reference.md §5.1): a sandbox's `env` drops them.
+ */
+export const AGY_USER_VARS = [
+  "ANTIGRAVITY_APP_DATA_DIR",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "GOOGLE_CLOUD_PROJECT",
+  "GOOGLE_CLOUD_LOCATION",
+  "GOOGLE_GENAI_USE_VERTEXAI",
+  "CLOUDSDK_CONFIG",
+];
+
+/** Writes an executable shell script atomically. */
+function writeScript(path, lines) {
+  writeFileSync(`${path}.tmp`, lines.join("\n") + "\n");
+  chmodSync(`${path}.tmp`, 0o755);
+  renameSync(`${path}.tmp`, path);
+}
+
+/** This process's environment without AGY_USER_VARS. */
+function userEnvWithoutCredentials() {
+  const env = { ...process.env };
+  for (const name of AGY_USER_VARS) delete env[name];
+  return env;
+}
+
+/**
  * A sandbox with fake-agy as `agy`: `home/` (agy's brain folder lands under it),
  * `work/`, `bin/agy` (a shell script that exports the sandbox's knobs and execs
  * fake-agy: same pid, same signals) and the journal.
@@ -43,9 +72,16 @@ export function fakeAgy({ script, version, signedOut, quotaExhausted, timeScale,
     ...Object.entries(knobs).map(([k, v]) => `export ${k}=${shQuote(v)}`),
     `exec ${shQuote(binaryPath("fake-agy"))} "$@"`,
   ];
-  writeFileSync(`${agy}.tmp`, wrapper.join("\n") + "\n");
-  chmodSync(`${agy}.tmp`, 0o755);
-  renameSync(`${agy}.tmp`, agy);
+  writeScript(agy, wrapper);
+  // fake-agy-acp as `agy_acp_server`, so a real Antigravity ACP server later on PATH is
+  // never the one an ACP client finds by name.
+  const acpServer = join(root, "bin", "agy_acp_server");
+  writeScript(acpServer, [
+    "#!/bin/sh",
+    "# fake-agy-acp in an agy-conformance sandbox",
+    `export HOME=${shQuote(home)}`,
+    `exec ${shQuote(binaryPath("fake-agy-acp"))} "$@"`,
+  ]);
   const binDir = join(root, "bin");
   return {
     root,
@@ -54,8 +90,18 @@ export function fakeAgy({ script, version, signedOut, quotaExhausted, timeScale,
     workDir: join(root, "work"),
     brainDir: join(home, ".gemini", "antigravity-cli", "brain"),
     journalPath,
-    /** This process's environment with the sandbox's HOME, PATH (agy first) and AGY_BIN. */
-    env: { ...process.env, HOME: home, PATH: [binDir, process.env.PATH].filter(Boolean).join(delimiter), AGY_BIN: agy },
+    acpServer,
+    /**
+     * This process's environment without agy's credential variables (AGY_USER_VARS),
+     * with the sandbox's HOME, PATH (agy and agy_acp_server first), AGY_BIN and AGY_ACP_BIN.
+     */
+    env: {
+      ...userEnvWithoutCredentials(),
+      HOME: home,
+      PATH: [binDir, process.env.PATH].filter(Boolean).join(delimiter),
+      AGY_BIN: agy,
+      AGY_ACP_BIN: acpServer,
+    },
     /** Every invocation so far: finished ones in the order they ended, running ones last. */
     journal: () => readJournal(journalPath),
     /**

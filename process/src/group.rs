@@ -63,6 +63,23 @@ fn die_with_parent(signal: Signal, parent: u32) -> std::io::Result<()> {
     Ok(())
 }
 
+/// When `$AGY_HARNESS_LAUNCHER_PID` is set, this process was started by a launcher
+/// that cannot pass its death on by itself (Node): asks for SIGTERM when the parent
+/// dies, and returns false when the parent is not that launcher any more (it died
+/// before this call, so the signal would never come): the caller exits then.
+pub fn die_with_launcher() -> bool {
+    let Some(launcher) = std::env::var(agy_protocol::env::AGY_HARNESS_LAUNCHER_PID)
+        .ok()
+        .and_then(|v| v.trim().parse::<i32>().ok())
+    else {
+        return true;
+    };
+    if nix::sys::prctl::set_pdeathsig(Signal::SIGTERM).is_err() {
+        return true;
+    }
+    nix::unistd::getppid().as_raw() == launcher
+}
+
 /// Sends `sig` to every process of group `pgid`; false when the group is gone.
 pub fn signal_group(pgid: u32, sig: Signal) -> bool {
     i32::try_from(pgid)

@@ -22,8 +22,8 @@ pub mod reaper;
 pub mod sweep;
 
 pub use group::{
-    in_own_group, in_own_group_std, signal_group, stop_group, wait_for, GroupGuard, ParentDeath,
-    Stopped,
+    die_with_launcher, in_own_group, in_own_group_std, signal_group, stop_group, wait_for,
+    GroupGuard, ParentDeath, Stopped,
 };
 pub use liveness::{is_running, marked_processes, start_time, MARKER_ENV};
 pub use reaper::{reaper_main_if_requested, under_reaper, REAPER_ARG};

@@ -94,6 +94,11 @@ pub const AGY_HARNESS_SPIKES: &str = "AGY_HARNESS_SPIKES";
 /// A RAM-backed folder (tmpfs, e.g. `/dev/shm`) spares the disk file system the work
 /// of creating and removing each sandbox's files.
 pub const AGY_HARNESS_SANDBOX_DIR: &str = "AGY_HARNESS_SANDBOX_DIR";
+/// The pid of the launcher that started agy-harness when that launcher cannot make
+/// its death reach agy-harness itself (the npm package's `bin` script: Node has no
+/// `PR_SET_PDEATHSIG`): agy-harness asks for SIGTERM at its parent's death when its
+/// parent is that pid, and exits at once when it is not.
+pub const AGY_HARNESS_LAUNCHER_PID: &str = "AGY_HARNESS_LAUNCHER_PID";
 /// agy-harness: `1` allows a live run when `CI` is set.
 pub const AGY_HARNESS_ALLOW_LIVE: &str = "AGY_HARNESS_ALLOW_LIVE";
 /// The live wrapper: the real agy binary.
@@ -153,6 +158,7 @@ pub const ALL: &[&str] = &[
     AGY_HARNESS_SCENARIOS,
     AGY_HARNESS_SPIKES,
     AGY_HARNESS_SANDBOX_DIR,
+    AGY_HARNESS_LAUNCHER_PID,
     AGY_HARNESS_ALLOW_LIVE,
     AGY_HARNESS_LIVE_AGY,
     AGY_HARNESS_LIVE_BUDGET,
@@ -193,9 +199,69 @@ pub fn is_sandbox_owned(name: &str) -> bool {
         || name.starts_with(AGY_HARNESS_PREFIX)
 }
 
+/// True for a name a process environment can carry unambiguously:
+/// `[A-Za-z_][A-Za-z0-9_]*`. Any other name is refused wherever the kit takes one (an
+/// adapter config's `env`, the launcher): a name holding `=` (`AGY_BIN=/x/agy`) would
+/// become an entry `AGY_BIN=/x/agy=…` that a process reads as a second `AGY_BIN`, and a
+/// NUL or an empty name cannot be passed at all.
+pub fn is_valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The variables that give agy the user's credentials or point it at the user's
+/// profile, which no sandbox passes through from the user's environment
+/// (docs/agy-reference.md, "5.1 Credentials and the profile in the environment"):
+/// `ANTIGRAVITY_APP_DATA_DIR` moves the profile folder and `GEMINI_API_KEY` signs agy
+/// in (both documented for agy); the others are the Google SDKs' and Gemini CLI's
+/// names, unverified for agy and dropped all the same.
+pub const AGY_USER_VARS: &[&str] = &[
+    "ANTIGRAVITY_APP_DATA_DIR",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "GOOGLE_CLOUD_PROJECT",
+    "GOOGLE_CLOUD_LOCATION",
+    "GOOGLE_GENAI_USE_VERTEXAI",
+    "CLOUDSDK_CONFIG",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_letters_digits_and_underscores_not_starting_with_a_digit() {
+        for good in ["PATH", "_x", "a1", "GEMINI_API_KEY", "Z"] {
+            assert!(is_valid_name(good), "{good}");
+        }
+        for bad in [
+            "",
+            "AGY_BIN=/x/agy",
+            "1A",
+            "A-B",
+            "A B",
+            "A\0",
+            "\u{e9}",
+            "A.B",
+            "=",
+        ] {
+            assert!(!is_valid_name(bad), "{bad:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_name_is_valid_exactly_when_it_matches_the_pattern(
+            name in "[A-Za-z0-9_=. \\-]{0,8}|\\PC{0,8}"
+        ) {
+            let pattern = regex::Regex::new("^[A-Za-z_][A-Za-z0-9_]*$").expect("pattern");
+            proptest::prop_assert_eq!(is_valid_name(&name), pattern.is_match(&name));
+        }
+    }
 
     #[test]
     fn every_variable_is_listed_and_named_after_itself() {

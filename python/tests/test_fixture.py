@@ -63,3 +63,25 @@ def test_a_hung_agy_left_running_is_killed(fake_agy):
     finally:
         child.kill()
         child.wait()
+
+
+def test_agy_acp_server_on_path_is_fake_agy_acp_and_credentials_are_dropped(tmp_path, monkeypatch):
+    from agy_conformance.sandbox import AGY_USER_VARS, FakeAgy
+
+    monkeypatch.setenv("GEMINI_API_KEY", "a-real-key")
+    monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", "/home/u/adc.json")
+    with FakeAgy(tmp_path / "sandbox") as agy:
+        which = lambda name: subprocess.run(  # noqa: E731
+            ["/bin/sh", "-c", f"command -v {name}"], env=agy.env, capture_output=True, text=True
+        ).stdout.strip()
+        assert which("agy") == str(agy.agy)
+        assert which("agy_acp_server") == str(agy.acp_server)
+        assert agy.acp_server.read_text().splitlines()[-1].startswith("exec ")
+        assert "fake-agy-acp" in agy.acp_server.read_text()
+        for name in AGY_USER_VARS:
+            assert name not in agy.env, name
+        assert agy.env["AGY_ACP_BIN"] == str(agy.acp_server)
+
+
+def test_the_fixture_unsets_agy_credentials(fake_agy):
+    assert os.environ["AGY_ACP_BIN"] == str(fake_agy.acp_server)

@@ -6,9 +6,9 @@
 use super::mcp_error::{ArgumentError, ServerError};
 use super::mcp_tool::{bridge_failure, named_conversation, tool_reply, ToolAsk, ToolShape};
 use super::BridgeArgs;
+use crate::launch::{Launch, LaunchError, TreeGuard};
 use agy_protocol::driver::{OpResult, Reply, Request, RequestOp};
 use rmcp::service::{Peer, RunningService};
-use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,27 +59,50 @@ fn shape_of(args: &BridgeArgs, fixed: rmcp::model::JsonObject) -> Option<ToolSha
     })
 }
 
-/// Starts the adapter as a child in the bridge's process group, with `env` added to the
-/// bridge's environment, and initialises the MCP session.
-pub async fn start_server(
-    command: &[String],
-    env: &std::collections::BTreeMap<String, String>,
-) -> Result<RunningService<RoleClient, ()>, ServerError> {
-    let Some((program, args)) = command.split_first() else {
-        return Err(ServerError::EmptyCommand);
-    };
-    let mut cmd = tokio::process::Command::new(crate::driver_client::resolve_program(program));
-    cmd.args(args).envs(env);
-    let transport = TokioChildProcess::new(cmd).map_err(|e| ServerError::NoStart {
+/// A started MCP server: its session, and its process tree, ended when dropped.
+pub struct Server {
+    /// The MCP session.
+    pub service: RunningService<RoleClient, ()>,
+    /// Ends the server's tree when the server is dropped.
+    _tree: TreeGuard,
+    /// The server's process (killed on drop, after its tree).
+    _child: tokio::process::Child,
+}
+
+/// Starts the adapter `launch` and initialises the MCP session over its stdio. The
+/// harness keeps the process (rmcp gets only its pipes), so the whole tree under the
+/// reaper ends with the server, even when the start is abandoned half-way.
+pub async fn start_server(launch: &Launch) -> Result<Server, ServerError> {
+    let program = launch.shown().to_string();
+    let no_start = |why: String| ServerError::NoStart {
         program: program.clone(),
-        why: e.to_string(),
+        why,
+    };
+    let (mut cmd, reaped) = launch.command().map_err(|e| match e {
+        LaunchError::EmptyCommand => ServerError::EmptyCommand,
+        other => no_start(other.to_string()),
     })?;
-    ().serve(transport)
-        .await
-        .map_err(|e| ServerError::NoInitialise {
-            program: program.clone(),
-            why: e.to_string(),
-        })
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| no_start(e.to_string()))?;
+    let tree = TreeGuard::new(launch, child.id(), reaped);
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        return Err(no_start("its stdio could not be piped".to_string()));
+    };
+    let service =
+        ().serve((stdout, stdin))
+            .await
+            .map_err(|e| ServerError::NoInitialise {
+                program: program.clone(),
+                why: e.to_string(),
+            })?;
+    Ok(Server {
+        service,
+        _tree: tree,
+        _child: child,
+    })
 }
 
 async fn send(out: &Out, reply: Reply) {
@@ -105,13 +128,24 @@ pub async fn serve(args: BridgeArgs) -> i32 {
     let shape = shape_of(&args, fixed).map(Arc::new);
     let named = Named::default();
     let out: Out = Arc::new(Mutex::new(Box::new(tokio::io::stdout())));
-    let mut server = start_server(&args.command, &Default::default()).await;
+    // The bridge runs in the sandbox the runner made: the server inherits it.
+    let launched = Launch::inherited(&args.command).map_err(|e| match e {
+        LaunchError::EmptyCommand => ServerError::EmptyCommand,
+        other => ServerError::NoStart {
+            program: args.command.first().cloned().unwrap_or_default(),
+            why: other.to_string(),
+        },
+    });
+    let mut server = match launched {
+        Ok(launch) => start_server(&launch).await,
+        Err(e) => Err(e),
+    };
     if let Err(e) = &server {
         eprintln!("agy-harness bridge: {e}");
     }
     let peer = server
         .as_ref()
-        .map(|s| s.peer().clone())
+        .map(|s| s.service.peer().clone())
         .map_err(Clone::clone);
     let mut requests = super::Requests::stdin();
     let mut calls = tokio::task::JoinSet::new();
@@ -129,7 +163,7 @@ pub async fn serve(args: BridgeArgs) -> i32 {
     }
     calls.abort_all();
     if let Ok(s) = &mut server {
-        let _ = s.close_with_timeout(CLOSE_WITHIN).await;
+        let _ = s.service.close_with_timeout(CLOSE_WITHIN).await;
     }
     crate::exit_code::ALL_CONFORM
 }
@@ -290,11 +324,15 @@ mod tests {
 
     #[tokio::test]
     async fn a_server_that_cannot_start_names_why() {
-        let env = Default::default();
-        let empty = start_server(&[], &env).await.err();
-        assert_eq!(empty, Some(ServerError::EmptyCommand));
+        let sandbox = crate::sandbox::Sandbox::create(None).expect("sandbox");
+        let empty = Launch::in_sandbox(&sandbox, &[]).err();
+        assert!(
+            matches!(empty, Some(LaunchError::EmptyCommand)),
+            "{empty:?}"
+        );
         let missing = ["/nonexistent/mcp-server".to_string()];
-        let err = start_server(&missing, &env).await.err();
+        let launch = Launch::in_sandbox(&sandbox, &missing).expect("a command");
+        let err = start_server(&launch).await.err();
         assert!(
             matches!(&err, Some(ServerError::NoStart { program, .. }) if program == &missing[0]),
             "{err:?}"

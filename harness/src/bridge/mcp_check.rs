@@ -7,9 +7,13 @@ use crate::adapter_config::AdapterConfig;
 use crate::profile::Client;
 use std::time::Duration;
 
-/// What the server offers, or what is wrong with it.
+/// What the server offers, or what is wrong with it; `launch` is the server's start
+/// in `check`'s sandbox with the adapter's command and environment set by the caller,
+/// its command taken from `config` here.
 pub async fn check_mcp_server(
     config: &AdapterConfig,
+    sandbox: &crate::sandbox::Sandbox,
+    env: &[(String, String)],
     within: Duration,
 ) -> Result<Vec<String>, ServerError> {
     let Some(table) = &config.mcp else {
@@ -28,13 +32,20 @@ pub async fn check_mcp_server(
         None => config.adapter.command.clone(),
     };
     let listed = tokio::time::timeout(within, async {
-        let mut server = start_server(&command, &config.adapter.env).await?;
+        let launch = crate::launch::Launch::in_sandbox(sandbox, &command)
+            .map_err(|_| ServerError::EmptyCommand)?
+            .sandbox_env(env);
+        let mut server = start_server(&launch).await?;
         let tools = server
+            .service
             .peer()
             .list_all_tools()
             .await
             .map_err(|e| ServerError::ListFailed(e.to_string()));
-        let _ = server.close_with_timeout(Duration::from_secs(2)).await;
+        let _ = server
+            .service
+            .close_with_timeout(Duration::from_secs(2))
+            .await;
         tools
     })
     .await
@@ -60,7 +71,8 @@ mod tests {
     async fn a_config_without_an_mcp_table_is_refused_before_a_server_starts() {
         let mut config = AdapterConfig::reference(std::path::Path::new("/nonexistent/server"), &[]);
         config.mcp = None;
-        let err = check_mcp_server(&config, Duration::from_secs(5)).await;
+        let sandbox = crate::sandbox::Sandbox::create(None).expect("sandbox");
+        let err = check_mcp_server(&config, &sandbox, &[], Duration::from_secs(5)).await;
         assert_eq!(err, Err(ServerError::NoTable));
     }
 }

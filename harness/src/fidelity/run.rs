@@ -2,8 +2,9 @@
 //! argv, same stdin lines, `FAKE_AGY_VERSION` = the capture's version, a sandbox `HOME`,
 //! and the capture's model decisions as the script's `[[model]]` layer.
 
+use crate::launch::Launch;
 use crate::sandbox::Sandbox;
-use agy_process::{in_own_group, signal_group, stop_group, ParentDeath};
+use agy_process::{signal_group, stop_group};
 use agy_protocol::capture::{Capture, CaptureKind, HostSignal};
 use agy_protocol::env::{
     FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION,
@@ -26,6 +27,9 @@ pub enum RunError {
     /// The sandbox folder could not be made.
     #[error("failed to make a sandbox: {0}")]
     Sandbox(#[source] std::io::Error),
+    /// The launcher refused to start fake-agy.
+    #[error(transparent)]
+    Launch(crate::launch::LaunchError),
     /// The capture's model decisions could not be rendered as a script.
     #[error("failed to render the model decisions: {0}")]
     Decisions(#[source] toml::ser::Error),
@@ -100,15 +104,15 @@ pub async fn run_default(
         write_decisions(&path, decisions)?;
         env.push((FAKE_AGY_SCRIPT.into(), path.display().to_string()));
     }
-    let mut cmd = tokio::process::Command::new(sandbox.bin().join("agy"));
-    cmd.args(sandboxed_args(&argv, &log))
-        .current_dir(sandbox.work())
-        .env_clear()
-        .envs(env)
-        .stdin(Stdio::piped())
+    let mut command = vec![sandbox.bin().join("agy").display().to_string()];
+    command.extend(sandboxed_args(&argv, &log));
+    let (mut cmd, _) = Launch::in_sandbox(&sandbox, &command)
+        .map(|l| l.sandbox_env(&env).unreaped())
+        .and_then(|l| l.command())
+        .map_err(RunError::Launch)?;
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
     let mut child = cmd.spawn().map_err(|source| RunError::Start {
         context: "",
         source,
@@ -288,13 +292,13 @@ fn give_host(
 /// Runs one earlier print turn in the sandbox's workspace, so the capture's run has a
 /// conversation to resume (`host.resumes`); returns its id.
 async fn earlier_turn(sandbox: &Sandbox, env: &[(String, String)]) -> Result<String, RunError> {
-    let out = tokio::process::Command::new(sandbox.bin().join("agy"))
-        .args(["-p", "an earlier turn", "--output-format", "json"])
-        .current_dir(sandbox.work())
-        .env_clear()
-        .envs(env.iter().cloned())
-        .stdin(Stdio::null())
-        .output();
+    let mut command = vec![sandbox.bin().join("agy").display().to_string()];
+    command.extend(["-p", "an earlier turn", "--output-format", "json"].map(str::to_string));
+    let (mut cmd, _) = Launch::in_sandbox(sandbox, &command)
+        .map(|l| l.sandbox_env(env).unreaped())
+        .and_then(|l| l.command())
+        .map_err(RunError::Launch)?;
+    let out = cmd.stdin(Stdio::null()).output();
     let out = tokio::time::timeout(RUN_LIMIT, out)
         .await
         .map_err(|_| RunError::EarlierTurn("did not finish".into()))?

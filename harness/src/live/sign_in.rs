@@ -14,8 +14,9 @@
 use super::credentials::Credentials;
 use super::run::LiveRun;
 use crate::fatal::HarnessError;
+use crate::launch::Launch;
 use crate::sandbox::Sandbox;
-use agy_process::{in_own_group_std, wait_gone, ParentDeath, MARKER_ENV};
+use agy_process::wait_gone;
 use std::io::Read;
 use std::path::Path;
 use std::process::Stdio;
@@ -137,18 +138,19 @@ pub fn probe_with(agy: &Path, credentials: &Credentials, charge: impl FnOnce() -
         return SignIn::Unknown("no folder for the probe".into());
     };
     let home = credentials.home_for(&sandbox.home());
-    let mut cmd = std::process::Command::new(agy);
-    cmd.arg("models")
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &home)
-        .env("USERPROFILE", &home)
-        .env(MARKER_ENV, sandbox.marker())
-        .current_dir(sandbox.work())
-        .stdin(Stdio::null())
+    // The credentials' HOME (the user's, with `--credentials home`) is the only thing
+    // of the user's this live run sees.
+    let home = home.display().to_string();
+    let command = [agy.display().to_string(), "models".to_string()];
+    let Ok(mut cmd) = Launch::in_sandbox(&sandbox, &command)
+        .map(|l| l.envs([("HOME", home.clone()), ("USERPROFILE", home)]))
+        .and_then(|l| l.std_command())
+    else {
+        return SignIn::Unknown("`agy models` could not be started".into());
+    };
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    in_own_group_std(&mut cmd, ParentDeath::Kill);
     let Ok(mut child) = cmd.spawn() else {
         return SignIn::Unknown("`agy models` could not be started".into());
     };

@@ -130,6 +130,9 @@ pub(crate) fn prepare(
             None => return Err(PrepareError::NoFakeAcp),
         }
     }
+    // A scenario without fake-agy-acp still finds no real Antigravity ACP server by name.
+    crate::launch::stand_in(&sandbox, crate::locate::AGY_ACP_SERVER)
+        .map_err(PrepareError::InstallAcp)?;
     Ok((sandbox, env, scale))
 }
 

@@ -47,6 +47,9 @@ pub(crate) enum ProbeError {
     /// The run's sandbox could not be made.
     #[error("failed to create a sandbox: {0}")]
     Sandbox(#[source] std::io::Error),
+    /// The launcher refused to start the binary.
+    #[error(transparent)]
+    Launch(crate::launch::LaunchError),
     /// The sandbox's fixtures folder could not be made.
     #[error("failed to create `{path}`: {source}")]
     FixtureFolder {

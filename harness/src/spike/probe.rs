@@ -8,15 +8,15 @@ use super::observation::{ImageInfo, Observation};
 use super::record::{Recorder, RunCapture};
 use super::target::Target;
 use crate::check::{has_image_extension, inspect_image};
+use crate::launch::Launch;
 use crate::recording::{relative, walk, CapturedChunk};
 use crate::sandbox::Sandbox;
-use agy_process::{in_own_group, stop_group, sweep_marked, ParentDeath};
+use agy_process::{stop_group, sweep_marked};
 use agy_protocol::env::{FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
-use tokio::process::Command;
 
 /// Default time a live run may take.
 const LIVE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
@@ -222,15 +222,15 @@ fn run_timeout(probe: &Probe, target: &Target) -> Duration {
 /// Runs the binary with exactly the setup's environment, in its own process group,
 /// until it exits or the timeout; then ends everything the run started.
 async fn execute(setup: &RunSetup, target: &Target) -> Result<RunOutput, ProbeError> {
-    let mut cmd = Command::new(&target.bin);
-    cmd.args(&setup.argv)
-        .current_dir(&setup.workdir)
-        .env_clear()
-        .envs(setup.env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
+    let mut command = vec![target.bin.display().to_string()];
+    command.extend(setup.argv.iter().cloned());
+    let (mut cmd, _) = Launch::in_sandbox(&setup.sandbox, &command)
+        .map(|l| l.sandbox_env(&setup.env).cwd(&setup.workdir).unreaped())
+        .and_then(|l| l.command())
+        .map_err(ProbeError::Launch)?;
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    in_own_group(&mut cmd, ParentDeath::Kill).kill_on_drop(true);
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|source| ProbeError::Start {
         bin: target.bin.clone(),

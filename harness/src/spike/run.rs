@@ -131,6 +131,9 @@ pub enum NoVersion {
     /// The sandbox it runs in could not be made.
     #[error("failed to create a sandbox: {0}")]
     Sandbox(#[source] std::io::Error),
+    /// The launcher refused to start it.
+    #[error(transparent)]
+    Launch(crate::launch::LaunchError),
     /// It ran past the limit.
     #[error("it did not answer within 10 s")]
     Silent,
@@ -154,16 +157,14 @@ pub enum NoVersion {
 async fn version_in(bin: &std::path::Path, env: &[(String, String)]) -> Result<String, NoVersion> {
     // Sandboxed like every probe run: the user's environment and real `HOME` stay out.
     let sandbox = crate::sandbox::Sandbox::create(None).map_err(NoVersion::Sandbox)?;
-    let mut cmd = tokio::process::Command::new(bin);
-    cmd.arg("--version")
-        .current_dir(sandbox.work())
-        .env_clear()
-        .envs(sandbox.base_env())
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
+    let command = [bin.display().to_string(), "--version".to_string()];
+    let (mut cmd, _) = crate::launch::Launch::in_sandbox(&sandbox, &command)
+        .map(|l| l.envs(env.iter().cloned()).unreaped())
+        .and_then(|l| l.command())
+        .map_err(NoVersion::Launch)?;
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    agy_process::in_own_group(&mut cmd, agy_process::ParentDeath::Kill).kill_on_drop(true);
     let out = match tokio::time::timeout(Duration::from_secs(10), cmd.output()).await {
         Err(_) => return Err(NoVersion::Silent),
         Ok(Err(e)) => return Err(NoVersion::NoStart(e)),

@@ -2,6 +2,7 @@
 
 mod acp;
 mod catalogue;
+mod check_sandbox;
 mod ci_doc;
 mod citations;
 mod commands;

@@ -5,7 +5,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { binaryPath, fakeAgy, readJournal, renderScript } from "agy-conformance";
+import { AGY_USER_VARS, binaryPath, fakeAgy, readJournal, renderScript } from "agy-conformance";
 
 test("an object script renders as inline TOML that Python's tomllib reads back", () => {
   const script = {
@@ -146,5 +146,71 @@ test("a link in the sandbox is removed and what it names stays", () => {
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("the sandbox's env puts fake-agy-acp first as agy_acp_server and drops agy's credentials", () => {
+  process.env.GEMINI_API_KEY = "a-real-key";
+  process.env.GOOGLE_APPLICATION_CREDENTIALS = "/home/u/adc.json";
+  const agy = fakeAgy();
+  try {
+    const which = (name) => execFileSync("/bin/sh", ["-c", `command -v ${name}`], { env: agy.env, encoding: "utf8" }).trim();
+    assert.equal(which("agy"), agy.agy);
+    assert.equal(which("agy_acp_server"), agy.acpServer);
+    for (const name of AGY_USER_VARS) assert.equal(agy.env[name], undefined, name);
+    assert.equal(agy.env.AGY_ACP_BIN, agy.acpServer);
+  } finally {
+    delete process.env.GEMINI_API_KEY;
+    delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
+    agy.close();
+  }
+});
+
+test("agy-harness started by the npm launcher dies when the launcher is SIGKILLed", async () => {
+  const { spawn } = await import("node:child_process");
+  const { fileURLToPath } = await import("node:url");
+  const launcher = fileURLToPath(new URL("../bin/agy-harness.js", import.meta.url));
+  // A run whose driver never says hello: agy-harness waits for it (startup 300 s).
+  const dir = mkdtempSync(join(tmpdir(), "agy-launcher-"));
+  writeFileSync(
+    join(dir, "adapter.toml"),
+    '[adapter]\nname = "silent"\ncommand = ["/bin/sh", "-c", "exec sleep 300"]\nprofiles = ["oneshot"]\n\n[timeouts]\nstartup = "300s"\n',
+  );
+  const env = { ...process.env, AGY_HARNESS_SANDBOX_DIR: dir };
+  const node = spawn(process.execPath, [launcher, "run", "--adapter", "adapter.toml"], { cwd: dir, env, stdio: "ignore" });
+  const children = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const alive = (pid) => {
+    try {
+      return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+    } catch {
+      return false;
+    }
+  };
+  const until = async (ready) => {
+    const deadline = Date.now() + 60_000;
+    while (!ready() && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20)); // bounded polling of /proc
+    }
+  };
+  let harness;
+  try {
+    await until(() => children(node.pid).length > 0);
+    [harness] = children(node.pid);
+    assert.ok(harness, "the launcher started agy-harness");
+    // agy-harness is running the scenario: its driver (under the reaper) has started.
+    await until(() => children(harness).length > 0);
+    assert.ok(children(harness).length > 0, "agy-harness started the driver");
+    node.kill("SIGKILL");
+    await until(() => !alive(harness));
+    assert.equal(alive(harness), false, `agy-harness ${harness} outlived its launcher`);
+  } finally {
+    if (harness && alive(harness)) process.kill(harness, "SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agy_conformance.catalogue import ConformanceFailure, Scenario, run_scenario
-from agy_conformance.sandbox import AGY_BIN, FakeAgy
+from agy_conformance.sandbox import AGY_ACP_BIN, AGY_BIN, AGY_USER_VARS, FakeAgy
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -26,7 +26,8 @@ def fake_agy(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[FakeAgy]:
     """A :class:`FakeAgy` sandbox for this test. While the test runs, ``HOME``, ``PATH``
-    (``agy`` first) and ``AGY_BIN`` point into the sandbox, so an adapter under test —
+    (``agy`` and ``agy_acp_server`` first), ``AGY_BIN`` and ``AGY_ACP_BIN`` point into
+    the sandbox and agy's credential variables are unset, so an adapter under test —
     in this process or a child — reaches fake-agy and never your real ``~/.gemini``.
     Configure it with ``@pytest.mark.fake_agy(script=…, version=…)`` or
     ``fake_agy.configure(…)``. Processes it left running are killed afterwards."""
@@ -36,6 +37,9 @@ def fake_agy(
     monkeypatch.setenv("HOME", str(agy.home))
     monkeypatch.setenv("PATH", agy.path)
     monkeypatch.setenv(AGY_BIN, str(agy.agy))
+    monkeypatch.setenv(AGY_ACP_BIN, str(agy.acp_server))
+    for name in AGY_USER_VARS:
+        monkeypatch.delenv(name, raising=False)
     try:
         yield agy
     finally:

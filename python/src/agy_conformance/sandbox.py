@@ -32,6 +32,23 @@ FAKE_AGY_SIGNED_OUT = "FAKE_AGY_SIGNED_OUT"
 FAKE_AGY_QUOTA_EXHAUSTED = "FAKE_AGY_QUOTA_EXHAUSTED"
 #: What an adapter reads to find agy (docs/driver-protocol.md).
 AGY_BIN = "AGY_BIN"
+#: What an ACP client reads to find Antigravity's ACP server.
+AGY_ACP_BIN = "AGY_ACP_BIN"
+#: The name ACP clients look for on ``PATH`` (docs/agy-acp-reference.md §2.2).
+AGY_ACP_SERVER = "agy_acp_server"
+#: The variables that give agy the user's credentials or point it at the user's
+#: profile (agy-protocol's ``AGY_USER_VARS``, docs/agy-reference.md §5.1):
+#: :attr:`FakeAgy.env` drops them.
+AGY_USER_VARS = (
+    "ANTIGRAVITY_APP_DATA_DIR",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "GOOGLE_CLOUD_PROJECT",
+    "GOOGLE_CLOUD_LOCATION",
+    "GOOGLE_GENAI_USE_VERTEXAI",
+    "CLOUDSDK_CONFIG",
+)
 
 
 class FakeAgy:
@@ -60,6 +77,7 @@ class FakeAgy:
         for sub in ("home", "work", "bin", "state"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
         self._fake = Path(fake_agy or binary("fake-agy")).resolve()
+        self._fake_acp = Path(binary("fake-agy-acp")).resolve()
         self._knobs: dict[str, str] = {}
         self.configure(
             script=script,
@@ -105,10 +123,23 @@ class FakeAgy:
         lines = ["#!/bin/sh", "# fake-agy in an agy-conformance sandbox"]
         lines += [f"export {k}={shlex.quote(v)}" for k, v in self._knobs.items()]
         lines.append(f'exec {shlex.quote(str(self._fake))} "$@"')
-        tmp = self.agy.with_name(".agy.tmp")
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        tmp.chmod(0o755)
-        tmp.replace(self.agy)
+        _write_script(self.agy, lines)
+        # fake-agy-acp as ``agy_acp_server``: a real Antigravity ACP server later on
+        # PATH is never the one an ACP client finds by name.
+        _write_script(
+            self.acp_server,
+            [
+                "#!/bin/sh",
+                "# fake-agy-acp in an agy-conformance sandbox",
+                f"export HOME={shlex.quote(str(self.home))}",
+                f'exec {shlex.quote(str(self._fake_acp))} "$@"',
+            ],
+        )
+
+    @property
+    def acp_server(self) -> Path:
+        """``bin/agy_acp_server``: fake-agy-acp, first on :attr:`path`."""
+        return self.root / "bin" / AGY_ACP_SERVER
 
     @property
     def agy(self) -> Path:
@@ -149,9 +180,18 @@ class FakeAgy:
 
     @property
     def env(self) -> dict[str, str]:
-        """This process's environment with the sandbox's ``HOME``, ``PATH`` and
-        ``AGY_BIN``: pass it to an adapter run as a child process."""
-        return {**os.environ, "HOME": str(self.home), "PATH": self.path, AGY_BIN: str(self.agy)}
+        """This process's environment without agy's credential variables
+        (:data:`AGY_USER_VARS`), with the sandbox's ``HOME``, ``PATH`` (``agy`` and
+        ``agy_acp_server`` first), ``AGY_BIN`` and ``AGY_ACP_BIN``: pass it to an adapter
+        run as a child process."""
+        kept = {k: v for k, v in os.environ.items() if k not in AGY_USER_VARS}
+        return {
+            **kept,
+            "HOME": str(self.home),
+            "PATH": self.path,
+            AGY_BIN: str(self.agy),
+            AGY_ACP_BIN: str(self.acp_server),
+        }
 
     def run(
         self, args: Sequence[str], *, input: str | None = None, timeout: float = 60, **kwargs: Any
@@ -220,3 +260,11 @@ class FakeAgy:
     def knobs(self) -> Mapping[str, str]:
         """The variables ``bin/agy`` exports before it runs fake-agy."""
         return dict(self._knobs)
+
+
+def _write_script(path: Path, lines: list[str]) -> None:
+    """Writes an executable shell script at ``path``, replacing it atomically."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.chmod(0o755)
+    tmp.replace(path)

@@ -5,6 +5,7 @@
 use super::error::AgentError;
 use super::frames::{incoming, outgoing, Broken};
 use super::seen::{Policy, Seen};
+use crate::launch::{within_startup, Launch};
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
     ContentBlock, InitializeRequest, InitializeResponse, PermissionOptionKind,
@@ -17,7 +18,6 @@ use agy_process::lines::DEFAULT_LINE_CAP;
 use std::process::Stdio;
 use std::sync::Mutex;
 use std::time::Duration;
-use tokio::process::Command;
 use tokio::sync::{oneshot, watch};
 
 /// How the agent's process ended: its exit code, or the signal that ended it.
@@ -30,6 +30,8 @@ pub(super) struct Live {
     /// The `initialize` result.
     pub(super) init: InitializeResponse,
     pid: Option<u32>,
+    /// The pid is the reaper's: killing it ends the agent's whole tree.
+    reaped: bool,
     exited: watch::Receiver<Exit>,
     stop: Mutex<Option<oneshot::Sender<()>>>,
 }
@@ -45,13 +47,17 @@ impl Live {
         how
     }
 
-    /// SIGKILL to the agent's process (its own children are its business).
+    /// SIGKILL to the agent's process; started under the reaper, to its whole tree
+    /// (started by a bridge, its children are the runner's group kill's).
     pub(super) fn kill(&self) {
-        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
-            let _ = nix::sys::signal::kill(
-                nix::unistd::Pid::from_raw(pid),
-                nix::sys::signal::Signal::SIGKILL,
-            );
+        let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) else {
+            return;
+        };
+        if self.reaped {
+            crate::launch::end_reaped_tree(pid.unsigned_abs());
+        } else {
+            let pid = nix::unistd::Pid::from_raw(pid);
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
         }
     }
 
@@ -162,28 +168,28 @@ fn connect(
     (cx_rx, stop_tx)
 }
 
-/// Starts `command`, connects to it and sends `initialize`; an agent that exits first
-/// is an error naming how it ended.
+/// Starts `command` from the bridge (in the sandbox the runner made, inheriting its
+/// environment), connects to it and sends `initialize`; an agent that exits first is
+/// an error naming how it ended.
 pub(super) async fn start(command: &[String], seen: &Seen) -> Result<Live, AgentError> {
-    start_in(command, std::path::Path::new("."), seen).await
+    start_with(&Launch::inherited(command)?, seen, None).await
 }
 
-/// [`start`] with the agent's working directory `dir`.
-pub(super) async fn start_in(
-    command: &[String],
-    dir: &std::path::Path,
+/// Starts `launch`, connects to it and sends `initialize`, answered within `startup`
+/// when given (the agent is killed otherwise).
+pub(super) async fn start_with(
+    launch: &Launch,
     seen: &Seen,
+    startup: Option<Duration>,
 ) -> Result<Live, AgentError> {
-    let (program, args) = command.split_first().ok_or(AgentError::EmptyCommand)?;
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(dir)
+    let (mut cmd, reaped) = launch.command()?;
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .map_err(|source| AgentError::NoStart {
-            program: program.clone(),
+            program: launch.shown().to_string(),
             source,
         })?;
     let pid = child.id();
@@ -197,14 +203,34 @@ pub(super) async fn start_in(
     });
     let broken = Broken::default();
     let (cx_rx, stop_tx) = connect(stdin, stdout, seen, &broken);
-    let cx = cx_rx.await.map_err(|_| AgentError::NoConnection)?;
     let live = Live {
-        cx,
+        cx: cx_rx.await.map_err(|_| AgentError::NoConnection)?,
         init: InitializeResponse::new(ProtocolVersion::V1),
         pid,
+        reaped,
         exited,
         stop: Mutex::new(Some(stop_tx)),
     };
+    let asked = initialize(&live, &broken);
+    let init = match startup {
+        None => asked.await,
+        Some(within) => match within_startup(launch.shown(), "`initialize`", within, asked).await {
+            Ok(answer) => answer,
+            Err(late) => {
+                live.kill();
+                return Err(AgentError::Startup(late));
+            }
+        },
+    };
+    Ok(Live {
+        init: init?,
+        ..live
+    })
+}
+
+/// `initialize`, or how the agent ended before it answered (a line of the agent the
+/// bounded reader refused, when that is why).
+async fn initialize(live: &Live, broken: &Broken) -> Result<InitializeResponse, AgentError> {
     let request = live
         .cx
         .send_request(InitializeRequest::new(ProtocolVersion::V1))
@@ -213,13 +239,10 @@ pub(super) async fn start_in(
         let problem = broken.lock().unwrap_or_else(|e| e.into_inner()).clone();
         problem.map(|problem| AgentError::Unreadable { problem })
     };
-    let init = tokio::select! {
-        r = request => r.map_err(|e| unreadable().unwrap_or(AgentError::Initialize(e)))?,
-        how = live.exited() => {
-            return Err(unreadable().unwrap_or(AgentError::EndedBeforeInitialize { how }))
-        }
-    };
-    Ok(Live { init, ..live })
+    tokio::select! {
+        r = request => r.map_err(|e| unreadable().unwrap_or(AgentError::Initialize(e))),
+        how = live.exited() => Err(unreadable().unwrap_or(AgentError::EndedBeforeInitialize { how })),
+    }
 }
 
 #[cfg(test)]
@@ -230,16 +253,29 @@ mod tests {
         words.iter().map(|w| w.to_string()).collect()
     }
 
+    /// Starts `words` in a sandbox of its own (kept alive until the start ends).
+    async fn start(words: &[String], seen: &Seen) -> Result<Live, AgentError> {
+        let sandbox = crate::sandbox::Sandbox::create(None).expect("sandbox");
+        start_with(&Launch::in_sandbox(&sandbox, words)?, seen, None).await
+    }
+
     #[tokio::test]
     async fn a_command_that_cannot_start_names_why() {
         let seen = Seen::default();
         let empty = start(&[], &seen).await.err();
-        assert!(matches!(empty, Some(AgentError::EmptyCommand)), "{empty:?}");
+        assert!(
+            matches!(
+                empty,
+                Some(AgentError::Launch(crate::launch::LaunchError::EmptyCommand))
+            ),
+            "{empty:?}"
+        );
         let missing = start(&command(&["/nonexistent/agy-acp-agent"]), &seen)
             .await
             .err();
         assert!(
-            matches!(&missing, Some(AgentError::NoStart { source, .. })
+            matches!(&missing, Some(AgentError::NoStart { source, .. }
+                | AgentError::Launch(crate::launch::LaunchError::Missing { source, .. }))
                 if source.kind() == std::io::ErrorKind::NotFound),
             "{missing:?}"
         );
@@ -259,6 +295,24 @@ cat >/dev/null"#;
         assert!(
             matches!(&err, Some(AgentError::Initialize(e)) if e.message == "no models"),
             "{err:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn started_by_a_bridge_outside_a_sandbox_it_is_refused() {
+        // The bridge runs only as a driver the runner started in a sandbox; run by
+        // hand, it starts nothing with the user's environment.
+        let refused = super::start(&command(&["/bin/true"]), &Seen::default())
+            .await
+            .err();
+        assert!(
+            matches!(
+                refused,
+                Some(AgentError::Launch(
+                    crate::launch::LaunchError::NoSandbox { .. }
+                ))
+            ),
+            "{refused:?}"
         );
     }
 

@@ -4,9 +4,6 @@
 /// Why the agent is not there to answer.
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {
-    /// The adapter config's command has no program.
-    #[error("the adapter command is empty")]
-    EmptyCommand,
     /// The program could not be started.
     #[error("failed to start the agent `{program}`: {source}")]
     NoStart {
@@ -15,6 +12,12 @@ pub enum AgentError {
         /// Why it could not be started.
         source: std::io::Error,
     },
+    /// The launcher refused the command (an empty one, a bad environment, no sandbox).
+    #[error(transparent)]
+    Launch(#[from] crate::launch::LaunchError),
+    /// The agent did not answer `initialize` within the start-up timeout.
+    #[error(transparent)]
+    Startup(crate::launch::StartupTimeout),
     /// The agent's stdin or stdout could not be piped.
     #[error("the agent's stdio could not be piped")]
     NoPipes,

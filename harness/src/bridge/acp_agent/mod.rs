@@ -93,13 +93,14 @@ async fn answer(bridge: Arc<Bridge>, id: u64, started: Started) -> Reply {
     }
 }
 
-/// Starts the agent `command` (in `dir`), sends `initialize` and closes it: the
-/// `initialize` result, for `agy-harness check`.
+/// Starts the agent `launch` (in the sandbox of `agy-harness check`), sends
+/// `initialize`, answered within `startup`, and closes it: the `initialize` result.
+/// The agent is killed, whole tree, when it does not exit on its own.
 pub async fn capabilities(
-    command: &[String],
-    dir: &std::path::Path,
+    launch: &crate::launch::Launch,
+    startup: std::time::Duration,
 ) -> Result<serde_json::Value, AgentError> {
-    let live = agent::start_in(command, dir, &seen::Seen::default()).await?;
+    let live = agent::start_with(launch, &seen::Seen::default(), Some(startup)).await?;
     let init = serde_json::to_value(&live.init).map_err(AgentError::Unserialisable)?;
     live.close();
     if live
@@ -109,6 +110,8 @@ pub async fn capabilities(
     {
         live.kill();
     }
+    // Whatever it left behind: its tree under the reaper.
+    live.kill();
     Ok(init)
 }
 
