@@ -177,7 +177,7 @@ impl JournalRecord {
         let r = |s: &mut String| *s = redactor.redact(s);
         self.argv.iter_mut().for_each(r);
         r(&mut self.cwd);
-        self.env.values_mut().for_each(r);
+        self.env = redactor.redact_env(&self.env);
         self.stdin.lines.iter_mut().for_each(|l| r(&mut l.text));
         self.files.iter_mut().for_each(|f| r(&mut f.path));
     }

@@ -167,7 +167,7 @@ impl TracedInvocation {
         let r = |s: &mut String| *s = redactor.redact(s);
         self.start.argv.iter_mut().for_each(r);
         self.start.cwd.iter_mut().for_each(r);
-        self.start.env.values_mut().for_each(r);
+        self.start.env = redactor.redact_env(&self.start.env);
         for e in &mut self.events {
             match &mut e.event {
                 TraceEvent::Stdin(s) | TraceEvent::Stdout(s) | TraceEvent::Stderr(s) => r(s),

@@ -40,7 +40,8 @@ fn identity() -> Identity {
 fn plants() -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = builtin_rules()
         .iter()
-        .map(|r| (r.example.text.clone(), r.example.secret.clone()))
+        .filter_map(|r| r.example.as_ref())
+        .map(|e| (e.text.clone(), e.secret.clone()))
         .collect();
     v.push(("/home/alice/work".into(), "/home/alice".into()));
     v.push(("by alice today".into(), "alice".into()));

@@ -6,7 +6,7 @@ use agy_protocol::journal::{
     append_final, now_us, ChildRecord, ExitRecord, FileRecord, JournalRecord, SignalRecord,
     StdinLine, StdinLog, JOURNALED_ENV, JOURNAL_VERSION,
 };
-use std::collections::BTreeMap;
+use agy_protocol::redact::redact_env_by_name;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -29,10 +29,14 @@ impl Recorder {
         argv: Vec<String>,
         get_env: impl Fn(&str) -> Option<String>,
     ) -> Recorder {
-        let env: BTreeMap<String, String> = JOURNALED_ENV
-            .iter()
-            .filter_map(|k| get_env(k).map(|v| (k.to_string(), v)))
-            .collect();
+        // A key (`GEMINI_API_KEY`) is journalled as set, never as its value: a kept
+        // sandbox's journal is read by people the key does not belong to.
+        let env = redact_env_by_name(
+            &JOURNALED_ENV
+                .iter()
+                .filter_map(|k| get_env(k).map(|v| (k.to_string(), v)))
+                .collect(),
+        );
         let record = JournalRecord {
             v: JOURNAL_VERSION,
             complete: false,
@@ -212,5 +216,23 @@ impl Recorder {
     /// True once the final record was written: the process is ending.
     pub fn is_finished(&self) -> bool {
         self.finished.load(Ordering::SeqCst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_api_key_is_journalled_as_set_never_as_its_value() {
+        // A kept sandbox's journal stored the adapter config's `GEMINI_API_KEY` verbatim.
+        let env = |k: &str| match k {
+            "GEMINI_API_KEY" => Some("AQ.Ab8RN6Kx2vQ9mT4pL7wZ3yB5cD".to_string()),
+            "HOME" => Some("/tmp/sandbox/home".to_string()),
+            _ => None,
+        };
+        let record = Recorder::start(None, vec!["agy".into()], env).snapshot();
+        assert_eq!(record.env["GEMINI_API_KEY"], "[TOKEN]");
+        assert_eq!(record.env["HOME"], "/tmp/sandbox/home");
     }
 }

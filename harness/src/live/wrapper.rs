@@ -171,10 +171,12 @@ fn started_record(invocation: u32, argv: &[String]) -> JournalRecord {
         cwd: std::env::current_dir()
             .map(|d| d.display().to_string())
             .unwrap_or_default(),
-        env: JOURNALED_ENV
-            .iter()
-            .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
-            .collect::<BTreeMap<_, _>>(),
+        env: agy_protocol::redact::redact_env_by_name(
+            &JOURNALED_ENV
+                .iter()
+                .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
+                .collect::<BTreeMap<_, _>>(),
+        ),
         mode: agy_protocol::command_line::parse_args(argv.get(1..).unwrap_or_default())
             .ok()
             .map(|a| a.run_mode()),

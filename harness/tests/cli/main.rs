@@ -21,6 +21,7 @@ mod live_redaction;
 mod live_sign_in;
 mod no_panic;
 mod node_example;
+mod planted_secrets;
 mod probes;
 mod python_example;
 mod quotes;
