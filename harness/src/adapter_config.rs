@@ -13,7 +13,7 @@ use agy_protocol::driver::Outcome;
 use agy_protocol::{GoDuration, Seconds};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 use toml::de::DeValue;
 
@@ -38,7 +38,8 @@ pub struct AdapterConfig {
 pub struct AdapterSection {
     /// A name for reports.
     pub name: String,
-    /// The driver's argv. A first word with a `/` is relative to the config file.
+    /// The driver's argv. A first word with a `/` is relative to the config file, and so
+    /// is an argument that names a file there ([`crate::adapter_command`]).
     pub command: Vec<String>,
     /// Profiles the adapter implements; scenarios of other profiles are skipped.
     pub profiles: Vec<Profile>,
@@ -378,11 +379,34 @@ pub fn load_adapter_config(path: &Path) -> Result<AdapterConfig, Diagnostics> {
         .ok()
         .and_then(|p| p.parent().map(Path::to_path_buf))
         .unwrap_or_default();
-    parse_adapter_config(&SourceFile::new(display, text), &base)
+    parse_config(
+        &SourceFile::new(display, text),
+        &base,
+        CommandFiles::MustExist,
+    )
 }
 
-/// Parses an adapter config; relative command paths are resolved against `base`.
+/// Whether reading a config checks that the files its command names are there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CommandFiles {
+    /// A config file of the user's: its program and driver file must exist, so `check`
+    /// says so once, located, instead of every scenario of a run failing to start.
+    MustExist,
+    /// A config text on its own (tests, examples): its command is only resolved.
+    Unchecked,
+}
+
+/// Parses an adapter config; relative command paths are resolved against `base`
+/// ([`crate::adapter_command::resolve_command`]).
 pub fn parse_adapter_config(src: &SourceFile, base: &Path) -> Result<AdapterConfig, Diagnostics> {
+    parse_config(src, base, CommandFiles::Unchecked)
+}
+
+fn parse_config(
+    src: &SourceFile,
+    base: &Path,
+    files: CommandFiles,
+) -> Result<AdapterConfig, Diagnostics> {
     let mut diags = Diagnostics::new();
     let Some(doc) = parse_toml_document(src, &mut diags) else {
         return Err(diags);
@@ -416,15 +440,15 @@ pub fn parse_adapter_config(src: &SourceFile, base: &Path) -> Result<AdapterConf
         return Err(diags);
     };
     check_env(src, doc.get_ref().get("adapter"), &adapter, &mut diags);
-    if let Some(first) = adapter.command.first_mut() {
-        if first.contains('/') && Path::new(first.as_str()).is_relative() {
-            *first = base.join(first.as_str()).display().to_string();
-        }
-    }
-    for arg in adapter.command.iter_mut().skip(1) {
-        let candidate: PathBuf = base.join(arg.as_str());
-        if arg.contains('/') && Path::new(arg.as_str()).is_relative() && candidate.exists() {
-            *arg = candidate.display().to_string();
+    crate::adapter_command::resolve_command(&mut adapter.command, base);
+    if files == CommandFiles::MustExist {
+        for d in crate::adapter_command::missing_files(
+            src,
+            doc.get_ref().get("adapter"),
+            &adapter.command,
+            base,
+        ) {
+            diags.push(d);
         }
     }
     diags.into_result(AdapterConfig {

@@ -76,7 +76,9 @@ async fn check_driverless(config: &AdapterConfig, sandbox: &Sandbox, env: &Env) 
     }
     match crate::bridge::check_mcp_server(config, sandbox, env, config.timeouts.startup.0).await {
         Ok(tools) => {
-            println!("MCP server offers {}", tools.join(", "));
+            // One tool a line, with its arguments: what `[mcp]`'s `*_arg` keys name.
+            println!("MCP server offers:");
+            tools.iter().for_each(|t| println!("  {t}"));
             exit_code::ALL_CONFORM
         }
         Err(e) => HarnessError::bad_input(e.to_string()).report(),

@@ -10,7 +10,7 @@
 //! - [`scenario`]: the scenario model, parser and catalogue; [`embedded`]: the catalogue
 //!   and spikes built into the binary; [`locate`]: where binaries and the catalogue are.
 //! - [`adapter_config`]: how to start a driver and read its errors ([`mcp_table`]: its
-//!   `[mcp]` table); [`options`]: the
+//!   `[mcp]` table; [`adapter_command`]: its command's paths); [`options`]: the
 //!   option groups commands share.
 //! - [`sandbox`]: temp `HOME`, fake-agy as `agy`, no orphans (with
 //!   [`agy_process`]); [`fake_identity`]: the handshake a fake passes first.
@@ -32,6 +32,7 @@
 //!   [`cli`]: the command line; [`matrix`]: the adapter × agy version table; `app`:
 //!   the commands behind the command line ([`execute`]).
 
+pub mod adapter_command;
 pub mod adapter_config;
 mod app;
 pub mod bench;

@@ -118,17 +118,34 @@ pub fn default_catalogue(given: Option<&Path>) -> Result<PathBuf, LocateError> {
     Ok(crate::embedded::catalogue_dir()?)
 }
 
-/// The spike folder: `$AGY_HARNESS_SPIKES`, else `./spikes`, else the spikes built into
-/// this binary.
+/// The spike folder: `$AGY_HARNESS_SPIKES`, else `./spikes` when it holds a spike file
+/// (`*.toml`), else the spikes built into this binary (a `spikes/` folder of another
+/// kind in the current folder does not replace them).
 pub fn default_spikes() -> PathBuf {
     if let Some(p) = std::env::var_os(AGY_HARNESS_SPIKES).filter(|v| !v.is_empty()) {
         return PathBuf::from(p);
     }
     let here = PathBuf::from("spikes");
-    if here.is_dir() {
+    if holds_toml(&here) {
         return here;
     }
     crate::embedded::spikes_dir().unwrap_or_else(|_| source_tree().join("spikes"))
+}
+
+/// `path` made absolute against the current folder (as given when it is absolute, or
+/// when the current folder is unknown): for a binary a process started in another
+/// folder runs.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Whether `dir` is a folder with a `*.toml` file in it.
+fn holds_toml(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.path().extension().and_then(|x| x.to_str()) == Some("toml"))
+    })
 }
 
 /// The workspace this binary was built from.

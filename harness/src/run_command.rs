@@ -8,7 +8,7 @@ use crate::fatal::HarnessError;
 use crate::options::{AdapterArgs, CommonArgs};
 use crate::report::{parse_report_target, write_report, write_summary, ReportTarget};
 use crate::runner::RunSettings;
-use crate::scenario::Scenario;
+use crate::scenario::{Profile, Scenario};
 use agy_protocol::TimeScale;
 use anstream::{AutoStream, ColorChoice};
 use clap::Args;
@@ -118,7 +118,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
     let mut jobs = args.common.runner.jobs();
     let live = match &args.agy {
         Some(agy) => {
-            scenarios = live_scenarios(scenarios)?;
+            scenarios = live_scenarios(scenarios, &config.adapter.profiles)?;
             // One scenario at a time: the budget is spent in order, and a live agy is
             // not hit harder than the scenario itself asks for.
             jobs = 1;
@@ -244,34 +244,47 @@ async fn recording(
     Ok(run.recording(recorder))
 }
 
-/// The scenarios a live run may use: the success paths (tag `live`), never the fault
-/// injections. Scripted agy behaviour does not apply to a real agy, so the script, the
-/// op expectations on scripted text and the carry-over check are dropped; outcome,
-/// output, turn counts and journal expectations stay.
-fn live_scenarios(scenarios: Vec<Scenario>) -> Result<Vec<Scenario>, HarnessError> {
+/// The scenarios a live run may use: the success paths (tag `live`) of the adapter's
+/// `profiles`, never the fault injections. Scripted agy behaviour does not apply to a
+/// real agy, so the script, the op expectations on scripted text and usage and the
+/// carry-over check are dropped; outcome, output, turn counts and journal
+/// expectations stay. None of them is bad input, as for a run that selects nothing.
+fn live_scenarios(
+    scenarios: Vec<Scenario>,
+    profiles: &[Profile],
+) -> Result<Vec<Scenario>, HarnessError> {
     let live: Vec<Scenario> = scenarios
         .into_iter()
         .filter(|s| s.meta.tags.iter().any(|t| t == "live"))
-        .map(|mut s| {
-            s.script = None;
-            s.script_file = None;
-            for op in &mut s.ops {
-                op.expect.text = None;
-                op.expect.text_contains.clear();
-                op.expect.text_lacks.clear();
-            }
-            // Carry-over is judged against the scripted answers' distinct texts; a real
-            // agy may well answer two turns alike.
-            if let Some(h) = &mut s.expect.history {
-                h.no_carryover = None;
-            }
-            s
-        })
+        .filter(|s| profiles.contains(&s.meta.profile))
+        .map(without_scripted_expectations)
         .collect();
     if live.is_empty() {
-        return Err(HarnessError::bad_input(
-            "no selected scenario is tagged `live` (a success path safe to run against a real agy)",
-        ));
+        let profiles: Vec<String> = profiles.iter().map(|p| format!("`{p}`")).collect();
+        return Err(HarnessError::bad_input(format!(
+            "no selected scenario of the adapter's profiles ({}) is tagged `live` (a success path safe to run against a real agy)",
+            profiles.join(", ")
+        ))
+        .with_hint("docs/revalidate.md lists the live scenarios of each profile; nothing was run"));
     }
     Ok(live)
+}
+
+/// `s` without what only a scripted agy does: its script, the text and usage its ops
+/// expect, the carry-over check.
+fn without_scripted_expectations(mut s: Scenario) -> Scenario {
+    s.script = None;
+    s.script_file = None;
+    for op in &mut s.ops {
+        op.expect.text = None;
+        op.expect.text_contains.clear();
+        op.expect.text_lacks.clear();
+        op.expect.usage = None;
+    }
+    // Carry-over is judged against the scripted answers' distinct texts; a real
+    // agy may well answer two turns alike.
+    if let Some(h) = &mut s.expect.history {
+        h.no_carryover = None;
+    }
+    s
 }

@@ -2,7 +2,7 @@
 //!
 //! A journal is a JSON-lines file (`FAKE_AGY_JOURNAL`). Each invocation appends its
 //! record once, under an exclusive lock, when it ends. While it runs, it keeps a live
-//! copy in `<journal>.live/<pid>.jsonl` (each event appended, [`live`]), so a process
+//! copy in `<journal>.live/<pid>-<started_us>.jsonl` (each event appended, [`live`]), so a process
 //! killed by SIGKILL, which cannot write anything, still leaves what it saw:
 //! [`read_journal`] returns such a record with `complete: false`.
 
@@ -325,55 +325,84 @@ pub enum JournalError {
 
 /// Reads every record: the final ones in append order, then the live copies of
 /// invocations that never finished (`complete: false`), ordered by start time.
+///
+/// The writers run while this reads, so it reads what their protocol allows to be
+/// seen: a last line without its newline is a final record still being appended, not
+/// yet a record; a live copy removed between listing and reading has ended. The live
+/// copies are read before the final records, so an invocation that ends meanwhile
+/// (final record appended, then live copy removed) is seen once, as one or the other,
+/// and never missed.
 pub fn read_journal(journal: &Path) -> Result<Vec<JournalRecord>, JournalError> {
-    let path = journal.display().to_string();
-    let mut records = Vec::new();
-    match fs::read_to_string(journal) {
-        Ok(text) => {
-            for (i, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let rec: JournalRecord =
-                    serde_json::from_str(line).map_err(|e| JournalError::Invalid {
-                        path: path.clone(),
-                        line: i + 1,
-                        column: e.column(),
-                        message: e.to_string(),
-                    })?;
-                records.push(rec);
-            }
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(JournalError::Io { path, source }),
-    }
-    let mut live = Vec::new();
-    if let Ok(entries) = fs::read_dir(live_dir(journal)) {
-        for entry in entries.flatten() {
-            let p = entry.path();
-            if p.extension().and_then(|e| e.to_str()) != Some("jsonl") {
-                continue;
-            }
-            let Ok(text) = fs::read_to_string(&p) else {
-                continue;
-            };
-            if let Some(mut rec) = live::fold_live(&text) {
-                // A pid whose final record exists already finished; its live copy is
-                // only a leftover of the moment between append and removal.
-                if records
-                    .iter()
-                    .any(|r| r.pid == rec.pid && r.started_us == rec.started_us)
-                {
-                    continue;
-                }
-                rec.complete = false;
-                live.push(rec);
-            }
-        }
-    }
+    let mut live = read_live_copies(journal);
+    let mut records = read_final_records(journal)?;
+    // A pid whose final record exists already finished; its live copy is only a
+    // leftover of the moment between append and removal.
+    live.retain(|l| {
+        !records
+            .iter()
+            .any(|r| r.pid == l.pid && r.started_us == l.started_us)
+    });
     live.sort_by_key(|r| r.started_us);
     records.extend(live);
     Ok(records)
+}
+
+/// The final records, in append order; a missing journal has none.
+fn read_final_records(journal: &Path) -> Result<Vec<JournalRecord>, JournalError> {
+    let path = journal.display().to_string();
+    let bytes = match fs::read(journal) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => return Err(JournalError::Io { path, source }),
+    };
+    let mut records = Vec::new();
+    for (i, line) in complete_lines(&bytes).split(|b| *b == b'\n').enumerate() {
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        let rec: JournalRecord =
+            serde_json::from_slice(line).map_err(|e| JournalError::Invalid {
+                path: path.clone(),
+                line: i + 1,
+                column: e.column(),
+                message: e.to_string(),
+            })?;
+        records.push(rec);
+    }
+    Ok(records)
+}
+
+/// The live copies' records (`complete: false`), in no order: a copy that vanished
+/// or cannot be read has no record.
+fn read_live_copies(journal: &Path) -> Vec<JournalRecord> {
+    let Ok(entries) = fs::read_dir(live_dir(journal)) else {
+        return Vec::new();
+    };
+    let mut live = Vec::new();
+    for entry in entries.flatten() {
+        let p = entry.path();
+        if p.extension().and_then(|e| e.to_str()) != Some("jsonl") {
+            continue;
+        }
+        let Ok(bytes) = fs::read(&p) else {
+            continue;
+        };
+        if let Some(mut rec) = live::fold_live(&String::from_utf8_lossy(complete_lines(&bytes))) {
+            rec.complete = false;
+            live.push(rec);
+        }
+    }
+    live
+}
+
+/// The lines of `bytes` that a writer has finished: everything up to the last newline
+/// (a line is written with its newline in one write call, so bytes after the last
+/// newline are a line still being written).
+fn complete_lines(bytes: &[u8]) -> &[u8] {
+    match bytes.iter().rposition(|b| *b == b'\n') {
+        Some(end) => &bytes[..end],
+        None => &[],
+    }
 }
 
 #[cfg(test)]
@@ -512,6 +541,29 @@ pub(crate) mod tests {
             InvocationKind::Turn,
             "a print run reads no line"
         );
+    }
+
+    #[test]
+    fn a_final_record_still_being_appended_is_not_yet_a_record() {
+        let dir = tempfile::tempdir().expect("dir");
+        let journal = dir.path().join("journal.jsonl");
+        append_final(&journal, &record(1)).expect("append");
+        let mut second = record(2);
+        second.argv.push("é".repeat(100));
+        let line = serde_json::to_vec(&second).expect("json");
+        // Cut inside the `é`: the half line is not even UTF-8 yet.
+        let cut = line.iter().position(|b| *b >= 0x80).expect("é") + 1;
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(&journal)
+            .expect("open");
+        f.write_all(&line[..cut]).expect("half a line");
+        let read = read_journal(&journal).expect("reads");
+        assert_eq!(read.iter().map(|r| r.pid).collect::<Vec<_>>(), [1]);
+        f.write_all(&line[cut..]).expect("the rest");
+        f.write_all(b"\n").expect("newline");
+        let read = read_journal(&journal).expect("reads");
+        assert_eq!(read.iter().map(|r| r.pid).collect::<Vec<_>>(), [1, 2]);
     }
 
     #[test]

@@ -42,3 +42,14 @@ def test_a_config_without_known_profiles_is_reported_with_its_path(tmp_path, tex
     config = write(tmp_path, text)
     with pytest.raises(ValueError, match="adapter.toml"):
         adapter_profiles(config)
+
+
+@pytest.mark.parametrize("profile", ["oneshot", "session", "acp", "text", "mcp", "acp-agent"])
+def test_every_profile_of_the_catalogue_makes_params(tmp_path, profile):
+    config = write(tmp_path, f'[adapter]\nname = "x"\ncommand = ["x"]\nprofiles = ["{profile}"]\n')
+    ids = [p.id for p in conformance_params(config)]
+    assert ids and all(i.startswith(f"{profile}/") for i in ids)
+    assert sorted(ids) == sorted(
+        p.relative_to(catalogue_dir()).with_suffix("").as_posix()
+        for p in (catalogue_dir() / profile).rglob("*.toml")
+    )

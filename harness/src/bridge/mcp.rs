@@ -4,7 +4,9 @@
 //! result's text names (docs/driver-protocol.md, "mcp").
 
 use super::mcp_error::{ArgumentError, ServerError};
-use super::mcp_tool::{bridge_failure, named_conversation, tool_reply, ToolAsk, ToolShape};
+use super::mcp_tool::{
+    bridge_failure, named_conversation, tool_reply, BridgeFailure, ToolAsk, ToolShape,
+};
 use super::BridgeArgs;
 use crate::launch::{Launch, LaunchError, TreeGuard};
 use agy_protocol::driver::{OpResult, Reply, Request, RequestOp};
@@ -189,7 +191,7 @@ async fn answer(
     let id = request.id;
     let peer = match peer {
         Ok(p) => p,
-        Err(e) => return bridge_failure(id, "McpStartError", e.to_string()),
+        Err(e) => return bridge_failure(id, BridgeFailure::Start, e.to_string()),
     };
     match request.op {
         RequestOp::Hello {} => ok_reply(id, hello(&peer)),
@@ -204,7 +206,7 @@ async fn answer(
                     },
                 )
             }
-            Err(e) => bridge_failure(id, "McpError", format!("tools/list failed: {e}")),
+            Err(e) => bridge_failure(id, BridgeFailure::Mcp, format!("tools/list failed: {e}")),
         },
         RequestOp::ToolCall {
             prompt,
@@ -222,7 +224,7 @@ async fn answer(
         }
         other => bridge_failure(
             id,
-            "BadRequestError",
+            BridgeFailure::BadRequest,
             format!("the mcp bridge does not serve `{}`", other.name()),
         ),
     }
@@ -251,7 +253,7 @@ async fn call(
     let Some(shape) = shape else {
         return bridge_failure(
             id,
-            "BadRequestError",
+            BridgeFailure::BadRequest,
             "the adapter config's `[mcp]` names no `tool`".to_string(),
         );
     };
@@ -263,7 +265,7 @@ async fn call(
     }
     let args = match shape.arguments(&ask) {
         Ok(a) => a,
-        Err(e) => return bridge_failure(id, "BadRequestError", e.to_string()),
+        Err(e) => return bridge_failure(id, BridgeFailure::BadRequest, e.to_string()),
     };
     let params = rmcp::model::CallToolRequestParams::new(shape.tool.clone()).with_arguments(args);
     match peer.call_tool(params).await {
@@ -281,7 +283,7 @@ async fn call(
         }
         Err(e) => bridge_failure(
             id,
-            "McpError",
+            BridgeFailure::Mcp,
             format!(
                 "tools/call of `{}` failed (no tool result): {e}",
                 shape.tool

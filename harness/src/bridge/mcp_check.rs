@@ -1,15 +1,17 @@
-//! `agy-harness check` on an `mcp` adapter config: start the server, list its tools,
-//! and say which tool is missing when `[mcp] tool` names one the server does not offer.
+//! `agy-harness check` on an `mcp` adapter config: start the server, list its tools
+//! with their arguments (from each tool's input schema), and say which tool is missing
+//! when `[mcp] tool` names one the server does not offer.
 
 use super::mcp::start_server;
 use super::mcp_error::ServerError;
 use crate::adapter_config::AdapterConfig;
 use crate::profile::Client;
+use rmcp::model::{JsonObject, Tool};
 use std::time::Duration;
 
-/// What the server offers, or what is wrong with it; `launch` is the server's start
-/// in `check`'s sandbox with the adapter's command and environment set by the caller,
-/// its command taken from `config` here.
+/// The tools the server offers, each as [`signature`] writes it, or what is wrong with
+/// it; the server starts in `check`'s sandbox with the adapter's command (taken from
+/// `config` here) and the environment `env` the caller set.
 pub async fn check_mcp_server(
     config: &AdapterConfig,
     sandbox: &crate::sandbox::Sandbox,
@@ -60,12 +62,76 @@ pub async fn check_mcp_server(
             offered: names,
         });
     }
-    Ok(names)
+    Ok(listed.iter().map(signature).collect())
+}
+
+/// A tool with its arguments as its input schema gives them, required ones first as
+/// the schema lists them: `agy(prompt: string, model?: string)`. An argument's type is
+/// its schema's `type` (several joined by `|`), or `any`.
+pub fn signature(tool: &Tool) -> String {
+    let schema: &JsonObject = &tool.input_schema;
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(|r| r.as_array())
+        .map(|r| r.iter().filter_map(|n| n.as_str()).collect())
+        .unwrap_or_default();
+    let mut args: Vec<(bool, String)> = schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+        .map(|props| {
+            props
+                .iter()
+                .map(|(name, prop)| {
+                    let needed = required.contains(&name.as_str());
+                    let mark = if needed { "" } else { "?" };
+                    (!needed, format!("{name}{mark}: {}", type_of(prop)))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    // Stable: required first, each group in the schema's order.
+    args.sort_by_key(|(optional, _)| *optional);
+    let args: Vec<String> = args.into_iter().map(|(_, a)| a).collect();
+    format!("{}({})", tool.name, args.join(", "))
+}
+
+/// A property schema's `type`: one name, several joined by `|`, or `any`.
+fn type_of(prop: &serde_json::Value) -> String {
+    match prop.get("type") {
+        Some(serde_json::Value::String(t)) => t.clone(),
+        Some(serde_json::Value::Array(ts)) => {
+            let names: Vec<&str> = ts.iter().filter_map(|t| t.as_str()).collect();
+            names.join("|")
+        }
+        _ => "any".into(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tools_signature_lists_its_arguments_required_first() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "model": { "type": "string" },
+                "prompt": { "type": "string" },
+                "timeout_s": { "type": ["number", "null"] },
+                "extra": {}
+            },
+            "required": ["prompt"]
+        });
+        let serde_json::Value::Object(schema) = schema else {
+            panic!("an object");
+        };
+        let tool = Tool::new("agy", "asks agy", schema);
+        assert_eq!(
+            signature(&tool),
+            "agy(prompt: string, model?: string, timeout_s?: number|null, extra?: any)"
+        );
+    }
 
     #[tokio::test]
     async fn a_config_without_an_mcp_table_is_refused_before_a_server_starts() {

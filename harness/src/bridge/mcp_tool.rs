@@ -139,17 +139,51 @@ pub fn tool_reply(id: u64, result: &CallToolResult) -> Reply {
     }
 }
 
-/// A failure reply of the bridge's own (`name`): a JSON-RPC error instead of a tool
-/// result, a server that is gone, a bad request. It has no outcome class: a host
-/// cannot act on it as on a tool result.
-pub fn bridge_failure(id: u64, name: &str, message: String) -> Reply {
+/// A failure of the bridge's own, not a tool result: what its reply's error is named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BridgeFailure {
+    /// The MCP server did not start or initialise.
+    Start,
+    /// A JSON-RPC error instead of a tool result (`tools/list`, `tools/call`).
+    Mcp,
+    /// A request the bridge cannot make a call of.
+    BadRequest,
+}
+
+impl BridgeFailure {
+    /// Every failure, for telling the bridge's replies from an adapter's.
+    pub const ALL: [BridgeFailure; 3] = [
+        BridgeFailure::Start,
+        BridgeFailure::Mcp,
+        BridgeFailure::BadRequest,
+    ];
+
+    /// The error name its reply carries.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BridgeFailure::Start => "McpStartError",
+            BridgeFailure::Mcp => "McpError",
+            BridgeFailure::BadRequest => "BadRequestError",
+        }
+    }
+
+    /// Whether an error named `name` is a failure of the bridge's own.
+    pub fn is_named(name: &str) -> bool {
+        BridgeFailure::ALL.iter().any(|f| f.as_str() == name)
+    }
+}
+
+/// A failure reply of the bridge's own: a JSON-RPC error instead of a tool result, a
+/// server that is gone, a bad request. It has no outcome class: a host cannot act on
+/// it as on a tool result.
+pub fn bridge_failure(id: u64, failure: BridgeFailure, message: String) -> Reply {
     Reply {
         id,
         ok: false,
         outcome: None,
         retryable: None,
         error: Some(ErrorInfo {
-            name: name.to_string(),
+            name: failure.as_str().to_string(),
             message,
             hint: None,
         }),

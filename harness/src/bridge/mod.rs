@@ -17,6 +17,7 @@ use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_protocol::driver::Request;
 pub use mcp_check::check_mcp_server;
 pub use mcp_error::{ArgumentError, ServerError};
+pub use mcp_tool::BridgeFailure;
 
 /// The driver requests the runner sends on the bridge's stdin, one per line, each line
 /// bounded; a line that is not a request is said on stderr and skipped.

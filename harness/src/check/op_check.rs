@@ -61,7 +61,7 @@ fn check_class(
         if !ok {
             let observed = match obs.outcome {
                 Some(o) => o.to_string(),
-                None => "no outcome class (no `outcome`, and the error name is not in the adapter config's `[errors]`)".into(),
+                None => unclassified(reply),
             };
             out.push(
                 Failure::new(place, "outcome", want.describe(), observed).evidence([said.clone()]),
@@ -84,6 +84,23 @@ fn check_class(
                 .evidence([said]),
             );
         }
+    }
+}
+
+/// Why a reply has no outcome class, naming its cause: a failure of the harness's
+/// bridge to a driverless adapter is that failure (the adapter's config has nothing to
+/// map); an adapter's error name is one its config's `[errors]` does not map.
+fn unclassified(reply: &Reply) -> String {
+    match &reply.error {
+        Some(e) if crate::bridge::BridgeFailure::is_named(&e.name) => format!(
+            "no outcome class: the bridge to the adapter failed, no result came — {}: {}",
+            e.name, e.message
+        ),
+        Some(e) => format!(
+            "no outcome class: the error `{}` has no `outcome`, and the adapter config's `[errors]` does not map it",
+            e.name
+        ),
+        None => "no outcome class (no `outcome`, and no error)".into(),
     }
 }
 
@@ -400,6 +417,31 @@ mod tests {
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(said[0].starts_with("op 1 generate: usage"), "{said:?}");
         assert!(unjudged(&OpExpect::default(), &o).is_empty());
+    }
+
+    #[test]
+    fn a_bridge_failure_is_named_as_the_cause_not_as_a_missing_errors_entry() {
+        let e = OpExpect {
+            outcome: Some(OutcomeSet::One(Outcome::Success)),
+            ..OpExpect::default()
+        };
+        let mut bridge = failed(Outcome::Transient, "McpError");
+        (bridge.outcome, bridge.retryable) = (None, None);
+        bridge.error = Some(ErrorInfo {
+            name: "McpError".into(),
+            message: "tools/call of `agy` failed (no tool result): connection closed".into(),
+            hint: None,
+        });
+        let f = check_op(&e, &obs(bridge, None), Path::new("/"));
+        assert_eq!(
+            f[0].observed,
+            "no outcome class: the bridge to the adapter failed, no result came — McpError: tools/call of `agy` failed (no tool result): connection closed"
+        );
+        let mut unmapped = failed(Outcome::Transient, "QuotaError");
+        unmapped.outcome = None;
+        let f = check_op(&e, &obs(unmapped, None), Path::new("/"));
+        assert!(f[0].observed.contains("`QuotaError`"), "{}", f[0].observed);
+        assert!(f[0].observed.contains("`[errors]`"), "{}", f[0].observed);
     }
 
     #[test]

@@ -1,8 +1,11 @@
 //! The `init` command: writes the starter files, refusing to overwrite any without
 //! `--force`.
 
-use super::skeleton::{render, writes_driver, Language, StarterFile, CONFIG_FILE, DRIVER_DIR};
+use super::skeleton::{
+    render, role, writes_driver, Language, StarterFile, CONFIG_FILE, DRIVER_DIR,
+};
 use crate::exit_code;
+use crate::profile::{Client, Reach};
 use crate::scenario::Profile;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -106,7 +109,7 @@ fn init(args: &InitArgs) -> Result<(), InitError> {
         write_file(&args.dir, f)?;
         println!("wrote {}", args.dir.join(&f.path).display());
     }
-    print_next_steps(&args.dir, args.language, writes_driver(args.profile));
+    print_next_steps(&args.dir, args.language, args.profile);
     Ok(())
 }
 
@@ -130,14 +133,12 @@ fn write_file(dir: &Path, file: &StarterFile) -> Result<(), InitError> {
     Ok(())
 }
 
-fn print_next_steps(dir: &Path, language: Language, driver: bool) {
+fn print_next_steps(dir: &Path, language: Language, profile: Profile) {
     let config = dir.join(CONFIG_FILE);
+    let driver = writes_driver(profile);
     println!("\nnext:");
-    if !driver {
-        println!(
-            "  put your server's command line and its tool in {}",
-            config.display()
-        );
+    if let Some(what) = driverless_to_fill(profile) {
+        println!("  put {what} in {}", config.display());
     } else if language == Language::Rust {
         println!(
             "  cargo build --manifest-path {}",
@@ -152,6 +153,18 @@ fn print_next_steps(dir: &Path, language: Language, driver: bool) {
     }
     println!("  agy-harness check --adapter {}", config.display());
     println!("  agy-harness run --adapter {}", config.display());
+}
+
+/// What a driverless profile's config needs filled in: the command line, and for an
+/// MCP server the tool that runs agy; `None` for a profile with a driver.
+fn driverless_to_fill(profile: Profile) -> Option<String> {
+    match crate::profile::unit(profile).reach {
+        Reach::Driver => None,
+        Reach::Driverless { client } => Some(match client {
+            Client::Mcp => format!("your {}'s command line and its tool", role(client)),
+            Client::Acp => format!("your {}'s command line", role(client)),
+        }),
+    }
 }
 
 #[cfg(test)]

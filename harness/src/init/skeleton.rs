@@ -111,6 +111,15 @@ prompt_arg       = \"prompt\"
 # timeout_arg      = \"timeout_s\"      # the argument that takes a timeout in seconds
 ";
 
+/// What the adapter of a driverless profile reached over `client` is to the harness:
+/// an MCP `server` or an ACP `agent`.
+pub fn role(client: Client) -> &'static str {
+    match client {
+        Client::Mcp => "server",
+        Client::Acp => "agent",
+    }
+}
+
 /// Whether `init` writes a driver for `profile`: not for a driverless one.
 pub fn writes_driver(profile: Profile) -> bool {
     matches!(crate::profile::unit(profile).reach, Reach::Driver)
@@ -124,6 +133,7 @@ fn driverless_config(profile: Profile, client: Client, name: &str) -> StarterFil
     };
     let text = include_str!("../../templates/init/driverless.toml")
         .replace("__CLIENT_TABLE__", table)
+        .replace("__ROLE__", role(client))
         .replace("__CLIENT__", protocol)
         .replace("__PROFILE__", profile.as_str())
         .replace("__NAME__", name)

@@ -1,7 +1,7 @@
 //! File reports: JSON (the [`RunReport`] as is), JUnit XML (quick-junit), Markdown and
 //! HTML (one self-contained page, see [`render_html`](super::render_html)).
 
-use super::model::{RunReport, Status};
+use super::model::{RunReport, ScenarioResult, Status};
 use crate::data_text::escape_invisible;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::path::{Path, PathBuf};
@@ -114,35 +114,7 @@ fn render_junit(report: &RunReport) -> Result<String, ReportError> {
     let mut junit = Report::new("agy-harness");
     let mut suite = TestSuite::new(report.adapter.clone());
     for r in report.results.iter().filter(|r| !r.skipped_for_profile()) {
-        let status = match r.status {
-            Status::Passed | Status::ExpectedFailure => TestCaseStatus::success(),
-            Status::Skipped | Status::Interrupted => {
-                let mut s = TestCaseStatus::skipped();
-                if let Some(n) = &r.note {
-                    s.set_message(n.clone());
-                }
-                s
-            }
-            _ => {
-                let kind = if matches!(r.status, Status::Error | Status::TimedOut) {
-                    NonSuccessKind::Error
-                } else {
-                    NonSuccessKind::Failure
-                };
-                let mut s = TestCaseStatus::non_success(kind);
-                let first = r
-                    .failures
-                    .first()
-                    .map(|f| f.headline())
-                    .unwrap_or_else(|| r.status.word().into());
-                s.set_message(first);
-                let body: Vec<String> = std::iter::once(r.explanation())
-                    .chain(r.failures.iter().map(|f| f.to_string()))
-                    .collect();
-                s.set_description(body.join("\n\n"));
-                s
-            }
-        };
+        let status = junit_status(r);
         let mut case = TestCase::new(r.name.clone(), status);
         let basis = r.unverified_basis.as_deref().unwrap_or_default();
         let aside: Vec<String> = r
@@ -167,6 +139,56 @@ fn render_junit(report: &RunReport) -> Result<String, ReportError> {
     }
     junit.add_test_suite(suite);
     Ok(junit.to_string()?)
+}
+
+/// A result's JUnit status. An expected failure is a skip of type `expected_failure`
+/// with the config's reason, as pytest writes an xfail (`<skipped type="pytest.xfail">`),
+/// so CI pages show it apart from passes; its broken expectations are the skip's text.
+fn junit_status(r: &ScenarioResult) -> TestCaseStatus {
+    match r.status {
+        Status::Passed => TestCaseStatus::success(),
+        Status::ExpectedFailure => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_type("expected_failure");
+            s.set_message(format!(
+                "expected failure: {}",
+                r.note.as_deref().unwrap_or("listed in the adapter config")
+            ));
+            s.set_description(junit_body(r));
+            s
+        }
+        Status::Skipped | Status::Interrupted => {
+            let mut s = TestCaseStatus::skipped();
+            if let Some(n) = &r.note {
+                s.set_message(n.clone());
+            }
+            s
+        }
+        _ => {
+            let kind = if matches!(r.status, Status::Error | Status::TimedOut) {
+                NonSuccessKind::Error
+            } else {
+                NonSuccessKind::Failure
+            };
+            let mut s = TestCaseStatus::non_success(kind);
+            let first = r
+                .failures
+                .first()
+                .map(|f| f.headline())
+                .unwrap_or_else(|| r.status.word().into());
+            s.set_message(first);
+            s.set_description(junit_body(r));
+            s
+        }
+    }
+}
+
+/// The explanation and every broken expectation.
+fn junit_body(r: &ScenarioResult) -> String {
+    let body: Vec<String> = std::iter::once(r.explanation())
+        .chain(r.failures.iter().map(|f| f.to_string()))
+        .collect();
+    body.join("\n\n")
 }
 
 fn render_markdown(report: &RunReport) -> String {
@@ -343,6 +365,24 @@ mod tests {
             xml.contains("oneshot/z"),
             "a skip for another reason stays: {xml}"
         );
+    }
+
+    #[test]
+    fn junit_shows_an_expected_failure_as_a_skip_with_its_reason_not_as_a_pass() {
+        let mut xfail = result(
+            "session/known",
+            Status::ExpectedFailure,
+            Some("drops the second turn (tracker 12)".into()),
+        );
+        xfail.failures = vec![Failure::new("op 2 turn", "outcome", "success", "transient")];
+        let mut report = report();
+        report.results = vec![xfail];
+        let xml = render_junit(&report).expect("renders");
+        assert!(
+            xml.contains(r#"<skipped message="expected failure: drops the second turn (tracker 12)" type="expected_failure">"#),
+            "{xml}"
+        );
+        assert!(xml.contains("op 2 turn"), "the broken expectation: {xml}");
     }
 
     #[test]

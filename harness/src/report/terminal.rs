@@ -47,6 +47,7 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
         if let Some(n) = &r.note {
             let _ = writeln!(out, "    {DIM}{n}{DIM:#}");
         }
+        write_kept_sandbox(out, r);
         return;
     }
     for f in &r.failures {
@@ -68,6 +69,11 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
             let _ = writeln!(out, "    {DIM}| {l}{DIM:#}");
         }
     }
+    write_kept_sandbox(out, r);
+}
+
+/// Where the scenario's sandbox was kept (`--keep-sandboxes`), whatever its verdict.
+fn write_kept_sandbox(out: &mut dyn Write, r: &ScenarioResult) {
     if let Some(s) = &r.sandbox {
         let _ = writeln!(out, "    {DIM}sandbox kept at {s}{DIM:#}");
     }
@@ -275,6 +281,17 @@ mod tests {
         assert!(!text.contains("Quota"), "{text}");
         let quiet = shown(&result(vec![op(1, None, false)], vec![]));
         assert_eq!(quiet.lines().count(), 1, "{quiet}");
+    }
+
+    #[test]
+    fn a_kept_sandbox_is_named_for_a_passed_scenario_too() {
+        let mut r = result(vec![], vec![]);
+        r.sandbox = Some("/tmp/agy-harness-x/oneshot-y".into());
+        let text = shown(&r);
+        assert!(
+            text.contains("sandbox kept at /tmp/agy-harness-x/oneshot-y"),
+            "{text}"
+        );
     }
 
     #[test]

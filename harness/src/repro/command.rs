@@ -104,11 +104,17 @@ fn read_report(capture: &Path) -> Result<Report, HarnessError> {
         .map_err(|d| located(d, "the report"))
 }
 
-/// The case of the report, and its evidence when it is agy's own output.
-fn build(report: Report, args: &ReproArgs) -> Result<(Built, Option<Evidence>), HarnessError> {
+/// The case of the report for an adapter of `implemented`, and its evidence when it
+/// is agy's own output.
+fn build(
+    report: Report,
+    args: &ReproArgs,
+    implemented: &[Profile],
+) -> Result<(Built, Option<Evidence>), HarnessError> {
     match report {
         Report::Agy(e) => {
-            let built = build_case(&e, &options(args)?).map_err(|e| bad(e.to_string()))?;
+            let built =
+                build_case(&e, &options(args, implemented)?).map_err(|e| bad(e.to_string()))?;
             summary(&e, &built);
             Ok((built, Some(e)))
         }
@@ -161,17 +167,14 @@ fn run_settings(
 /// The adapter under test, the correct reference adapter when it is another one,
 /// and the profile's other correct readings of agy's output (the reference adapter with
 /// the arguments of each).
-fn adapters(args: &ReproArgs, profile: Profile) -> Result<Bounds, HarnessError> {
+fn adapters(
+    args: &ReproArgs,
+    config: AdapterConfig,
+    profile: Profile,
+) -> Result<Bounds, HarnessError> {
     let runner = &args.runner;
     let fake = fake_agy(runner)?;
     let fake_acp = crate::binaries::fake_agy_acp_if(runner, unit(profile).needs_fake_acp())?;
-    let config = adapter_config(args.target.adapter.as_deref(), &args.target.fault, runner)?;
-    if !config.adapter.profiles.contains(&profile) {
-        return Err(bad(format!(
-            "the adapter `{}` does not implement the `{profile}` profile the report shows",
-            config.adapter.name
-        )));
-    }
     let is_correct_reference = args.target.adapter.is_none() && args.target.fault.is_empty();
     let scale = args.runner.time_scale;
     let bin = reference_adapter(runner).ok();
@@ -202,7 +205,7 @@ fn adapters(args: &ReproArgs, profile: Profile) -> Result<Bounds, HarnessError> 
     ))
 }
 
-fn options(args: &ReproArgs) -> Result<CaseOptions, HarnessError> {
+fn options(args: &ReproArgs, implemented: &[Profile]) -> Result<CaseOptions, HarnessError> {
     let argv = match &args.argv {
         Some(cmd) => {
             let mut argv = shlex::split(cmd).filter(|a| !a.is_empty()).ok_or_else(|| {
@@ -222,6 +225,7 @@ fn options(args: &ReproArgs) -> Result<CaseOptions, HarnessError> {
         profile: args.profile,
         version: args.agy_version,
         argv,
+        implemented: implemented.to_vec(),
     })
 }
 
@@ -350,8 +354,38 @@ fn budget(args: &ReproArgs) -> Result<Budget, HarnessError> {
     })
 }
 
+/// Refuses a reproduction under a profile the adapter does not implement, before a
+/// scenario is written: its runs would skip it.
+fn ensure_implemented(config: &AdapterConfig, profile: Profile) -> Result<(), HarnessError> {
+    let implemented = &config.adapter.profiles;
+    if implemented.contains(&profile) {
+        return Ok(());
+    }
+    let names: Vec<String> = implemented.iter().map(|p| format!("`{p}`")).collect();
+    Err(bad(format!(
+        "the adapter `{}` does not implement the `{profile}` profile; it implements {}; nothing was written",
+        config.adapter.name,
+        names.join(", ")
+    ))
+    .with_hint("pass `--profile` with one of the adapter's profiles, or `--adapter` with the config of an adapter of this one"))
+}
+
+/// The adapter config, and the report's reproduction under one of its profiles.
+fn config_and_case(
+    args: &ReproArgs,
+) -> Result<(AdapterConfig, Built, Option<Evidence>), HarnessError> {
+    let config = adapter_config(
+        args.target.adapter.as_deref(),
+        &args.target.fault,
+        &args.runner,
+    )?;
+    let (built, evidence) = build(read_report(&args.capture)?, args, &config.adapter.profiles)?;
+    ensure_implemented(&config, built.case.profile)?;
+    Ok((config, built, evidence))
+}
+
 async fn repro(args: ReproArgs) -> Result<i32, HarnessError> {
-    let (built, evidence) = build(read_report(&args.capture)?, &args)?;
+    let (config, built, evidence) = config_and_case(&args)?;
     let case = built.case.clone();
     let the_plan = plan(&case);
     let slug = format!("repro-{}", the_plan.slug);
@@ -370,7 +404,7 @@ async fn repro(args: ReproArgs) -> Result<i32, HarnessError> {
     };
     write_scenario(&path, &render(&case, &the_plan, &slug, &prov))?;
     println!("wrote {}", path.display());
-    let (target, reference, readings) = adapters(&args, case.profile)?;
+    let (target, reference, readings) = adapters(&args, config, case.profile)?;
     let jobs = args.runner.jobs();
     let work = tempfile::tempdir().map_err(|e| cannot(format!("no temporary folder: {e}")))?;
     let mut judge = Judge::new(target, reference, jobs, work.path());

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 pub enum Hint {
     /// `$ agy …`: the argv of a new invocation.
     Argv(Vec<String>),
-    /// `agy 1.2.6`, `agy version 1.2.6`, `Antigravity CLI 1.2.6`.
+    /// `agy 1.2.6`, `agy version 1.2.6`, `Antigravity CLI 1.2.6`, `**agy** 1.2.6`.
     Version(AgyVersion),
     /// `exit status 1`, `exit code 0`, `exited with 1`.
     Exit(i32),
@@ -52,7 +52,11 @@ fn is_match(p: &Pattern, line: &str) -> bool {
 }
 
 static VERSION: Pattern = LazyLock::new(|| {
-    re(r"(?i)\b(?:agy|antigravity(?: cli)?)(?: cli)?(?:\s+version)?[\s:]+v?(\d+\.\d+\.\d+)\b")
+    // Markdown emphasis and code marks around the name or the number are common in
+    // issues: `**agy** 1.2.17`, `_Antigravity CLI_ v1.2.17`.
+    re(
+        r"(?i)(?:^|[^a-z0-9])(?:agy|antigravity(?: cli)?)(?: cli)?[*_`]*(?:\s+version)?[*_`]*[\s:]+[*_`]*v?(\d+\.\d+\.\d+)\b",
+    )
 });
 static EXIT: Pattern = LazyLock::new(|| {
     re(r"(?i)\bexit(?:ed)?(?:\s+with)?(?:\s+(?:status|code))?\s*[:=]?\s*(-?\d{1,3})\b")
@@ -182,6 +186,19 @@ mod tests {
             read_hints("Using agy 1.2.6 on linux"),
             Ok(vec![Hint::Version(v)])
         );
+        let bold: AgyVersion = "1.2.17".parse().expect("version");
+        for markdown in [
+            "**agy** 1.2.17",
+            "- **agy version**: 1.2.17",
+            "agy: `1.2.17`",
+            "_Antigravity CLI_ v1.2.17",
+        ] {
+            assert_eq!(
+                read_hints(markdown),
+                Ok(vec![Hint::Version(bold)]),
+                "{markdown}"
+            );
+        }
         assert_eq!(read_hints("exit status 3"), Ok(vec![Hint::Exit(3)]));
         assert_eq!(read_hints("it exited with code 0"), Ok(vec![Hint::Exit(0)]));
         assert_eq!(

@@ -362,7 +362,8 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
         let credentials =
             Credentials::from_arg(args.credentials).map_err(|e| bad(format!("error: {e}")))?;
         return Ok(Target {
-            bin: agy.clone(),
+            // Absolute: each probe runs agy in its own sandbox folder.
+            bin: crate::locate::absolute(agy),
             live: true,
             env: Vec::new(),
             time_scale: TimeScale::ONE,
@@ -377,7 +378,7 @@ fn target(args: &SpikesArgs) -> Result<Target, (i32, String)> {
         ));
     }
     let bin = match &args.fake_agy {
-        Some(p) => p.clone(),
+        Some(p) => crate::locate::absolute(p),
         None => locate_binary(FAKE_AGY_BIN, AGY_HARNESS_FAKE_AGY, "fake-agy")
             .map_err(|e| (EXIT_COULD_NOT_RUN, format!("error: {e}")))?,
     };

@@ -61,6 +61,18 @@ pub fn load_spikes(dir: &Path) -> Result<Vec<Spike>, Diagnostics> {
             return Err(diags);
         }
     };
+    if paths.is_empty() {
+        diags.push(
+            Diagnostic::at_line(
+                dir.display().to_string(),
+                1,
+                1,
+                "the spike folder holds no spike file (`*.toml`)",
+            )
+            .with_hint("pass the folder that holds S1.toml … S8.toml with --spikes, or none for the built-in spikes"),
+        );
+        return Err(diags);
+    }
     paths.sort();
     let mut spikes = Vec::new();
     for path in paths {

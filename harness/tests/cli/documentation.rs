@@ -158,3 +158,125 @@ fn the_docs_that_list_profiles_and_ops_list_every_one() {
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+/// The `.md` files a user reads: the README and `docs/`.
+fn user_docs() -> Vec<(String, String)> {
+    let mut docs = vec![("README.md".to_string(), read("README.md"))];
+    let mut names: Vec<String> = std::fs::read_dir(workspace().join("docs"))
+        .expect("docs/")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    names.sort();
+    for n in names {
+        let rel = format!("docs/{n}");
+        let text = read(&rel);
+        docs.push((rel, text));
+    }
+    docs
+}
+
+/// The scenarios of the catalogue tagged `live`, by name.
+fn live_scenarios() -> Vec<String> {
+    let mut found = Vec::new();
+    let root = workspace().join("scenarios");
+    let mut folders = vec![root.clone()];
+    while let Some(dir) = folders.pop() {
+        for entry in std::fs::read_dir(&dir).expect("scenarios/").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let live = text
+                .lines()
+                .any(|l| l.starts_with("tags") && l.contains("\"live\""));
+            if live {
+                let rel = path.strip_prefix(&root).expect("below scenarios/");
+                found.push(rel.with_extension("").display().to_string());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// What `text` lacks of the profiles, each spelled as the list spells it (`{}` stands
+/// for the name, so `acp` is not found inside `acp-agent`).
+fn lacking(place: &str, text: &str, spelled: &str) -> Vec<String> {
+    agy_protocol::Profile::ALL
+        .iter()
+        .filter(|p| !text.contains(&spelled.replace("{}", p.as_str())))
+        .map(|p| format!("{place} lacks `{p}`"))
+        .collect()
+}
+
+// Every list of profiles a user reads names all of them: the `--profile a|b|…`
+// synopses of the docs, the Python plugin's profiles, the repro and python pages'
+// lists, the revalidation table (and the live scenarios it names), `init`'s choices.
+// The registry (`Profile::ALL`, harness/src/profile/registry.rs) is what they follow.
+#[test]
+fn every_user_facing_list_of_profiles_names_every_profile() {
+    use agy_protocol::Profile;
+    let mut missing = Vec::new();
+    let synopsis = regex::Regex::new(r"--profile ([a-z-]+(?:\|[a-z-]+)+)").expect("regex");
+    let mut synopses = 0;
+    for (rel, text) in user_docs() {
+        for m in synopsis.captures_iter(&text) {
+            synopses += 1;
+            let names: Vec<&str> = m[1].split('|').collect();
+            for p in Profile::ALL {
+                if !names.contains(&p.as_str()) {
+                    missing.push(format!("{rel}: `--profile {}` lacks `{p}`", &m[1]));
+                }
+            }
+        }
+    }
+    assert!(synopses >= 2, "the init and repro synopses are found");
+    let plugin = read("python/src/agy_conformance/catalogue.py");
+    let tuple = plugin
+        .lines()
+        .find(|l| l.starts_with("PROFILES = ("))
+        .expect("the Python plugin's PROFILES");
+    missing.extend(lacking(
+        "python/src/agy_conformance/catalogue.py `PROFILES`",
+        tuple,
+        "\"{}\"",
+    ));
+    let python_md = read("docs/python.md");
+    let params = python_md
+        .split("\n\n")
+        .find(|p| p.starts_with("`conformance_params` lists"))
+        .expect("docs/python.md on conformance_params");
+    missing.extend(lacking(
+        "docs/python.md on `conformance_params`",
+        params,
+        "`{}`",
+    ));
+    let repro_md = read("docs/reproduce-a-bug.md");
+    let repro = section(&repro_md, "## What `repro` writes");
+    missing.extend(lacking(
+        "docs/reproduce-a-bug.md, \"What `repro` writes\"",
+        repro,
+        "`{}`",
+    ));
+    let revalidate = read("docs/revalidate.md");
+    let table = section(&revalidate, "## Which spikes and live scenarios matter");
+    for p in Profile::ALL {
+        if !table.contains(&format!("| `{p}` |")) {
+            missing.push(format!("docs/revalidate.md's table has no row for `{p}`"));
+        }
+    }
+    for s in live_scenarios() {
+        if !table.contains(&format!("`{s}`")) {
+            missing.push(format!(
+                "docs/revalidate.md's table does not name the live scenario `{s}`"
+            ));
+        }
+    }
+    let init_help = read("snapshots/agy-harness/cli/init-help.snap");
+    missing.extend(lacking("`init --help` (its snapshot)", &init_help, "- {}:"));
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}

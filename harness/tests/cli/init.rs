@@ -231,8 +231,11 @@ fn an_mcp_config_is_written_alone_and_check_lists_the_servers_tools() {
     .expect("write");
     let out = check(&t);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // Each tool with its arguments, as `[mcp]`'s `*_arg` keys name them.
     assert!(
-        text(&out.stdout).contains("MCP server offers agy"),
+        text(&out.stdout).contains(
+            "MCP server offers:\n  agy(prompt: string, model?: string, conversation?: string, timeout_s?: number)"
+        ),
         "{}",
         text(&out.stdout)
     );
@@ -243,7 +246,12 @@ fn a_driverless_config_is_checked_by_starting_the_agent_and_listing_its_capabili
     let t = TestDir::new();
     init(&t, &["--profile", "acp-agent", "repo"])
         .success()
-        .stdout(predicate::str::contains("wrote repo/agy-adapter.toml"));
+        .stdout(predicate::str::contains("wrote repo/agy-adapter.toml"))
+        // An ACP agent has no tool to name (the words of an MCP server's starter).
+        .stdout(predicate::str::contains(
+            "put your agent's command line in repo/agy-adapter.toml",
+        ))
+        .stdout(predicate::str::contains("tool").not());
     let repo = t.path().join("repo");
     assert!(
         !repo.join("agy-driver").exists(),
@@ -255,12 +263,19 @@ fn a_driverless_config_is_checked_by_starting_the_agent_and_listing_its_capabili
         .to_string();
     let config = repo.join("agy-adapter.toml");
     let written = std::fs::read_to_string(&config).expect("config");
+    assert!(
+        written.contains("# env    = { YOUR_AGY_VARIABLE = \"agy\" }"),
+        "an agent that finds agy by a variable of its own is shown how: {written}"
+    );
     let command = format!("command  = [{:?}, \"acp-agent\"]", reference);
-    std::fs::write(
-        &config,
-        written.replace(r#"command  = ["your-server", "--stdio"]"#, &command),
-    )
-    .expect("write config");
+    let pointed = written.replace(r#"command  = ["your-agent", "--stdio"]"#, &command);
+    assert_ne!(
+        pointed, written,
+        "the starter names an agent command to replace"
+    );
+    // The example, uncommented, is a config `check` takes.
+    let pointed = pointed.replace("# env    = {", "env    = {");
+    std::fs::write(&config, pointed).expect("write config");
     let mut check = t.harness();
     check.args([
         "--color",

@@ -227,3 +227,63 @@ fn the_live_wrapper_forwards_stdin_bytes_and_journals_only_its_utf8_lines() {
     assert_eq!(record.stdin.bytes, input.len() as u64);
     assert!(record.stdin.closed_us.is_some());
 }
+
+/// An adapter config for the reference adapter implementing only `profile`.
+fn reference_config(t: &TestDir, profile: &str) -> PathBuf {
+    let reference =
+        Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
+    t.write(
+        "agy-adapter.toml",
+        &format!(
+            "[adapter]\nname = \"a {profile} client\"\ncommand = [{:?}]\nprofiles = [\"{profile}\"]\n",
+            reference.display().to_string()
+        ),
+    )
+}
+
+// Regression: a text adapter's live run selected no scenario of its profile, spent the
+// budget on the sign-in check and reported "0 passed, 0 failed, 3 skipped", exit 0.
+#[test]
+fn a_text_adapters_live_run_runs_the_live_scenarios_of_its_profile() {
+    let t = TestDir::new();
+    let report = t.path().join("r.json");
+    let config = reference_config(&t, "text");
+    let mut cmd = live(10, &report);
+    cmd.arg("--adapter").arg(&config);
+    let out = run(cmd, Duration::from_secs(120));
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    let ran: Vec<(String, String)> = statuses(&report)
+        .into_iter()
+        .filter(|(_, s)| s != "skipped")
+        .collect();
+    assert!(!ran.is_empty(), "{stdout}");
+    assert!(
+        ran.iter()
+            .all(|(n, s)| n.starts_with("text/") && s == "passed"),
+        "{ran:?}"
+    );
+}
+
+#[test]
+fn a_live_run_with_no_live_scenario_of_the_adapters_profiles_is_refused_like_an_empty_run() {
+    let t = TestDir::new();
+    let report = t.path().join("r.json");
+    let config = reference_config(&t, "acp");
+    let mut cmd = live(10, &report);
+    cmd.arg("--adapter").arg(&config);
+    let out = run(cmd, Duration::from_secs(120));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr)
+            .contains("no selected scenario of the adapter's profiles (`acp`) is tagged `live`"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!report.exists(), "nothing ran, no report");
+}

@@ -402,3 +402,88 @@ fn a_minimal_session_scenario_passes_an_adapter_that_reads_streamed_answers() {
         );
     }
 }
+
+/// A config of the reference adapter implementing only `profile`.
+fn reference_config(t: &TestDir, profile: &str) -> PathBuf {
+    let reference =
+        Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
+    t.write(
+        "agy-adapter.toml",
+        &format!(
+            "[adapter]\nname = \"a {profile} client\"\ncommand = [{:?}]\nprofiles = [\"{profile}\"]\n",
+            reference.display().to_string()
+        ),
+    )
+}
+
+// Regression: a `-p` report was read as `oneshot` whatever the adapter, so repro
+// stopped for a text client with no hint and left a oneshot scenario its runs skip.
+#[test]
+fn a_print_run_report_for_a_text_client_is_reproduced_as_text() {
+    let t = TestDir::new();
+    let report = t.write(
+        "report.md",
+        "**agy** 1.2.17\n\n$ agy -p 'capital of France?' --output-format json\n{\"status\":\"SUCCESS\",\"response\":\"Paris\"}\nexit status 0\n",
+    );
+    let mut cmd = harness();
+    cmd.arg("repro")
+        .arg(&report)
+        .arg("--adapter")
+        .arg(reference_config(&t, "text"))
+        .arg("--out")
+        .arg(t.path().join("out"));
+    let out = run(cmd, Duration::from_secs(120));
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "not reproduced: {stdout}\n{}",
+        text(&out.stderr)
+    );
+    assert!(
+        stdout.contains("agy 1.2.17"),
+        "the Markdown version is read: {stdout}"
+    );
+    assert!(stdout.contains("profile text:"), "{stdout}");
+    let written = walk(&t.path().join("out"));
+    assert!(
+        !written.is_empty()
+            && written
+                .iter()
+                .all(|p| p.starts_with(t.path().join("out/text"))),
+        "{written:?}"
+    );
+}
+
+#[test]
+fn a_report_no_profile_of_the_adapter_runs_agy_as_is_refused_before_anything_is_written() {
+    let t = TestDir::new();
+    let report = t.write(
+        "report.txt",
+        "$ agy -p hi --output-format json\n{\"status\":\"SUCCESS\",\"response\":\"hi\"}\n",
+    );
+    let mut cmd = harness();
+    cmd.arg("repro")
+        .arg(&report)
+        .arg("--adapter")
+        .arg(reference_config(&t, "session"))
+        .arg("--out")
+        .arg(t.path().join("out"));
+    let out = run(cmd, Duration::from_secs(60));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("implements `session`"), "{stderr}");
+    assert!(stderr.contains("--profile"), "{stderr}");
+    assert!(!t.path().join("out").exists(), "nothing is written");
+    // With `--profile` naming a profile the adapter lacks: refused before writing too.
+    let mut cmd = harness();
+    cmd.arg("repro")
+        .arg(&report)
+        .args(["--profile", "oneshot", "--adapter"])
+        .arg(reference_config(&t, "session"))
+        .arg("--out")
+        .arg(t.path().join("out"));
+    let out = run(cmd, Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(!t.path().join("out").exists(), "nothing is written");
+}

@@ -300,7 +300,8 @@ fn a_run_without_adapter_in_a_folder_with_agy_adapter_toml_tests_that_adapter_an
 #[test]
 fn a_driver_that_was_never_built_is_one_setup_error_not_a_failure_per_scenario() {
     // Regression: every scenario failed on its own (exit 1), which read as a broken
-    // adapter rather than a missing build.
+    // adapter rather than a missing build. The config names a file that is not there:
+    // said once, located at its word, before any scenario (as `check` says it).
     let t = TestDir::new();
     t.write(
         "agy-adapter.toml",
@@ -310,18 +311,47 @@ fn a_driver_that_was_never_built_is_one_setup_error_not_a_failure_per_scenario()
         .args(["run", "--adapter", "agy-adapter.toml"])
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        stderr.matches("the adapter cannot start").count(),
-        1,
-        "{stderr}"
-    );
+    assert_eq!(stderr.matches("does not exist").count(), 1, "{stderr}");
     assert!(stderr.contains("my-driver"), "{stderr}");
+    assert!(stderr.contains("agy-adapter.toml:3:12"), "{stderr}");
+    assert!(stderr.contains("build the driver"), "{stderr}");
     assert!(
         !String::from_utf8_lossy(&out.stdout).contains("oneshot/"),
         "no scenario ran"
     );
+}
+
+#[test]
+fn a_missing_driver_file_fails_check_located_and_run_says_it_once() {
+    // Regression: `check` passed `["python3", "agy-driver/driver.py"]` without the
+    // file, and `run` then printed one failure per scenario.
+    let t = TestDir::new();
+    t.write(
+        "agy-adapter.toml",
+        "[adapter]\nname = \"moved\"\ncommand = [\"python3\", \"agy-driver/driver.py\"]\nprofiles = [\"oneshot\"]\n",
+    );
+    for command in [
+        &["check", "--adapter", "agy-adapter.toml"][..],
+        &["run", "--adapter", "agy-adapter.toml"],
+    ] {
+        let out = harness(&t).args(command).output().expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr
+                .matches("`agy-driver/driver.py` names no file")
+                .count(),
+            1,
+            "{command:?}: {stderr}"
+        );
+        assert!(stderr.contains("agy-adapter.toml:3:23"), "{stderr}");
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("oneshot/"),
+            "no scenario ran"
+        );
+    }
 }
 
 #[test]

@@ -1,28 +1,62 @@
 // fake-agy's journal read into plain objects: one record per invocation, finished ones
 // in the order they ended, then those still running (or killed) from their live copy
-// in `<journal>.live/<pid>.jsonl`, as agy-protocol's reader folds it.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// in `<journal>.live/<pid>-<started_us>.jsonl`, as agy-protocol's reader folds it.
+//
+// fake-agy writes while this reads, so it reads what its protocol lets be seen: a last
+// line without its newline is a final record still being appended, not yet a record; a
+// live copy removed between listing and reading has ended. Live copies are read before
+// final records, so an invocation ending meanwhile (final record appended, then live
+// copy removed) is seen once, as one or the other, and never missed.
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Every invocation of the journal at `path` (none when the file does not exist). */
 export function readJournal(path) {
-  const finished = existsSync(path)
-    ? readFileSync(path, "utf8")
-        .split("\n")
-        .map((line, i) => [line, i + 1])
-        .filter(([line]) => line.trim())
-        .map(([line, number]) => parseRecord(line, path, number))
-    : [];
+  const live = readLive(`${path}.live`);
+  const finished = completeLines(readOrNull(path) ?? Buffer.alloc(0))
+    .toString("utf8")
+    .split("\n")
+    .map((line, i) => [line, i + 1])
+    .filter(([line]) => line.trim())
+    .map(([line, number]) => parseRecord(line, path, number));
   const seen = new Set(finished.map((r) => `${r.pid}:${r.started_us}`));
-  const live = `${path}.live`;
-  const running = existsSync(live)
-    ? readdirSync(live)
-        .filter((f) => f.endsWith(".jsonl"))
-        .map((f) => foldLive(readFileSync(join(live, f), "utf8")))
-        .filter((r) => r && !seen.has(`${r.pid}:${r.started_us}`))
-        .sort((a, b) => a.started_us - b.started_us)
-    : [];
+  const running = live
+    .filter((r) => !seen.has(`${r.pid}:${r.started_us}`))
+    .sort((a, b) => a.started_us - b.started_us);
   return [...finished, ...running].map(invocation);
+}
+
+/** The folded live copies in `dir`; a copy removed since the listing has ended. */
+function readLive(dir) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if (e.code === "ENOENT" || e.code === "ENOTDIR") return [];
+    throw e;
+  }
+  return names
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => readOrNull(join(dir, f)))
+    .filter((data) => data !== null)
+    .map((data) => foldLive(completeLines(data).toString("utf8")))
+    .filter((r) => r);
+}
+
+/** The file's bytes, or null when it does not exist (any more). */
+function readOrNull(path) {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    if (e.code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+/** What a writer has finished: everything up to the last newline (a line is written
+ * with its newline in one write call). */
+function completeLines(data) {
+  return data.subarray(0, data.lastIndexOf(0x0a) + 1);
 }
 
 function parseRecord(line, path, number) {

@@ -21,8 +21,9 @@ from typing import Any
 
 from agy_conformance.binaries import binary
 
-#: The profiles, in the order the catalogue lists them.
-PROFILES = ("oneshot", "session", "acp")
+#: The profiles, in the order the catalogue lists them (agy-harness's registry; a test
+#: of the repository fails when this list lacks one).
+PROFILES = ("oneshot", "session", "acp", "text", "mcp", "acp-agent")
 
 
 def catalogue_dir() -> Path:

@@ -1,13 +1,15 @@
 """What fake-agy saw: its journal read into :class:`Invocation` objects.
 
 fake-agy appends one JSON record per invocation when it ends (``journal.jsonl``), and
-keeps a live copy of each running invocation in ``journal.jsonl.live/<pid>.jsonl``, so
+keeps a live copy of each running invocation in
+``journal.jsonl.live/<pid>-<started_us>.jsonl``, so
 a process still running or killed by SIGKILL is reported too (``complete`` false).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,29 +121,60 @@ def _user_text(line: str) -> str | None:
 
 def read_journal(journal: Path) -> list[Invocation]:
     """Every invocation of ``journal``: finished ones in the order they ended, then the
-    ones still running (or killed) by start time. A missing journal means no invocation."""
-    invocations = []
-    if journal.exists():
-        for number, line in enumerate(journal.read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip():
-                invocations.append(Invocation(_parse(line, journal, number)))
+    ones still running (or killed) by start time. A missing journal means no invocation.
+
+    fake-agy writes while this reads, so it reads what its protocol lets be seen: a last
+    line without its newline is a final record still being appended, not yet a record;
+    a live copy removed between listing and reading has ended. Live copies are read
+    before final records, so an invocation ending meanwhile (final record appended,
+    then live copy removed) is seen once, as one or the other, and never missed."""
+    running = _read_live(journal)
+    invocations = [Invocation(r) for r in _read_final(journal)]
     finished = {(i.pid, i.record.get("started_us")) for i in invocations}
-    running = []
-    live = Path(f"{journal}.live")
-    if live.is_dir():
-        for path in live.glob("*.jsonl"):
-            record = _fold_live(path)
-            # A live copy of a finished invocation is a leftover of the moment between
-            # its final record and the copy's removal.
-            if record is not None and (record.get("pid"), record.get("started_us")) not in finished:
-                running.append(record)
+    # A live copy of a finished invocation is a leftover of the moment between its
+    # final record and the copy's removal.
+    running = [r for r in running if (r.get("pid"), r.get("started_us")) not in finished]
     running.sort(key=lambda r: int(r.get("started_us", 0)))
     return invocations + [Invocation(r) for r in running]
 
 
-def _parse(line: str, path: Path, number: int) -> dict[str, Any]:
+def _complete_lines(data: bytes) -> bytes:
+    """What a writer has finished of ``data``: everything up to its last newline (a line
+    is written with its newline in one write call)."""
+    return data[: data.rfind(b"\n") + 1]
+
+
+def _read_final(journal: Path) -> list[dict[str, Any]]:
     try:
-        value = json.loads(line)
+        data = journal.read_bytes()
+    except FileNotFoundError:
+        return []
+    lines = _complete_lines(data).split(b"\n")
+    return [_parse(line, journal, n) for n, line in enumerate(lines, 1) if line.strip()]
+
+
+def _read_live(journal: Path) -> list[dict[str, Any]]:
+    try:
+        names = os.listdir(f"{journal}.live")
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    records = []
+    for name in names:
+        if not name.endswith(".jsonl"):
+            continue
+        try:
+            data = Path(f"{journal}.live", name).read_bytes()
+        except FileNotFoundError:
+            continue  # it ended between the listing and the read
+        record = _fold_live(data)
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
+    try:
+        value = json.loads(line.decode("utf-8"))
     except ValueError as e:
         raise ValueError(f"{path}:{number}:1: journal record is not valid JSON: {e}") from e
     if not isinstance(value, dict):
@@ -149,7 +182,7 @@ def _parse(line: str, path: Path, number: int) -> dict[str, Any]:
     return value
 
 
-def _fold_live(path: Path) -> dict[str, Any] | None:
+def _fold_live(data: bytes) -> dict[str, Any] | None:
     """A live copy's entries folded into one record, as agy-protocol's reader does: the
     latest head, then the stdin lines, signals and files appended after it. A line torn
     by a kill is ignored."""
@@ -158,7 +191,7 @@ def _fold_live(path: Path) -> dict[str, Any] | None:
     signals: list[Any] = []
     files: list[Any] = []
     stdin_bytes = 0
-    for text in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for text in _complete_lines(data).decode("utf-8", errors="replace").split("\n"):
         try:
             entry = json.loads(text)
         except ValueError:

@@ -4,6 +4,7 @@ use super::support::{fake_agy, workspace, TIME_SCALE};
 use agy_protocol::env::{AGY_HARNESS_ALLOW_LIVE, FAKE_AGY_SCRIPT, FAKE_AGY_VERSION};
 use assert_cmd::Command;
 use predicates::prelude::*;
+use std::path::Path;
 
 fn spikes() -> Command {
     let mut cmd = Command::cargo_bin("agy-harness").expect("agy-harness binary");
@@ -37,6 +38,33 @@ fn the_current_folders_spikes_are_announced() {
         .stderr(predicate::str::contains(
             "note: running the spike files of `spikes` in the current folder",
         ));
+}
+
+#[test]
+fn a_spikes_folder_without_spike_files_does_not_replace_the_built_in_spikes() {
+    // Regression: an unrelated `./spikes` folder ran no spike: 0 facts, exit 0.
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir(dir.path().join("spikes")).expect("spikes dir");
+    std::fs::write(dir.path().join("spikes/notes.md"), "# our own spikes\n").expect("notes");
+    let mut cmd = Command::cargo_bin("agy-harness").expect("agy-harness binary");
+    cmd.current_dir(dir.path())
+        .args(["spikes", "--only", "S9", "--color", "never"])
+        .env_remove(agy_protocol::env::AGY_HARNESS_SPIKES)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the spikes are S1, S2, S3"));
+}
+
+#[test]
+fn a_spike_folder_given_without_spike_files_is_refused() {
+    let dir = tempfile::tempdir().expect("dir");
+    Command::cargo_bin("agy-harness")
+        .expect("bin")
+        .args(["spikes", "--spikes"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds no spike file"));
 }
 
 #[test]
@@ -115,6 +143,28 @@ fn runs_past_the_budget_are_skipped_and_never_count_as_holds() {
     // no-ratio probe is skipped.
     assert!(text.contains("skipped for budget"), "{text}");
     assert!(text.contains("live agy invocations used: 4"), "{text}");
+}
+
+#[test]
+fn a_live_agy_given_by_a_relative_path_is_probed() {
+    // Regression: `--agy ./agy` passed the `--version` check, then every probe, run in
+    // its sandbox, failed to start it.
+    let bin = fake_agy();
+    let out = spikes()
+        .current_dir(bin.parent().expect("bin dir"))
+        .args(["--only", "S3", "--live", "--budget", "4"])
+        .arg("--agy")
+        .arg(Path::new(".").join(bin.file_name().expect("name")))
+        .args(["--credentials", "copy"])
+        .env("HOME", tempfile::tempdir().expect("home").keep())
+        .env("CI", "true")
+        .env(AGY_HARNESS_ALLOW_LIVE, "1")
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("live agy invocations used: 4"), "{text}");
+    // Judged on the probes' runs: a probe that could not start agy leaves it unverified.
+    assert!(text.contains("✓ S3.widescreen-size"), "{text}");
 }
 
 #[test]
