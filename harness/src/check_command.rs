@@ -19,6 +19,13 @@ pub struct CheckArgs {
     /// Also check this adapter config (and that its expected failures name scenarios).
     #[arg(long, value_name = "FILE")]
     pub adapter: Option<PathBuf>,
+    /// Run the adapter once on a neutral scenario against fake-agy and print the
+    /// `offers = [...]` line that run shows (with `--adapter`).
+    #[arg(long, requires = "adapter")]
+    pub infer: bool,
+    /// The fake-agy binary for `--infer` (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = agy_protocol::env::AGY_HARNESS_FAKE_AGY)]
+    pub fake_agy: Option<PathBuf>,
 }
 
 /// `check` of a driverless adapter: its server starts and offers what the config names.
@@ -98,7 +105,12 @@ pub(crate) async fn check_command(args: CheckArgs) -> i32 {
             println!("adapter config `{}` is valid", path.display());
             let tools = check_driverless(&config).await;
             let capabilities = list_capabilities(&config, &path).await;
-            tools.max(capabilities)
+            let offers = if args.infer {
+                crate::offers_check::infer_and_print(&config, args.fake_agy.as_deref()).await
+            } else {
+                exit_code::ALL_CONFORM
+            };
+            tools.max(capabilities).max(offers)
         }
         Err(d) => {
             eprint!("{d}");

@@ -20,6 +20,7 @@ mod live_redaction;
 mod live_sign_in;
 mod no_panic;
 mod node_example;
+mod premises;
 mod probes;
 mod python_example;
 mod reliability;
