@@ -15,9 +15,9 @@ pub const ASKED_MODEL: &str = "gemini-3.8-flash";
 /// The effort the neutral run asks for.
 pub const ASKED_EFFORT: &str = "high";
 
-/// The neutral run of the `text` profile: two asks of one conversation (the first with
-/// a model, an effort and skipped permissions), then one whose agy hangs past its
-/// timeout.
+/// The neutral run of the `text` profile: two asks of one conversation, both with the
+/// same model, effort and skipped permissions (a changed selection may start a new
+/// conversation), then one whose agy hangs past its timeout.
 pub const TEXT_NEUTRAL_RUN: &str = r#"[scenario]
 name    = "text/neutral-run"
 profile = "text"
@@ -35,7 +35,7 @@ steps = [{ hang = true }]
 ask = { session = "neutral", prompt = "First neutral question", timeout_s = 60, model = "gemini-3.8-flash", effort = "high", permission = "skip" }
 
 [[op]]
-ask = { session = "neutral", prompt = "Second neutral question", timeout_s = 60 }
+ask = { session = "neutral", prompt = "Second neutral question", timeout_s = 60, model = "gemini-3.8-flash", effort = "high", permission = "skip" }
 
 [[op]]
 ask          = { prompt = "Third neutral question", timeout_s = 1 }

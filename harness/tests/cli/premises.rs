@@ -122,7 +122,6 @@ fn check_infers_what_the_reference_adapter_offers_from_a_neutral_run() {
         "\"model-choice\"",
         "\"effort-choice\"",
         "\"skip-permissions\"",
-        "\"continuation\"",
         "\"caller-timeout\"",
     ] {
         assert!(line.contains(offered), "{offered} missing: {stdout}");
