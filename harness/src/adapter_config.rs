@@ -60,6 +60,11 @@ pub struct AdapterSection {
     /// that side in every scenario that does not state its own. None: fake-agy's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_at: Option<agy_protocol::script::InitAt>,
+    /// What the adapter offers its caller (docs/contract.md, "Premises and
+    /// capabilities"): a scenario that requires anything else is not applicable. None
+    /// (not declared): the adapter is taken to offer everything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offers: Option<Vec<agy_protocol::Premise>>,
     /// The reference adapter: a driverless profile's adapter is its subcommand named for
     /// the profile (`agy-reference-adapter acp-agent …`). Never read from a file.
     #[serde(skip)]
@@ -188,6 +193,7 @@ impl AdapterConfig {
                 strict: true,
                 agy_versions: None,
                 init_at: None,
+                offers: None,
                 reference: true,
             },
             errors,
@@ -581,6 +587,22 @@ reason = "bug 12"
         assert_eq!(parse("").expect("parses").adapter.init_at, None);
         let bad = parse("init_at = \"before_stdin\"\n").expect_err("not a side");
         assert!(bad.to_string().contains("a.toml:5"), "{bad}");
+    }
+
+    #[test]
+    fn what_the_adapter_offers_is_read_and_a_misspelt_premise_located_with_a_guess() {
+        use agy_protocol::Premise;
+        let parse = parse_with;
+        assert_eq!(parse("").expect("parses").adapter.offers, None);
+        let c = parse("offers = [\"output-mode:json\", \"model-choice\"]\n").expect("parses");
+        assert_eq!(
+            c.adapter.offers,
+            Some(vec![Premise::OutputJson, Premise::ModelChoice])
+        );
+        let bad = parse("offers = [\"output-mode:json\", \"model-choise\"]\n").expect_err("typo");
+        let text = bad.to_string();
+        assert!(text.contains("a.toml:5:"), "{text}");
+        assert!(text.contains("did you mean `model-choice`?"), "{text}");
     }
 
     #[test]

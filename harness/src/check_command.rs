@@ -24,6 +24,13 @@ pub struct CheckArgs {
     /// Also check this adapter config (and that its expected failures name scenarios).
     #[arg(long, value_name = "FILE")]
     pub adapter: Option<PathBuf>,
+    /// Run the adapter once on a neutral scenario against fake-agy and print the
+    /// `offers = [...]` line that run shows (with `--adapter`).
+    #[arg(long, requires = "adapter")]
+    pub infer: bool,
+    /// The fake-agy binary for `--infer` (default: next to agy-harness).
+    #[arg(long, value_name = "BIN", env = agy_protocol::env::AGY_HARNESS_FAKE_AGY)]
+    pub fake_agy: Option<PathBuf>,
 }
 
 /// The sandbox `check` starts a driverless adapter in, as a run would: fake-agy as
@@ -150,7 +157,13 @@ pub(crate) async fn check_command(args: CheckArgs) -> i32 {
     match checked {
         Ok(config) => {
             println!("adapter config `{}` is valid", path.display());
-            check_adapter(&config).await
+            let started = check_adapter(&config).await;
+            let offers = if args.infer {
+                crate::offers_check::infer_and_print(&config, args.fake_agy.as_deref()).await
+            } else {
+                exit_code::ALL_CONFORM
+            };
+            started.max(offers)
         }
         Err(d) => {
             eprint!("{d}");

@@ -61,6 +61,8 @@ pub mod locate;
 pub mod matrix;
 pub mod mcp_table;
 pub mod observation;
+mod offers_check;
+pub mod offers_inference;
 pub mod options;
 pub mod profile;
 pub mod recording;

@@ -3,6 +3,7 @@
 //! or an interrupt), and the verdict (`judge`). `run_all` runs many scenarios
 //! `--jobs` at a time; `settings` is how a run is set up.
 
+mod applicable;
 mod context;
 mod judge;
 mod ops;
@@ -18,6 +19,7 @@ use judge::passed_result;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
+pub use applicable::NOT_APPLICABLE;
 pub(crate) use settings::{prepare, PrepareError};
 pub use settings::{Cancel, RunSettings};
 
@@ -27,6 +29,9 @@ pub async fn run_scenario(s: &Scenario, settings: &RunSettings, cancel: Cancel) 
     let started = std::time::Instant::now();
     if let Some(note) = skip_reason(s, settings) {
         return early_result(s, Status::Skipped, note);
+    }
+    if let Some(note) = applicable::unoffered(s, &settings.config.adapter) {
+        return early_result(s, Status::NotApplicable, note);
     }
     let (mut sandbox, env, scale) = match prepare(s, settings) {
         Ok(prepared) => prepared,

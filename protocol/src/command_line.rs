@@ -141,11 +141,14 @@ pub enum InvocationKind {
 }
 
 /// Classifies a full argv (`argv[0]` included) the way fake-agy's parser reads it. An argv
-/// that does not parse counts as a turn: the caller meant agy to run one.
+/// that does not parse counts as a turn (the caller meant agy to run one), except a
+/// request for help (`-h`, `--help`), which only asks.
 pub fn invocation_kind(argv: &[String]) -> InvocationKind {
     match parse_args(argv.get(1..).unwrap_or_default()) {
         Ok(args) => args.kind(),
-        Err(_) => InvocationKind::Turn,
+        // `-h`/`--help` only asks agy for its usage.
+        Err(CliError::Help) => InvocationKind::Probe,
+        Err(CliError::Usage(_)) => InvocationKind::Turn,
     }
 }
 
@@ -203,6 +206,12 @@ impl Args {
         let prompt = self.prompt.as_deref().unwrap_or("");
         if self.persistent_input() && prompt.is_empty() {
             return RunMode::Persistent;
+        }
+        if self.rest.is_empty()
+            && !self.version
+            && (self.prompt.is_none() || self.prompt_interactive.is_some())
+        {
+            return RunMode::Interactive;
         }
         if !self.rest.is_empty() || (prompt.starts_with('/') && !self.disable_slash_commands) {
             return RunMode::Command;
@@ -433,6 +442,48 @@ mod tests {
             Some("--model")
         );
         assert_eq!(flag_error_token(&v(&["-p", "x"])), None);
+    }
+
+    #[test]
+    fn a_command_line_without_a_prompt_or_input_format_starts_the_interactive_ui() {
+        assert_eq!(parse(&[]).expect("parses").run_mode(), RunMode::Interactive);
+        let model_only = parse(&["--model", "x"]).expect("parses");
+        assert_eq!(model_only.run_mode(), RunMode::Interactive);
+        let i = parse(&["-i", "hello"]).expect("parses");
+        assert_eq!(i.run_mode(), RunMode::Interactive);
+        assert_eq!(
+            parse(&["-p", "hi"]).expect("parses").run_mode(),
+            RunMode::Text
+        );
+        assert_eq!(
+            parse(&["-p", ""]).expect("parses").run_mode(),
+            RunMode::Text
+        );
+        assert_eq!(
+            parse(&["--version"]).expect("parses").kind(),
+            InvocationKind::Probe
+        );
+        assert_eq!(
+            parse(&["models"]).expect("parses").run_mode(),
+            RunMode::Command
+        );
+    }
+
+    #[test]
+    fn a_request_for_help_is_a_probe_and_another_bad_command_line_a_turn() {
+        let argv = |a: &[&str]| -> Vec<String> { a.iter().map(|s| s.to_string()).collect() };
+        assert_eq!(
+            invocation_kind(&argv(&["agy", "--help"])),
+            InvocationKind::Probe
+        );
+        assert_eq!(
+            invocation_kind(&argv(&["agy", "-h"])),
+            InvocationKind::Probe
+        );
+        assert_eq!(
+            invocation_kind(&argv(&["agy", "-p", "x", "--no-such-flag"])),
+            InvocationKind::Turn
+        );
     }
 
     #[test]

@@ -20,6 +20,8 @@
 //! - [`image`]: the one image check (format by magic, decoded by a real decoder).
 //! - [`identity`]: the handshake by which the harness knows a fake from a real agy.
 //! - [`redact`]: the one redactor for every artefact that can carry live output.
+//! - [`premise`]: what a scenario needs of an adapter to apply, and what an adapter
+//!   offers (one closed vocabulary).
 //! - [`acp`]: ACP framing, the ACP journal, method names, permission outcomes and the
 //!   ACP script of the fake agent.
 
@@ -40,6 +42,7 @@ pub mod identity;
 pub mod image;
 pub mod journal;
 pub mod layout;
+pub mod premise;
 pub mod profile;
 pub mod prompt;
 pub mod redact;
@@ -58,6 +61,7 @@ pub mod version_evidence;
 pub use duration::GoDuration;
 pub use envelope::{DeniedAction, Envelope};
 pub use fault::FaultInfo;
+pub use premise::Premise;
 pub use profile::Profile;
 pub use status::Status;
 pub use timing::{Seconds, TimeScale};

@@ -52,6 +52,9 @@ pub enum Fault {
     TextPrintTimeoutAsAnswer,
     /// text: stderr is merged into the answer, as a pty merges it (text mode).
     TextMergesStderr,
+    /// text: stdout and stderr are read as one stream in json and stream-json modes,
+    /// and what is not JSON joins the answer.
+    TextJsonMergesStderr,
     /// text: CANCELED, WAITING or RUNNING with exit 0 is an empty success.
     TextStatusIgnored,
     /// text: the exit code is ignored whenever stdout had text.
@@ -104,7 +107,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 42] = [
+    pub const ALL: [Fault; 43] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -125,6 +128,7 @@ impl Fault {
         Fault::AcpResendsLastPrompt,
         Fault::TextPrintTimeoutAsAnswer,
         Fault::TextMergesStderr,
+        Fault::TextJsonMergesStderr,
         Fault::TextStatusIgnored,
         Fault::TextExitCodeIgnored,
         Fault::TextOneErrorClass,
@@ -172,7 +176,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 42] = [
+const FAULTS: [(Fault, &str, Profile, &str); 43] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -193,6 +197,7 @@ const FAULTS: [(Fault, &str, Profile, &str); 42] = [
     (Fault::AcpResendsLastPrompt, "acp-resends-last-prompt", Profile::Acp, "sends the last (or pending) prompt again after a restart, so the agent runs it twice (seed 003: no earlier prompt is resent)"),
     (Fault::TextPrintTimeoutAsAnswer, "text-print-timeout-as-answer", Profile::Text, "returns agy's print timeout (exit 0, SUCCESS, an empty or partial response, docs/agy-reference.md §2.4) as the answer, as print-mode clients that check only the exit code and the status do"),
     (Fault::TextMergesStderr, "text-merges-stderr", Profile::Text, "reads agy's text output with stderr merged into it, as a pty merges it, so the `[agy] print timeout … returning partial output` notice (docs/agy-reference.md §2.4) is returned as the answer"),
+    (Fault::TextJsonMergesStderr, "text-json-merges-stderr", Profile::Text, "reads agy's stdout and stderr as one stream in json and stream-json modes (stderr=STDOUT) and keeps each line that is not JSON as answer text, so a warning agy printed on stderr (`You are not logged into Antigravity.`, docs/agy-reference.md §2.3) is returned inside the answer"),
     (Fault::TextStatusIgnored, "text-status-ignored", Profile::Text, "reads only the response and the exit code, so a CANCELED run (exit 0 in the record, docs/agy-reference.md §2.3) and a WAITING or RUNNING one become an empty success"),
     (Fault::TextExitCodeIgnored, "text-exit-code-ignored", Profile::Text, "ignores the exit code whenever stdout had text, so a crash or a non-zero exit after some text streamed is returned as a success"),
     (Fault::TextOneErrorClass, "text-one-error-class", Profile::Text, "raises one error type for every failed run, so authentication, quota (exit 3 and `AGY_ERROR:`, docs/agy-reference.md §2.2 item 5) and a rejected model (§1.4) cannot be told apart"),
@@ -300,6 +305,7 @@ mod tests {
                 "acp-resends-last-prompt",
                 "text-print-timeout-as-answer",
                 "text-merges-stderr",
+                "text-json-merges-stderr",
                 "text-status-ignored",
                 "text-exit-code-ignored",
                 "text-one-error-class",

@@ -47,7 +47,11 @@ pub fn unmet_condition(
     }
     if let Some(modes) = &cond.mode {
         if let Some((r, mode)) = during.iter().find_map(|r| {
-            let mode = r.mode.filter(|m| *m != RunMode::Command)?;
+            // A probe is no turn; a start of the interactive UI is the adapter's
+            // mistake, not a mode the scenario leaves unmodelled: both are judged.
+            let mode = r
+                .mode
+                .filter(|m| !matches!(m, RunMode::Command | RunMode::Interactive))?;
             (!modes.contains(&mode)).then_some((r, mode))
         }) {
             return Some(format!(
@@ -70,6 +74,7 @@ fn mode_word(mode: RunMode) -> &'static str {
         RunMode::StreamJson => "stream-json",
         RunMode::Persistent => "persistent stream-json",
         RunMode::Command => "command",
+        RunMode::Interactive => "interactive",
     }
 }
 
@@ -157,6 +162,12 @@ mod tests {
         probe.mode = Some(RunMode::Command);
         obs.journal.push(probe);
         assert_eq!(unmet_condition(&cond, &obs, &op()), None, "a probe");
+        obs.journal[0].mode = Some(RunMode::Interactive);
+        assert_eq!(
+            unmet_condition(&cond, &obs, &op()),
+            None,
+            "a start of the interactive UI is judged"
+        );
         obs.journal[0].mode = Some(RunMode::Text);
         let why = unmet_condition(&cond, &obs, &op()).expect("unmet");
         assert!(why.contains("invocation 1 ran in text mode"), "{why}");

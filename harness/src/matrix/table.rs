@@ -19,7 +19,8 @@ pub enum Cell {
     Xfail,
     /// Not run: the adapter lacks the profile, or the run was interrupted.
     Skip,
-    /// The scenario does not apply to this version (its `versions` key).
+    /// The scenario does not apply to this version (its `versions` key), or to the
+    /// adapter (a premise it does not offer).
     NotApplicable,
     /// The adapter config does not support this version (`agy_versions`): not run.
     Unsupported,
@@ -44,6 +45,7 @@ impl Cell {
             Status::Passed => Cell::Pass,
             Status::ExpectedFailure => Cell::Xfail,
             Status::Skipped | Status::Interrupted => Cell::Skip,
+            Status::NotApplicable => Cell::NotApplicable,
             Status::Failed | Status::UnexpectedPass | Status::Error | Status::TimedOut => {
                 Cell::Fail
             }

@@ -157,7 +157,7 @@ fn junit_status(r: &ScenarioResult) -> TestCaseStatus {
             s.set_description(junit_body(r));
             s
         }
-        Status::Skipped | Status::Interrupted => {
+        Status::Skipped | Status::NotApplicable | Status::Interrupted => {
             let mut s = TestCaseStatus::skipped();
             if let Some(n) = &r.note {
                 s.set_message(n.clone());
@@ -200,9 +200,10 @@ fn render_markdown(report: &RunReport) -> String {
         .filter(|r| r.status.fails_run())
         .count();
     out.push_str(&format!(
-        "{} passed, {failed} failed, {} expected failures, {} skipped — {:.2} s, time scale {}{}\n\n",
+        "{} passed, {failed} failed, {} expected failures, {} not applicable, {} skipped — {:.2} s, time scale {}{}\n\n",
         report.count(Status::Passed),
         report.count(Status::ExpectedFailure),
+        report.count(Status::NotApplicable),
         report.count(Status::Skipped),
         report.duration_ms as f64 / 1000.0,
         report.time_scale,
@@ -210,7 +211,11 @@ fn render_markdown(report: &RunReport) -> String {
     ));
     out.push_str("| Scenario | Result | Covers | First broken expectation |\n|---|---|---|---|\n");
     for r in report.results.iter().filter(|r| !r.skipped_for_profile()) {
-        let first = r.failures.first().map(|f| f.headline()).unwrap_or_default();
+        let first = match r.status {
+            // Why it does not apply stands where a broken expectation would.
+            Status::NotApplicable => r.note.clone().unwrap_or_default(),
+            _ => r.failures.first().map(|f| f.headline()).unwrap_or_default(),
+        };
         out.push_str(&format!(
             "| {} | {} | {} | {} |\n",
             md_code(&r.name),

@@ -19,6 +19,10 @@ pub enum Status {
     UnexpectedPass,
     /// Not run (a profile the adapter does not implement).
     Skipped,
+    /// The scenario's premise does not hold for the adapter (it requires what the
+    /// adapter does not offer, or the adapter ran agy in a way the scenario does not
+    /// model): neither failed nor passed; the note says why.
+    NotApplicable,
     /// Could not be run to the end: the driver did not start or answer `hello`.
     Error,
     /// Hit the scenario's wall-clock limit.
@@ -44,6 +48,7 @@ impl Status {
             Status::ExpectedFailure => "expected failure",
             Status::UnexpectedPass => "unexpected pass",
             Status::Skipped => "skipped",
+            Status::NotApplicable => "not applicable",
             Status::Error => "error",
             Status::TimedOut => "timed out",
             Status::Interrupted => "interrupted",

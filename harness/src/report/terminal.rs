@@ -23,6 +23,7 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
         Status::Passed => ("✓", GREEN),
         Status::ExpectedFailure => ("✗", YELLOW),
         Status::Skipped => ("-", DIM),
+        Status::NotApplicable => ("·", DIM),
         Status::Interrupted => ("!", YELLOW),
         _ => ("✗", RED),
     };
@@ -42,7 +43,7 @@ pub fn write_progress(out: &mut dyn Write, r: &ScenarioResult, done: usize, tota
     write_unjudged(out, r);
     if matches!(
         r.status,
-        Status::Skipped | Status::ExpectedFailure | Status::Passed
+        Status::Skipped | Status::NotApplicable | Status::ExpectedFailure | Status::Passed
     ) {
         if let Some(n) = &r.note {
             let _ = writeln!(out, "    {DIM}{n}{DIM:#}");
@@ -142,6 +143,7 @@ pub fn write_summary(out: &mut dyn Write, report: &RunReport) {
     parts.push(format!("{failed} failed"));
     for s in [
         Status::ExpectedFailure,
+        Status::NotApplicable,
         Status::Skipped,
         Status::Interrupted,
     ] {

@@ -46,11 +46,19 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
     if result.status == Status::Passed && !failures.is_empty() {
         result.status = Status::Failed;
     }
+    let unmodelled: Vec<String> = (obs.ops.iter())
+        .filter_map(|o| {
+            s.ops
+                .get(o.index.wrapping_sub(1))
+                .and_then(|spec| unmet(spec, obs, o))
+        })
+        .collect();
+    super::applicable::not_applicable_when_unjudged(&mut result, &unmodelled);
     apply_expected_failure(s, settings, &mut result, &mut failures);
     if result.status != Status::Passed && !obs.driver_stderr_tail.is_empty() {
         result.driver_stderr = Some(crate::data_text::redacted(&obs.driver_stderr_tail));
     }
-    if result.status != Status::Passed {
+    if !matches!(result.status, Status::Passed | Status::NotApplicable) {
         result.timeline = timeline(ctx, obs);
     }
     result.failures = failures;

@@ -214,6 +214,7 @@ mod tests {
                 agy_installed: None,
                 unverified: None,
                 script: None,
+                requires: vec![],
             },
             script: None,
             script_file: None,

@@ -129,6 +129,11 @@ pub struct ScenarioMeta {
     /// adapter config is strict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unverified: Option<String>,
+    /// What the scenario needs of an adapter to apply (docs/contract.md, "Premises and
+    /// capabilities"): against an adapter that does not offer one, it is not
+    /// applicable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<agy_protocol::Premise>,
 }
 
 /// One `[[op]]`.

@@ -726,6 +726,20 @@ argv_lacks   = ["--dangerously-skip-permissions", "--conversation", "--continue"
     }
 
     #[test]
+    fn requires_is_read_and_a_misspelt_premise_is_located_with_a_guess() {
+        let head = "[scenario]\nname = \"text/x\"\nprofile = \"text\"\n";
+        let tail = "\n[[op]]\nask = { prompt = \"a\", timeout_s = 1 }\n";
+        let ok = parse(&format!("{head}requires = [\"continuation\"]{tail}")).expect("parses");
+        assert_eq!(ok.meta.requires, [agy_protocol::Premise::Continuation]);
+        let err = parse(&format!("{head}requires = [\"continuaton\"]{tail}")).expect_err("typo");
+        assert_eq!(err.0[0].line, 4, "{err}");
+        assert!(
+            err.to_string().contains("did you mean `continuation`?"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn every_problem_is_reported_with_its_line_and_a_hint() {
         let err = parse(
             "[scenario]\nname = \"x\"\nprofile = \"oneshot\"\nfoo = 1\n[[op]]\ngenrate = {}\n[[op]]\ngenerate = { prompt = \"p\", aspekt = \"16:9\" }\nexpect = { outcome = \"timout\" }\n[expect.journal]\ninvocatons = 1\n",
@@ -1106,7 +1120,7 @@ no_late_text = true
                 path: "s.toml".into(),
                 meta: ScenarioMeta {
                     name: "acp/x".into(), profile: Profile::Acp, covers: Vec::new(), agy: None, versions: None, tags: Vec::new(),
-                    description: None, catches: vec!["acp-resends-last-prompt".into()], time_scale: None, timeout: None, agy_installed: None, unverified: None, script: None,
+                    description: None, catches: vec!["acp-resends-last-prompt".into()], time_scale: None, timeout: None, agy_installed: None, unverified: None, script: None, requires: Vec::new(),
                 },
                 script: None,
                 script_file: None,
@@ -1154,7 +1168,7 @@ no_late_text = true
                 path: "s.toml".into(),
                 meta: ScenarioMeta {
                     name, profile: Profile::Oneshot, covers: Vec::new(), agy: None, versions: None, tags,
-                    description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None, unverified: None, script: None,
+                    description: None, catches: Vec::new(), time_scale: None, timeout: None, agy_installed: None, unverified: None, script: None, requires: Vec::new(),
                 },
                 script: None,
                 script_file: None,

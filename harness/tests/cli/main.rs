@@ -22,6 +22,7 @@ mod live_sign_in;
 mod no_panic;
 mod node_example;
 mod planted_secrets;
+mod premises;
 mod probes;
 mod python_example;
 mod quotes;

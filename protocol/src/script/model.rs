@@ -209,6 +209,9 @@ pub enum RunMode {
     Persistent,
     /// A subcommand or a slash command (`models`, `-p /usage`).
     Command,
+    /// Neither `-p` nor `--input-format` (or `-i`): agy starts its interactive UI
+    /// (docs/agy-reference.md §1.2), which no headless caller can drive.
+    Interactive,
 }
 
 /// How many invocations or lines a rule serves.

@@ -136,6 +136,21 @@ fn success(env: &Envelope, faults: &FaultSet) -> Result<Answer, Failure> {
     })
 }
 
+/// The answer with agy's stderr lines before it, under the fault that reads stdout and
+/// stderr of a json or stream-json run as one stream.
+fn with_merged_stderr(answer: Answer, run: &Finished, faults: &FaultSet) -> Answer {
+    if !faults.has(Fault::TextJsonMergesStderr)
+        || run.mode == OutputMode::Text
+        || run.stderr.trim().is_empty()
+    {
+        return answer;
+    }
+    Answer {
+        text: format!("{}\n{}", run.stderr.trim_end(), answer.text),
+        ..answer
+    }
+}
+
 /// A run whose stdout holds no result (text mode, or a cut stream).
 fn without_result(run: &Finished, faults: &FaultSet) -> Result<Answer, Failure> {
     let text = if faults.has(Fault::TextMergesStderr) && run.mode == OutputMode::Text {
@@ -219,7 +234,9 @@ pub fn classify_text(run: &Finished, faults: &FaultSet) -> Result<Answer, Failur
         ));
     }
     match (&env.status, run.exit_code) {
-        (Status::Success, Some(0)) => success(env, faults),
+        (Status::Success, Some(0)) => {
+            success(env, faults).map(|a| with_merged_stderr(a, run, faults))
+        }
         (Status::Success, _) if faults.has(Fault::TextExitCodeIgnored) => success(env, faults),
         (Status::Success, code) => Err(fail(
             Outcome::Permanent,

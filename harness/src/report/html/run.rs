@@ -31,11 +31,12 @@ pub fn render_html(report: &RunReport) -> String {
 
 /// The header: adapter, start, wall time, time scale and a count per status.
 fn summary_html(report: &RunReport) -> String {
-    const ALL: [Status; 8] = [
+    const ALL: [Status; 9] = [
         Status::Passed,
         Status::Failed,
         Status::ExpectedFailure,
         Status::UnexpectedPass,
+        Status::NotApplicable,
         Status::Skipped,
         Status::Error,
         Status::TimedOut,

@@ -150,3 +150,32 @@ fn a_crash_after_streamed_text_is_a_failure() {
     let ignored = FaultSet::of([Fault::TextExitCodeIgnored]);
     assert_eq!(outcome(&classify_text(&text, &ignored)), Outcome::Success);
 }
+
+#[test]
+fn a_stderr_warning_stays_out_of_a_json_answer_unless_the_fault_merges_it() {
+    let warned = run(
+        OutputMode::Json,
+        Some(0),
+        &envelope("SUCCESS", "Blue.\n", "", 9),
+        "You are not logged into Antigravity.\n",
+    );
+    let clean = classify_text(&warned, &FaultSet::none()).map(|a| a.text);
+    assert_eq!(clean, Ok("Blue.\n".to_string()));
+    let merged = classify_text(&warned, &FaultSet::of([Fault::TextJsonMergesStderr]));
+    assert_eq!(
+        merged.map(|a| a.text),
+        Ok("You are not logged into Antigravity.\nBlue.\n".to_string())
+    );
+    let text = run(
+        OutputMode::Text,
+        Some(0),
+        "Blue.\n",
+        "You are not logged into Antigravity.\n",
+    );
+    let text_mode = classify_text(&text, &FaultSet::of([Fault::TextJsonMergesStderr]));
+    assert_eq!(
+        text_mode.map(|a| a.text),
+        Ok("Blue.\n".to_string()),
+        "a text-mode run is the other fault's"
+    );
+}
