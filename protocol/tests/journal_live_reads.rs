@@ -52,6 +52,8 @@ fn record(n: u64) -> JournalRecord {
         files: Vec::new(),
         stdout_bytes: 0,
         stderr_bytes: 0,
+        stdout_head: String::new(),
+        stderr_head: String::new(),
     }
 }
 

@@ -234,6 +234,29 @@ fn render_markdown(report: &RunReport) -> String {
             "\n{other_profiles} scenario(s) of profiles the adapter does not implement are not listed.\n"
         ));
     }
+    markdown_failure_blocks(report, &mut out);
+    if let Some(line) = super::terminal::built_in_hint(report) {
+        // Ours, and its `<file>` is inside code spans: written as is.
+        out.push_str(&format!("\n{line}\n"));
+    }
+    if !report.not_run.is_empty() {
+        out.push_str("\nNot run: ");
+        out.push_str(
+            &report
+                .not_run
+                .iter()
+                .map(|n| md_code(n))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        out.push('\n');
+    }
+    out
+}
+
+/// Each failed scenario's section: why, its broken expectations in a fence no adapter
+/// text can close, and the end of the adapter's stderr.
+fn markdown_failure_blocks(report: &RunReport, out: &mut String) {
     for r in report.results.iter().filter(|r| !r.failures.is_empty()) {
         let block: String = r.failures.iter().map(|f| format!("{f}\n\n")).collect();
         let block = escape_invisible(&block, true);
@@ -255,23 +278,6 @@ fn render_markdown(report: &RunReport) -> String {
             ));
         }
     }
-    if let Some(line) = super::terminal::built_in_hint(report) {
-        // Ours, and its `<file>` is inside code spans: written as is.
-        out.push_str(&format!("\n{line}\n"));
-    }
-    if !report.not_run.is_empty() {
-        out.push_str("\nNot run: ");
-        out.push_str(
-            &report
-                .not_run
-                .iter()
-                .map(|n| md_code(n))
-                .collect::<Vec<_>>()
-                .join(", "),
-        );
-        out.push('\n');
-    }
-    out
 }
 
 /// `text` inline in Markdown (a table cell, a line): HTML is shown, not rendered (an
