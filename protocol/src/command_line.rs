@@ -207,8 +207,11 @@ impl Args {
         if self.persistent_input() && prompt.is_empty() {
             return RunMode::Persistent;
         }
+        // `--input-format text` names print mode (the help: "Input format for print
+        // mode"), so only a command line with neither starts the UI.
         if self.rest.is_empty()
             && !self.version
+            && self.input_format.is_none()
             && (self.prompt.is_none() || self.prompt_interactive.is_some())
         {
             return RunMode::Interactive;

@@ -13,7 +13,7 @@ use crate::run::subcommands;
 use crate::session::structured::Schema;
 use crate::session::Session;
 use crate::turn::default_turn::default_turn;
-use agy_protocol::script::DefaultSpec;
+use agy_protocol::script::{DefaultSpec, RunMode};
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{AgyVersion, Envelope};
 
@@ -274,6 +274,14 @@ fn stdin_turn(s: &mut Session, spec: &DefaultSpec, or_ui: bool) -> Result<(), Fa
     if prompt.trim().is_empty() && or_ui {
         return answer(s, spec, interactive_ui(None));
     }
+    // The command line alone read as the interactive UI: the journal says the print
+    // run it became.
+    let mode = match s.setup().args().output_format().unwrap_or_default() {
+        OutputFormat::Text => RunMode::Text,
+        OutputFormat::Json => RunMode::Json,
+        OutputFormat::StreamJson => RunMode::StreamJson,
+    };
+    s.recorder().update(false, |r| r.mode = Some(mode));
     s.begin_turn(prompt);
     if pre_turn_checks(s) {
         default_turn(s, spec)?;

@@ -34,6 +34,11 @@ fn a_piped_prompt_without_p_runs_a_turn() {
             1,
             "{version}: the prompt line is journalled"
         );
+        assert_eq!(
+            rec.mode,
+            Some(agy_protocol::script::RunMode::Json),
+            "{version}: the journal names the print run, not the interactive UI"
+        );
         assert!(
             out.stderr.is_empty(),
             "{}",

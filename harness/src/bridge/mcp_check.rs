@@ -9,7 +9,7 @@ use crate::profile::Client;
 use rmcp::model::{JsonObject, Tool};
 use std::time::Duration;
 
-/// The tools the server offers, each as [`signature`] writes it, or what is wrong with
+/// The tools the server offers, each as `signature` writes it, or what is wrong with
 /// it; the server starts in `check`'s sandbox with the adapter's command (taken from
 /// `config` here) and the environment `env` the caller set.
 pub async fn check_mcp_server(

@@ -103,7 +103,7 @@ pub enum NotAJpeg {
 pub const IMAGE_CAP: u64 = 32 * 1024 * 1024;
 
 /// A decoded JPEG's size, or why the file is not a decodable JPEG (a FIFO, a device, a
-/// folder or a file over [`IMAGE_CAP`] is not read).
+/// folder or a file over `IMAGE_CAP` is not read).
 pub fn decode_jpeg(path: &Path) -> Result<(u32, u32), NotAJpeg> {
     let shown = path.display().to_string();
     // A reply names the file, so it may name a FIFO or `/dev/zero`: read it as a regular
