@@ -110,26 +110,12 @@ impl Launch {
         command: &[String],
         env: &[(String, String)],
     ) -> Result<Launch, LaunchError> {
-        let (program, args) = command.split_first().ok_or(LaunchError::EmptyCommand)?;
-        if !env.iter().any(|(k, v)| k == MARKER_ENV && !v.is_empty()) {
-            return Err(LaunchError::NoSandbox {
-                program: program.clone(),
-            });
-        }
-        Ok(Launch {
-            program: PathBuf::from(program),
-            shown: program.clone(),
-            args: args.to_vec(),
-            env: env.to_vec(),
-            cwd: PathBuf::from("."),
-            group: Group::Reaped,
-        })
+        Launch::marked(command, env.to_vec(), Group::Reaped)
     }
 
     /// `command` started by a process that runs in a sandbox (a bridge): this process's
     /// environment, which must carry the marker, and its process group.
     pub fn inherited(command: &[String]) -> Result<Launch, LaunchError> {
-        let (program, args) = command.split_first().ok_or(LaunchError::EmptyCommand)?;
         let env: Vec<(String, String)> = std::env::vars_os()
             .map(|(k, v)| {
                 (
@@ -138,6 +124,16 @@ impl Launch {
                 )
             })
             .collect();
+        Launch::marked(command, env, Group::Callers)
+    }
+
+    /// `command` with `env`, which must carry a sandbox's marker, in `group`.
+    fn marked(
+        command: &[String],
+        env: Vec<(String, String)>,
+        group: Group,
+    ) -> Result<Launch, LaunchError> {
+        let (program, args) = command.split_first().ok_or(LaunchError::EmptyCommand)?;
         if !env.iter().any(|(k, v)| k == MARKER_ENV && !v.is_empty()) {
             return Err(LaunchError::NoSandbox {
                 program: program.clone(),
@@ -149,7 +145,7 @@ impl Launch {
             args: args.to_vec(),
             env,
             cwd: PathBuf::from("."),
-            group: Group::Callers,
+            group,
         })
     }
 

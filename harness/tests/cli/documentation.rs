@@ -280,3 +280,37 @@ fn every_user_facing_list_of_profiles_names_every_profile() {
     missing.extend(lacking("`init --help` (its snapshot)", &init_help, "- {}:"));
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+/// The quoted names between `start` and the first `end` after it in `text`.
+fn quoted_names(text: &str, start: &str, end: &str) -> Vec<String> {
+    let from = text.find(start).unwrap_or_else(|| panic!("no `{start}`"));
+    let body = &text[from + start.len()..];
+    let body = &body[..body
+        .find(end)
+        .unwrap_or_else(|| panic!("no end of `{start}`"))];
+    body.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_packages_drop_the_credential_variables_the_protocol_lists() {
+    let protocol: Vec<String> = agy_protocol::env::AGY_USER_VARS
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    let python = read("python/src/agy_conformance/sandbox.py");
+    let node = read("npm/agy-conformance/index.js");
+    assert_eq!(
+        quoted_names(&python, "AGY_USER_VARS = (", ")"),
+        protocol,
+        "python/src/agy_conformance/sandbox.py"
+    );
+    assert_eq!(
+        quoted_names(&node, "export const AGY_USER_VARS = [", "]"),
+        protocol,
+        "npm/agy-conformance/index.js"
+    );
+}
