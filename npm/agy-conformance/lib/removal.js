@@ -9,7 +9,7 @@ import { lstatSync, rmSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 
 /** The entries a sandbox makes in its folder, a folder's own entries before it. */
-export const LAYOUT = ["bin/agy", "bin/agy.tmp", "script.toml", "journal.jsonl", "journal.jsonl.live", "home", "work", "bin", "state"];
+export const LAYOUT = ["bin/agy", "bin/agy.tmp", "bin/agy_acp_server", "bin/agy_acp_server.tmp", "script.toml", "journal.jsonl", "journal.jsonl.live", "home", "work", "bin", "state"];
 
 const exists = (path) => {
   try {

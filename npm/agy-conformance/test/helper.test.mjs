@@ -169,7 +169,8 @@ test("the sandbox's env puts fake-agy-acp first as agy_acp_server and drops agy'
 test("agy-harness started by the npm launcher dies when the launcher is SIGKILLed", async () => {
   const { spawn } = await import("node:child_process");
   const { fileURLToPath } = await import("node:url");
-  const launcher = fileURLToPath(new URL("../bin/agy-harness.js", import.meta.url));
+  // The installed package's launcher (the tests also run from a copy outside the tree).
+  const launcher = fileURLToPath(new URL("./bin/agy-harness.js", import.meta.resolve("agy-conformance")));
   // A run whose driver never says hello: agy-harness waits for it (startup 300 s).
   const dir = mkdtempSync(join(tmpdir(), "agy-launcher-"));
   writeFileSync(

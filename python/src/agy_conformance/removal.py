@@ -20,6 +20,8 @@ from pathlib import Path
 LAYOUT = (
     "bin/agy",
     "bin/.agy.tmp",
+    "bin/agy_acp_server",
+    "bin/.agy_acp_server.tmp",
     "script.toml",
     "journal.jsonl",
     "journal.jsonl.live",
