@@ -59,7 +59,7 @@ fn line(g: &mut Lcg, i: usize) -> String {
             serde_json::json!({"type": "step_update", "step": {"type": "text", "text": format!("{text}\n\n{}", sentence(g, 6))}})
         ),
         1 => format!("{text}.\n"),
-        _ => format!("$ ls -la /tmp/work/{}\n{text}\n", g.pick(WORDS)),
+        _ => format!("$ ls -la src/{}\n{text}\n", g.pick(WORDS)),
     }
 }
 
