@@ -41,16 +41,10 @@ pub enum DriverError {
 
 /// `program` as an absolute path when it is a bare name found on the harness's PATH.
 pub fn resolve_program(program: &str) -> std::path::PathBuf {
-    if program.contains('/') {
-        return program.into();
-    }
-    std::env::var_os("PATH")
-        .and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|d| d.join(program))
-                .find(|p| p.is_file())
-        })
-        .unwrap_or_else(|| program.into())
+    let path = std::env::var_os("PATH")
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    crate::launch::resolve_on(std::path::Path::new(program), &path)
 }
 
 /// A line the driver wrote that is not driver protocol v1.
