@@ -321,7 +321,6 @@ fn act(
     {
         return Ok(s.exit_code());
     }
-    leave_the_sandbox_signed_in(s, signed_out)?;
     let mut ctx = TurnContext {
         rules: match rule {
             Some(r) if !r.turns.is_empty() => r.turns.clone(),
@@ -339,6 +338,7 @@ fn act(
     {
         s.leave_log_to_script();
     }
+    leave_the_sandbox_signed_in(s, signed_out)?;
     if s.setup().mode() == RunMode::Persistent && classify(s) == Request::Persistent {
         // A scripted invocation decides for itself; the default one validates
         // --model/--effort before reading stdin (PB error-model-effort-conflict).
@@ -375,8 +375,9 @@ fn act(
 }
 
 /// A signed-in turn invocation leaves the sign-in token agy keeps in its data directory
-/// when none is there (docs/fake-agy.md, "Files on disk"); signed out, nothing.
-fn leave_the_sandbox_signed_in(s: &Session, signed_out: bool) -> Result<(), FakeError> {
+/// when none is there, and logs its sign-in (docs/fake-agy.md, "Files on disk");
+/// signed out, nothing.
+fn leave_the_sandbox_signed_in(s: &mut Session, signed_out: bool) -> Result<(), FakeError> {
     if signed_out
         || s.setup().flag_error().is_some()
         || s.setup().args().kind() != InvocationKind::Turn
@@ -387,7 +388,7 @@ fn leave_the_sandbox_signed_in(s: &Session, signed_out: bool) -> Result<(), Fake
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         s.record_file(&path, bytes);
     }
-    Ok(())
+    s.log_sign_in()
 }
 
 /// A script step that writes the `--log-file` (which the script then owns).

@@ -202,6 +202,30 @@ fn a_signed_in_run_leaves_its_token_file_and_its_log() {
     assert!(log.contains("] Created conversation "), "{log}");
 }
 
+/// agy-mcp 0.1.9 (`agy_mcp/adapters/agy.py`, `detect_agy_auth_source`) runs agy only when
+/// a recent `log/*.log` shows `authenticated successfully as <account>` or
+/// `authenticated via keyring`; agy writes the first at sign-in (docs/agy-reference.md §5).
+#[test]
+fn a_signed_in_print_run_logs_its_sign_in_before_the_conversation() {
+    let sb = Sandbox::new();
+    print_json(&sb, &[]);
+    let log = std::fs::read_to_string(sb.app_dir().join("log/cli.log")).expect("the log");
+    let signed_in = regex::Regex::new(r"(?i)authenticated successfully as\s+\S+").expect("re");
+    let at = signed_in.find(&log).expect("a sign-in line").start();
+    let created = log
+        .find("] Created conversation ")
+        .expect("the conversation line");
+    assert!(at < created, "{log}");
+    assert!(
+        log.contains("] Print mode: silent auth succeeded\n"),
+        "{log}"
+    );
+    let files = std::fs::read_dir(sb.app_dir().join("log"))
+        .expect("log/")
+        .count();
+    assert_eq!(files, 2, "one log file and its cli.log link");
+}
+
 #[test]
 fn a_signed_out_run_leaves_no_trace_of_a_sign_in() {
     let sb = Sandbox::new();

@@ -1,12 +1,12 @@
 //! What a run leaves in agy's data directory besides the brain folder and the cache
 //! (docs/fake-agy.md, "Files on disk"): the conversation's store (`.db` from 1.0.4,
 //! `.pb` before), its row in the catalogue `conversation_summaries.db`, and agy's log
-//! lines about the conversation.
+//! lines about the sign-in and the conversation.
 
 use super::Session;
 use crate::error::FakeError;
 use crate::model::version_model::{has, Behaviour};
-use crate::store::agy_log::{append_events, ConversationEvent};
+use crate::store::agy_log::{append_events, LogEvent, FAKE_ACCOUNT};
 use crate::store::conversation_db::{create, record_steps};
 use crate::store::summaries::{record_summary, Summary};
 use agy_protocol::script::RunMode;
@@ -56,15 +56,39 @@ impl Session {
         );
         let mut events = Vec::new();
         if !stored {
-            events.push(ConversationEvent::Created(id));
+            events.push(LogEvent::Created(id));
         } else if print {
-            events.push(ConversationEvent::Resuming(id));
+            events.push(LogEvent::Resuming(id));
         }
         if print {
-            events.push(ConversationEvent::Sending(id));
+            events.push(LogEvent::Sending(id));
         }
         if events.is_empty() {
             return Ok(());
+        }
+        let log_file = self.setup.args().log_file.clone();
+        let path = append_events(&self.app, log_file.as_deref(), &events)?;
+        self.record_file_once(&path);
+        Ok(())
+    }
+
+    /// A signed-in turn invocation's sign-in lines, before anything else it logs: the
+    /// applied result and the success naming the account, and in print mode the silent
+    /// sign-in (docs/agy-reference.md §5).
+    pub fn log_sign_in(&mut self) -> Result<(), FakeError> {
+        if self.script_logs {
+            return Ok(());
+        }
+        let mut events = vec![
+            LogEvent::AuthApplied(FAKE_ACCOUNT),
+            LogEvent::AuthSucceeded(FAKE_ACCOUNT),
+        ];
+        let print = matches!(
+            self.setup.mode(),
+            RunMode::Text | RunMode::Json | RunMode::StreamJson
+        );
+        if print {
+            events.push(LogEvent::SilentAuthSucceeded);
         }
         let log_file = self.setup.args().log_file.clone();
         let path = append_events(&self.app, log_file.as_deref(), &events)?;
