@@ -26,13 +26,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
+
+import client_file
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "clients"
 FLOW_TIMEOUT_S = 90
-KNOWN_KINDS = ("client bug", "unverified", "fake infidelity")
 
 
 def modelled_versions() -> tuple[list[str], str]:
@@ -50,18 +50,14 @@ def vkey(v: str) -> tuple[int, ...]:
     return tuple(int(p) for p in v.split("."))
 
 
-def load_client(folder: Path) -> dict:
-    path = folder / "client.toml"
-    try:
-        client = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        sys.exit(f"clients: {path}: {exc}")
-    for i, known in enumerate(client.get("known", [])):
-        if known.get("kind") not in KNOWN_KINDS:
-            sys.exit(f"clients: {path}: known[{i}].kind must be one of {KNOWN_KINDS}")
-        if not known.get("evidence"):
-            sys.exit(f"clients: {path}: known[{i}] has no evidence")
-    client["folder"] = folder
+def load_client(folder: Path, venv: Path) -> dict:
+    """The client's file, or exit 2 naming every problem in it (nothing runs)."""
+    client = {"folder": folder}
+    data, problems = client_file.load(folder / "client.toml", flow_names(client, venv))
+    if problems:
+        print("\n\n".join(map(str, problems)), file=sys.stderr)
+        sys.exit(2)
+    client.update(data)
     return client
 
 
@@ -237,7 +233,7 @@ def main() -> int:
     results: list[dict] = []
     clean = True
     for folder in folders:
-        client = load_client(folder)
+        client = load_client(folder, args.venv)
         clean &= run_client(client, client_versions(client, modelled, only), default,
                             args.venv, args.target, results)
     print_summary(results)
