@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 from ai_hats.paths import tool_home
+from ai_hats_agy.parser import AgyParser
 from ai_hats_agy.provider import AgyProvider
 from flowkit import flow, main, workdir
 
@@ -45,16 +46,21 @@ def model_choice():
     return {"exit_code": proc.returncode, "status": env.get("status")}
 
 
-@flow("transcript-of-the-run", expect={"transcript_found": True},
+@flow("transcript-of-the-run", expect={"transcript_found": True, "turns": 1, "user_input": PONG},
       cite="provider.py:83-105: brain/<provider_session_id>/.system_generated/logs/transcript.jsonl; "
-           "parser.py:1-6")
+           "parser.py:1-6 and 370-416 (a USER_INPUT line opens a turn)")
 def transcript():
     # The exact path resolve_transcript looks at first (provider.py:92-97); the framework's
     # own resolve_transcript of ai-hats 0.14.0 lacks the `end_ts` the plugin passes it.
     _, env = run()
     brain = tool_home("gemini", "GEMINI_CONFIG_DIR") / "antigravity-cli" / "brain"
     path = brain / str(env.get("conversation_id")) / ".system_generated" / "logs" / "transcript.jsonl"
-    return {"transcript_found": path.is_file()}
+    if not path.is_file():
+        return {"transcript_found": False}
+    # The plugin's own parser (parser.py:232-267); no trace.log beside it.
+    parsed = AgyParser().parse(path, Path(workdir()) / "trace.log")
+    return {"transcript_found": True, "turns": len(parsed.turns),
+            "user_input": parsed.turns[0].user_input if parsed.turns else None}
 
 
 if __name__ == "__main__":
