@@ -183,9 +183,12 @@ def run_client(client: dict, versions: list[str], default: str, venv: Path, targ
         records = [run_flow(client, f, version, venv, target) for f in flows]
         applied = [r for r in records if r.get("applies")]
         verdicts = [judge(client, r, version) for r in applied]
-        same = verdicts.count("as-real") + verdicts.count("stale")
+        matched = sum(1 for r in applied if r["as_real"])
+        bugs = sum(1 for r, v in zip(applied, verdicts)
+                   if v == "expected" and triage(client, r["flow"], version)["kind"] == "client bug")
         mark = " (default)" if version == default else ""
-        print(f"  {name} @ agy {version}{mark}: {same}/{len(applied)} flows as with real agy")
+        print(f"  {name} @ agy {version}{mark}: {matched + bugs}/{len(applied)} flows as with real agy"
+              f" ({matched} as the client expects)")
         for r, v in zip(applied, verdicts):
             show(r, v, triage(client, r["flow"], version))
             known = triage(client, r["flow"], version)
