@@ -111,7 +111,7 @@ fn app_dir_name(app: &AppDir) -> String {
 
 /// Now as RFC 3339 in UTC (AX: "ISO 8601 UTC"; the exact text agy stores is
 /// **unverified**).
-pub(crate) fn now_rfc3339() -> String {
+fn now_rfc3339() -> String {
     time::OffsetDateTime::now_utc()
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default()

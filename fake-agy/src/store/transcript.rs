@@ -3,13 +3,16 @@
 //! JSON line per step, for headless runs too (docs/agy-reference.md §5, *measured*: FM,
 //! specstory PR #222).
 //!
-//! The files' place and one line per step are measured. No line of one is public: a line
-//! holds the keys a published reader takes from it (ai-hats-agy 0.2.0, `parser.py`:
-//! `step_index`, `source` `USER_EXPLICIT` on the user's input, `type` `USER_INPUT` or
-//! `PLANNER_RESPONSE`, `created_at`, `content`), in that order (**unverified**). Only the
-//! user's input and the model's answers are written; `transcript.jsonl` shortens large
-//! fields where `transcript_full.jsonl` never does, and how large is not recorded, so both
-//! hold the same lines.
+//! A line, as optio-antigravity 0.3.8 describes the layout it captured from agy
+//! (`conversation.py:28-41`): `step_index`, `source` (`USER_EXPLICIT`, `MODEL`), `type`
+//! (`USER_INPUT`, `PLANNER_RESPONSE`), `status`, `created_at` (UTC, whole seconds),
+//! `content`; a user's input wraps the request as `<USER_REQUEST>\n…\n</USER_REQUEST>`
+//! (ai-hats-agy 0.2.0 `parser.py` unwraps the same). The key order, `status` `DONE`, the
+//! time's precision, and leaving out the `<ADDITIONAL_METADATA>` agy appends (its content
+//! is not recorded) are **unverified**. Only the user's input and the model's answers are
+//! written (not the `CONVERSATION_HISTORY`, `CHECKPOINT` and tool lines). `transcript.jsonl`
+//! shortens large fields where `transcript_full.jsonl` never does, and how large is not
+//! recorded, so both hold the same lines.
 
 use crate::error::FakeError;
 use crate::store::brain::AppDir;
@@ -28,13 +31,16 @@ fn line(step: &StepRow, prompt: &str, created_at: &str) -> Option<Value> {
             "step_index": step.idx,
             "source": "USER_EXPLICIT",
             "type": "USER_INPUT",
+            "status": "DONE",
             "created_at": created_at,
-            "content": prompt,
+            "content": format!("<USER_REQUEST>\n{prompt}\n</USER_REQUEST>"),
         }))
     } else if step.is_planner_response() {
         Some(json!({
             "step_index": step.idx,
+            "source": "MODEL",
             "type": "PLANNER_RESPONSE",
+            "status": "DONE",
             "created_at": created_at,
             "content": step.text,
         }))
@@ -70,4 +76,13 @@ pub fn append_turn(
         written.push(path);
     }
     Ok(written)
+}
+
+/// Now in UTC to the second, as the transcript's `created_at` (`2026-07-06T10:00:00Z`).
+pub fn now_in_seconds() -> String {
+    let now = time::OffsetDateTime::now_utc();
+    now.replace_nanosecond(0)
+        .unwrap_or(now)
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
 }

@@ -258,7 +258,7 @@ fn each_turn_is_logged_in_the_conversations_transcript() {
             [
                 (
                     serde_json::json!("USER_INPUT"),
-                    serde_json::json!("say hello")
+                    serde_json::json!("<USER_REQUEST>\nsay hello\n</USER_REQUEST>")
                 ),
                 (
                     serde_json::json!("PLANNER_RESPONSE"),
@@ -266,7 +266,7 @@ fn each_turn_is_logged_in_the_conversations_transcript() {
                 ),
                 (
                     serde_json::json!("USER_INPUT"),
-                    serde_json::json!("say hello")
+                    serde_json::json!("<USER_REQUEST>\nsay hello\n</USER_REQUEST>")
                 ),
                 (
                     serde_json::json!("PLANNER_RESPONSE"),
@@ -275,7 +275,34 @@ fn each_turn_is_logged_in_the_conversations_transcript() {
             ],
             "{name}"
         );
-        assert_eq!(lines[0]["source"], "USER_EXPLICIT", "{name}");
+        let keys: Vec<_> = lines[1]
+            .as_object()
+            .expect("a line")
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "step_index",
+                "source",
+                "type",
+                "status",
+                "created_at",
+                "content"
+            ],
+            "{name}"
+        );
+        assert_eq!(
+            (&lines[0]["source"], &lines[1]["source"]),
+            (
+                &serde_json::json!("USER_EXPLICIT"),
+                &serde_json::json!("MODEL")
+            ),
+            "{name}"
+        );
+        let at = lines[0]["created_at"].as_str().expect("created_at");
+        assert!(at.ends_with('Z') && at.len() == 20, "{name}: {at}");
         let indexes: Vec<_> = lines.iter().map(|l| l["step_index"].as_u64()).collect();
         assert!(
             indexes.windows(2).all(|w| w[0] < w[1]),

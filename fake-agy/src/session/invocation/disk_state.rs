@@ -8,8 +8,8 @@ use crate::error::FakeError;
 use crate::model::version_model::{has, Behaviour};
 use crate::store::agy_log::{append_events, ConversationEvent};
 use crate::store::conversation_db::{create, record_steps};
-use crate::store::summaries::{now_rfc3339, record_summary, Summary};
-use crate::store::transcript::append_turn;
+use crate::store::summaries::{record_summary, Summary};
+use crate::store::transcript::{append_turn, now_in_seconds};
 use agy_protocol::script::RunMode;
 use std::path::Path;
 
@@ -86,7 +86,7 @@ impl Session {
             return Ok(());
         }
         let (id, workspace, step_count) = (c.id.clone(), c.workspace.clone(), c.next_step);
-        for path in append_turn(&self.app, &id, &prompt, &steps, &now_rfc3339())? {
+        for path in append_turn(&self.app, &id, &prompt, &steps, &now_in_seconds())? {
             self.record_file_once(&path);
         }
         if !has(self.setup.version(), Behaviour::ConversationDatabase) {
