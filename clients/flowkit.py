@@ -1,4 +1,4 @@
-"""The few helpers every client's flows.py uses.
+"""The few functions every client's flows.py uses.
 
 A flows.py declares its flows with `@flow(...)`: each names what the client's own record
 says happens against real agy (`expect`, a dict of facts) and where it says so (`cite`:
