@@ -4,6 +4,7 @@
 use crate::exit_code;
 use crate::model::version_model::{has, Behaviour};
 use crate::run::print_run::{classify, report_pre_turn_error, Request};
+use crate::run::stdin_prompt;
 use crate::session::Session;
 
 /// The error text of the result (pl-1.2.13-signed-out-stream, ut-1.3.2-signed-out).
@@ -27,11 +28,18 @@ pub fn answer(s: &mut Session) -> bool {
             s.set_exit_code(exit_code::TURN_FAILED);
             true
         }
-        Request::Turn
-        | Request::StdinPrompt { .. }
-        | Request::Persistent
-        | Request::Usage
-        | Request::Credits => {
+        Request::StdinPrompt { or_ui } => {
+            // agy reads a piped prompt to its end and runs it as the turn (`StdinPrompt`,
+            // antigravity-cli issue #582); that turn is what fails sign-in. An empty
+            // stdin starts the interactive UI as when signed in.
+            let prompt = stdin_prompt::read(s);
+            if prompt.trim().is_empty() && or_ui {
+                return false;
+            }
+            fail_turn(s);
+            true
+        }
+        Request::Turn | Request::Persistent | Request::Usage | Request::Credits => {
             fail_turn(s);
             true
         }

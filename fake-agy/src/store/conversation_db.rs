@@ -91,6 +91,11 @@ impl StepRow {
     pub fn is_user_input(&self) -> bool {
         self.step_type == USER_INPUT
     }
+
+    /// True for a model's answer (`agent_response`).
+    pub fn is_planner_response(&self) -> bool {
+        self.step_type == PLANNER_RESPONSE
+    }
 }
 
 const USER_INPUT: i64 = 14;

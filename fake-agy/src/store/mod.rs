@@ -1,6 +1,6 @@
 //! What lasts on disk between invocations: agy's data directory (`brain/`, the
 //! last-conversation cache, each conversation's database, the catalogue of
-//! conversations, agy's log, the sign-in token), the fake's own record of each
+//! conversations, each conversation's transcript, agy's log, the sign-in token), the fake's own record of each
 //! conversation, agy's `settings.json`, and the scenario's cross-invocation rule counts.
 
 pub(crate) mod agy_log;
@@ -11,3 +11,4 @@ pub(crate) mod settings;
 pub(crate) mod sign_in;
 pub(crate) mod state;
 pub(crate) mod summaries;
+pub(crate) mod transcript;

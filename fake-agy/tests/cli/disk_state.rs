@@ -257,3 +257,80 @@ fn a_token_file_already_there_is_left_alone() {
     print_json(&sb, &[]);
     assert_eq!(std::fs::read_to_string(&token).expect("read"), "the user's");
 }
+
+// agy logs every step of a headless run in the brain folder's transcript.jsonl
+// (docs/agy-reference.md §5, measured: FM, specstory PR #222); ai-hats-agy 0.2.0 reads
+// it after each run (clients/ai-hats-agy) and found none.
+#[test]
+fn each_turn_is_logged_in_the_conversations_transcript() {
+    let sb = Sandbox::new();
+    let first = print_json(&sb, &[]);
+    let id = first["conversation_id"].as_str().expect("id");
+    print_json(&sb, &["--conversation", id]);
+    let logs = sb
+        .app_dir()
+        .join(format!("brain/{id}/.system_generated/logs"));
+    for name in ["transcript.jsonl", "transcript_full.jsonl"] {
+        let text = std::fs::read_to_string(logs.join(name)).expect(name);
+        let lines = json_lines(text.as_bytes());
+        let kinds: Vec<_> = lines
+            .iter()
+            .map(|l| (l["type"].clone(), l["content"].clone()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (
+                    serde_json::json!("USER_INPUT"),
+                    serde_json::json!("<USER_REQUEST>\nsay hello\n</USER_REQUEST>")
+                ),
+                (
+                    serde_json::json!("PLANNER_RESPONSE"),
+                    first["response"].clone()
+                ),
+                (
+                    serde_json::json!("USER_INPUT"),
+                    serde_json::json!("<USER_REQUEST>\nsay hello\n</USER_REQUEST>")
+                ),
+                (
+                    serde_json::json!("PLANNER_RESPONSE"),
+                    first["response"].clone()
+                ),
+            ],
+            "{name}"
+        );
+        let keys: Vec<_> = lines[1]
+            .as_object()
+            .expect("a line")
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "step_index",
+                "source",
+                "type",
+                "status",
+                "created_at",
+                "content"
+            ],
+            "{name}"
+        );
+        assert_eq!(
+            (&lines[0]["source"], &lines[1]["source"]),
+            (
+                &serde_json::json!("USER_EXPLICIT"),
+                &serde_json::json!("MODEL")
+            ),
+            "{name}"
+        );
+        let at = lines[0]["created_at"].as_str().expect("created_at");
+        assert!(at.ends_with('Z') && at.len() == 20, "{name}: {at}");
+        let indexes: Vec<_> = lines.iter().map(|l| l["step_index"].as_u64()).collect();
+        assert!(
+            indexes.windows(2).all(|w| w[0] < w[1]),
+            "{name}: {indexes:?}"
+        );
+    }
+}

@@ -172,3 +172,31 @@ fn a_greedy_p_runs_the_flag_it_swallowed_as_the_prompt_and_ignores_stdin() {
         "the prompt is `--sandbox`, not the piped instruction"
     );
 }
+
+// agy reads a piped prompt to its end and runs it as the turn (`StdinPrompt`,
+// antigravity-cli issue #582); signed out, that turn is what fails sign-in. A fake that
+// failed before reading left its client's write of the prompt racing its exit (agy-connect
+// 0.1.3: `ProcessCrash: stdin pipe broken`, clients/agy-connect).
+#[test]
+fn signed_out_a_piped_prompt_is_read_before_the_turn_fails() {
+    for version in ["1.1.9", "1.2.13", "1.3.2"] {
+        let sb = Sandbox::new();
+        let out = sb.detached(
+            &[],
+            &[
+                (FAKE_AGY_VERSION, version),
+                (agy_protocol::env::FAKE_AGY_SIGNED_OUT, "1"),
+            ],
+            Some(b"user: say hi\n"),
+        );
+        assert_eq!(out.status.code(), Some(1), "{version}: {out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .ends_with(": authentication failed or timed out\n"),
+            "{version}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rec = &sb.journal()[0];
+        assert_eq!(rec.stdin.lines.len(), 1, "{version}: the prompt was read");
+    }
+}

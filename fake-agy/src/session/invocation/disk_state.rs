@@ -1,7 +1,7 @@
 //! What a run leaves in agy's data directory besides the brain folder and the cache
 //! (docs/fake-agy.md, "Files on disk"): the conversation's store (`.db` from 1.0.4,
-//! `.pb` before), its row in the catalogue `conversation_summaries.db`, and agy's log
-//! lines about the sign-in and the conversation.
+//! `.pb` before), its row in the catalogue `conversation_summaries.db`, its transcript in
+//! the brain folder, and agy's log lines about the sign-in and the conversation.
 
 use super::Session;
 use crate::error::FakeError;
@@ -9,6 +9,7 @@ use crate::model::version_model::{has, Behaviour};
 use crate::store::agy_log::{append_events, LogEvent, FAKE_ACCOUNT};
 use crate::store::conversation_db::{create, record_steps};
 use crate::store::summaries::{record_summary, Summary};
+use crate::store::transcript::{append_turn, now_in_seconds};
 use agy_protocol::script::RunMode;
 use std::path::Path;
 
@@ -96,22 +97,31 @@ impl Session {
         Ok(())
     }
 
-    /// Writes the finished turn's steps into the conversation's database and updates
-    /// its catalogue row (from 1.0.4; the `.pb` file before stays as it is).
+    /// Writes the finished turn's steps into the conversation's transcript and its
+    /// database, and updates its catalogue row (the database from 1.0.4; the `.pb`
+    /// file before stays as it is).
     pub(super) fn record_turn_steps(&mut self) -> Result<(), FakeError> {
+        let prompt = self.turn.prompt().to_owned();
         let steps = self.turn.take_steps();
-        if steps.is_empty() || !has(self.setup.version(), Behaviour::ConversationDatabase) {
-            return Ok(());
-        }
         let Some(c) = self.conversation.as_ref() else {
             return Ok(());
         };
-        record_steps(&self.app, &c.id, &steps)?;
+        if steps.is_empty() {
+            return Ok(());
+        }
+        let (id, workspace, step_count) = (c.id.clone(), c.workspace.clone(), c.next_step);
+        for path in append_turn(&self.app, &id, &prompt, &steps, &now_in_seconds())? {
+            self.record_file_once(&path);
+        }
+        if !has(self.setup.version(), Behaviour::ConversationDatabase) {
+            return Ok(());
+        }
+        record_steps(&self.app, &id, &steps)?;
         let summary = Summary {
-            id: &c.id,
-            workspace: &c.workspace,
+            id: &id,
+            workspace: &workspace,
             steps: &steps,
-            step_count: c.next_step,
+            step_count,
         };
         record_summary(&self.app, &summary)
     }
