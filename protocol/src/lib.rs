@@ -50,6 +50,7 @@ pub mod reply;
 pub mod script;
 pub mod signal;
 mod spelling;
+pub mod standin;
 pub mod status;
 pub mod stream;
 pub mod timing;
