@@ -56,6 +56,7 @@ pub mod init;
 mod interrupt;
 pub mod keep;
 pub mod launch;
+pub mod learn;
 pub mod live;
 pub mod locate;
 pub mod matrix;
