@@ -27,6 +27,7 @@
 
 pub mod acp;
 pub mod app_files;
+pub mod calibration;
 pub mod capture;
 pub mod command_line;
 pub mod confine;
