@@ -226,8 +226,8 @@ pub struct PrintTimeout {
     pub exit_code: i32,
     /// The stderr notice; `{duration}` is the timeout as a Go duration. Empty: none.
     pub notice: String,
-    /// The result's error (`ERROR` only).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The result's error (`ERROR` only; `""` otherwise).
+    #[serde(default)]
     pub error: String,
     /// Where it is recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
