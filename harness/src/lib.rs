@@ -38,6 +38,7 @@ mod app;
 pub mod bench;
 mod binaries;
 pub mod bridge;
+pub mod calibrate;
 pub mod capture;
 mod catalogue_run;
 pub mod check;

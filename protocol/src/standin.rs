@@ -10,3 +10,7 @@ pub const AGY_STANDIN_TRACES: &str = "AGY_STANDIN_TRACES";
 /// is unreadable). Reserved: no agy run recorded in the corpus exits with it, so it is
 /// never mistaken for a replayed exit.
 pub const STANDIN_UNSERVED_EXIT: i32 = 70;
+
+/// The stand-in binary a test or script runs (default: the one the build left beside
+/// the other workspace binaries).
+pub const AGY_STANDIN_BIN: &str = "AGY_STANDIN_BIN";

@@ -22,6 +22,9 @@ pub struct Applied {
 /// `base` with `learned` applied.
 pub fn apply_learned(base: &Table, learned: &Learned) -> Applied {
     let mut table = base.clone();
+    // A learned calibration stands for the one version recorded: the base's range and
+    // the edges it leaves open between versions are not the recording's.
+    table.remove("unrecorded");
     let mut inherited = Vec::new();
     for (name, section) in table.iter_mut() {
         let Value::Table(section) = section else {
@@ -47,6 +50,12 @@ pub fn apply_learned(base: &Table, learned: &Learned) -> Applied {
             set_evidence(section, &taught);
         }
     }
+    if let Some(Value::Table(id)) = table.get_mut("calibration") {
+        if id.remove("covers").is_some() {
+            mark_unverified(id, "covers");
+            inherited.retain(|k| k != "calibration.covers");
+        }
+    }
     let unplaced = learned
         .fields
         .keys()
@@ -57,6 +66,28 @@ pub fn apply_learned(base: &Table, learned: &Learned) -> Applied {
         table,
         inherited,
         unplaced,
+    }
+}
+
+/// Marks `field` of a section unverified (the reader asks it of an optional field left
+/// out), dropping its per-field evidence.
+fn mark_unverified(section: &mut Table, field: &str) {
+    if let Some(Value::Table(e)) = section.get_mut("evidence") {
+        e.remove(field);
+    }
+    match section.get_mut("unverified") {
+        Some(Value::Array(list)) => {
+            if !list.iter().any(|v| v.as_str() == Some(field)) {
+                list.push(Value::String(field.into()));
+            }
+        }
+        Some(Value::Boolean(true)) => {}
+        _ => {
+            section.insert(
+                "unverified".into(),
+                Value::Array(vec![Value::String(field.into())]),
+            );
+        }
     }
 }
 

@@ -49,8 +49,8 @@ pub struct LearnOutcome {
 }
 
 fn learn(args: &LearnArgs) -> Result<(), HarnessError> {
-    refuse_overwrite(&args.out, args.force, "--force")
-        .map_err(|e| HarnessError::bad_input(e.to_string()))?;
+    refuse_overwrite(&args.out, args.force, "--out")
+        .map_err(|e| HarnessError::bad_input(e.message).with_hint(e.hint))?;
     let outcome = learn_into(&args.traces, args.base.as_deref(), &args.out)?;
     eprintln!(
         "learned {} field(s) into `{}`, the rest inherited from {}",

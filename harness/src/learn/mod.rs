@@ -12,6 +12,7 @@ mod render;
 mod rules;
 
 pub use apply::{apply_learned, Applied};
+pub(crate) use command::learn_into;
 pub use command::{learn_command, LearnArgs, LearnOutcome};
 pub use observe::{learn_from_traces, Learned, LearnedField};
 pub use read::{read_recordings, ReadError, MAX_RECORDINGS};

@@ -1,0 +1,128 @@
+//! The probe suite of `calibrate`, cheapest first: each probe's argv, what it costs
+//! (invocations and model turns) and the calibration fields it shows. The suite is
+//! listed in docs/harness.md; a test keeps that table and this list in step.
+
+use agy_protocol::trace::{Trace, TraceEvent};
+
+/// One probe `calibrate` runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CalibrationProbe {
+    /// Name (the recording is `calibrate-<name>-1.jsonl`).
+    pub name: String,
+    /// argv after the binary.
+    pub argv: Vec<String>,
+    /// Model turns it spends (quota): 0 for a probe that only asks.
+    pub turns: u32,
+    /// The calibration fields it shows (`section.field`).
+    pub shows: Vec<&'static str>,
+}
+
+fn probe(name: &str, argv: &[&str], turns: u32, shows: &[&'static str]) -> CalibrationProbe {
+    CalibrationProbe {
+        name: name.to_string(),
+        argv: argv.iter().map(|s| s.to_string()).collect(),
+        turns,
+        shows: shows.to_vec(),
+    }
+}
+
+/// The prompt of the suite's turns: one short answer, no tool.
+pub const PROMPT: &str = "Reply with the single word OK. Do not use any tool.";
+/// The prompt of the print-timeout probe: an answer that outlasts one second.
+pub const LONG_PROMPT: &str = "Count from 1 to 300, one number per line. Do not use any tool.";
+
+/// The built-in suite, cheapest first (each probe is one invocation).
+pub fn probe_suite() -> Vec<CalibrationProbe> {
+    vec![
+        probe("version", &["--version"], 0, &["calibration.agy"]),
+        probe("help", &["--help"], 0, &[]),
+        probe(
+            "models",
+            &["models"],
+            0,
+            &["models.model", "models.listing"],
+        ),
+        probe(
+            "bad-model",
+            &[
+                "-p",
+                PROMPT,
+                "--output-format",
+                "json",
+                "--model",
+                "no-such-model",
+            ],
+            0,
+            &[],
+        ),
+        probe(
+            "print-json",
+            &["-p", PROMPT, "--output-format", "json"],
+            1,
+            &["usage.keys"],
+        ),
+        probe(
+            "stream-json",
+            &["-p", PROMPT, "--output-format", "stream-json"],
+            1,
+            &["init.tools", "usage.keys"],
+        ),
+        probe(
+            "print-timeout",
+            &[
+                "-p",
+                LONG_PROMPT,
+                "--output-format",
+                "stream-json",
+                "--print-timeout",
+                "1s",
+            ],
+            1,
+            &[
+                "print_timeout.status",
+                "print_timeout.exit_code",
+                "print_timeout.notice",
+                "print_timeout.error",
+            ],
+        ),
+    ]
+}
+
+/// `--probes-from`: every recorded invocation of `traces` that reads no stdin, as a
+/// probe with its recorded argv (`replay-<file stem>-<n>`), after the suite. A run that
+/// asks (`--version`, `--help`, `models`) costs no turn; any other costs one.
+pub fn replay_probes(traces: &[(String, Trace)]) -> (Vec<CalibrationProbe>, Vec<String>) {
+    let mut probes = Vec::new();
+    let mut skipped = Vec::new();
+    for (name, trace) in traces {
+        let stem = name.trim_end_matches(".jsonl");
+        for (n, inv) in trace.invocations.iter().enumerate() {
+            let origin = format!("{name}#{}", n + 1);
+            let reads_stdin = inv
+                .events
+                .iter()
+                .any(|e| matches!(e.event, TraceEvent::Stdin(_)));
+            let Some(args) = inv.start.argv.get(1..).filter(|a| !a.is_empty()) else {
+                skipped.push(format!("{origin}: its argv is unknown"));
+                continue;
+            };
+            if reads_stdin {
+                skipped.push(format!(
+                    "{origin}: it writes stdin lines, which probes do not"
+                ));
+                continue;
+            }
+            let asks = matches!(
+                args.first().map(String::as_str),
+                Some("--version" | "--help" | "models" | "help")
+            );
+            probes.push(CalibrationProbe {
+                name: format!("replay-{stem}-{}", n + 1),
+                argv: args.to_vec(),
+                turns: u32::from(!asks),
+                shows: Vec::new(),
+            });
+        }
+    }
+    (probes, skipped)
+}
