@@ -21,11 +21,14 @@ pub struct DriftRow {
 /// The longest value shown in a cell; longer ones are cut with their length.
 const CELL_CHARS: usize = 80;
 
-/// A row per learned field, drifted ones first, each group in field order.
+/// A row per learned field but the version, drifted ones first, each group in field
+/// order.
 pub fn drift_rows(learned: &Learned, builtin: &toml::Table) -> Vec<DriftRow> {
+    // The version is the heading's: a built-in stands for a range and names its first.
     let mut rows: Vec<DriftRow> = learned
         .fields
         .iter()
+        .filter(|(field, _)| field.as_str() != "calibration.agy")
         .map(|(field, f)| {
             let base = field
                 .split_once('.')

@@ -126,3 +126,34 @@ pub fn replay_probes(traces: &[(String, Trace)]) -> (Vec<CalibrationProbe>, Vec<
     }
     (probes, skipped)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/harness.md's probe table names every probe of the suite with its argv and
+    /// turns, in order.
+    #[test]
+    fn the_documented_probe_table_is_the_suite() {
+        let doc =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/harness.md"))
+                .expect("docs/harness.md");
+        let rows: Vec<&str> = doc
+            .lines()
+            .skip_while(|l| !l.starts_with("| probe | argv after `agy`"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .collect();
+        let suite = probe_suite();
+        assert_eq!(rows.len(), suite.len(), "{rows:#?}");
+        for (row, p) in rows.iter().zip(&suite) {
+            let argv = p
+                .argv
+                .join(" ")
+                .replace(PROMPT, "PROMPT")
+                .replace(LONG_PROMPT, "LONG_PROMPT");
+            let want = format!("| `{}` | `{argv}` | {} |", p.name, p.turns);
+            assert!(row.starts_with(&want), "{row}\nwants {want}");
+        }
+    }
+}

@@ -7,8 +7,9 @@
 //! - an `init` event on stdout: `init.tools`, in order.
 //! - a json envelope or a stream-json `result` event: `usage.keys`, in order.
 //! - a run with `--print-timeout` that timed out (a `print timeout` stderr line, or a
-//!   result error naming a timeout): `print_timeout.status`, `.exit_code`, `.notice`
-//!   (the duration as `{duration}`) and `.error`.
+//!   result error naming a timeout): `print_timeout.status`, `.exit_code`, `.error`,
+//!   and `.notice` (the duration as `{duration}`) only from a run that shows one: a
+//!   recording without stderr does not show that agy wrote none.
 //! - a persistent run whose stdin line is a slash command: `persistent.slash_command`
 //!   (`fatal` when the result is `ERROR` and the exit is not 0, else `text`) and
 //!   `persistent.slash_exit_code`.
@@ -129,14 +130,15 @@ fn print_timeout(
         .get("status")
         .and_then(Json::as_str)
         .unwrap_or_default();
-    let notice = notice.map_or(String::new(), |n| {
-        n.replace(&duration.go_string(), "{duration}")
-    });
     let mut out = vec![
         ("print_timeout.status", Value::String(status.to_string())),
         ("print_timeout.exit_code", Value::Integer(code.into())),
-        ("print_timeout.notice", Value::String(notice)),
     ];
+    // Only a notice seen is learned: a recording without one may not hold stderr at all.
+    if let Some(n) = notice {
+        let text = n.replace(&duration.go_string(), "{duration}");
+        out.push(("print_timeout.notice", Value::String(text)));
+    }
     if status == "ERROR" {
         out.push(("print_timeout.error", Value::String(error.to_string())));
     }
