@@ -39,7 +39,7 @@ pub struct CalibrateArgs {
     #[arg(long = "agy-env", value_name = "KEY=VALUE")]
     pub agy_env: Vec<String>,
     /// Also re-run, after the suite, every invocation recorded in these folders of
-    /// traces that writes no stdin, with its recorded argv.
+    /// traces, with its recorded argv and stdin lines.
     #[arg(long = "probes-from", value_name = "DIR")]
     pub probes_from: Vec<PathBuf>,
     /// The calibration unlearned fields are inherited from (default: the built-in
@@ -216,6 +216,7 @@ async fn run_suite(
             isolated_profile: false,
             fixtures: Vec::new(),
             timeout: Some(GoDuration(PROBE_TIMEOUT)),
+            stdin: p.stdin.clone(),
         };
         for obs in run_probe("calibrate", &probe, target, Some(recorder)).await {
             if let Some(why) = obs.not_run {

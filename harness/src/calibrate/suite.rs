@@ -15,6 +15,8 @@ pub struct CalibrationProbe {
     pub turns: u32,
     /// The calibration fields it shows (`section.field`).
     pub shows: Vec<&'static str>,
+    /// Lines written to stdin, then closed (a persistent session's turns).
+    pub stdin: Vec<String>,
 }
 
 fn probe(name: &str, argv: &[&str], turns: u32, shows: &[&'static str]) -> CalibrationProbe {
@@ -23,6 +25,26 @@ fn probe(name: &str, argv: &[&str], turns: u32, shows: &[&'static str]) -> Calib
         argv: argv.iter().map(|s| s.to_string()).collect(),
         turns,
         shows: shows.to_vec(),
+        stdin: Vec::new(),
+    }
+}
+
+/// A persistent session (`--input-format stream-json`) given one user line.
+fn session(name: &str, line: &str, shows: &[&'static str]) -> CalibrationProbe {
+    let user = agy_protocol::stream::UserLine::text(line).to_line();
+    CalibrationProbe {
+        stdin: vec![user.trim_end().to_string()],
+        ..probe(
+            name,
+            &[
+                "--input-format",
+                "stream-json",
+                "--output-format",
+                "stream-json",
+            ],
+            1,
+            shows,
+        )
     }
 }
 
@@ -67,6 +89,12 @@ pub fn probe_suite() -> Vec<CalibrationProbe> {
             1,
             &["init.tools", "usage.keys"],
         ),
+        session("persistent", PROMPT, &["init.tools", "usage.keys"]),
+        session(
+            "persistent-slash",
+            "/model",
+            &["persistent.slash_command", "persistent.slash_exit_code"],
+        ),
         probe(
             "print-timeout",
             &[
@@ -88,8 +116,9 @@ pub fn probe_suite() -> Vec<CalibrationProbe> {
     ]
 }
 
-/// `--probes-from`: every recorded invocation of `traces` that reads no stdin, as a
-/// probe with its recorded argv (`replay-<file stem>-<n>`), after the suite. A run that
+/// `--probes-from`: every recorded invocation of `traces` whose argv is known, as a
+/// probe with its recorded argv and stdin lines (`replay-<file stem>-<n>`), after the
+/// suite. A run that
 /// asks (`--version`, `--help`, `models`) costs no turn; any other costs one.
 pub fn replay_probes(traces: &[(String, Trace)]) -> (Vec<CalibrationProbe>, Vec<String>) {
     let mut probes = Vec::new();
@@ -98,20 +127,18 @@ pub fn replay_probes(traces: &[(String, Trace)]) -> (Vec<CalibrationProbe>, Vec<
         let stem = name.trim_end_matches(".jsonl");
         for (n, inv) in trace.invocations.iter().enumerate() {
             let origin = format!("{name}#{}", n + 1);
-            let reads_stdin = inv
+            let stdin: Vec<String> = inv
                 .events
                 .iter()
-                .any(|e| matches!(e.event, TraceEvent::Stdin(_)));
+                .filter_map(|e| match &e.event {
+                    TraceEvent::Stdin(s) => Some(s.trim_end_matches('\n').to_string()),
+                    _ => None,
+                })
+                .collect();
             let Some(args) = inv.start.argv.get(1..).filter(|a| !a.is_empty()) else {
                 skipped.push(format!("{origin}: its argv is unknown"));
                 continue;
             };
-            if reads_stdin {
-                skipped.push(format!(
-                    "{origin}: it writes stdin lines, which probes do not"
-                ));
-                continue;
-            }
             let asks = matches!(
                 args.first().map(String::as_str),
                 Some("--version" | "--help" | "models" | "help")
@@ -121,6 +148,7 @@ pub fn replay_probes(traces: &[(String, Trace)]) -> (Vec<CalibrationProbe>, Vec<
                 argv: args.to_vec(),
                 turns: u32::from(!asks),
                 shows: Vec::new(),
+                stdin,
             });
         }
     }
@@ -155,5 +183,37 @@ mod tests {
             let want = format!("| `{}` | `{argv}` | {} |", p.name, p.turns);
             assert!(row.starts_with(&want), "{row}\nwants {want}");
         }
+    }
+
+    #[test]
+    fn a_recorded_session_is_replayed_with_its_stdin_lines_and_an_unknown_argv_is_not() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../traces/");
+        let read = |id: &str| {
+            let name = format!("{id}.jsonl");
+            let text = std::fs::read_to_string(format!("{dir}{name}")).expect("a committed trace");
+            (name.clone(), Trace::parse(&name, &text).expect("parses"))
+        };
+        let (probes, skipped) =
+            replay_probes(&[read("ut-1.3.1-ok"), read("sg-1.1.19-minimal-turn")]);
+        assert_eq!(probes.len(), 1);
+        assert_eq!(
+            probes[0].argv,
+            [
+                "--input-format",
+                "stream-json",
+                "--output-format",
+                "stream-json"
+            ]
+        );
+        assert_eq!(probes[0].stdin.len(), 1);
+        assert!(
+            probes[0].stdin[0].starts_with("{\"event\":\"user\""),
+            "{:?}",
+            probes[0].stdin
+        );
+        assert_eq!(
+            skipped,
+            ["sg-1.1.19-minimal-turn.jsonl#1: its argv is unknown"]
+        );
     }
 }
