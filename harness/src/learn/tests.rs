@@ -197,3 +197,51 @@ fn learned_fields_replace_the_base_with_their_recording_as_evidence_and_the_rest
         Some("ab-unknown-usage-json")
     );
 }
+
+mod no_panic {
+    use super::super::rules::observe_invocation;
+    use agy_protocol::journal::ExitRecord;
+    use agy_protocol::trace::{InvocationStart, TimedEvent, TraceEvent, TracedInvocation};
+    use proptest::prelude::*;
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            ".{0,40}",
+            Just("{\"event\":\"init\",\"init\":{\"tools\":[1,\"a\"]}}\n".to_string()),
+            Just("{\"event\":\"result\",\"result\":{\"status\":\"ERROR\",\"usage\":{\"x\":1},\"error\":\"timeout\"}}\n".to_string()),
+            Just("{\"status\":\"SUCCESS\",\"usage\":[]}\n".to_string()),
+            Just("[agy] print timeout after 1s\n".to_string()),
+            Just("a\tb\n".to_string()),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn any_recorded_invocation_is_observed_without_panicking(
+            args in proptest::collection::vec(prop_oneof![
+                Just("--version".to_string()), Just("models".to_string()),
+                Just("--print-timeout".to_string()), Just("1s".to_string()),
+                Just("--input-format".to_string()), Just("stream-json".to_string()),
+                "[-a-z0-9=]{0,10}",
+            ], 0..5),
+            stdin in proptest::option::of(prop_oneof![
+                Just("{\"event\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"/model\"}}".to_string()),
+                ".{0,30}",
+            ]),
+            out in proptest::collection::vec(line(), 0..4),
+            err in proptest::collection::vec(line(), 0..3),
+            code in proptest::option::of(0i32..3),
+        ) {
+            let mut events = Vec::new();
+            let mut push = |event| events.push(TimedEvent { t: 0.0, event });
+            if let Some(s) = stdin { push(TraceEvent::Stdin(s)); }
+            out.into_iter().for_each(|s| push(TraceEvent::Stdout(s)));
+            err.into_iter().for_each(|s| push(TraceEvent::Stderr(s)));
+            push(TraceEvent::Exit(ExitRecord { code, signal: None }));
+            let mut argv = vec!["agy".to_string()];
+            argv.extend(args);
+            let inv = TracedInvocation { start: InvocationStart { argv, ..Default::default() }, events };
+            let _ = observe_invocation(&inv);
+        }
+    }
+}
