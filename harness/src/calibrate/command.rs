@@ -2,7 +2,7 @@
 //! and its run.
 
 use super::drift::{drift_rows, drift_table};
-use super::suite::{probe_suite, replay_probes, CalibrationProbe};
+use super::suite::{probe_suite, replay_probes, spike_probes, CalibrationProbe};
 use crate::fatal::HarnessError;
 use crate::keep::refuse_overwrite;
 use crate::learn::{learn_into, read_recordings};
@@ -38,6 +38,13 @@ pub struct CalibrateArgs {
     /// Extra environment for every agy run, `KEY=VALUE`.
     #[arg(long = "agy-env", value_name = "KEY=VALUE")]
     pub agy_env: Vec<String>,
+    /// Also run every probe of the spike files (`--spikes`, default the built-in ones)
+    /// once, after the suite.
+    #[arg(long)]
+    pub with_spikes: bool,
+    /// The folder of spike files `--with-spikes` reads.
+    #[arg(long, value_name = "DIR", requires = "with_spikes")]
+    pub spikes: Option<PathBuf>,
     /// Also re-run, after the suite, every invocation recorded in these folders of
     /// traces, with its recorded argv and stdin lines.
     #[arg(long = "probes-from", value_name = "DIR")]
@@ -76,7 +83,7 @@ async fn calibrate(args: &CalibrateArgs) -> Result<(), HarnessError> {
         refuse_overwrite(path, args.force, flag)
             .map_err(|e| HarnessError::bad_input(e.message).with_hint(e.hint))?;
     }
-    let probes = planned_probes(&args.probes_from)?;
+    let probes = planned_probes(args)?;
     let target = live_target(args)?;
     let version = version_of_target(&target, args.assume_version).await?;
     check_sign_in(&target).await?;
@@ -141,10 +148,27 @@ fn recordings_beside(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
-/// The suite, then `--probes-from`'s invocations; says which recorded invocations are
+/// The suite, then the spikes' probes (`--with-spikes`), then `--probes-from`'s
+/// invocations; says which recorded invocations are
 /// not probes.
-fn planned_probes(from: &[PathBuf]) -> Result<Vec<CalibrationProbe>, HarnessError> {
+fn planned_probes(args: &CalibrateArgs) -> Result<Vec<CalibrationProbe>, HarnessError> {
     let mut probes = probe_suite();
+    if args.with_spikes {
+        let dir = args
+            .spikes
+            .clone()
+            .unwrap_or_else(crate::locate::default_spikes);
+        let spikes = crate::spike::load_spikes(&dir).map_err(|d| {
+            eprint!("{d}");
+            HarnessError::bad_input(format!("{} problem(s) in the spike files", d.len()))
+        })?;
+        let (extra, skipped) = spike_probes(&spikes);
+        skipped
+            .iter()
+            .for_each(|s| eprintln!("note: not a probe: {s}"));
+        probes.extend(extra);
+    }
+    let from = &args.probes_from;
     if !from.is_empty() {
         let traces = read_recordings(from)
             .map_err(|e| HarnessError::bad_input(format!("--probes-from: {e}")))?;
@@ -206,7 +230,7 @@ async fn run_suite(
             not_probed.push(format!("`{}` (1 invocation, {} turn(s))", p.name, p.turns));
             continue;
         }
-        let probe = Probe {
+        let probe = p.spike.clone().unwrap_or_else(|| Probe {
             name: p.name.clone(),
             argv: p.argv.clone(),
             prompt: String::new(),
@@ -217,7 +241,7 @@ async fn run_suite(
             fixtures: Vec::new(),
             timeout: Some(GoDuration(PROBE_TIMEOUT)),
             stdin: p.stdin.clone(),
-        };
+        });
         for obs in run_probe("calibrate", &probe, target, Some(recorder)).await {
             if let Some(why) = obs.not_run {
                 not_probed.push(format!("`{}`: {why}", p.name));

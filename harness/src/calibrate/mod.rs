@@ -9,4 +9,4 @@ mod suite;
 
 pub use command::{calibrate_command, CalibrateArgs};
 pub use drift::{drift_rows, drift_table, DriftRow};
-pub use suite::{probe_suite, replay_probes, CalibrationProbe};
+pub use suite::{probe_suite, replay_probes, spike_probes, CalibrationProbe};

@@ -5,7 +5,7 @@
 use agy_protocol::trace::{Trace, TraceEvent};
 
 /// One probe `calibrate` runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CalibrationProbe {
     /// Name (the recording is `calibrate-<name>-1.jsonl`).
     pub name: String,
@@ -17,6 +17,9 @@ pub struct CalibrationProbe {
     pub shows: Vec<&'static str>,
     /// Lines written to stdin, then closed (a persistent session's turns).
     pub stdin: Vec<String>,
+    /// A spike's probe, run as the spike file says (once): its prompt, fixtures and
+    /// environment.
+    pub spike: Option<crate::spike::Probe>,
 }
 
 fn probe(name: &str, argv: &[&str], turns: u32, shows: &[&'static str]) -> CalibrationProbe {
@@ -26,6 +29,7 @@ fn probe(name: &str, argv: &[&str], turns: u32, shows: &[&'static str]) -> Calib
         turns,
         shows: shows.to_vec(),
         stdin: Vec::new(),
+        spike: None,
     }
 }
 
@@ -116,6 +120,41 @@ pub fn probe_suite() -> Vec<CalibrationProbe> {
     ]
 }
 
+/// `--with-spikes`: every probe of the spike files, run once each (one turn at most),
+/// after the suite; a probe that needs a signed-out agy (`isolated_profile`) is left
+/// out, with why.
+pub fn spike_probes(spikes: &[crate::spike::Spike]) -> (Vec<CalibrationProbe>, Vec<String>) {
+    let mut probes = Vec::new();
+    let mut skipped = Vec::new();
+    for spike in spikes {
+        for p in &spike.probes {
+            let name = format!("{}-{}", spike.id, p.name);
+            if p.isolated_profile {
+                skipped.push(format!("{name}: it needs a signed-out agy"));
+                continue;
+            }
+            let asks = matches!(
+                p.argv.first().map(String::as_str),
+                Some("--version" | "--help" | "models")
+            );
+            probes.push(CalibrationProbe {
+                name: name.clone(),
+                argv: p.argv.clone(),
+                turns: u32::from(!asks),
+                shows: Vec::new(),
+                stdin: p.stdin.clone(),
+                spike: Some(crate::spike::Probe {
+                    name: name.clone(),
+                    repeat: 1,
+                    concurrency: 1,
+                    ..p.clone()
+                }),
+            });
+        }
+    }
+    (probes, skipped)
+}
+
 /// `--probes-from`: every recorded invocation of `traces` whose argv is known, as a
 /// probe with its recorded argv and stdin lines (`replay-<file stem>-<n>`), after the
 /// suite. A run that
@@ -149,6 +188,7 @@ pub fn replay_probes(traces: &[(String, Trace)]) -> (Vec<CalibrationProbe>, Vec<
                 turns: u32::from(!asks),
                 shows: Vec::new(),
                 stdin,
+                spike: None,
             });
         }
     }
@@ -215,5 +255,24 @@ mod tests {
             skipped,
             ["sg-1.1.19-minimal-turn.jsonl#1: its argv is unknown"]
         );
+    }
+
+    #[test]
+    fn every_spike_probe_runs_once_except_the_ones_that_need_a_signed_out_agy() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spikes");
+        let spikes = crate::spike::load_spikes(&dir).expect("the spike files load");
+        let all: usize = spikes.iter().map(|s| s.probes.len()).sum();
+        let (probes, skipped) = spike_probes(&spikes);
+        assert_eq!(probes.len() + skipped.len(), all);
+        assert!(
+            !skipped.is_empty()
+                && skipped
+                    .iter()
+                    .all(|s| s.ends_with("needs a signed-out agy"))
+        );
+        assert!(probes.iter().all(|p| p
+            .spike
+            .as_ref()
+            .is_some_and(|s| s.repeat == 1 && s.concurrency == 1)));
     }
 }
