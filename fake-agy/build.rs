@@ -13,12 +13,16 @@
 //!   `--as-needed` drops the shared one. Used only when the C compiler names the archive.
 //!
 //! Other targets keep their defaults.
+//!
+//! The built-in calibrations (`calibrations/`) are compiled in (`src/model/builtin.rs`);
+//! it rebuilds when they change.
 
 use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=calibrations");
     println!("cargo:rerun-if-env-changed=CC");
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();

@@ -34,6 +34,8 @@ pub fn execute(cli: Cli) -> i32 {
             Command::Fuzz(args) => crate::fuzz::fuzz_command(args).await,
             Command::Spikes(args) => crate::spike::spikes_command(args, choice).await,
             Command::Fidelity(args) => crate::fidelity::fidelity_command(args).await,
+            Command::Calibrate(args) => crate::calibrate::calibrate_command(args).await,
+            Command::Learn(args) => crate::learn::learn_command(args),
             Command::Convert(args) => crate::capture::convert_command(args),
             Command::Matrix(args) => crate::matrix::matrix_command(args, choice).await,
             Command::Repro(args) => crate::repro::repro_command(args).await,

@@ -56,6 +56,12 @@ pub enum Command {
     /// Compare fake-agy's default behaviour with every capture of the corpus by shape
     /// and print the fidelity score.
     Fidelity(crate::fidelity::FidelityArgs),
+    /// Record your own agy (live, on a budget) with the calibration probes, learn a
+    /// calibration from the recordings and print what drifted from the built-in one.
+    Calibrate(crate::calibrate::CalibrateArgs),
+    /// Derive a calibration (what fake-agy presents as one agy) from recordings of agy;
+    /// what they do not show is inherited from the nearest built-in calibration.
+    Learn(crate::learn::LearnArgs),
     /// Write the script (agy or ACP) that replays a capture of the corpus.
     Convert(crate::capture::ConvertArgs),
     /// Run scenarios against an adapter under each agy version fake-agy models and print

@@ -19,6 +19,9 @@ pub const FAKE_AGY_SCRIPT_TABLE: &str = "FAKE_AGY_SCRIPT_TABLE";
 pub const FAKE_AGY_JOURNAL: &str = "FAKE_AGY_JOURNAL";
 /// The agy version fake-agy models.
 pub const FAKE_AGY_VERSION: &str = "FAKE_AGY_VERSION";
+/// A calibration file (docs/calibration-format.md): what fake-agy presents as agy,
+/// taken before a script's `[script] calibration` and the version's built-in one.
+pub const FAKE_AGY_CALIBRATION: &str = "FAKE_AGY_CALIBRATION";
 /// `before` or `after`: the side fake-agy takes on every edge of its version model that
 /// the record leaves open at its version (`version_evidence`).
 pub const FAKE_AGY_UNCERTAIN: &str = "FAKE_AGY_UNCERTAIN";
@@ -130,6 +133,7 @@ pub const ALL: &[&str] = &[
     FAKE_AGY_SCRIPT_TABLE,
     FAKE_AGY_JOURNAL,
     FAKE_AGY_VERSION,
+    FAKE_AGY_CALIBRATION,
     FAKE_AGY_UNCERTAIN,
     FAKE_AGY_STATE_DIR,
     FAKE_AGY_TIME_SCALE,
@@ -320,7 +324,7 @@ mod tests {
             .copied()
             .take_while(|n| *n != AGY_DRIVER_STATE_DIR)
             .collect();
-        assert_eq!(knobs.len(), 19, "{knobs:?}");
+        assert_eq!(knobs.len(), 20, "{knobs:?}");
         assert!(
             knobs.iter().all(|n| n.starts_with(FAKE_AGY_PREFIX)),
             "{knobs:?}"

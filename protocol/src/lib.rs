@@ -27,6 +27,7 @@
 
 pub mod acp;
 pub mod app_files;
+pub mod calibration;
 pub mod capture;
 pub mod command_line;
 pub mod confine;
@@ -50,6 +51,7 @@ pub mod reply;
 pub mod script;
 pub mod signal;
 mod spelling;
+pub mod standin;
 pub mod status;
 pub mod stream;
 pub mod timing;

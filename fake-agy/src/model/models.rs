@@ -23,12 +23,17 @@ const TIERS3: &[(&str, &str)] = &[("high", "High"), ("medium", "Medium"), ("low"
 /// Claude 5.5 ids); 1.0.16: `ua-1.0.16-models` (8 labels). `*-preview` ids are never listed: no agy
 /// capture shows one (they are gemini-cli's), so the fake rejects them as unknown.
 pub fn catalogue(version: AgyVersion) -> Vec<Model> {
+    catalogue_with(&|b| has(version, b))
+}
+
+/// The catalogue of an agy with the behaviours `has` says.
+pub fn catalogue_with(has: &dyn Fn(Behaviour) -> bool) -> Vec<Model> {
     let mut out = Vec::new();
     let mut push = |id: String, label: String| out.push(Model { id, label });
-    let three = has(version, Behaviour::Gemini36Flash);
-    let flash: &[&str] = if has(version, Behaviour::Gemini38Family) {
+    let three = has(Behaviour::Gemini36Flash);
+    let flash: &[&str] = if has(Behaviour::Gemini38Family) {
         &["3.8", "3.7", "3.6"]
-    } else if has(version, Behaviour::ThreeFlashGenerations) {
+    } else if has(Behaviour::ThreeFlashGenerations) {
         &["3.7", "3.6", "3.5"]
     } else if three {
         &["3.6", "3.5"]
@@ -69,7 +74,7 @@ pub fn catalogue(version: AgyVersion) -> Vec<Model> {
     for (id, label) in pro {
         push(id, label);
     }
-    if has(version, Behaviour::Claude55Models) {
+    if has(Behaviour::Claude55Models) {
         for (name, slug) in [("Opus", "opus"), ("Sonnet", "sonnet")] {
             for (t, l) in [("low", "Low"), ("medium", "Medium"), ("high", "High")] {
                 // Ids recorded in ng-1.3.3-models.

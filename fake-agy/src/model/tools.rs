@@ -35,15 +35,20 @@ const ADDED_1_1_15: &str = "ask_custom_permission";
 
 /// The sorted tool list of `version`.
 pub fn tools_for(version: AgyVersion) -> Vec<String> {
+    tools_with(&|b| has(version, b))
+}
+
+/// The sorted tool list of an agy with the behaviours `has` says.
+pub fn tools_with(has: &dyn Fn(Behaviour) -> bool) -> Vec<String> {
     let mut tools: Vec<String> = TOOLS_57.iter().map(|s| s.to_string()).collect();
-    if !has(version, Behaviour::AskCustomPermissionTool) {
+    if !has(Behaviour::AskCustomPermissionTool) {
         tools.retain(|t| t != ADDED_1_1_15);
     }
-    if !has(version, Behaviour::SearchToolsDropped) {
+    if !has(Behaviour::SearchToolsDropped) {
         tools.extend(DROPPED_1_1_9.iter().map(|s| s.to_string()));
         tools.sort();
     }
-    if has(version, Behaviour::SixtyTools) {
+    if has(Behaviour::SixtyTools) {
         tools.extend(ADDED_1_2_17.iter().map(|s| s.to_string()));
         tools.sort();
     }

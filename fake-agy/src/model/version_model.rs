@@ -323,7 +323,11 @@ pub fn has(version: AgyVersion, behaviour: Behaviour) -> bool {
 }
 
 /// `has` with the side taken on uncertain edges (`None`: the modelled side).
-fn has_on(version: AgyVersion, behaviour: Behaviour, side: Option<UncertainSide>) -> bool {
+pub(crate) fn has_on(
+    version: AgyVersion,
+    behaviour: Behaviour,
+    side: Option<UncertainSide>,
+) -> bool {
     let modelled = TABLE
         .iter()
         .find(|r| r.behaviour == behaviour)

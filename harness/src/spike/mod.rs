@@ -33,5 +33,7 @@ pub use parse::{load_spikes, parse_spike};
 pub use probe::run_probe;
 pub use record::{Recorder, RunCapture};
 pub use report::{SpikeReport, Summary};
-pub use run::{detect_version, parse_version_output, run_spikes, version_of, SpikeRun};
+pub use run::{
+    detect_version, parse_version_output, probe_version, run_spikes, version_of, SpikeRun,
+};
 pub use target::{Budget, Credentials, Target};

@@ -52,6 +52,9 @@ pub struct Probe {
     /// Kill a run after this long (live default 15m; scaled on fake runs).
     #[serde(default)]
     pub timeout: Option<GoDuration>,
+    /// Lines written to the run's stdin, then stdin is closed (none: stdin is empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stdin: Vec<String>,
 }
 
 fn one() -> u32 {

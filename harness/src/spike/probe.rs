@@ -139,6 +139,23 @@ struct RunSetup {
     /// the user's.
     env: Vec<(String, String)>,
     timeout: Duration,
+    /// The lines written to stdin.
+    stdin: Vec<String>,
+}
+
+/// Writes the probe's stdin lines, then closes stdin; a run that stops reading ends it.
+async fn write_stdin(mut pipe: tokio::process::ChildStdin, lines: Vec<String>) {
+    use tokio::io::AsyncWriteExt;
+    for line in lines {
+        if pipe
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+    let _ = pipe.shutdown().await;
 }
 
 /// What a run left: its output, exit status and duration.
@@ -197,6 +214,7 @@ fn prepare(probe: &Probe, target: &Target) -> Result<RunSetup, ProbeError> {
     Ok(RunSetup {
         app_data: home.join(".gemini").join("antigravity-cli"),
         timeout: run_timeout(probe, target),
+        stdin: probe.stdin.clone(),
         sandbox,
         workdir,
         home,
@@ -228,7 +246,12 @@ async fn execute(setup: &RunSetup, target: &Target) -> Result<RunOutput, ProbeEr
         .map(|l| l.sandbox_env(&setup.env).cwd(&setup.workdir).unreaped())
         .and_then(|l| l.command())
         .map_err(ProbeError::Launch)?;
-    cmd.stdin(Stdio::null())
+    let stdin = if setup.stdin.is_empty() {
+        Stdio::null()
+    } else {
+        Stdio::piped()
+    };
+    cmd.stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let start = Instant::now();
@@ -236,6 +259,9 @@ async fn execute(setup: &RunSetup, target: &Target) -> Result<RunOutput, ProbeEr
         bin: target.bin.clone(),
         source,
     })?;
+    if let Some(pipe) = child.stdin.take() {
+        tokio::spawn(write_stdin(pipe, setup.stdin.clone()));
+    }
     let pid = child.id();
     let out_task = child
         .stdout
@@ -307,6 +333,7 @@ fn record(
         home: &setup.home,
         stdout: &output.stdout,
         stderr: &output.stderr,
+        stdin: &setup.stdin,
         exit: obs.exit_code,
         signal: obs.signal.clone(),
         ended: output.elapsed,

@@ -30,6 +30,8 @@ pub struct RunCapture<'a> {
     pub stdout: &'a [CapturedChunk],
     /// stderr chunks.
     pub stderr: &'a [CapturedChunk],
+    /// The lines written to stdin (at the start of the run).
+    pub stdin: &'a [String],
     /// Exit code.
     pub exit: Option<i32>,
     /// Signal.
@@ -100,7 +102,15 @@ impl Recorder {
     /// One run's trace, redacted and stamped.
     fn trace(&self, c: &RunCapture<'_>) -> Trace {
         let r = |s: &str| self.redactor.redact(s);
-        let mut events = output_events(&self.redactor, &[], c.stdout, c.stderr);
+        let stdin: Vec<CapturedChunk> = c
+            .stdin
+            .iter()
+            .map(|l| CapturedChunk {
+                t: 0.0,
+                bytes: format!("{l}\n").into_bytes(),
+            })
+            .collect();
+        let mut events = output_events(&self.redactor, &stdin, c.stdout, c.stderr);
         // The pipes may be drained a moment after the exit was seen: files and the exit
         // come last, never before output they followed.
         let end = events.last().map_or(c.ended, |e| e.t.max(c.ended));

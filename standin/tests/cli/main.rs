@@ -1,0 +1,3 @@
+//! The `agy-standin` binary against the committed corpus: byte-exact replay, loud refusal.
+
+mod replay;
