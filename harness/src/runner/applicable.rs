@@ -4,29 +4,59 @@
 //! `only_if` that does not hold). A scenario that does not apply is *not applicable*:
 //! never failed, never counted as passed.
 
-use crate::adapter_config::AdapterSection;
+use crate::adapter_config::AdapterConfig;
 use crate::report::{ScenarioResult, Status};
 use crate::scenario::Scenario;
 use agy_protocol::premise::unmet_premises;
+use agy_protocol::{Premise, Profile};
 
 /// The start of the note of a scenario that is not applicable.
 pub const NOT_APPLICABLE: &str = "not applicable:";
 
-/// Why `s` does not apply to `adapter`, when it requires what the adapter does not
-/// offer.
-pub(super) fn unoffered(s: &Scenario, adapter: &AdapterSection) -> Option<String> {
-    let missing = unmet_premises(&s.meta.requires, adapter.offers.as_deref());
-    if missing.is_empty() {
+/// Why `s` does not apply to the adapter `config` describes, when it requires what the
+/// adapter does not offer: what `offers` leaves out, and for an `mcp` scenario what the
+/// `[mcp]` table gives the tool no argument for.
+pub(super) fn unoffered(s: &Scenario, config: &AdapterConfig) -> Option<String> {
+    let missing = unmet_premises(&s.meta.requires, config.adapter.offers.as_deref());
+    let unmapped = match &config.mcp {
+        Some(table) if s.meta.profile == Profile::Mcp => table.unmapped_premises(),
+        _ => Vec::new(),
+    };
+    let by_table: Vec<Premise> = s
+        .meta
+        .requires
+        .iter()
+        .copied()
+        .filter(|p| unmapped.contains(p) && !missing.contains(p))
+        .collect();
+    if missing.is_empty() && by_table.is_empty() {
         return None;
     }
-    let words: Vec<String> = missing
+    let mut reasons = Vec::new();
+    if !missing.is_empty() {
+        reasons.push(format!(
+            "{}, which the adapter config's `offers` does not list",
+            premise_words(&missing)
+        ));
+    }
+    if !by_table.is_empty() {
+        reasons.push(format!(
+            "{}, which the tool takes no argument for in the adapter config's `[mcp]`",
+            premise_words(&by_table)
+        ));
+    }
+    Some(format!(
+        "{NOT_APPLICABLE} the scenario requires {}",
+        reasons.join("; and ")
+    ))
+}
+
+fn premise_words(premises: &[Premise]) -> String {
+    premises
         .iter()
         .map(|p| format!("`{p}` ({})", p.meaning()))
-        .collect();
-    Some(format!(
-        "{NOT_APPLICABLE} the scenario requires {}, which the adapter config's `offers` does not list",
-        words.join(", ")
-    ))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A passing result whose ops were not judged because the adapter ran agy in a way the
@@ -56,12 +86,57 @@ mod tests {
         s
     }
 
-    fn adapter(offers: Option<Vec<Premise>>) -> AdapterSection {
+    fn adapter(offers: Option<Vec<Premise>>) -> AdapterConfig {
         let mut a =
-            crate::adapter_config::AdapterConfig::reference(std::path::Path::new("adapter"), &[])
-                .adapter;
-        a.offers = offers;
+            crate::adapter_config::AdapterConfig::reference(std::path::Path::new("adapter"), &[]);
+        a.adapter.offers = offers;
         a
+    }
+
+    fn mcp_scenario(requires: Vec<Premise>) -> Scenario {
+        let src = agy_protocol::diag::SourceFile::new(
+            "t.toml",
+            "[scenario]\nname = \"mcp/t\"\nprofile = \"mcp\"\n[[op]]\ntool_call = { prompt = \"x\", timeout_s = 1 }\n",
+        );
+        let mut s =
+            crate::scenario::parse_scenario(&src, std::path::Path::new("t.toml")).expect("valid");
+        s.meta.requires = requires;
+        s
+    }
+
+    fn mcp_adapter(table: &str) -> AdapterConfig {
+        let mut a = adapter(None);
+        let src = agy_protocol::diag::SourceFile::new("a.toml", table.to_string());
+        let mut diags = agy_protocol::diag::Diagnostics::new();
+        let doc = agy_protocol::diag::parse_toml_document(&src, &mut diags).expect("toml");
+        let mut root = agy_protocol::diag::TableWalker::new(&src, doc.get_ref(), 0, "the config");
+        a.mcp = crate::mcp_table::read_mcp_table(&src, root.raw("mcp"), &mut diags);
+        assert!(diags.is_empty(), "{diags}");
+        a
+    }
+
+    #[test]
+    fn an_mcp_scenario_requiring_what_the_tool_has_no_argument_for_is_not_applicable() {
+        let no_timeout = mcp_adapter("[mcp]\ntool = \"ask\"\nmodel_arg = \"m\"\n");
+        let why = unoffered(&mcp_scenario(vec![Premise::CallerTimeout]), &no_timeout).expect("n/a");
+        assert!(why.starts_with(NOT_APPLICABLE), "{why}");
+        assert!(why.contains("`caller-timeout`"), "{why}");
+        assert!(why.contains("`[mcp]`"), "{why}");
+        assert_eq!(
+            unoffered(&mcp_scenario(vec![Premise::ModelChoice]), &no_timeout),
+            None,
+            "the model has an argument"
+        );
+        let with_timeout = mcp_adapter("[mcp]\ntool = \"ask\"\ntimeout_arg = \"t\"\n");
+        assert_eq!(
+            unoffered(&mcp_scenario(vec![Premise::CallerTimeout]), &with_timeout),
+            None
+        );
+        assert_eq!(
+            unoffered(&scenario(vec![Premise::CallerTimeout]), &no_timeout),
+            None,
+            "a text scenario is not judged by the [mcp] table"
+        );
     }
 
     #[test]
