@@ -5,6 +5,8 @@
 //! never failed, never counted as passed.
 
 use crate::adapter_config::AdapterConfig;
+use crate::bridge::acp_agent::NOT_ADVERTISED;
+use crate::observation::Observation;
 use crate::report::{ScenarioResult, Status};
 use crate::scenario::Scenario;
 use agy_protocol::premise::unmet_premises;
@@ -57,6 +59,45 @@ fn premise_words(premises: &[Premise]) -> String {
         .map(|p| format!("`{p}` ({})", p.meaning()))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A failing result becomes not applicable when an op asked the agent for what it does
+/// not advertise (a `session/load` of an agent with neither `loadSession` nor
+/// `sessionCapabilities.resume`) and nothing failed before that op: the scenario is
+/// about a capability ACP leaves optional.
+pub(super) fn not_applicable_when_unadvertised(result: &mut ScenarioResult, obs: &Observation) {
+    if result.status != Status::Failed {
+        return;
+    }
+    let Some(op) = obs.ops.iter().find(
+        |o| matches!(&o.reply, Ok(r) if r.error.as_ref().is_some_and(|e| e.name == NOT_ADVERTISED)),
+    ) else {
+        return;
+    };
+    let earlier = |place: &str| {
+        place
+            .strip_prefix("op ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .is_some_and(|n| n < op.index)
+    };
+    if result.failures.iter().any(|f| earlier(&f.place)) {
+        return;
+    }
+    let why = match &op.reply {
+        Ok(r) => r
+            .error
+            .as_ref()
+            .map(|e| e.message.clone())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    };
+    result.status = Status::NotApplicable;
+    result.failures.clear();
+    result.note = Some(format!(
+        "{NOT_APPLICABLE} op {} {}: {why}",
+        op.index, op.name
+    ));
 }
 
 /// A passing result whose ops were not judged because the adapter ran agy in a way the
@@ -150,6 +191,62 @@ mod tests {
             None
         );
         assert_eq!(unoffered(&s, &adapter(None)), None, "undeclared offers all");
+    }
+
+    fn load_refused(index: usize) -> Observation {
+        let reply = agy_protocol::driver::Reply {
+            id: 1,
+            ok: false,
+            outcome: None,
+            retryable: None,
+            error: Some(agy_protocol::driver::ErrorInfo {
+                name: NOT_ADVERTISED.into(),
+                message: "the agent advertises neither loadSession nor sessionCapabilities.resume"
+                    .into(),
+                hint: None,
+            }),
+            result: Default::default(),
+        };
+        Observation {
+            ops: vec![crate::observation::OpObservation {
+                index,
+                name: "agent_load",
+                sent_us: 0,
+                replied_us: 0,
+                reply: Ok(reply),
+                outcome: None,
+                still_running: None,
+            }],
+            ..Observation::default()
+        }
+    }
+
+    fn failed_at(places: &[&str]) -> ScenarioResult {
+        let mut r = ScenarioResult::bare("t", "t.toml", "acp-agent", Status::Failed);
+        r.failures = places
+            .iter()
+            .map(|p| crate::check::Failure::new(*p, "outcome", "success", "permanent"))
+            .collect();
+        r
+    }
+
+    #[test]
+    fn a_load_the_agent_does_not_advertise_makes_the_scenario_not_applicable() {
+        let mut after = failed_at(&["op 4 agent_load", "op 5 agent_prompt", "journal"]);
+        not_applicable_when_unadvertised(&mut after, &load_refused(4));
+        assert_eq!(after.status, Status::NotApplicable);
+        assert!(after.note.as_deref().unwrap_or("").contains("loadSession"));
+        assert!(after.failures.is_empty());
+        let mut before = failed_at(&["op 2 agent_prompt", "op 4 agent_load"]);
+        not_applicable_when_unadvertised(&mut before, &load_refused(4));
+        assert_eq!(
+            before.status,
+            Status::Failed,
+            "a failure before the load stays"
+        );
+        let mut other = failed_at(&["op 4 agent_load"]);
+        not_applicable_when_unadvertised(&mut other, &Observation::default());
+        assert_eq!(other.status, Status::Failed);
     }
 
     #[test]
