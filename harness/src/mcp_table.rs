@@ -3,6 +3,7 @@
 //! options (`--tool NAME --prompt-arg NAME …`).
 
 use agy_protocol::diag::{deserialize_value, Diagnostic, Diagnostics, SourceFile};
+use agy_protocol::Premise;
 use serde::{Deserialize, Serialize};
 use toml::de::DeValue;
 use toml::Spanned;
@@ -81,6 +82,22 @@ impl McpTable {
             out.push(format!("{key}={value}"));
         }
         out
+    }
+
+    /// The premises the tool cannot be given, for want of an argument that takes them
+    /// (docs/contract.md, "Premises and capabilities"): no `timeout_arg`, no caller's
+    /// timeout; no `model_arg`, no model choice; no `conversation_arg`, no continuation.
+    /// A scenario of the `mcp` profile that requires one is not applicable.
+    pub fn unmapped_premises(&self) -> Vec<Premise> {
+        [
+            (&self.timeout_arg, Premise::CallerTimeout),
+            (&self.model_arg, Premise::ModelChoice),
+            (&self.conversation_arg, Premise::Continuation),
+        ]
+        .into_iter()
+        .filter(|(arg, _)| arg.is_none())
+        .map(|(_, p)| p)
+        .collect()
     }
 
     /// Each argument name with its key: the prompt's first.
@@ -182,6 +199,25 @@ mod tests {
         } else {
             Err(diags.to_string())
         }
+    }
+
+    #[test]
+    fn a_missing_argument_is_a_premise_the_tool_cannot_be_given() {
+        let bare = read("[mcp]\ntool = \"ask\"\n")
+            .expect("valid")
+            .expect("table");
+        assert_eq!(
+            bare.unmapped_premises(),
+            vec![
+                Premise::CallerTimeout,
+                Premise::ModelChoice,
+                Premise::Continuation
+            ]
+        );
+        let full = read("[mcp]\ntool = \"ask\"\nmodel_arg = \"m\"\nconversation_arg = \"c\"\ntimeout_arg = \"t\"\n")
+            .expect("valid")
+            .expect("table");
+        assert_eq!(full.unmapped_premises(), Vec::<Premise>::new());
     }
 
     #[test]

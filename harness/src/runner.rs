@@ -30,7 +30,7 @@ pub async fn run_scenario(s: &Scenario, settings: &RunSettings, cancel: Cancel) 
     if let Some(note) = skip_reason(s, settings) {
         return early_result(s, Status::Skipped, note);
     }
-    if let Some(note) = applicable::unoffered(s, &settings.config.adapter) {
+    if let Some(note) = applicable::unoffered(s, &settings.config) {
         return early_result(s, Status::NotApplicable, note);
     }
     let (mut sandbox, env, scale) = match prepare(s, settings) {

@@ -112,15 +112,42 @@ fn parser_answer(
     e: Option<&CliError>,
     script: Option<&Script>,
     version: AgyVersion,
-) -> Option<i32> {
+) -> Option<(String, i32)> {
     let e = e?;
     if script.is_some_and(|s| s.invocations.iter().any(targets_flag_errors)) {
         return None;
     }
     let version = script.and_then(|s| s.script.agy).unwrap_or(version);
-    let (text, code) = flag_error_answer(e, version);
+    Some(flag_error_answer(e, version))
+}
+
+/// Answers a command line the flag parser refuses or asks help of (`--help`): its text
+/// on stderr, journalled like any probe's output, under the invocation number a probe
+/// gets, so a help request is neither "invocation 0" nor a run that wrote nothing.
+fn answer_as_parser(
+    knobs: &Knobs,
+    script: Option<&Script>,
+    rest: &[String],
+    recorder: &Recorder,
+    (text, code): (String, i32),
+) -> Result<i32, FakeError> {
+    let facts = InvocationFacts {
+        n: 0,
+        kind: InvocationKind::Probe,
+        argv: rest,
+        prompt: None,
+        mode: RunMode::Command,
+        flag_error: true,
+    };
+    let (n, _) = choose_rule(knobs, &script.cloned().unwrap_or_default(), facts)?;
     eprint!("{text}");
-    Some(code)
+    recorder.update(true, |r| {
+        r.invocation = n;
+        r.mode = Some(RunMode::Command);
+        r.stderr_bytes += text.len() as u64;
+        agy_protocol::journal::append_head(&mut r.stderr_head, text.as_bytes());
+    });
+    Ok(code)
 }
 
 fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
@@ -134,8 +161,8 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         ),
         None => None,
     };
-    if let Some(code) = parser_answer(flag_error.as_ref(), script.as_ref(), knobs.version) {
-        return Ok(code);
+    if let Some(answer) = parser_answer(flag_error.as_ref(), script.as_ref(), knobs.version) {
+        return answer_as_parser(&knobs, script.as_ref(), rest, &recorder, answer);
     }
     let script = script.unwrap_or_default();
     let clock = Clock {

@@ -7,6 +7,20 @@ use std::io::{BufReader, Write};
 use std::time::Duration;
 
 #[test]
+fn a_help_request_is_a_numbered_probe_whose_usage_is_journalled() {
+    let sb = Sandbox::new();
+    let out = sb.cmd().arg("--help").output().expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!out.stderr.is_empty(), "agy's usage goes to stderr");
+    let recs = sb.journal();
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert!(r.invocation >= 1, "numbered like any probe: {r:?}");
+    assert_eq!(r.stderr_bytes, out.stderr.len() as u64);
+    assert!(r.stderr_head.contains("Usage"), "{:?}", r.stderr_head);
+}
+
+#[test]
 fn record_holds_argv_env_pid_times_exit_and_stdin() {
     let sb = Sandbox::new();
     sb.cmd()

@@ -3,6 +3,8 @@
 //! (docs/agy-reference.md §2.2) and the plain ones an adapter would use for them.
 
 use agy_protocol::driver::Outcome;
+use regex::{Regex, RegexBuilder};
+use std::sync::LazyLock;
 
 /// A failure class, as a text names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,54 +21,49 @@ pub enum ToolClass {
     Other,
 }
 
-/// Words that name each class, checked in this order: agy's own auth error says
-/// `authentication failed or timed out`, so auth comes before timeout.
-const WORDS: &[(ToolClass, &[&str])] = &[
+/// Patterns that name each class, checked in this order: agy's own auth error says
+/// `authentication failed or timed out`, so auth comes before timeout. Patterns, not
+/// literals: a word is matched whole (`timeout_s` in a validation error is an argument's
+/// name, not a timeout; `author` is no `auth`), and a rejected model is a model named
+/// with a word of rejection near it, in agy's words (`invalid model selection`, `model
+/// nope is not recognized as a known model`, docs/agy-reference.md §1.4) or an adapter's
+/// (`unknown agy model`, `Model 'x' is not supported`).
+const PATTERNS: &[(ToolClass, &str)] = &[
     (
         ToolClass::Auth,
-        &[
-            "authentication",
-            "unauthenticated",
-            "not authenticated",
-            "sign in",
-            "signed out",
-            "log in",
-            "login",
-            "auth",
-        ],
+        r"\b(auth|authentication|unauthenticated|not authenticated|sign(ed)?[ -]?(in|out)|log[ -]?in)\b",
     ),
     (
         ToolClass::Quota,
-        &[
-            "quota",
-            "resource_exhausted",
-            "rate limit",
-            "429",
-            "credits balance",
-        ],
+        r"\b(quota|resource_exhausted|rate[ -]?limit(ed)?|429|credits balance)\b",
     ),
     (
         ToolClass::RejectedModel,
-        &[
-            "invalid model",
-            "unknown model",
-            "model not found",
-            "rejected model",
-            "model is not recognized",
-            "not recognized as a known model",
-            "unsupported model",
-        ],
+        r"\b(invalid|unknown|unsupported|rejected|unrecognized)( \S+){0,2} model\b|\bmodel\b[^.\n]{0,60}\b(not found|not recognized|not supported|not available|is unknown|is invalid|rejected)\b",
     ),
-    (ToolClass::Timeout, &["timed out", "timeout", "time out"]),
+    (ToolClass::Timeout, r"\b(timed out|time ?out|timeouts?)\b"),
 ];
+
+/// [`PATTERNS`], compiled once (case-insensitive).
+static COMPILED: LazyLock<Vec<(ToolClass, Regex)>> = LazyLock::new(|| {
+    PATTERNS
+        .iter()
+        .filter_map(|(class, p)| {
+            RegexBuilder::new(p)
+                .case_insensitive(true)
+                .build()
+                .ok()
+                .map(|re| (*class, re))
+        })
+        .collect()
+});
 
 impl ToolClass {
     /// The class `text` names.
     pub fn of(text: &str) -> ToolClass {
-        let lower = text.to_lowercase();
-        WORDS
+        COMPILED
             .iter()
-            .find(|(_, words)| words.iter().any(|w| lower.contains(w)))
+            .find(|(_, re)| re.is_match(text))
             .map(|(class, _)| *class)
             .unwrap_or(ToolClass::Other)
     }
@@ -114,6 +111,28 @@ mod tests {
         for (text, class) in cases {
             assert_eq!(ToolClass::of(text), class, "{text}");
         }
+    }
+
+    #[test]
+    fn an_adapter_s_own_words_are_classed_by_pattern_not_by_literal() {
+        let cases = [
+            ("Model 'no-such-model' is not supported. The `model` parameter must be the exact, full model name", ToolClass::RejectedModel),
+            ("unknown agy model: gemini-9", ToolClass::RejectedModel),
+            ("1 validation error for call[ask]: timeout_s must be greater than or equal to 30", ToolClass::Other),
+            ("timeout_seconds: Input should be a valid integer", ToolClass::Other),
+            ("see the author's notes", ToolClass::Other),
+            ("Antigravity CLI command timed out after 30 seconds", ToolClass::Timeout),
+            ("Authentication required. Run `agy` once to log in.", ToolClass::Auth),
+            ("rate-limited, retry later", ToolClass::Quota),
+        ];
+        for (text, class) in cases {
+            assert_eq!(ToolClass::of(text), class, "{text}");
+        }
+    }
+
+    #[test]
+    fn every_pattern_compiles() {
+        assert_eq!(COMPILED.len(), PATTERNS.len());
     }
 
     #[test]

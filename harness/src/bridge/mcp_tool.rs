@@ -41,10 +41,15 @@ pub struct ToolAsk {
 
 impl ToolShape {
     /// The tool's arguments for `ask`; an error names a value the tool has no argument
-    /// for.
+    /// for. A timeout is the caller's bound on the call, not part of what it asks: a
+    /// tool with no timeout argument runs on its own, and the scenarios about the
+    /// caller's timeout require `caller-timeout`, which such a tool does not offer.
     pub fn arguments(&self, ask: &ToolAsk) -> Result<JsonObject, ArgumentError> {
         let mut args = self.fixed.clone();
         args.insert(self.prompt_arg.clone(), ask.prompt.clone().into());
+        if let (Some(name), Some(t)) = (&self.timeout_arg, ask.timeout_s) {
+            args.insert(name.clone(), seconds(t));
+        }
         let optional = [
             ("model", &self.model_arg, ask.model.clone().map(Into::into)),
             (
@@ -52,7 +57,6 @@ impl ToolShape {
                 &self.conversation_arg,
                 ask.conversation.clone().map(Into::into),
             ),
-            ("timeout", &self.timeout_arg, ask.timeout_s.map(seconds)),
         ];
         for (what, name, value) in optional {
             let Some(value) = value else { continue };
@@ -231,6 +235,30 @@ mod tests {
         let mut structured = text("PONG");
         structured.structured_content = Some(serde_json::json!({"conversation_id": "s-1"}));
         assert_eq!(named_conversation(&structured).as_deref(), Some("s-1"));
+    }
+
+    #[test]
+    fn a_timeout_without_a_timeout_argument_is_left_to_the_tool() {
+        let mut s = shape();
+        s.timeout_arg = None;
+        let ask = ToolAsk {
+            prompt: "p".into(),
+            timeout_s: Some(600.0),
+            ..ToolAsk::default()
+        };
+        let args = s.arguments(&ask).expect("a timeout is not refused");
+        assert_eq!(
+            serde_json::Value::Object(args),
+            serde_json::json!({"q": "p"})
+        );
+        let with_conversation = ToolAsk {
+            conversation: Some("c".into()),
+            ..ask
+        };
+        assert!(
+            s.arguments(&with_conversation).is_err(),
+            "a conversation still is"
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! `continues`: one turn invocation works on the conversation of an earlier one — a
 //! process-per-turn client continued it (`--conversation <id>`, `--continue`, however
 //! the adapter spells it) rather than starting a new conversation. Judged by effect:
-//! the conversation fake-agy journaled for each run.
+//! the conversation fake-agy journaled for each run. `conversations`: how many agy
+//! conversations the turn invocations worked on, whether the adapter runs one print
+//! run per prompt or sends every prompt of a session to one persistent process.
 
 use super::failure::Failure;
 use agy_protocol::journal::JournalRecord;
@@ -53,6 +55,36 @@ pub fn continues_check(
     )
 }
 
+/// What is wrong with the turn invocations `runs` having worked on `want` agy
+/// conversations, if anything. A run that recorded none (it ended before a
+/// conversation existed) counts for none.
+pub fn conversations_check(place: &str, want: u32, runs: &[&JournalRecord]) -> Option<Failure> {
+    let ids: std::collections::BTreeSet<&str> =
+        runs.iter().filter_map(|r| conversation(r)).collect();
+    if ids.len() == want as usize {
+        return None;
+    }
+    let shown: Vec<String> = runs
+        .iter()
+        .map(|r| {
+            format!(
+                "invocation {}: {}",
+                r.invocation,
+                conversation(r).unwrap_or("no conversation")
+            )
+        })
+        .collect();
+    Some(
+        Failure::new(
+            place,
+            "conversations",
+            want.to_string(),
+            ids.len().to_string(),
+        )
+        .evidence(shown),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +116,28 @@ mod tests {
             "{f}"
         );
         assert!(f.closest.as_deref().unwrap_or("").contains("c-1"), "{f}");
+    }
+
+    #[test]
+    fn conversations_are_counted_whatever_the_process_model() {
+        let (a, b) = (record(1, Some("c-1")), record(2, Some("c-1")));
+        assert_eq!(
+            conversations_check("journal", 1, &[&a, &b]),
+            None,
+            "print runs"
+        );
+        assert_eq!(
+            conversations_check("journal", 1, &[&a]),
+            None,
+            "one process"
+        );
+        let c = record(3, Some("c-2"));
+        let f = conversations_check("journal", 1, &[&a, &c]).expect("two");
+        assert_eq!(f.observed, "2");
+        assert_eq!(
+            conversations_check("journal", 2, &[&a, &record(4, None), &c]),
+            None
+        );
     }
 
     #[test]

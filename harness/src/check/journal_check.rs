@@ -210,6 +210,9 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
             );
         }
     }
+    if let Some(n) = e.conversations {
+        out.extend(super::conversation_check::conversations_check(place, n, &j));
+    }
     for r in &j {
         argv_checks(
             &format!("invocation {}", r.invocation),

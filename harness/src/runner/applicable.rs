@@ -4,29 +4,100 @@
 //! `only_if` that does not hold). A scenario that does not apply is *not applicable*:
 //! never failed, never counted as passed.
 
-use crate::adapter_config::AdapterSection;
+use crate::adapter_config::AdapterConfig;
+use crate::bridge::acp_agent::NOT_ADVERTISED;
+use crate::observation::Observation;
 use crate::report::{ScenarioResult, Status};
 use crate::scenario::Scenario;
 use agy_protocol::premise::unmet_premises;
+use agy_protocol::{Premise, Profile};
 
 /// The start of the note of a scenario that is not applicable.
 pub const NOT_APPLICABLE: &str = "not applicable:";
 
-/// Why `s` does not apply to `adapter`, when it requires what the adapter does not
-/// offer.
-pub(super) fn unoffered(s: &Scenario, adapter: &AdapterSection) -> Option<String> {
-    let missing = unmet_premises(&s.meta.requires, adapter.offers.as_deref());
-    if missing.is_empty() {
+/// Why `s` does not apply to the adapter `config` describes, when it requires what the
+/// adapter does not offer: what `offers` leaves out, and for an `mcp` scenario what the
+/// `[mcp]` table gives the tool no argument for.
+pub(super) fn unoffered(s: &Scenario, config: &AdapterConfig) -> Option<String> {
+    let missing = unmet_premises(&s.meta.requires, config.adapter.offers.as_deref());
+    let unmapped = match &config.mcp {
+        Some(table) if s.meta.profile == Profile::Mcp => table.unmapped_premises(),
+        _ => Vec::new(),
+    };
+    let by_table: Vec<Premise> = s
+        .meta
+        .requires
+        .iter()
+        .copied()
+        .filter(|p| unmapped.contains(p) && !missing.contains(p))
+        .collect();
+    if missing.is_empty() && by_table.is_empty() {
         return None;
     }
-    let words: Vec<String> = missing
+    let mut reasons = Vec::new();
+    if !missing.is_empty() {
+        reasons.push(format!(
+            "{}, which the adapter config's `offers` does not list",
+            premise_words(&missing)
+        ));
+    }
+    if !by_table.is_empty() {
+        reasons.push(format!(
+            "{}, which the tool takes no argument for in the adapter config's `[mcp]`",
+            premise_words(&by_table)
+        ));
+    }
+    Some(format!(
+        "{NOT_APPLICABLE} the scenario requires {}",
+        reasons.join("; and ")
+    ))
+}
+
+fn premise_words(premises: &[Premise]) -> String {
+    premises
         .iter()
         .map(|p| format!("`{p}` ({})", p.meaning()))
-        .collect();
-    Some(format!(
-        "{NOT_APPLICABLE} the scenario requires {}, which the adapter config's `offers` does not list",
-        words.join(", ")
-    ))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A failing result becomes not applicable when an op asked the agent for what it does
+/// not advertise (a `session/load` of an agent with neither `loadSession` nor
+/// `sessionCapabilities.resume`) and nothing failed before that op: the scenario is
+/// about a capability ACP leaves optional.
+pub(super) fn not_applicable_when_unadvertised(result: &mut ScenarioResult, obs: &Observation) {
+    if result.status != Status::Failed {
+        return;
+    }
+    let Some(op) = obs.ops.iter().find(
+        |o| matches!(&o.reply, Ok(r) if r.error.as_ref().is_some_and(|e| e.name == NOT_ADVERTISED)),
+    ) else {
+        return;
+    };
+    let earlier = |place: &str| {
+        place
+            .strip_prefix("op ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .is_some_and(|n| n < op.index)
+    };
+    if result.failures.iter().any(|f| earlier(&f.place)) {
+        return;
+    }
+    let why = match &op.reply {
+        Ok(r) => r
+            .error
+            .as_ref()
+            .map(|e| e.message.clone())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    };
+    result.status = Status::NotApplicable;
+    result.failures.clear();
+    result.note = Some(format!(
+        "{NOT_APPLICABLE} op {} {}: {why}",
+        op.index, op.name
+    ));
 }
 
 /// A passing result whose ops were not judged because the adapter ran agy in a way the
@@ -56,12 +127,57 @@ mod tests {
         s
     }
 
-    fn adapter(offers: Option<Vec<Premise>>) -> AdapterSection {
+    fn adapter(offers: Option<Vec<Premise>>) -> AdapterConfig {
         let mut a =
-            crate::adapter_config::AdapterConfig::reference(std::path::Path::new("adapter"), &[])
-                .adapter;
-        a.offers = offers;
+            crate::adapter_config::AdapterConfig::reference(std::path::Path::new("adapter"), &[]);
+        a.adapter.offers = offers;
         a
+    }
+
+    fn mcp_scenario(requires: Vec<Premise>) -> Scenario {
+        let src = agy_protocol::diag::SourceFile::new(
+            "t.toml",
+            "[scenario]\nname = \"mcp/t\"\nprofile = \"mcp\"\n[[op]]\ntool_call = { prompt = \"x\", timeout_s = 1 }\n",
+        );
+        let mut s =
+            crate::scenario::parse_scenario(&src, std::path::Path::new("t.toml")).expect("valid");
+        s.meta.requires = requires;
+        s
+    }
+
+    fn mcp_adapter(table: &str) -> AdapterConfig {
+        let mut a = adapter(None);
+        let src = agy_protocol::diag::SourceFile::new("a.toml", table.to_string());
+        let mut diags = agy_protocol::diag::Diagnostics::new();
+        let doc = agy_protocol::diag::parse_toml_document(&src, &mut diags).expect("toml");
+        let mut root = agy_protocol::diag::TableWalker::new(&src, doc.get_ref(), 0, "the config");
+        a.mcp = crate::mcp_table::read_mcp_table(&src, root.raw("mcp"), &mut diags);
+        assert!(diags.is_empty(), "{diags}");
+        a
+    }
+
+    #[test]
+    fn an_mcp_scenario_requiring_what_the_tool_has_no_argument_for_is_not_applicable() {
+        let no_timeout = mcp_adapter("[mcp]\ntool = \"ask\"\nmodel_arg = \"m\"\n");
+        let why = unoffered(&mcp_scenario(vec![Premise::CallerTimeout]), &no_timeout).expect("n/a");
+        assert!(why.starts_with(NOT_APPLICABLE), "{why}");
+        assert!(why.contains("`caller-timeout`"), "{why}");
+        assert!(why.contains("`[mcp]`"), "{why}");
+        assert_eq!(
+            unoffered(&mcp_scenario(vec![Premise::ModelChoice]), &no_timeout),
+            None,
+            "the model has an argument"
+        );
+        let with_timeout = mcp_adapter("[mcp]\ntool = \"ask\"\ntimeout_arg = \"t\"\n");
+        assert_eq!(
+            unoffered(&mcp_scenario(vec![Premise::CallerTimeout]), &with_timeout),
+            None
+        );
+        assert_eq!(
+            unoffered(&scenario(vec![Premise::CallerTimeout]), &no_timeout),
+            None,
+            "a text scenario is not judged by the [mcp] table"
+        );
     }
 
     #[test]
@@ -75,6 +191,62 @@ mod tests {
             None
         );
         assert_eq!(unoffered(&s, &adapter(None)), None, "undeclared offers all");
+    }
+
+    fn load_refused(index: usize) -> Observation {
+        let reply = agy_protocol::driver::Reply {
+            id: 1,
+            ok: false,
+            outcome: None,
+            retryable: None,
+            error: Some(agy_protocol::driver::ErrorInfo {
+                name: NOT_ADVERTISED.into(),
+                message: "the agent advertises neither loadSession nor sessionCapabilities.resume"
+                    .into(),
+                hint: None,
+            }),
+            result: Default::default(),
+        };
+        Observation {
+            ops: vec![crate::observation::OpObservation {
+                index,
+                name: "agent_load",
+                sent_us: 0,
+                replied_us: 0,
+                reply: Ok(reply),
+                outcome: None,
+                still_running: None,
+            }],
+            ..Observation::default()
+        }
+    }
+
+    fn failed_at(places: &[&str]) -> ScenarioResult {
+        let mut r = ScenarioResult::bare("t", "t.toml", "acp-agent", Status::Failed);
+        r.failures = places
+            .iter()
+            .map(|p| crate::check::Failure::new(*p, "outcome", "success", "permanent"))
+            .collect();
+        r
+    }
+
+    #[test]
+    fn a_load_the_agent_does_not_advertise_makes_the_scenario_not_applicable() {
+        let mut after = failed_at(&["op 4 agent_load", "op 5 agent_prompt", "journal"]);
+        not_applicable_when_unadvertised(&mut after, &load_refused(4));
+        assert_eq!(after.status, Status::NotApplicable);
+        assert!(after.note.as_deref().unwrap_or("").contains("loadSession"));
+        assert!(after.failures.is_empty());
+        let mut before = failed_at(&["op 2 agent_prompt", "op 4 agent_load"]);
+        not_applicable_when_unadvertised(&mut before, &load_refused(4));
+        assert_eq!(
+            before.status,
+            Status::Failed,
+            "a failure before the load stays"
+        );
+        let mut other = failed_at(&["op 4 agent_load"]);
+        not_applicable_when_unadvertised(&mut other, &Observation::default());
+        assert_eq!(other.status, Status::Failed);
     }
 
     #[test]

@@ -54,6 +54,9 @@ pub(super) fn verdict(ctx: &Ctx<'_>, obs: &Observation, ended: Ended) -> Scenari
         })
         .collect();
     super::applicable::not_applicable_when_unjudged(&mut result, &unmodelled);
+    result.failures = std::mem::take(&mut failures);
+    super::applicable::not_applicable_when_unadvertised(&mut result, obs);
+    failures = std::mem::take(&mut result.failures);
     apply_expected_failure(s, settings, &mut result, &mut failures);
     if result.status != Status::Passed && !obs.driver_stderr_tail.is_empty() {
         result.driver_stderr = Some(crate::data_text::redacted(&obs.driver_stderr_tail));

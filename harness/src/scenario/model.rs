@@ -453,6 +453,10 @@ pub struct JournalExpect {
     /// Exactly this many distinct pids.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distinct_pids: Option<u32>,
+    /// The turn invocations worked on exactly this many agy conversations (as fake-agy
+    /// journaled them), however many processes ran them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversations: Option<u32>,
     /// Every invocation's argv has each (a token, or `flag value` as adjacent tokens).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub argv_has: Vec<String>,

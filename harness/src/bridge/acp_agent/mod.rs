@@ -11,6 +11,11 @@ mod verdict;
 
 use agy_protocol::driver::{OpResult, Reply, RequestOp};
 pub use error::AgentError;
+
+/// The error name of an `agent_load` the agent cannot take: it advertises neither
+/// `loadSession` nor `sessionCapabilities.resume` (both optional in ACP). A scenario
+/// that meets it is not applicable (`runner::applicable`).
+pub const NOT_ADVERTISED: &str = "not_advertised";
 use ops::Bridge;
 use std::sync::Arc;
 use tokio::io::AsyncWriteExt;

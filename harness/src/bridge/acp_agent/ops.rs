@@ -296,7 +296,7 @@ impl Bridge {
             return failed(
                 id,
                 Outcome::Permanent,
-                "not_advertised",
+                super::NOT_ADVERTISED,
                 "the agent advertises neither loadSession nor sessionCapabilities.resume",
             );
         };
