@@ -7,21 +7,27 @@
 use crate::adapter_config::AdapterConfig;
 use crate::bridge::acp_agent::NOT_ADVERTISED;
 use crate::observation::Observation;
+use crate::profile::{unit, Client, Reach};
 use crate::report::{ScenarioResult, Status};
 use crate::scenario::Scenario;
 use agy_protocol::premise::unmet_premises;
-use agy_protocol::{Premise, Profile};
+use agy_protocol::Premise;
+
+/// How the harness reaches an MCP server.
+const MCP_SERVER: Reach = Reach::Driverless {
+    client: Client::Mcp,
+};
 
 /// The start of the note of a scenario that is not applicable.
 pub const NOT_APPLICABLE: &str = "not applicable:";
 
 /// Why `s` does not apply to the adapter `config` describes, when it requires what the
-/// adapter does not offer: what `offers` leaves out, and for an `mcp` scenario what the
-/// `[mcp]` table gives the tool no argument for.
+/// adapter does not offer: what `offers` leaves out, and for a scenario whose adapter is
+/// an MCP server what the `[mcp]` table gives the tool no argument for.
 pub(super) fn unoffered(s: &Scenario, config: &AdapterConfig) -> Option<String> {
     let missing = unmet_premises(&s.meta.requires, config.adapter.offers.as_deref());
     let unmapped = match &config.mcp {
-        Some(table) if s.meta.profile == Profile::Mcp => table.unmapped_premises(),
+        Some(table) if unit(s.meta.profile).reach == MCP_SERVER => table.unmapped_premises(),
         _ => Vec::new(),
     };
     let by_table: Vec<Premise> = s
