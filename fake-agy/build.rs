@@ -10,7 +10,11 @@
 //! - gcc's static unwinder (`libgcc_eh.a`) before the shared `libgcc_s`: std needs an
 //!   unwinder, and loading `libgcc_s.so.1` costs a library mapping and its constructor's
 //!   CPU-feature probes (`cpuid`, which traps in a virtual machine). Linked statically,
-//!   `--as-needed` drops the shared one. Used only when the C compiler names the archive.
+//!   `--as-needed` drops the shared one. Used only when the host's C compiler names the
+//!   archive and links for the target: a C compiler set for the target (`CC_<target>` or
+//!   `TARGET_CC`, as cargo-zigbuild and maturin's `--zig` set for the packages' glibc 2.17
+//!   floor) links against another glibc than the host's, and the host gcc's archive needs
+//!   the host's (gcc 12's calls `_dl_find_object`, glibc 2.35).
 //!
 //! Other targets keep their defaults.
 //!
@@ -30,10 +34,30 @@ fn main() {
         return;
     }
     println!("cargo:rustc-link-arg-bin=fake-agy=-no-pie");
+    if target_compiler_is_set() {
+        return;
+    }
     if let Some(dir) = static_unwinder_dir() {
         println!("cargo:rustc-link-search=native={}", dir.display());
         println!("cargo:rustc-link-lib=static:-bundle,+verbatim=libgcc_eh.a");
     }
+}
+
+/// True when a C compiler is set for the target alone (the cc crate's `CC_<target>`, with
+/// dashes or underscores, or `TARGET_CC`).
+fn target_compiler_is_set() -> bool {
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let names = [
+        format!("CC_{target}"),
+        format!("CC_{}", target.replace('-', "_")),
+        "TARGET_CC".to_owned(),
+    ];
+    for name in &names {
+        println!("cargo:rerun-if-env-changed={name}");
+    }
+    names
+        .iter()
+        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
 }
 
 /// The folder of `libgcc_eh.a` as the C compiler reports it, when it exists.

@@ -12,14 +12,21 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tempfile
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agy_conformance.binaries import binary
+
+# tomllib is in the standard library from Python 3.11; tomli is the same parser for 3.9
+# and 3.10 (the wheel depends on it there).
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 #: The profiles, in the order the catalogue lists them (agy-harness's registry; a test
 #: of the repository fails when this list lacks one).

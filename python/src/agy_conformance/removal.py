@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import sys
 from pathlib import Path
 
 #: The entries a sandbox makes in its folder, a folder's own entries before it.
@@ -70,11 +71,34 @@ def _remove_at(folder: Path, parts: list[str]) -> None:
             fd = inner
         mode = os.lstat(parts[-1], dir_fd=fd).st_mode
         if stat.S_ISDIR(mode):
-            # rmtree with dir_fd walks by descriptor and never follows a link.
-            shutil.rmtree(parts[-1], dir_fd=fd)
+            _rmtree_at(parts[-1], fd)
         else:
             os.unlink(parts[-1], dir_fd=fd)
     except OSError:
         pass
     finally:
         os.close(fd)
+
+
+def _rmtree_at(name: str, dir_fd: int) -> None:
+    """Removes the folder ``name`` of ``dir_fd`` with everything in it, by descriptor."""
+    if sys.version_info >= (3, 11):
+        # rmtree with dir_fd walks by descriptor and never follows a link.
+        shutil.rmtree(name, dir_fd=dir_fd)
+    else:  # pragma: no cover
+        _rmtree_by_descriptor(name, dir_fd)
+
+
+def _rmtree_by_descriptor(name: str, dir_fd: int) -> None:
+    """``shutil.rmtree(name, dir_fd=…)`` for Python 3.9 and 3.10, which lack ``dir_fd``:
+    each folder opened from its parent with ``O_NOFOLLOW``, a link unlinked, never entered."""
+    fd = os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+    try:
+        for entry in os.listdir(fd):
+            if stat.S_ISDIR(os.lstat(entry, dir_fd=fd).st_mode):
+                _rmtree_by_descriptor(entry, fd)
+            else:
+                os.unlink(entry, dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.rmdir(name, dir_fd=dir_fd)
