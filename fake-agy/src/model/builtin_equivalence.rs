@@ -22,6 +22,25 @@ fn observed(mut c: Calibration) -> toml::Table {
 }
 
 #[test]
+fn each_file_is_named_after_the_first_version_it_covers() {
+    for (name, c) in builtins().expect("the built-ins parse") {
+        let covers = c
+            .calibration
+            .covers
+            .as_ref()
+            .expect("a built-in says what it covers");
+        let file = name.trim_start_matches("calibrations/");
+        match crate::model::builtin::named_start(file) {
+            Some(start) => assert!(
+                covers.to_string().starts_with(&format!(">={start}")),
+                "{name}: {covers}"
+            ),
+            None => assert!(file.starts_with("agy-before-"), "{name}"),
+        }
+    }
+}
+
+#[test]
 fn every_version_and_side_gets_what_the_table_gave() {
     let all = builtins().expect("the built-ins parse");
     assert_eq!(all.len(), range_starts().len(), "one file per range");

@@ -5,7 +5,6 @@
 
 use super::Session;
 use crate::error::FakeError;
-use crate::model::version_model::{has, Behaviour};
 use crate::store::agy_log::{append_events, ConversationEvent};
 use crate::store::conversation_db::{create, record_steps};
 use crate::store::summaries::{record_summary, Summary};
@@ -27,7 +26,7 @@ impl Session {
         stored: bool,
         step_count: u64,
     ) -> Result<(), FakeError> {
-        let with_db = has(self.setup.version(), Behaviour::ConversationDatabase);
+        let with_db = self.writes_database();
         let store = create(&self.app, id, with_db)?;
         self.record_file_once(&store);
         if with_db {
@@ -76,7 +75,7 @@ impl Session {
     /// its catalogue row (from 1.0.4; the `.pb` file before stays as it is).
     pub(super) fn record_turn_steps(&mut self) -> Result<(), FakeError> {
         let steps = self.turn.take_steps();
-        if steps.is_empty() || !has(self.setup.version(), Behaviour::ConversationDatabase) {
+        if steps.is_empty() || !self.writes_database() {
             return Ok(());
         }
         let Some(c) = self.conversation.as_ref() else {
@@ -90,6 +89,12 @@ impl Session {
             step_count: c.next_step,
         };
         record_summary(&self.app, &summary)
+    }
+
+    /// True when each conversation is a SQLite database (`conversations/{id}.db`), not
+    /// a protobuf file (`.pb`).
+    fn writes_database(&self) -> bool {
+        self.setup.calibration().files.conversation.ends_with(".db")
     }
 
     /// Records a file in the journal unless it is there already.
