@@ -1,6 +1,7 @@
 //! Integration tests of the `agy-harness` binary: real processes, real signals.
 
 mod acp;
+mod calibration;
 mod catalogue;
 mod check_sandbox;
 mod ci_doc;
