@@ -43,7 +43,15 @@ fn each_file_is_named_after_the_first_version_it_covers() {
 #[test]
 fn every_version_and_side_gets_what_the_table_gave() {
     let all = builtins().expect("the built-ins parse");
-    assert_eq!(all.len(), range_starts().len(), "one file per range");
+    // Every range of the table has its file; files for versions added as data since
+    // (CONTRIBUTING.md, "Add an agy version") split the last range further.
+    for start in range_starts().into_iter().skip(1) {
+        assert!(
+            all.iter()
+                .any(|(name, _)| name.ends_with(&format!("/agy-{start}.toml"))),
+            "no built-in for the range from {start}"
+        );
+    }
     let mut versions = candidates();
     versions.extend(MODELLED_VERSIONS);
     let mut checked = 0;

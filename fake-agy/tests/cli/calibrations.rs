@@ -3,7 +3,7 @@
 //! one (docs/calibration-format.md).
 
 use crate::support::{workspace, Sandbox};
-use agy_protocol::env::{FAKE_AGY_CALIBRATION, FAKE_AGY_SIGNED_OUT};
+use agy_protocol::env::{FAKE_AGY_CALIBRATION, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION};
 use agy_protocol::script::FAKE_BROKEN_EXIT;
 
 /// The built-in calibration of 1.3.2 with its version, listing and sign-in line changed.
@@ -11,7 +11,7 @@ fn edited() -> String {
     let text =
         std::fs::read_to_string(workspace().join("calibrations/agy-1.3.2.toml")).expect("built-in");
     text.replacen("agy = \"1.3.2\"", "agy = \"9.9.9\"", 1)
-        .replacen("covers = \">=1.3.2\"\n", "", 1)
+        .replacen("covers = \">=1.3.2, <1.3.3\"\n", "", 1)
         .replacen(
             "listing = \"{id}\\t{label}\"",
             "listing = \"{label} = {id}\"",
@@ -97,4 +97,20 @@ fn a_bad_calibration_is_the_fakes_error_with_every_problem_located() {
         );
     }
     assert!(err.contains("did you mean `keys`"), "{err}");
+}
+
+#[test]
+fn agy_1_3_3_is_its_data_file_and_lists_the_recorded_models() {
+    let sb = Sandbox::new();
+    let mut version = sb.cmd();
+    version.arg("--version").env(FAKE_AGY_VERSION, "1.3.3");
+    assert_eq!(stdout(&mut version).trim(), "1.3.3");
+    let mut models = sb.cmd();
+    models.arg("models").env(FAKE_AGY_VERSION, "1.3.3");
+    let recorded = std::fs::read_to_string(
+        workspace()
+            .join("traces/upstream/sleegme__native-gravity__113-live-probe-sweep__models.stdout"),
+    )
+    .expect("ng-1.3.3-models");
+    assert_eq!(stdout(&mut models), recorded);
 }
