@@ -9,6 +9,9 @@ pub enum FakeError {
     /// The script has problems; every one is listed with file:line:col and a hint.
     #[error("failed to load the agy script:\n{0}")]
     Script(Diagnostics),
+    /// The calibration has problems; every one is listed with file:line:col and a hint.
+    #[error("failed to load the calibration:\n{0}")]
+    Calibration(Diagnostics),
     /// A trace named by the script has problems; each names the file, line and column.
     #[error("failed to load a trace:\n{0}")]
     Trace(Diagnostics),

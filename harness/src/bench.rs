@@ -134,6 +134,7 @@ async fn bench_inner(args: BenchArgs) -> Result<i32, HarnessError> {
         live: None,
         agy_version: None,
         uncertain: None,
+        calibration: None,
     };
     let jobs = args.common.runner.jobs();
     println!(

@@ -81,6 +81,7 @@ async fn faults_inner(args: FaultsArgs, choice: ColorChoice) -> Result<i32, Harn
         live: None,
         agy_version: None,
         uncertain: None,
+        calibration: None,
     };
     // A fault of a profile with no selected scenario cannot be judged: it is not scored.
     let (scored, unscored): (Vec<Variant<'_>>, Vec<Variant<'_>>) = faults

@@ -73,6 +73,7 @@ async fn infer_from(
         live: None,
         agy_version: None,
         uncertain: None,
+        calibration: None,
     };
     let (_keep_going, cancel) = tokio::sync::watch::channel(false);
     let result = run_scenario(scenario, &settings, cancel).await;

@@ -65,6 +65,27 @@ pub struct RunArgs {
     /// cell of it.
     #[arg(long, value_name = "VERSION", conflicts_with = "agy")]
     pub agy_version: Option<agy_protocol::AgyVersion>,
+    /// Present this calibration file (docs/calibration-format.md) as agy in every
+    /// scenario: fake-agy reads it instead of the built-in one of the scenario's
+    /// version (`FAKE_AGY_CALIBRATION`).
+    #[arg(long, value_name = "FILE", conflicts_with = "agy")]
+    pub calibration: Option<PathBuf>,
+}
+
+/// The calibration file from the current folder; a bad one is reported once, located,
+/// not as every scenario's failure.
+fn check_calibration(path: Option<&std::path::Path>) -> Result<Option<PathBuf>, HarnessError> {
+    let Some(path) = path else { return Ok(None) };
+    agy_protocol::calibration::read_calibration(path)
+        .map(|_| Some(absolute(path)))
+        .map_err(|d| HarnessError::bad_input(format!("the calibration has problems:\n{d}")))
+}
+
+/// `path` from the current folder, so a sandbox's fake-agy finds it.
+fn absolute(path: &std::path::Path) -> PathBuf {
+    std::env::current_dir()
+        .map(|d| d.join(path))
+        .unwrap_or_else(|_| path.to_path_buf())
 }
 
 pub(crate) async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
@@ -151,6 +172,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         live: live.clone(),
         agy_version: args.agy_version,
         uncertain: None,
+        calibration: check_calibration(args.calibration.as_deref())?,
     };
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let report = run_catalogue(scenarios, settings, jobs, args.verbose, &mut out).await?;

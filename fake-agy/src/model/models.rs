@@ -2,7 +2,9 @@
 //! error texts (docs/agy-reference.md §1.4, docs/spike-records.md S6b).
 
 use crate::model::help::listed_values;
-use crate::model::version_model::{has, Behaviour};
+#[cfg(test)]
+use crate::model::version_model::Behaviour;
+use agy_protocol::calibration::{Calibration, TierlessAlone};
 use agy_protocol::AgyVersion;
 
 /// One selectable model.
@@ -22,11 +24,19 @@ const TIERS3: &[(&str, &str)] = &[("high", "High"), ("medium", "Medium"), ("low"
 /// 1.3.1: the PB `error-model-rejected` traces (18 labels); 1.3.3: `ng-1.3.3-models` (the
 /// Claude 5.5 ids); 1.0.16: `ua-1.0.16-models` (8 labels). `*-preview` ids are never listed: no agy
 /// capture shows one (they are gemini-cli's), so the fake rejects them as unknown.
-pub fn catalogue(version: AgyVersion) -> Vec<Model> {
-    catalogue_with(&|b| has(version, b))
+pub fn catalogue(c: &Calibration) -> Vec<Model> {
+    c.models
+        .model
+        .iter()
+        .map(|m| Model {
+            id: m.id.clone(),
+            label: m.label.clone(),
+        })
+        .collect()
 }
 
-/// The catalogue of an agy with the behaviours `has` says.
+/// The catalogue of an agy with the behaviours `has` says (the version table's).
+#[cfg(test)]
 pub fn catalogue_with(has: &dyn Fn(Behaviour) -> bool) -> Vec<Model> {
     let mut out = Vec::new();
     let mut push = |id: String, label: String| out.push(Model { id, label });
@@ -102,6 +112,7 @@ pub fn catalogue_with(has: &dyn Fn(Behaviour) -> bool) -> Vec<Model> {
 /// A rejected `--model`/`--effort` pair: the text of the envelope's `error` (stderr
 /// adds `error: `).
 pub fn validate(
+    c: &Calibration,
     version: AgyVersion,
     model: Option<&str>,
     effort: Option<&str>,
@@ -110,7 +121,7 @@ pub fn validate(
         return effort.map_or(Ok(()), |e| validate_effort_alone(version, e));
     };
     let e = effort.unwrap_or("");
-    let models = catalogue(version);
+    let models = catalogue(c);
     if let Some(known) = models.iter().find(|x| x.id == m || x.label == m) {
         if effort.is_none() {
             return Ok(());
@@ -137,7 +148,7 @@ pub fn validate(
     if !tiers.is_empty() {
         return match effort {
             // 1.3.2 accepts a tier-less id on its own (ut-1.3.2-slash-prompt-literal).
-            None if has(version, Behaviour::TierlessModelAlone) => Ok(()),
+            None if c.models.tierless_alone == TierlessAlone::Accepted => Ok(()),
             None => Err(prefix(
                 m,
                 e,
@@ -206,11 +217,17 @@ fn prefix(m: &str, e: &str, reason: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::builtin::builtin_for;
+
+    fn calibrated(v: AgyVersion) -> Calibration {
+        builtin_for(v).expect("covered")
+    }
 
     #[test]
     fn conflict_text_matches_the_recorded_trace() {
         // joiomi__playbook-plugin__error-model-effort-conflict.stderr (1.2.17).
         let err = validate(
+            &calibrated(AgyVersion::new(1, 2, 17)),
             AgyVersion::new(1, 2, 17),
             Some("gemini-3.8-flash-low"),
             Some("high"),
@@ -221,28 +238,48 @@ mod tests {
 
     #[test]
     fn unknown_model_lists_the_versions_models() {
-        let err =
-            validate(AgyVersion::new(1, 2, 6), Some("does-not-exist"), None).expect_err("unknown");
+        let err = validate(
+            &calibrated(AgyVersion::new(1, 2, 6)),
+            AgyVersion::new(1, 2, 6),
+            Some("does-not-exist"),
+            None,
+        )
+        .expect_err("unknown");
         assert!(err.starts_with("invalid model selection (--model \"does-not-exist\" --effort \"\"): model does-not-exist is not recognized"));
         assert_eq!(
             err.lines().filter(|l| l.starts_with("  ")).count(),
             14,
             "S6b lists 14"
         );
-        let err17 = validate(AgyVersion::new(1, 2, 17), Some("x"), None).expect_err("unknown");
+        let err17 = validate(
+            &calibrated(AgyVersion::new(1, 2, 17)),
+            AgyVersion::new(1, 2, 17),
+            Some("x"),
+            None,
+        )
+        .expect_err("unknown");
         assert_eq!(err17.lines().filter(|l| l.starts_with("  ")).count(), 18);
     }
 
     #[test]
     fn the_1_1_7_catalogue_and_unlisted_effort_are_the_recorded_ones() {
         let v117 = AgyVersion::new(1, 1, 7);
-        let ids: Vec<String> = catalogue(v117).into_iter().map(|m| m.id).collect();
+        let ids: Vec<String> = catalogue(&calibrated(v117))
+            .into_iter()
+            .map(|m| m.id)
+            .collect();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
             "../traces/upstream/femoral__parley__antigravity-cli-automation__models-piped-1.1.7.stdout",
         );
         let recorded = std::fs::read_to_string(path).expect("capture");
         assert_eq!(ids, recorded.lines().collect::<Vec<_>>());
-        let err = validate(v117, Some("gemini-3.1-pro"), Some("medium")).expect_err("unlisted");
+        let err = validate(
+            &calibrated(v117),
+            v117,
+            Some("gemini-3.1-pro"),
+            Some("medium"),
+        )
+        .expect_err("unlisted");
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
             "../traces/upstream/femoral__parley__antigravity-cli-automation__effort-unlisted-1.1.7.stderr",
         );
@@ -253,21 +290,38 @@ mod tests {
     #[test]
     fn from_1_3_2_a_tierless_id_alone_is_accepted() {
         assert_eq!(
-            validate(AgyVersion::new(1, 3, 2), Some("gemini-3.8-flash"), None),
+            validate(
+                &calibrated(AgyVersion::new(1, 3, 2)),
+                AgyVersion::new(1, 3, 2),
+                Some("gemini-3.8-flash"),
+                None
+            ),
             Ok(())
         );
-        assert!(validate(AgyVersion::new(1, 3, 1), Some("gemini-3.8-flash"), None).is_err());
+        assert!(validate(
+            &calibrated(AgyVersion::new(1, 3, 1)),
+            AgyVersion::new(1, 3, 1),
+            Some("gemini-3.8-flash"),
+            None
+        )
+        .is_err());
     }
 
     #[test]
     fn tierless_id_needs_effort_and_labels_are_accepted() {
         let v = AgyVersion::DEFAULT;
-        assert!(validate(v, Some("gemini-3.8-flash"), None)
+        assert!(validate(&calibrated(v), v, Some("gemini-3.8-flash"), None)
             .expect_err("needs effort")
             .ends_with(
                 "--model gemini-3.8-flash requires --effort (available: low, medium, high)"
             ));
-        assert_eq!(validate(v, Some("gemini-3.8-flash"), Some("low")), Ok(()));
-        assert_eq!(validate(v, Some("Gemini 3.7 Flash (Low)"), None), Ok(()));
+        assert_eq!(
+            validate(&calibrated(v), v, Some("gemini-3.8-flash"), Some("low")),
+            Ok(())
+        );
+        assert_eq!(
+            validate(&calibrated(v), v, Some("Gemini 3.7 Flash (Low)"), None),
+            Ok(())
+        );
     }
 }

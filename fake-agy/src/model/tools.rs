@@ -1,9 +1,9 @@
-//! The tool list `init` reports, by version (docs/agy-reference.md §3.2: 59 names on 1.1.8,
+//! The tool lists the version table gave (the oracle of the built-in calibrations'
+//! test), and the recorded counts the built-in calibrations give. The tool list `init` reports, by version (docs/agy-reference.md §3.2: 59 names on 1.1.8,
 //! 56 on 1.1.9, 57 on 1.1.15, 1.1.22 and 1.2.7, 60 on 1.2.17; exact lists from the jd, CL and PB
 //! traces).
 
-use crate::model::version_model::{has, Behaviour};
-use agy_protocol::AgyVersion;
+use crate::model::version_model::Behaviour;
 
 /// The 57 tools of 1.2.7 (trace zts212653__clowder-ai__tool-call-turn), sorted.
 #[rustfmt::skip]
@@ -34,10 +34,6 @@ const DROPPED_1_1_9: &[&str] = &["code_search", "moma_search", "skill_search"];
 const ADDED_1_1_15: &str = "ask_custom_permission";
 
 /// The sorted tool list of `version`.
-pub fn tools_for(version: AgyVersion) -> Vec<String> {
-    tools_with(&|b| has(version, b))
-}
-
 /// The sorted tool list of an agy with the behaviours `has` says.
 pub fn tools_with(has: &dyn Fn(Behaviour) -> bool) -> Vec<String> {
     let mut tools: Vec<String> = TOOLS_57.iter().map(|s| s.to_string()).collect();
@@ -57,7 +53,13 @@ pub fn tools_with(has: &dyn Fn(Behaviour) -> bool) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::model::builtin::builtin_for;
+    use agy_protocol::AgyVersion;
+
+    /// The `init.tools` the built-in calibration gives `version`.
+    fn tools_for(version: AgyVersion) -> Vec<String> {
+        builtin_for(version).expect("covered").init.tools.clone()
+    }
 
     #[test]
     fn counts_match_the_recorded_versions() {

@@ -1,23 +1,15 @@
-//! The version model: each versioned default behaviour of the fake, the first agy
-//! version that has it, and its public source (docs/agy-versions.md has the full table
-//! with the unverified edges). `FAKE_AGY_VERSION` or a script's `[script] agy` picks the
-//! version; the versions a matrix run covers are `agy_protocol::MODELLED_VERSIONS`.
+//! The version table the built-in calibrations were written from, kept as the oracle
+//! their equivalence test checks them against (`builtin_equivalence`): each versioned
+//! behaviour, the first agy version that has it, and its public source
+//! (docs/agy-versions.md has the full table with the unverified edges). fake-agy itself
+//! reads calibrations (`calibrations/`, docs/calibration-format.md), never this table.
 //!
 //! Where the record leaves an edge open at the version (between the last version seen
 //! without the change and the first seen with it: `agy_protocol::version_evidence`),
-//! the fake takes its modelled side unless `FAKE_AGY_UNCERTAIN` names one.
+//! the modelled side holds unless a side is named.
 
 use agy_protocol::version_evidence::{uncertain_edge, UncertainSide};
 use agy_protocol::AgyVersion;
-use std::sync::OnceLock;
-
-/// The side `FAKE_AGY_UNCERTAIN` names for this process, once read.
-static UNCERTAIN: OnceLock<Option<UncertainSide>> = OnceLock::new();
-
-/// Takes the side of every uncertain edge for the rest of the process (the knob).
-pub fn take_uncertain_side(side: Option<UncertainSide>) {
-    let _ = UNCERTAIN.set(side);
-}
 
 /// A default behaviour that changed between agy versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +109,6 @@ pub struct Row {
     pub until: Option<AgyVersion>,
     /// Where the evidence is (capture ids of traces/corpus.toml, or a source named in
     /// docs/agy-versions.md); read by the test that keeps the doc in step.
-    #[cfg_attr(not(test), allow(dead_code))]
     pub source: &'static str,
 }
 
@@ -316,10 +307,9 @@ pub const TABLE: &[Row] = &[
     },
 ];
 
-/// True when `version` has `behaviour`.
+/// True when `version` has `behaviour` on its modelled side.
 pub fn has(version: AgyVersion, behaviour: Behaviour) -> bool {
-    let side = UNCERTAIN.get().copied().flatten();
-    has_on(version, behaviour, side)
+    has_on(version, behaviour, None)
 }
 
 /// `has` with the side taken on uncertain edges (`None`: the modelled side).

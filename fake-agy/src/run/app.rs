@@ -8,6 +8,7 @@ use crate::io::clock::Clock;
 use crate::io::ending::exit_with;
 use crate::io::recorder::Recorder;
 use crate::io::signals::{SignalControl, INT, TERM};
+use crate::model::resolve::{resolve, Source};
 use crate::run::actor::{run_steps, Place};
 use crate::run::knobs::Knobs;
 use crate::run::persistent::serve_lines;
@@ -20,6 +21,7 @@ use crate::script::rules::{
 use crate::session::{ProcessIo, Session, SetupParts};
 use crate::store::brain::AppDir;
 use crate::store::state::{claim_invocation, release_turn};
+use agy_protocol::calibration::Calibration;
 use agy_protocol::command_line::InvocationKind;
 use agy_protocol::env::FAKE_AGY_JOURNAL;
 use agy_protocol::script::{
@@ -29,6 +31,7 @@ use agy_protocol::script::{
 use agy_protocol::AgyVersion;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Runs fake-agy with `argv` (`argv[0]` first) and the process environment; never
@@ -110,14 +113,13 @@ fn read_command_line(rest: &[String]) -> (Args, Option<CliError>) {
 /// command line (`argv_has`) and may serve it.
 fn parser_answer(
     e: Option<&CliError>,
-    script: Option<&Script>,
+    script: &Script,
     version: AgyVersion,
 ) -> Option<(String, i32)> {
     let e = e?;
-    if script.is_some_and(|s| s.invocations.iter().any(targets_flag_errors)) {
+    if script.invocations.iter().any(targets_flag_errors) {
         return None;
     }
-    let version = script.and_then(|s| s.script.agy).unwrap_or(version);
     Some(flag_error_answer(e, version))
 }
 
@@ -126,7 +128,7 @@ fn parser_answer(
 /// gets, so a help request is neither "invocation 0" nor a run that wrote nothing.
 fn answer_as_parser(
     knobs: &Knobs,
-    script: Option<&Script>,
+    script: &Script,
     rest: &[String],
     recorder: &Recorder,
     (text, code): (String, i32),
@@ -139,7 +141,7 @@ fn answer_as_parser(
         mode: RunMode::Command,
         flag_error: true,
     };
-    let (n, _) = choose_rule(knobs, &script.cloned().unwrap_or_default(), facts)?;
+    let (n, _) = choose_rule(knobs, script, facts)?;
     eprint!("{text}");
     recorder.update(true, |r| {
         r.invocation = n;
@@ -150,9 +152,22 @@ fn answer_as_parser(
     Ok(code)
 }
 
+/// The version the session presents and its calibration, resolved once.
+fn present(knobs: &Knobs, script: &Script) -> Result<(AgyVersion, Calibration), FakeError> {
+    let script_file = script.script.calibration.as_ref().map(|c| {
+        let folder = knobs.script.as_deref().and_then(|p| p.parent());
+        folder.map_or_else(|| PathBuf::from(c), |f| f.join(c))
+    });
+    resolve(Source {
+        file: knobs.calibration.as_deref(),
+        script_file: script_file.as_deref(),
+        version: script.script.agy.unwrap_or(knobs.version),
+        side: knobs.uncertain,
+    })
+}
+
 fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
     let knobs = Knobs::read(|k| std::env::var(k).ok())?;
-    crate::model::version_model::take_uncertain_side(knobs.uncertain);
     let rest: &[String] = argv.get(1..).unwrap_or(&[]);
     let (args, flag_error) = read_command_line(rest);
     let script = match &knobs.script {
@@ -161,10 +176,11 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         ),
         None => None,
     };
-    if let Some(answer) = parser_answer(flag_error.as_ref(), script.as_ref(), knobs.version) {
-        return answer_as_parser(&knobs, script.as_ref(), rest, &recorder, answer);
-    }
     let script = script.unwrap_or_default();
+    let presented = present(&knobs, &script)?;
+    if let Some(answer) = parser_answer(flag_error.as_ref(), &script, presented.0) {
+        return answer_as_parser(&knobs, &script, rest, &recorder, answer);
+    }
     let clock = Clock {
         scale: knobs.time_scale,
     };
@@ -201,7 +217,9 @@ fn run(argv: &[String], recorder: Arc<Recorder>) -> Result<i32, FakeError> {
         r.rule = Some(label);
     });
     let signed_out = script.script.signed_out.unwrap_or(knobs.signed_out);
-    let mut s = start_session(&knobs, &script, args, flag_error, recorder, signals, mode)?;
+    let read_stdin = knobs.journal.is_some() || mode == RunMode::Persistent;
+    let io = ProcessIo::new(recorder, signals, read_stdin);
+    let mut s = start_session(&knobs, &script, presented, args, flag_error, io)?;
     let code = act(&mut s, &script, rule.map(|(_, r)| r), n, signed_out)?;
     release_idle_start(&s, &knobs, n, rule_index)?;
     Ok(code)
@@ -279,17 +297,17 @@ fn arm_signals(rule: Option<&InvocationRule>, signals: &Arc<SignalControl>) {
 fn start_session(
     knobs: &Knobs,
     script: &Script,
+    (version, calibration): (AgyVersion, Calibration),
     args: Args,
     flag_error: Option<CliError>,
-    recorder: Arc<Recorder>,
-    signals: Arc<SignalControl>,
-    mode: RunMode,
+    io: ProcessIo,
 ) -> Result<Session, FakeError> {
     let header = &script.script;
     let setup = SetupParts {
         args,
         flag_error,
-        version: header.agy.unwrap_or(knobs.version),
+        version,
+        calibration,
         clock: Clock {
             scale: knobs.time_scale,
         },
@@ -306,15 +324,10 @@ fn start_session(
         init_at: header.init_at.or(knobs.init_at).unwrap_or_default(),
         quota_exhausted: knobs.quota_exhausted,
     };
-    let read_stdin = knobs.journal.is_some() || mode == RunMode::Persistent;
     let app = AppDir {
         root: knobs.app_dir()?,
     };
-    Ok(Session::new(
-        setup,
-        ProcessIo::new(recorder, signals, read_stdin),
-        app,
-    ))
+    Ok(Session::new(setup, io, app))
 }
 
 /// Acts out invocation `n`: its rule's steps, or the default behaviour of the modelled

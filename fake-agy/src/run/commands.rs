@@ -3,7 +3,6 @@
 
 use crate::cli::OutputFormat;
 use crate::model::models::catalogue;
-use crate::model::version_model::{has, Behaviour};
 use crate::session::Session;
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{Envelope, Status};
@@ -21,21 +20,15 @@ pub fn version(s: &mut Session) {
 pub fn models(s: &mut Session) {
     // The banner goes to stderr (FM 1.1.25, UX 1.1.13).
     s.out().stderr_line("Fetching available models...");
-    let models = catalogue(s.setup().version());
+    let models = catalogue(s.setup().calibration());
     match s.setup().format() {
         OutputFormat::Text => {
-            let ids = has(s.setup().version(), Behaviour::ModelIdsListed);
-            let labels = has(s.setup().version(), Behaviour::ModelLabelsBesideIds);
+            // gb-1.1.18-models-text: id, tab, label; fp-1.1.7-models-piped: the id
+            // alone; ua-1.0.16-models: the label alone.
+            let listing = s.setup().calibration().models.listing.clone();
             for m in &models {
-                if ids && labels {
-                    s.out().stdout_line(&format!("{}\t{}", m.id, m.label));
-                } else if ids {
-                    // fp-1.1.7-models-piped: the id alone.
-                    s.out().stdout_line(&m.id);
-                } else {
-                    // ua-1.0.16-models: the label alone.
-                    s.out().stdout_line(&m.label);
-                }
+                let line = listing.replace("{id}", &m.id).replace("{label}", &m.label);
+                s.out().stdout_line(&line);
             }
         }
         _ => {
@@ -120,7 +113,7 @@ pub fn usage(s: &mut Session) {
 /// settings'; the fake reports `--model` when given, else the first of its catalogue
 /// (`is_default` was `false` in every record).
 pub fn setting(s: &mut Session, name: &str) {
-    let models = catalogue(s.setup().version());
+    let models = catalogue(s.setup().calibration());
     let chosen = s
         .setup()
         .args()

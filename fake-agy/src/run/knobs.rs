@@ -2,9 +2,10 @@
 
 use crate::error::FakeError;
 use agy_protocol::env::{
-    FAKE_AGY_IMAGE_DURATION, FAKE_AGY_INIT_AT, FAKE_AGY_JOURNAL, FAKE_AGY_QUOTA_EXHAUSTED,
-    FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_SIGNED_OUT, FAKE_AGY_STATE_DIR,
-    FAKE_AGY_TIME_SCALE, FAKE_AGY_TURN_DURATION, FAKE_AGY_UNCERTAIN, FAKE_AGY_VERSION,
+    FAKE_AGY_CALIBRATION, FAKE_AGY_IMAGE_DURATION, FAKE_AGY_INIT_AT, FAKE_AGY_JOURNAL,
+    FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT, FAKE_AGY_SCRIPT_TABLE, FAKE_AGY_SIGNED_OUT,
+    FAKE_AGY_STATE_DIR, FAKE_AGY_TIME_SCALE, FAKE_AGY_TURN_DURATION, FAKE_AGY_UNCERTAIN,
+    FAKE_AGY_VERSION,
 };
 use agy_protocol::script::InitAt;
 use agy_protocol::version_evidence::UncertainSide;
@@ -32,6 +33,8 @@ pub struct Knobs {
     pub state_dir: Option<PathBuf>,
     /// `FAKE_AGY_VERSION`: the modelled agy version.
     pub version: AgyVersion,
+    /// `FAKE_AGY_CALIBRATION`: the calibration file, over the version's built-in one.
+    pub calibration: Option<PathBuf>,
     /// `FAKE_AGY_UNCERTAIN`: the side taken on the version model's edges the record
     /// leaves open at `version`; `None` keeps the modelled side.
     pub uncertain: Option<UncertainSide>,
@@ -114,6 +117,7 @@ impl Knobs {
             journal: non_empty(FAKE_AGY_JOURNAL).map(PathBuf::from),
             state_dir: non_empty(FAKE_AGY_STATE_DIR).map(PathBuf::from),
             version,
+            calibration: non_empty(FAKE_AGY_CALIBRATION).map(PathBuf::from),
             uncertain,
             time_scale,
             turn_duration: duration(FAKE_AGY_TURN_DURATION, DEFAULT_TURN_DURATION)?,

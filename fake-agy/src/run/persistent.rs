@@ -7,12 +7,12 @@ use crate::error::FakeError;
 use crate::exit_code;
 use crate::io::ending::exit_with;
 use crate::io::stdin_reader::StdinEvent;
-use crate::model::version_model::{has, Behaviour};
 use crate::run::actor::{run_steps, Place};
 use crate::script::rules::{turn_label, TurnContext};
 use crate::session::{Session, UsageUpdate};
 use crate::turn::default_turn::default_turn;
 use crate::turn::situations::answer_question;
+use agy_protocol::calibration::SlashOnStdin;
 use agy_protocol::script::{DefaultSpec, InitAt};
 use agy_protocol::stream::{parse_input_line, InputLineError};
 use agy_protocol::{Envelope, Status};
@@ -95,7 +95,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
 /// that a stdin line starts with, when the modelled agy refuses it in persistent mode.
 fn cli_slash_command(s: &Session, prompt: &str) -> Option<String> {
     if s.setup().args().disable_slash_commands
-        || !has(s.setup().version(), Behaviour::StreamSlashFatal)
+        || s.setup().calibration().persistent.slash_command != SlashOnStdin::Fatal
     {
         return None;
     }
@@ -118,7 +118,8 @@ fn slash_line_fatal(s: &mut Session, cmd: &str) -> Result<(), FakeError> {
         ..Envelope::empty(id, Status::Error)
     };
     s.emit_result(env, UsageUpdate::AddSpent)?;
-    exit_with(s.recorder(), exit_code::USAGE)
+    let code = s.setup().calibration().persistent.slash_exit_code;
+    exit_with(s.recorder(), code)
 }
 
 /// A malformed line agy does not run. The missing-`event` case is recorded (PB

@@ -6,13 +6,13 @@ use crate::error::FakeError;
 use crate::exit_code;
 use crate::model::help::{root_usage, subcommand_help};
 use crate::model::models::validate;
-use crate::model::version_model::{has, Behaviour};
 use crate::run::commands;
 use crate::run::stdin_prompt;
 use crate::run::subcommands;
 use crate::session::structured::Schema;
 use crate::session::Session;
 use crate::turn::default_turn::default_turn;
+use agy_protocol::calibration::{EmptyPrint, NoPromptFlag};
 use agy_protocol::script::{DefaultSpec, RunMode};
 use agy_protocol::stream::StreamEvent;
 use agy_protocol::{AgyVersion, Envelope};
@@ -136,7 +136,8 @@ fn input_format_request(s: &Session) -> Option<Request> {
 /// What a print run without a prompt flag asks for: the prompt from stdin when the
 /// version reads it and stdin is not a terminal, otherwise agy's interactive UI.
 fn without_prompt_flag(s: &Session) -> Request {
-    if has(s.setup().version(), Behaviour::StdinPrompt) && !stdin_prompt::stdin_is_terminal() {
+    let reads_stdin = s.setup().calibration().prompt.without_flag == NoPromptFlag::Stdin;
+    if reads_stdin && !stdin_prompt::stdin_is_terminal() {
         Request::StdinPrompt { or_ui: true }
     } else {
         interactive_ui(None)
@@ -147,7 +148,7 @@ fn without_prompt_flag(s: &Session) -> Request {
 /// 1.1.1; before, the prompt is read from stdin (a terminal is not read: the run answers
 /// the empty prompt).
 fn empty_print(s: &Session) -> Request {
-    if has(s.setup().version(), Behaviour::EmptyPrintRefused) {
+    if s.setup().calibration().prompt.empty_print == EmptyPrint::Refused {
         Request::EmptyPrompt
     } else if stdin_prompt::stdin_is_terminal() {
         Request::Turn
@@ -301,6 +302,7 @@ pub fn pre_turn_checks(s: &mut Session) -> bool {
         }
     }
     if let Err(text) = validate(
+        s.setup().calibration(),
         s.setup().version(),
         s.setup().args().model.as_deref(),
         s.setup().args().effort.as_deref(),
@@ -332,12 +334,8 @@ pub fn load_schema(s: &mut Session) -> Result<(), String> {
 /// `result` event without `init` (stream-json), exit 1 (PB, TF S6b).
 pub fn report_pre_turn_error(s: &mut Session, text: &str) {
     // gb-1.1.18-effort-bogus: `Error: ` before 1.2.3.
-    let head = if has(s.setup().version(), Behaviour::LowercaseErrorPrefix) {
-        "error"
-    } else {
-        "Error"
-    };
-    s.out().stderr_line(&format!("{head}: {text}"));
+    let head = s.setup().calibration().errors.prefix.clone();
+    s.out().stderr_line(&format!("{head}{text}"));
     let env = Envelope::pre_turn_error(text);
     match s.setup().format() {
         OutputFormat::Json => s.out().stdout(env.to_line().as_bytes()),

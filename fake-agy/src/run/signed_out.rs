@@ -2,10 +2,10 @@
 //! turn fail authentication, as recorded (docs/agy-versions.md, "Signed out").
 
 use crate::exit_code;
-use crate::model::version_model::{has, Behaviour};
 use crate::run::print_run::{classify, report_pre_turn_error, Request};
 use crate::run::stdin_prompt;
 use crate::session::Session;
+use agy_protocol::calibration::Stream;
 
 /// The error text of the result (pl-1.2.13-signed-out-stream, ut-1.3.2-signed-out).
 pub const AUTH_ERROR: &str = "authentication failed or timed out";
@@ -20,7 +20,7 @@ pub fn answer(s: &mut Session) -> bool {
             // (fp-1.1.7-models-signed-out, `SignedOutModelsStderr`).
             s.out().stderr_line("Fetching available models...");
             let text = "Error: Please sign in to view available models. Launch the CLI without arguments to sign in.";
-            if has(s.setup().version(), Behaviour::SignedOutModelsStderr) {
+            if s.setup().calibration().signed_out.models_error_stream == Stream::Stderr {
                 s.out().stderr_line(text);
             } else {
                 s.out().stdout_line(text);
@@ -51,13 +51,7 @@ pub fn answer(s: &mut Session) -> bool {
 /// out`, a lone ERROR envelope or `result` (no `init`), exit 1. A persistent session
 /// answers at once, before reading stdin (**unverified**: the captures piped one line).
 fn fail_turn(s: &mut Session) {
-    let who = if has(s.setup().version(), Behaviour::SignInNamesAgy) {
-        "agy"
-    } else {
-        "antigravity"
-    };
-    s.out().stderr_line(&format!(
-        "Error: authentication required. Run '{who}' to log in, then retry."
-    ));
+    let line = s.setup().calibration().signed_out.auth_error.clone();
+    s.out().stderr_line(&line);
     report_pre_turn_error(s, AUTH_ERROR);
 }

@@ -6,6 +6,7 @@
 
 use crate::cli::{Args, CliError, OutputFormat};
 use crate::io::clock::Clock;
+use agy_protocol::calibration::Calibration;
 use agy_protocol::script::{InitAt, ModelTurn, RunMode};
 use agy_protocol::AgyVersion;
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ pub struct Setup {
     format: OutputFormat,
     mode: RunMode,
     version: AgyVersion,
+    calibration: Calibration,
     clock: Clock,
     turn_duration: Duration,
     image_duration: Duration,
@@ -37,8 +39,10 @@ pub struct SetupParts {
     /// Why the command line did not parse, when a script rule serves it anyway
     /// (`args` are then the defaults).
     pub flag_error: Option<CliError>,
-    /// The modelled version.
+    /// The version presented.
     pub version: AgyVersion,
+    /// What the session presents as that agy, resolved once.
+    pub calibration: Calibration,
     /// Delay scaling.
     pub clock: Clock,
     /// Default text turn length.
@@ -62,6 +66,7 @@ impl Setup {
             args,
             flag_error,
             version,
+            calibration,
             clock,
             turn_duration,
             image_duration,
@@ -84,6 +89,7 @@ impl Setup {
             mode: args.run_mode(),
             args,
             version,
+            calibration,
             clock,
             turn_duration,
             image_duration,
@@ -111,9 +117,14 @@ impl Setup {
         self.mode
     }
 
-    /// The modelled agy version.
+    /// The agy version presented.
     pub fn version(&self) -> AgyVersion {
         self.version
+    }
+
+    /// What the session presents as agy (docs/calibration-format.md).
+    pub fn calibration(&self) -> &Calibration {
+        &self.calibration
     }
 
     /// Delay scaling (`FAKE_AGY_TIME_SCALE`).

@@ -3,8 +3,8 @@
 //! the `checkpoint` of a new conversation's first turn, on the versions that show them.
 
 use crate::error::FakeError;
-use crate::model::version_model::{has, Behaviour};
 use crate::session::Session;
+use agy_protocol::calibration::{AddedStep, UsageCheckpoint};
 use agy_protocol::stream::{StepState, StepType, StepUpdate};
 use agy_protocol::Usage;
 
@@ -23,7 +23,7 @@ const CHECKPOINT_USAGE: Usage = Usage {
 /// (jd-1.1.9-unknown-conversation: 0.000551 s; a resumed turn has none: jd-1.1.9-resume).
 pub fn agent_setup(s: &mut Session, id: &str) -> Result<(), FakeError> {
     if s.setup().args().agent.is_some()
-        || !has(s.setup().version(), Behaviour::AgentSetupStep)
+        || !first_adds(s, AddedStep::Unknown)
         || s.turns_after_this(false) > 0
     {
         return Ok(());
@@ -43,15 +43,22 @@ pub fn agent_setup(s: &mut Session, id: &str) -> Result<(), FakeError> {
 /// no usage of its own (the fake's choice, so a scenario's figures stay its own).
 pub fn plan_checkpoint(s: &mut Session, id: &str, scripted_usage: bool) -> Result<(), FakeError> {
     let first = s.turns_after_this(false) == 0;
-    let due = first && has(s.setup().version(), Behaviour::TitleCheckpoint);
+    let due = first
+        && s.setup().calibration().turns.first_usage_checkpoint == UsageCheckpoint::AfterFirstTool;
     s.due_steps().plan_checkpoint(due, !scripted_usage);
-    if first && has(s.setup().version(), Behaviour::UserInputCheckpoint) {
+    if first && first_adds(s, AddedStep::Checkpoint) {
         let i = s.next_step_index()?;
         let mut step = StepUpdate::new(id, i, StepState::Done, StepType::Checkpoint);
         step.duration_seconds = Some(1.180448);
         s.emit_step(step);
     }
     Ok(())
+}
+
+/// True when a new conversation's first turn shows `step` right after `user_input`.
+fn first_adds(s: &Session, step: AddedStep) -> bool {
+    let turns = &s.setup().calibration().turns;
+    turns.first_after_user_input.contains(&step)
 }
 
 /// The due checkpoint, once (after a tool step, or before the result).

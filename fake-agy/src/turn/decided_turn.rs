@@ -7,7 +7,6 @@
 use crate::error::FakeError;
 use crate::exit_code;
 use crate::model::usage_figures::TEXT_USAGE;
-use crate::model::version_model::{has, Behaviour};
 use crate::session::Session;
 use crate::turn::artifact::write_images;
 use crate::turn::bookkeeping::checkpoint;
@@ -131,12 +130,8 @@ fn interrupted(s: &mut Session, id: &str, call: &ModelCall) -> Result<(), FakeEr
     s.emit_step(active);
     s.signals().wait_interrupt();
     // gb-1.1.18-context-canceled: before 1.1.28 the result says `context canceled`.
-    let why = if has(s.setup().version(), Behaviour::InterruptedError) {
-        "interrupted"
-    } else {
-        "context canceled"
-    };
-    s.emit_error_result(id.to_string(), why.into())?;
+    let why = s.setup().calibration().errors.interrupted.clone();
+    s.emit_error_result(id.to_string(), why.clone())?;
     s.out().stderr_line(&format!("error: {why}"));
     s.end_after_turn(exit_code::TURN_FAILED);
     Ok(())

@@ -4,7 +4,6 @@
 
 use crate::error::FakeError;
 use crate::model::usage_figures::TEXT_USAGE;
-use crate::model::version_model::{has, Behaviour};
 use crate::session::{Session, UsageUpdate};
 use crate::turn::answer_stream::stream_answer;
 use crate::turn::artifact::write_images;
@@ -12,6 +11,7 @@ use crate::turn::bookkeeping::{agent_setup, checkpoint, plan_checkpoint};
 use crate::turn::decided_turn::{act_out, respond_with, Acted};
 use crate::turn::situations::{deny, print_timeout, quota_used_up};
 use crate::turn::subagent::delegate_image;
+use agy_protocol::calibration::ImageGeneration;
 use agy_protocol::prompt::{read_prompt, GatedTool, PromptReading};
 use agy_protocol::script::{DefaultSpec, ImageSpec, PrintTimeoutSpec, UsageName, UsageSpec};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, ToolInfo};
@@ -191,7 +191,7 @@ fn plan_turn(s: &Session, spec: &DefaultSpec) -> TurnPlan {
         s.setup().turn_duration()
     });
     // 1.2.16 on: the image-generator subagent makes the image (docs/agy-versions.md).
-    let delegates = image && has(s.setup().version(), Behaviour::ImageSubagent);
+    let delegates = image && s.setup().calibration().image.generation == ImageGeneration::Subagent;
     let repeat = spec.response_repeat.unwrap_or(1) as usize;
     let answer = spec
         .response
@@ -357,7 +357,8 @@ fn resume_message(s: &mut Session, id: &str) -> Result<(), FakeError> {
     let i = s.next_step_index()?;
     let mut step = StepUpdate::new(id, i, StepState::Done, StepType::SystemMessage);
     // pl-1.2.13-resume-turn: 0.000265 s (1.1.9 wrote none: jd-1.1.9-resume).
-    if has(s.setup().version(), Behaviour::SystemMessageDuration) {
+    let keys = &s.setup().calibration().turns.resumed_system_message_keys;
+    if keys.iter().any(|k| k == "duration_seconds") {
         step.duration_seconds = Some(0.000265);
     }
     s.emit_step(step);

@@ -5,8 +5,8 @@
 use crate::cli::OutputFormat;
 use crate::error::FakeError;
 use crate::exit_code;
-use crate::model::version_model::{has, Behaviour};
 use crate::session::{PendingQuestion, Session, UsageUpdate};
+use agy_protocol::calibration::{EndStatus, StepStatus};
 use agy_protocol::script::PrintTimeoutSpec;
 use agy_protocol::stream::{StepError, StepState, StepType, StepUpdate, ToolInfo};
 use agy_protocol::{DeniedAction, Envelope, Status, Usage};
@@ -30,17 +30,12 @@ pub fn print_timeout(
             s.out().stderr_line(&line);
         }
     };
-    if has(s.setup().version(), Behaviour::PrintTimeoutSuccess) {
+    let calibrated = s.setup().calibration().print_timeout.clone();
+    if calibrated.status == EndStatus::Success {
         // 1.2.6+ (TF S6c, PB trace): SUCCESS, partial text, zero usage, duration 0,
         // one stderr line; exit 0. In text mode the partial text is stdout
         // (unverified: every 1.2.x capture of it is json or stream-json).
-        notice(
-            s,
-            format!(
-                "[agy] print timeout after {} with turn in progress; returning partial output",
-                d.go_string()
-            ),
-        );
+        notice(s, calibrated.notice.replace("{duration}", &d.go_string()));
         let env = Envelope {
             response: match &spec.partial {
                 Some(text) => text.clone(),
@@ -49,25 +44,29 @@ pub fn print_timeout(
             num_turns: s.turns_after_this(true),
             ..Envelope::empty(id, Status::Success)
         };
-        s.emit_result(env, UsageUpdate::AddSpent)
+        s.emit_result(env, UsageUpdate::AddSpent)?;
+        s.set_exit_code(calibrated.exit_code);
+        Ok(())
     } else {
         // ≤1.1.24 (HV capture): ERROR "timeout waiting for response", exit 1, empty
         // stderr, usage kept.
         let usage = s.turn().spent_if_any().unwrap_or(planned_usage);
         if s.setup().format() == OutputFormat::Text {
             // gb-1.1.18-text-timeout: text mode says so on stderr.
-            notice(s, "Error: timeout waiting for response".into());
+            notice(s, calibrated.notice.replace("{duration}", &d.go_string()));
         } else if let Some(line) = spec.notice.as_ref().filter(|l| !l.is_empty()) {
             s.out().stderr_line(line);
         }
         let env = Envelope {
-            error: "timeout waiting for response".into(),
+            error: calibrated.error.clone(),
             duration_seconds: d.0.as_secs_f64(),
             num_turns: s.turns_after_this(true),
             usage: s.cumulative_usage(&usage),
             ..Envelope::empty(id, Status::Error)
         };
-        s.emit_result(env, UsageUpdate::Cumulative)
+        s.emit_result(env, UsageUpdate::Cumulative)?;
+        s.set_exit_code(calibrated.exit_code);
+        Ok(())
     }
 }
 
@@ -144,7 +143,7 @@ pub fn deny_call(
     let strict = s.permission_mode() == "strict";
     let mut done = if action.action == "command"
         && !strict
-        && has(s.setup().version(), Behaviour::DeniedCommandDone)
+        && s.setup().calibration().denial.command_step.last() == Some(&StepStatus::Done)
     {
         // PB denied-command (1.2.17): ACTIVE → DONE, no output, no error.
         let mut d = StepUpdate::new(id, i, StepState::Done, StepType::Tool);
@@ -159,7 +158,11 @@ pub fn deny_call(
             message: if strict && action.action == "command" {
                 format!("permission check failed for command \"{target}\": user denied permission to run command: {target}")
             } else if action.action == "command" {
-                command_denial(s.setup().version(), &target)
+                s.setup()
+                    .calibration()
+                    .denial
+                    .command_error
+                    .replace("{command}", &target)
             } else {
                 format!(
                 "permission check failed for {kind} \"{target}\": user denied permission for {kind}({target})\nDo not attempt to circumvent this denial by rephrasing the command, using alternative tools/scripts (e.g. python, sh, curl), or accessing the same target resource. Proceed without performing this action.",
@@ -174,18 +177,6 @@ pub fn deny_call(
     done.duration_seconds = Some(0.015946572);
     s.emit_step(done);
     Ok(())
-}
-
-/// A denied command's tool error outside `strict`, where the step goes ERROR: 1.1.13
-/// writes `User denied permission to run command:` and the command on its own line
-/// (wo-1.1.13-denied-command-steps); from 1.1.17 the permission check's prefix comes
-/// first (ao-1.1.27-denied-command, dm-1.1.27-denied-steps; `PermissionCheckPrefix`).
-fn command_denial(version: agy_protocol::AgyVersion, target: &str) -> String {
-    if has(version, Behaviour::PermissionCheckPrefix) {
-        format!("permission check failed for command \"{target}\": user denied permission to run command:\n{target}")
-    } else {
-        format!("User denied permission to run command:\n{target}")
-    }
 }
 
 /// What a denial names: the command line, `server/tool` of an MCP call, the file, or
@@ -208,24 +199,12 @@ pub fn end_denied(s: &mut Session, id: &str, tool: &str) -> Result<(), FakeError
     // FM (1.1.22) quotes the live stderr form and the advice's format strings;
     // ai-1.1.5-mcp-auto-denied writes the advice on lines of their own,
     // ut-1.3.1-tools-denied on the notice's line.
-    let version = s.setup().version();
-    let advice = if has(version, Behaviour::DenialAdvice) {
-        let gap = if has(version, Behaviour::DenialAdviceOneLine) {
-            " "
-        } else {
-            "\n"
-        };
-        format!("{gap}Add an allow-rule under permissions.allow in settings.json (e.g. {}(<target>)).{gap}Alternatively, re-run with --dangerously-skip-permissions to auto-approve all tools.", action.action)
-    } else {
-        String::new()
-    };
-    s.out().stderr_line(&format!(
-        "jetski: no output produced — a tool required the \"{}\" permission that headless mode cannot prompt for, so it was auto-denied.{advice}",
-        action.action
-    ));
+    let denial = s.setup().calibration().denial.clone();
+    s.out()
+        .stderr_line(&denial.notice.replace("{action}", &action.action));
     let spent = s.turn().spent();
     let id = id.to_string();
-    let env = if has(s.setup().version(), Behaviour::DenialSuccess) {
+    let env = if denial.status == EndStatus::Success {
         // 1.2.7 / 1.2.17: SUCCESS, empty response, denied_actions.
         Envelope {
             duration_seconds: s.turn_elapsed(),

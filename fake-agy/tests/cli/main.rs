@@ -3,6 +3,7 @@
 mod support;
 
 mod bad_input;
+mod calibrations;
 mod capture_steps;
 mod command_line;
 mod conversations;

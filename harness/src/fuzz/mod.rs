@@ -113,6 +113,7 @@ fn settings(args: &FuzzArgs) -> Result<RunSettings, HarnessError> {
         live: None,
         agy_version: None,
         uncertain: None,
+        calibration: None,
     })
 }
 

@@ -136,6 +136,7 @@ async fn matrix_inner(args: MatrixArgs, choice: ColorChoice) -> Result<i32, Harn
                 live: None,
                 agy_version: Some(*version),
                 uncertain: side,
+                calibration: None,
             };
             let selection = applicable.clone();
             let report =

@@ -161,6 +161,7 @@ fn run_settings(
         live: None,
         agy_version: None,
         uncertain: None,
+        calibration: None,
     })
 }
 

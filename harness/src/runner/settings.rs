@@ -30,6 +30,9 @@ pub struct RunSettings {
     /// The side fake-agy takes on every behaviour edge the record leaves uncertain at
     /// its version (`FAKE_AGY_UNCERTAIN`); None: the side the version model chose.
     pub uncertain: Option<agy_protocol::version_evidence::UncertainSide>,
+    /// The calibration file fake-agy presents as agy (`FAKE_AGY_CALIBRATION`), over the
+    /// built-in one of each scenario's version. None: the built-in one.
+    pub calibration: Option<PathBuf>,
 }
 
 impl RunSettings {
@@ -106,6 +109,12 @@ pub(crate) fn prepare(
             v.to_string(),
         ));
     }
+    if let Some(file) = &settings.calibration {
+        env.push((
+            agy_protocol::env::FAKE_AGY_CALIBRATION.to_string(),
+            file.display().to_string(),
+        ));
+    }
     if let Some(side) = settings.uncertain {
         env.push((
             agy_protocol::env::FAKE_AGY_UNCERTAIN.to_string(),
@@ -153,6 +162,7 @@ mod tests {
             live: None,
             agy_version: None,
             uncertain: None,
+            calibration: None,
         }
     }
 

@@ -2,6 +2,7 @@
 
 mod acp;
 mod calibrate;
+mod calibration;
 mod catalogue;
 mod check_sandbox;
 mod ci_doc;

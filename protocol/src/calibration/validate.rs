@@ -156,6 +156,13 @@ impl Check for Denial {
             &self.command_error,
             &["command"],
         ));
+        if self.status == EndStatus::Error {
+            out.push(problem(
+                "status",
+                "a headless denial ends SUCCESS or CANCELED".into(),
+                "write `\"SUCCESS\"` or `\"CANCELED\"`",
+            ));
+        }
         let steps = &self.command_step;
         let shape = steps.first() == Some(&StepStatus::Active)
             && steps.len() == 2
@@ -229,11 +236,15 @@ impl Check for Files {
     fn problems(&self) -> Vec<Problem> {
         let mut out = placeholders("conversation", &self.conversation, &["id"]);
         let c = &self.conversation;
-        if !c.contains("{id}") || c.starts_with('/') || c.split('/').any(|p| p == "..") {
+        let written = ["conversations/{id}.db", "conversations/{id}.pb"];
+        if !written.contains(&c.as_str()) {
             out.push(problem(
                 "conversation",
-                format!("`{c}` is not a path under the app dir naming `{{id}}`"),
-                "write e.g. `conversations/{id}.db`",
+                format!(
+                    "fake-agy writes a conversation as `{}` or `{}`, not `{c}`",
+                    written[0], written[1]
+                ),
+                "write `conversations/{id}.db` (SQLite) or `conversations/{id}.pb` (protobuf)",
             ));
         }
         out

@@ -31,6 +31,10 @@ pub struct ScriptHeader {
     /// The agy version to model (overrides `FAKE_AGY_VERSION`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agy: Option<AgyVersion>,
+    /// A calibration file, relative to the script's folder: what fake-agy presents as
+    /// agy (overrides `agy`; `FAKE_AGY_CALIBRATION` overrides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<String>,
     /// How long a default text turn takes (before the time scale).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_duration: Option<GoDuration>,

@@ -3,8 +3,8 @@
 
 use super::Session;
 use crate::error::FakeError;
-use crate::model::version_model::{has, Behaviour};
 use crate::store::conversation::Conversation;
+use agy_protocol::calibration::UnknownConversation;
 
 impl Session {
     /// The conversation, created or resumed on first use (docs/agy-reference.md §1.3).
@@ -51,7 +51,7 @@ impl Session {
             if let Some(c) = Conversation::load(&self.app, &id) {
                 return Ok((c, true));
             }
-            if !has(self.setup.version(), Behaviour::ResumeOnlyConversation) {
+            if self.setup.calibration().conversation.unknown_id == UnknownConversation::Create {
                 // ≤1.1.x: a client-minted id creates the conversation (UX, 1.1.4).
                 return Ok((Conversation::new(id, workspace), false));
             }

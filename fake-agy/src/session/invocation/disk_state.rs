@@ -5,7 +5,6 @@
 
 use super::Session;
 use crate::error::FakeError;
-use crate::model::version_model::{has, Behaviour};
 use crate::store::agy_log::{append_events, LogEvent, FAKE_ACCOUNT};
 use crate::store::conversation_db::{create, record_steps};
 use crate::store::summaries::{record_summary, Summary};
@@ -28,7 +27,7 @@ impl Session {
         stored: bool,
         step_count: u64,
     ) -> Result<(), FakeError> {
-        let with_db = has(self.setup.version(), Behaviour::ConversationDatabase);
+        let with_db = self.writes_database();
         let store = create(&self.app, id, with_db)?;
         self.record_file_once(&store);
         if with_db {
@@ -113,7 +112,7 @@ impl Session {
         for path in append_turn(&self.app, &id, &prompt, &steps, &now_in_seconds())? {
             self.record_file_once(&path);
         }
-        if !has(self.setup.version(), Behaviour::ConversationDatabase) {
+        if !self.writes_database() {
             return Ok(());
         }
         record_steps(&self.app, &id, &steps)?;
@@ -124,6 +123,12 @@ impl Session {
             step_count,
         };
         record_summary(&self.app, &summary)
+    }
+
+    /// True when each conversation is a SQLite database (`conversations/{id}.db`), not
+    /// a protobuf file (`.pb`).
+    fn writes_database(&self) -> bool {
+        self.setup.calibration().files.conversation.ends_with(".db")
     }
 
     /// Records a file in the journal unless it is there already.

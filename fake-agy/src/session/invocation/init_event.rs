@@ -3,7 +3,6 @@
 
 use super::Session;
 use crate::error::FakeError;
-use crate::model::tools::tools_for;
 use crate::store::settings::tool_permission;
 use agy_protocol::layout::Layout;
 use agy_protocol::script::InitSpec;
@@ -81,7 +80,7 @@ impl Session {
             tools: spec
                 .tools
                 .clone()
-                .unwrap_or_else(|| tools_for(self.setup.version())),
+                .unwrap_or_else(|| self.setup.calibration().init.tools.clone()),
             permission_mode: spec
                 .permission_mode
                 .clone()

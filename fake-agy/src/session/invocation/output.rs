@@ -5,7 +5,6 @@ use super::Session;
 use crate::cli::OutputFormat;
 use crate::error::FakeError;
 use crate::exit_code;
-use crate::model::version_model::{has, Behaviour};
 use agy_protocol::stream::{StepState, StepType, StepUpdate, StreamEvent};
 use agy_protocol::{Envelope, Status, Usage};
 
@@ -99,7 +98,8 @@ impl Session {
         format: OutputFormat,
     ) -> Result<(), FakeError> {
         let mut env = env;
-        if !has(self.setup.version(), Behaviour::CacheReadTokens) {
+        let keys = &self.setup.calibration().usage.keys;
+        if !keys.iter().any(|k| k == "cache_read_tokens") {
             // ua-1.0.16-print-json-ok: no `cache_read_tokens` key.
             env.usage.cache_read_absent = true;
         }
