@@ -11,9 +11,13 @@
 //! whose owner has provably ended (`stale`). A copied sign-in token is the first file
 //! removed, whether the sandbox is dropped or swept, and it is reached through
 //! descriptors from the sandbox root, never through a link (`removal`).
+//!
+//! A scenario whose agy is signed in gets a `HOME` holding what a signed-in agy that has
+//! run leaves (`signed_in`), before the adapter starts.
 
 mod owner;
 mod removal;
+mod signed_in;
 mod stale;
 
 use agy_process::{marked_processes, sweep_marked, MARKER_ENV};
@@ -257,6 +261,13 @@ impl Sandbox {
         let found = sweep_marked(&self.marker, Duration::from_secs(2));
         self.swept.store(true, std::sync::atomic::Ordering::Release);
         found
+    }
+
+    /// Makes the sandbox's `HOME` look like one where agy is signed in and has run: the
+    /// token file and an earlier run's log with its sign-in lines (`signed_in`). The
+    /// token is removed first when the sandbox goes, as a copied one is.
+    pub fn lay_signed_in(&self) -> io::Result<()> {
+        signed_in::lay_signed_in(&self.home(), time::OffsetDateTime::now_utc())
     }
 
     /// Keeps the folder on disk after the sandbox is dropped (processes still die).
