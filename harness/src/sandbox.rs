@@ -426,6 +426,16 @@ mod tests {
     }
 
     #[test]
+    fn the_laid_sign_in_token_is_removed_as_a_copied_one_is() {
+        let sb = Sandbox::create(None).expect("sandbox");
+        sb.lay_signed_in().expect("laid");
+        let token = profile_dir(&sb.home()).join(TOKEN_FILE);
+        assert!(token.is_file(), "a signed-in sandbox holds the token");
+        removal::remove_token(sb.root());
+        assert!(!token.exists(), "the laid token is removed");
+    }
+
+    #[test]
     fn acp_agent_is_installed_as_agy_acp_server_with_its_script() {
         let sb = Sandbox::create(None).expect("sandbox");
         let fake = sb.root().join("fake-agy-acp");
