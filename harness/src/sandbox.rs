@@ -11,9 +11,13 @@
 //! whose owner has provably ended (`stale`). A copied sign-in token is the first file
 //! removed, whether the sandbox is dropped or swept, and it is reached through
 //! descriptors from the sandbox root, never through a link (`removal`).
+//!
+//! A scenario whose agy is signed in gets a `HOME` holding what a signed-in agy that has
+//! run leaves (`signed_in`), before the adapter starts.
 
 mod owner;
 mod removal;
+mod signed_in;
 mod stale;
 
 use agy_process::{marked_processes, sweep_marked, MARKER_ENV};
@@ -259,6 +263,13 @@ impl Sandbox {
         found
     }
 
+    /// Makes the sandbox's `HOME` look like one where agy is signed in and has run: the
+    /// token file and an earlier run's log with its sign-in lines (`signed_in`). The
+    /// token is removed first when the sandbox goes, as a copied one is.
+    pub fn lay_signed_in(&self) -> io::Result<()> {
+        signed_in::lay_signed_in(&self.home(), time::OffsetDateTime::now_utc())
+    }
+
     /// Keeps the folder on disk after the sandbox is dropped (processes still die).
     /// Its owner file goes, so no later run sweeps it: a kept folder is the user's.
     pub fn keep(&mut self) -> PathBuf {
@@ -412,6 +423,16 @@ mod tests {
         removal::remove_token(sb.root());
         assert!(!token.exists(), "the copied token is removed");
         assert!(token.parent().is_some_and(Path::is_dir), "and only it");
+    }
+
+    #[test]
+    fn the_laid_sign_in_token_is_removed_as_a_copied_one_is() {
+        let sb = Sandbox::create(None).expect("sandbox");
+        sb.lay_signed_in().expect("laid");
+        let token = profile_dir(&sb.home()).join(TOKEN_FILE);
+        assert!(token.is_file(), "a signed-in sandbox holds the token");
+        removal::remove_token(sb.root());
+        assert!(!token.exists(), "the laid token is removed");
     }
 
     #[test]

@@ -26,6 +26,7 @@
 //!   ACP script of the fake agent.
 
 pub mod acp;
+pub mod agy_log;
 pub mod app_files;
 pub mod calibration;
 pub mod capture;
@@ -49,6 +50,7 @@ pub mod prompt;
 pub mod redact;
 pub mod reply;
 pub mod script;
+pub mod sign_in;
 pub mod signal;
 mod spelling;
 pub mod standin;

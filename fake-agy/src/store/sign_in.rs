@@ -5,14 +5,13 @@
 //! directory is under the `HOME` the fake is given (or `ANTIGRAVITY_APP_DATA_DIR`),
 //! never anywhere else.
 //!
-//! The content is Go's `oauth2.Token` (`access_token`, `token_type`, `refresh_token`,
-//! `expiry`) under `token`, beside `auth_method` `consumer`: the shape clients that
-//! read or seed the file use (**unverified**: their repositories are not named in the
-//! record). The values are plainly fake.
+//! The content is `agy_protocol::sign_in`'s (the harness lays the same file in a
+//! signed-in sandbox before the adapter starts, so the fake seldom lays it itself).
 
 use crate::error::FakeError;
 use crate::store::brain::AppDir;
 use agy_protocol::app_files::TOKEN_FILE;
+use agy_protocol::sign_in::fake_token;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
@@ -20,23 +19,6 @@ use std::path::PathBuf;
 /// `<app dir>/antigravity-oauth-token`.
 pub fn token_path(app: &AppDir) -> PathBuf {
     app.root.join(TOKEN_FILE)
-}
-
-/// The fake token file's content: expiring an hour after `now`.
-pub fn fake_token(now: time::OffsetDateTime) -> String {
-    let expiry = (now + time::Duration::hours(1))
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default();
-    serde_json::json!({
-        "token": {
-            "access_token": "fake-agy-access-token",
-            "token_type": "Bearer",
-            "refresh_token": "fake-agy-refresh-token",
-            "expiry": expiry,
-        },
-        "auth_method": "consumer",
-    })
-    .to_string()
 }
 
 /// Lays the token file, mode 600, unless one is there. Returns the file when it laid it.

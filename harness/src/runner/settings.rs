@@ -58,12 +58,24 @@ pub(crate) enum PrepareError {
     /// fake-agy-acp could not be installed in the sandbox as `agy_acp_server`.
     #[error("failed to install fake-agy-acp in the sandbox: {0}")]
     InstallAcp(#[source] std::io::Error),
+    /// The signed-in agy's token file and earlier log could not be laid.
+    #[error("failed to lay the signed-in agy's files in the sandbox: {0}")]
+    SignIn(#[source] std::io::Error),
     /// The scenario needs fake-agy-acp and the run has none.
     #[error(
         "no fake-agy-acp binary: build it with `cargo build -p fake-agy-acp`, or set `{}`",
         agy_protocol::env::AGY_HARNESS_FAKE_AGY_ACP
     )]
     NoFakeAcp,
+}
+
+/// Whether the scenario's fake agy is signed in: its script's `signed_out` decides (the
+/// adapter's configuration cannot set `FAKE_AGY_SIGNED_OUT`, a sandbox-owned variable).
+fn signed_in(s: &Scenario) -> bool {
+    s.script
+        .as_ref()
+        .and_then(|script| script.script.signed_out)
+        != Some(true)
 }
 
 /// The environment the driver is started with.
@@ -130,6 +142,8 @@ pub(crate) fn prepare(
     }
     if s.meta.agy_installed == Some(false) {
         sandbox.without_agy(&mut env);
+    } else if settings.live.is_none() && signed_in(s) {
+        sandbox.lay_signed_in().map_err(PrepareError::SignIn)?;
     }
     if crate::profile::unit(s.meta.profile).needs_fake_acp() {
         match &settings.fake_agy_acp {
@@ -164,6 +178,50 @@ mod tests {
             uncertain: None,
             calibration: None,
         }
+    }
+
+    fn oneshot(script: &str) -> Scenario {
+        let text = format!(
+            "[scenario]\nname = \"t/s\"\nprofile = \"oneshot\"\n{script}\n[[op]]\ngenerate = {{ prompt = \"p\" }}\n"
+        );
+        crate::scenario::parse_scenario(
+            &SourceFile::new("t.toml", text.as_str()),
+            Path::new("t.toml"),
+        )
+        .expect("parses")
+    }
+
+    /// The earlier log and the token a sandbox's agy profile holds.
+    fn sign_in_traces(sandbox: &Sandbox) -> (Option<String>, bool) {
+        let profile = crate::sandbox::profile_dir(&sandbox.home());
+        let log = profile
+            .join(agy_protocol::app_files::LOG_DIR)
+            .join(agy_protocol::app_files::LOG_LINK);
+        let token = profile.join(agy_protocol::app_files::TOKEN_FILE);
+        (std::fs::read_to_string(log).ok(), token.is_file())
+    }
+
+    #[test]
+    fn a_signed_in_scenario_s_sandbox_shows_an_earlier_sign_in_before_agy_runs() {
+        let (sandbox, _, _) = prepare(&oneshot(""), &settings(None)).expect("prepared");
+        let (log, token) = sign_in_traces(&sandbox);
+        let log = log.expect("an earlier log");
+        assert!(
+            log.contains("authenticated successfully as fake-agy@example.com"),
+            "{log}"
+        );
+        assert!(token, "the token file is there");
+        assert!(
+            !sandbox.journal().exists(),
+            "no agy has run in the sandbox yet"
+        );
+    }
+
+    #[test]
+    fn a_signed_out_scenario_s_sandbox_holds_no_sign_in() {
+        let scripted = oneshot("[agy.script]\nsigned_out = true\n");
+        let (sandbox, _, _) = prepare(&scripted, &settings(None)).expect("prepared");
+        assert_eq!(sign_in_traces(&sandbox), (None, false));
     }
 
     #[test]

@@ -5,10 +5,11 @@
 
 use super::Session;
 use crate::error::FakeError;
-use crate::store::agy_log::{append_events, LogEvent, FAKE_ACCOUNT};
+use crate::store::agy_log::{append_events, LogEvent};
 use crate::store::conversation_db::{create, record_steps};
 use crate::store::summaries::{record_summary, Summary};
 use crate::store::transcript::{append_turn, now_in_seconds};
+use agy_protocol::agy_log::sign_in_events;
 use agy_protocol::script::RunMode;
 use std::path::Path;
 
@@ -79,17 +80,11 @@ impl Session {
         if self.script_logs {
             return Ok(());
         }
-        let mut events = vec![
-            LogEvent::AuthApplied(FAKE_ACCOUNT),
-            LogEvent::AuthSucceeded(FAKE_ACCOUNT),
-        ];
         let print = matches!(
             self.setup.mode(),
             RunMode::Text | RunMode::Json | RunMode::StreamJson
         );
-        if print {
-            events.push(LogEvent::SilentAuthSucceeded);
-        }
+        let events = sign_in_events(print);
         let log_file = self.setup.args().log_file.clone();
         let path = append_events(&self.app, log_file.as_deref(), &events)?;
         self.record_file_once(&path);
