@@ -115,3 +115,22 @@ proptest! {
 fn every_rule_is_planted() {
     assert_eq!(plants().len(), builtin_rules().len() + 4);
 }
+
+/// A setting's value that an opening parenthesis follows is still the secret (the
+/// planted-secret proptest found `password: hunter2-opaque-value( a` kept whole).
+#[test]
+fn a_setting_value_before_a_parenthesis_is_redacted() {
+    let redactor = Redactor::new(&identity());
+    let out = redactor.redact_bytes(b"password: hunter2-opaque-value( a");
+    assert!(
+        !leaks(&out, "hunter2-opaque-value", Encoding::Plain),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    let out = redactor.redact_bytes(b"password: abcd(efgh)\n");
+    assert!(
+        !leaks(&out, "efgh", Encoding::Plain),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+}
