@@ -144,6 +144,17 @@ impl TracedInvocation {
         self.bytes(false)
     }
 
+    /// The lines written to stdin, in order, each without its newline.
+    pub fn stdin_lines(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| match &e.event {
+                TraceEvent::Stdin(s) => Some(s.trim_end_matches('\n').to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn bytes(&self, stdout: bool) -> Vec<u8> {
         let mut out = Vec::new();
         for e in &self.events {

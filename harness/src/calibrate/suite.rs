@@ -2,7 +2,7 @@
 //! (invocations and model turns) and the calibration fields it shows. The suite is
 //! listed in docs/harness.md; a test keeps that table and this list in step.
 
-use agy_protocol::trace::{Trace, TraceEvent};
+use agy_protocol::trace::Trace;
 
 /// One probe `calibrate` runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -166,14 +166,7 @@ pub fn replay_probes(traces: &[(String, Trace)]) -> (Vec<CalibrationProbe>, Vec<
         let stem = name.trim_end_matches(".jsonl");
         for (n, inv) in trace.invocations.iter().enumerate() {
             let origin = format!("{name}#{}", n + 1);
-            let stdin: Vec<String> = inv
-                .events
-                .iter()
-                .filter_map(|e| match &e.event {
-                    TraceEvent::Stdin(s) => Some(s.trim_end_matches('\n').to_string()),
-                    _ => None,
-                })
-                .collect();
+            let stdin = inv.stdin_lines();
             let Some(args) = inv.start.argv.get(1..).filter(|a| !a.is_empty()) else {
                 skipped.push(format!("{origin}: its argv is unknown"));
                 continue;

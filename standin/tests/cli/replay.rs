@@ -1,6 +1,6 @@
 use agy_protocol::capture::load_corpus;
 use agy_protocol::standin::{AGY_STANDIN_TRACES, STANDIN_UNSERVED_EXIT};
-use agy_protocol::trace::{Trace, TraceEvent};
+use agy_protocol::trace::Trace;
 use agy_standin::{split_version, write_split, Side};
 use agy_test_support::{workspace, TestDir};
 use std::io::Write;
@@ -55,14 +55,7 @@ fn every_held_capture_is_replayed_byte_for_byte_with_its_exit_code() {
             let text = std::fs::read_to_string(&path).expect("read");
             let trace = Trace::parse(&path.display().to_string(), &text).expect("parses");
             for inv in &trace.invocations {
-                let stdin: Vec<String> = inv
-                    .events
-                    .iter()
-                    .filter_map(|e| match &e.event {
-                        TraceEvent::Stdin(s) => Some(s.trim_end_matches('\n').to_string()),
-                        _ => None,
-                    })
-                    .collect();
+                let stdin = inv.stdin_lines();
                 if !seen.insert((inv.start.argv.clone(), stdin.clone())) {
                     continue;
                 }
