@@ -3,6 +3,7 @@
 
 use crate::support::*;
 use agy_protocol::calibration::read_calibration;
+use agy_protocol::env::AGY_HARNESS_ALLOW_LIVE;
 use agy_protocol::standin::{AGY_STANDIN_BIN, AGY_STANDIN_TRACES};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -51,6 +52,8 @@ fn calibrate_against_the_standin_learns_what_it_answers_and_stops_when_the_budge
         &["mv-1.1.12-version", "mv-1.1.12-help", "mv-1.1.12-models"],
     );
     let mut cmd = t.harness();
+    // CI sets CI=true; a live run there is also opted into.
+    cmd.env(AGY_HARNESS_ALLOW_LIVE, "1");
     cmd.args([
         "calibrate",
         "--live",
@@ -98,6 +101,8 @@ fn calibrate_against_the_standin_learns_what_it_answers_and_stops_when_the_budge
 fn calibrate_against_fake_agy_finds_no_drift_from_its_own_builtin() {
     let t = TestDir::new();
     let mut cmd = t.harness();
+    // CI sets CI=true; a live run there is also opted into.
+    cmd.env(AGY_HARNESS_ALLOW_LIVE, "1");
     cmd.args([
         "calibrate",
         "--live",
