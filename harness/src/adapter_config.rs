@@ -144,6 +144,12 @@ pub struct ExpectedFailure {
     /// with the reason and does not fail the run.
     #[serde(default)]
     pub intermittent: bool,
+    /// The expectations (`outcome`, `argv_lacks`, `driver`, …) the scenario fails on
+    /// when it fails for the listed reason. Empty: any failure is the expected one.
+    /// Listed: a failure on any other expectation is not the expected failure (a broken
+    /// install, a new bug), and fails the run.
+    #[serde(default)]
+    pub fails_on: Vec<String>,
     /// Where `scenario` is written, for errors about the name.
     #[serde(skip)]
     pub site: Option<Diagnostic>,

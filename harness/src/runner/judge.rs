@@ -141,6 +141,10 @@ fn apply_expected_failure(
     };
     match result.status {
         Status::Failed | Status::TimedOut | Status::Error => {
+            if let Some(other) = failed_otherwise(xf, failures) {
+                failures.push(other);
+                return;
+            }
             result.status = Status::ExpectedFailure;
             result.note = Some(xf.reason.clone());
         }
@@ -161,6 +165,41 @@ fn apply_expected_failure(
         }
         _ => {}
     }
+}
+
+/// The failure to add when a scenario listed with `fails_on` fails on an expectation
+/// the list does not name: the reason the list gives is then not why it failed.
+fn failed_otherwise(
+    xf: &crate::adapter_config::ExpectedFailure,
+    failures: &[Failure],
+) -> Option<Failure> {
+    if xf.fails_on.is_empty() {
+        return None;
+    }
+    let mut other: Vec<&str> = Vec::new();
+    for e in failures.iter().map(|f| f.expectation.as_str()) {
+        if !xf.fails_on.iter().any(|listed| listed == e) && !other.contains(&e) {
+            other.push(e);
+        }
+    }
+    if other.is_empty() {
+        return None;
+    }
+    let listed = xf
+        .fails_on
+        .iter()
+        .map(|e| format!("`{e}`"))
+        .collect::<Vec<_>>();
+    let other = other.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>();
+    Some(Failure::new(
+        "adapter config",
+        "expected_failure",
+        format!("fails on {} only ({})", listed.join(", "), xf.reason),
+        format!(
+            "fails on {} as well: not the listed failure (a new bug, or the adapter could not run)",
+            other.join(", ")
+        ),
+    ))
 }
 
 /// Why op `o`'s expectations are not judged (its `only_if` does not hold), if so.

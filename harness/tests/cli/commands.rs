@@ -142,6 +142,44 @@ fn expected_failure_that_now_passes_fails_the_run() {
     assert!(stdout.contains("1 expected failure"), "{stdout}");
 }
 
+/// Runs the failing stand-in scenario with it listed as an expected failure whose
+/// entry ends with `entry_tail`; the exit code and stdout.
+fn run_listed_failure(entry_tail: &str) -> (Option<i32>, String) {
+    let t = TestDir::new();
+    let config = t.standin_config("ok", None);
+    let mut text_cfg = std::fs::read_to_string(&config).expect("config");
+    text_cfg.push_str(
+        "\n[[expected_failure]]\nscenario = \"standin/wants-timeout\"\nreason = \"bug 8\"\n",
+    );
+    text_cfg.push_str(entry_tail);
+    std::fs::write(&config, text_cfg).expect("write");
+    let failing = t.scenario("standin/wants-timeout", "timeout", "5s");
+    let mut cmd = t.harness();
+    cmd.args(["run", "--time-scale", "1", "--adapter"])
+        .arg(&config)
+        .arg(&failing);
+    let out = run(cmd, Duration::from_secs(60));
+    (out.status.code(), text(&out.stdout))
+}
+
+#[test]
+fn an_expected_failure_with_fails_on_holds_only_for_the_listed_expectations() {
+    let (code, stdout) = run_listed_failure("fails_on = [\"outcome\"]\n");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("1 expected failure"), "{stdout}");
+
+    let (code, stdout) = run_listed_failure("fails_on = [\"argv_has\"]\n");
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("fails on `argv_has` only (bug 8)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("fails on `outcome` as well: not the listed failure"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn an_intermittent_expected_failure_that_passes_is_noted_and_does_not_fail_the_run() {
     let t = TestDir::new();
