@@ -167,8 +167,8 @@ fn apply_expected_failure(
     }
 }
 
-/// The failure to add when a scenario listed with `fails_on` fails on an expectation
-/// the list does not name: the reason the list gives is then not why it failed.
+/// The failure to add when a scenario listed with `fails_on` fails in a way the list
+/// does not name: the reason the list gives is then not why it failed.
 fn failed_otherwise(
     xf: &crate::adapter_config::ExpectedFailure,
     failures: &[Failure],
@@ -176,10 +176,15 @@ fn failed_otherwise(
     if xf.fails_on.is_empty() {
         return None;
     }
-    let mut other: Vec<&str> = Vec::new();
-    for e in failures.iter().map(|f| f.expectation.as_str()) {
-        if !xf.fails_on.iter().any(|listed| listed == e) && !other.contains(&e) {
-            other.push(e);
+    let mut other: Vec<String> = Vec::new();
+    for f in failures.iter().filter(|f| !listed(&xf.fails_on, f)) {
+        let shown = format!(
+            "`{}: {}`",
+            f.expectation,
+            crate::data_text::cut(&f.observed, 80)
+        );
+        if !other.contains(&shown) {
+            other.push(shown);
         }
     }
     if other.is_empty() {
@@ -190,7 +195,6 @@ fn failed_otherwise(
         .iter()
         .map(|e| format!("`{e}`"))
         .collect::<Vec<_>>();
-    let other = other.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>();
     Some(Failure::new(
         "adapter config",
         "expected_failure",
@@ -200,6 +204,17 @@ fn failed_otherwise(
             other.join(", ")
         ),
     ))
+}
+
+/// Whether a `fails_on` entry names failure `f`: `expectation` names every failure of
+/// that expectation, `expectation: observed` one whose observed text starts so.
+fn listed(fails_on: &[String], f: &Failure) -> bool {
+    fails_on.iter().any(|entry| match entry.split_once(": ") {
+        Some((expectation, observed)) => {
+            expectation == f.expectation && f.observed.starts_with(observed)
+        }
+        None => entry == &f.expectation,
+    })
 }
 
 /// Why op `o`'s expectations are not judged (its `only_if` does not hold), if so.

@@ -163,10 +163,12 @@ fn run_listed_failure(entry_tail: &str) -> (Option<i32>, String) {
 }
 
 #[test]
-fn an_expected_failure_with_fails_on_holds_only_for_the_listed_expectations() {
-    let (code, stdout) = run_listed_failure("fails_on = [\"outcome\"]\n");
-    assert_eq!(code, Some(0), "{stdout}");
-    assert!(stdout.contains("1 expected failure"), "{stdout}");
+fn an_expected_failure_with_fails_on_holds_only_for_the_listed_failures() {
+    for listed in ["\"outcome\"", "\"outcome: success\""] {
+        let (code, stdout) = run_listed_failure(&format!("fails_on = [{listed}]\n"));
+        assert_eq!(code, Some(0), "{listed}: {stdout}");
+        assert!(stdout.contains("1 expected failure"), "{stdout}");
+    }
 
     let (code, stdout) = run_listed_failure("fails_on = [\"argv_has\"]\n");
     assert_eq!(code, Some(1), "{stdout}");
@@ -175,7 +177,15 @@ fn an_expected_failure_with_fails_on_holds_only_for_the_listed_expectations() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("fails on `outcome` as well: not the listed failure"),
+        stdout.contains("fails on `outcome: success` as well: not the listed failure"),
+        "{stdout}"
+    );
+
+    // The same expectation with another observed class is not the listed failure.
+    let (code, stdout) = run_listed_failure("fails_on = [\"outcome: permanent\"]\n");
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("fails on `outcome: success` as well"),
         "{stdout}"
     );
 }
