@@ -144,7 +144,8 @@ pub struct ToolChildSpec {
     /// otherwise the run ends it when the turn ends.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub outlives: bool,
-    /// The longest it lives if nothing kills it (time-scaled; default 10m).
+    /// The longest it lives if nothing kills it (time-scaled). Without it, it lives as
+    /// long as its turn: 10 minutes, not scaled, ended with the turn or its group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lasts: Option<GoDuration>,
 }
