@@ -15,6 +15,7 @@
 //! A scenario whose agy is signed in gets a `HOME` holding what a signed-in agy that has
 //! run leaves (`signed_in`), before the adapter starts.
 
+mod launcher;
 mod owner;
 mod removal;
 mod signed_in;
@@ -160,6 +161,14 @@ impl Sandbox {
             (MARKER_ENV.to_string(), self.marker.clone()),
         ]);
         env
+    }
+
+    /// Makes `bin/agy` and `bin/agy_acp_server`, where they link to the fakes, launchers
+    /// that carry the fakes' settings from `env` (the scenario's complete environment)
+    /// to a caller that passes agy an environment of its own (`sandbox/launcher.rs`).
+    pub fn bake_launchers(&self, env: &[(String, String)]) -> io::Result<()> {
+        launcher::bake(&self.root, "agy", env)?;
+        launcher::bake(&self.root, crate::locate::AGY_ACP_SERVER, env)
     }
 
     /// fake-agy's state folder.

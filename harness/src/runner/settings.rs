@@ -58,6 +58,9 @@ pub(crate) enum PrepareError {
     /// fake-agy-acp could not be installed in the sandbox as `agy_acp_server`.
     #[error("failed to install fake-agy-acp in the sandbox: {0}")]
     InstallAcp(#[source] std::io::Error),
+    /// `bin/agy` could not be made the launcher that carries the fakes' settings.
+    #[error("failed to write the fakes' launchers in the sandbox: {0}")]
+    Launchers(#[source] std::io::Error),
     /// The signed-in agy's token file and earlier log could not be laid.
     #[error("failed to lay the signed-in agy's files in the sandbox: {0}")]
     SignIn(#[source] std::io::Error),
@@ -156,6 +159,11 @@ pub(crate) fn prepare(
     // A scenario without fake-agy-acp still finds no real Antigravity ACP server by name.
     crate::launch::stand_in(&sandbox, crate::locate::AGY_ACP_SERVER)
         .map_err(PrepareError::InstallAcp)?;
+    if settings.live.is_none() {
+        sandbox
+            .bake_launchers(&env)
+            .map_err(PrepareError::Launchers)?;
+    }
     Ok((sandbox, env, scale))
 }
 

@@ -1,6 +1,7 @@
 //! Integration tests of the `agy-harness` binary: real processes, real signals.
 
 mod acp;
+mod allow_listed_env;
 mod calibrate;
 mod calibration;
 mod catalogue;
