@@ -27,7 +27,8 @@ pub enum ToolClass {
 /// name, not a timeout; `author` is no `auth`), and a rejected model is a model named
 /// with a word of rejection near it, in agy's words (`invalid model selection`, `model
 /// nope is not recognized as a known model`, docs/agy-reference.md §1.4) or an adapter's
-/// (`unknown agy model`, `Model 'x' is not supported`).
+/// (`unknown agy model`, `Model 'x' is not supported`). A snake_case code is read as its
+/// words first (`auth_required`), unless it ends in a unit (`timeout_s`).
 const PATTERNS: &[(ToolClass, &str)] = &[
     (
         ToolClass::Auth,
@@ -35,7 +36,7 @@ const PATTERNS: &[(ToolClass, &str)] = &[
     ),
     (
         ToolClass::Quota,
-        r"\b(quota|resource_exhausted|rate[ -]?limit(ed)?|429|credits balance)\b",
+        r"\b(quota|resource[ _]exhausted|rate[ -]?limit(ed)?|429|credits balance)\b",
     ),
     (
         ToolClass::RejectedModel,
@@ -58,12 +59,45 @@ static COMPILED: LazyLock<Vec<(ToolClass, Regex)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// A snake_case identifier: words joined by `_`.
+static SNAKE: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+").ok());
+
+/// The last words of an identifier that names a quantity's unit (`timeout_s`,
+/// `timeout_seconds`): such an identifier is an argument's name, not a class.
+const UNIT_SUFFIXES: &[&str] = &[
+    "s", "ms", "sec", "secs", "seconds", "min", "mins", "minutes",
+];
+
+/// `text` with each snake_case code split into its words (`auth_required` → `auth
+/// required`, `rate_limited` → `rate limited`), so a code an adapter names its class
+/// with is matched like prose; an identifier ending in a unit stays whole.
+fn words_of_codes(text: &str) -> std::borrow::Cow<'_, str> {
+    let Some(snake) = SNAKE.as_ref() else {
+        return text.into();
+    };
+    snake.replace_all(text, |c: &regex::Captures<'_>| {
+        let id = &c[0];
+        let last = id
+            .rsplit('_')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if UNIT_SUFFIXES.contains(&last.as_str()) {
+            id.to_string()
+        } else {
+            id.replace('_', " ")
+        }
+    })
+}
+
 impl ToolClass {
     /// The class `text` names.
     pub fn of(text: &str) -> ToolClass {
+        let text = words_of_codes(text);
         COMPILED
             .iter()
-            .find(|(_, re)| re.is_match(text))
+            .find(|(_, re)| re.is_match(&text))
             .map(|(class, _)| *class)
             .unwrap_or(ToolClass::Other)
     }
@@ -124,6 +158,10 @@ mod tests {
             ("Antigravity CLI command timed out after 30 seconds", ToolClass::Timeout),
             ("Authentication required. Run `agy` once to log in.", ToolClass::Auth),
             ("rate-limited, retry later", ToolClass::Quota),
+            ("agy failed: auth_required", ToolClass::Auth),
+            ("{\"error\": \"rate_limited\"}", ToolClass::Quota),
+            ("error code RESOURCE_EXHAUSTED", ToolClass::Quota),
+            ("max_timeout_ms must be positive", ToolClass::Other),
         ];
         for (text, class) in cases {
             assert_eq!(ToolClass::of(text), class, "{text}");
