@@ -39,6 +39,7 @@ pub mod bench;
 mod binaries;
 pub mod bridge;
 pub mod calibrate;
+mod calibration_file;
 pub mod capture;
 mod catalogue_run;
 pub mod check;

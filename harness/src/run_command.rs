@@ -72,22 +72,6 @@ pub struct RunArgs {
     pub calibration: Option<PathBuf>,
 }
 
-/// The calibration file from the current folder; a bad one is reported once, located,
-/// not as every scenario's failure.
-fn check_calibration(path: Option<&std::path::Path>) -> Result<Option<PathBuf>, HarnessError> {
-    let Some(path) = path else { return Ok(None) };
-    agy_protocol::calibration::read_calibration(path)
-        .map(|_| Some(absolute(path)))
-        .map_err(|d| HarnessError::bad_input(format!("the calibration has problems:\n{d}")))
-}
-
-/// `path` from the current folder, so a sandbox's fake-agy finds it.
-fn absolute(path: &std::path::Path) -> PathBuf {
-    std::env::current_dir()
-        .map(|d| d.join(path))
-        .unwrap_or_else(|_| path.to_path_buf())
-}
-
 pub(crate) async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
     match run_inner(args, choice).await {
         Ok(code) => code,
@@ -172,7 +156,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         live: live.clone(),
         agy_version: args.agy_version,
         uncertain: None,
-        calibration: check_calibration(args.calibration.as_deref())?,
+        calibration: crate::calibration_file::check_calibration(args.calibration.as_deref())?,
     };
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let report = run_catalogue(scenarios, settings, jobs, args.verbose, &mut out).await?;
