@@ -32,6 +32,7 @@
 //!   [`cli`]: the command line; [`matrix`]: the adapter × agy version table; `app`:
 //!   the commands behind the command line ([`execute`]).
 
+mod adapter_calibration;
 pub mod adapter_command;
 pub mod adapter_config;
 mod app;
