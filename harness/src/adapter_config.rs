@@ -65,6 +65,11 @@ pub struct AdapterSection {
     /// (not declared): the adapter is taken to offer everything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offers: Option<Vec<agy_protocol::Premise>>,
+    /// The calibration file (docs/calibration-format.md) fake-agy presents as agy in
+    /// every scenario, relative to the config file; `run --calibration` overrides it.
+    /// None: the built-in calibration of each scenario's version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agy_calibration: Option<std::path::PathBuf>,
     /// The reference adapter: a driverless profile's adapter is its subcommand named for
     /// the profile (`agy-reference-adapter acp-agent …`). Never read from a file.
     #[serde(skip)]
@@ -200,6 +205,7 @@ impl AdapterConfig {
                 agy_versions: None,
                 init_at: None,
                 offers: None,
+                agy_calibration: None,
                 reference: true,
             },
             errors,
@@ -453,6 +459,14 @@ fn parse_config(
     };
     check_env(src, doc.get_ref().get("adapter"), &adapter, &mut diags);
     crate::adapter_command::resolve_command(&mut adapter.command, base);
+    if let Some(file) = &mut adapter.agy_calibration {
+        *file = crate::adapter_calibration::resolve_calibration(file, base);
+        if files == CommandFiles::MustExist {
+            let section = doc.get_ref().get("adapter");
+            use crate::adapter_calibration::check_config_calibration as check;
+            diags.extend(check(src, section, file, base));
+        }
+    }
     if files == CommandFiles::MustExist {
         for d in crate::adapter_command::missing_files(
             src,
@@ -583,6 +597,24 @@ reason = "bug 12"
         assert!(parse("").expect("parses").adapter.supports(v("1.0.16")));
         let bad = parse("agy_versions = \">=one\"\n").expect_err("a bad range");
         assert!(bad.to_string().contains("a.toml:5"), "{bad}");
+    }
+
+    #[test]
+    fn the_calibration_file_is_relative_to_the_config() {
+        let c = parse_with("agy_calibration = \"cal/agy.toml\"\n").expect("parses");
+        assert_eq!(
+            c.adapter.agy_calibration.as_deref(),
+            Some(Path::new("/base/cal/agy.toml"))
+        );
+        let c = parse_with("agy_calibration = \"/abs/agy.toml\"\n").expect("parses");
+        assert_eq!(
+            c.adapter.agy_calibration.as_deref(),
+            Some(Path::new("/abs/agy.toml"))
+        );
+        assert_eq!(
+            parse_with("").expect("parses").adapter.agy_calibration,
+            None
+        );
     }
 
     #[test]

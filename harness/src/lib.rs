@@ -32,6 +32,7 @@
 //!   [`cli`]: the command line; [`matrix`]: the adapter × agy version table; `app`:
 //!   the commands behind the command line ([`execute`]).
 
+mod adapter_calibration;
 pub mod adapter_command;
 pub mod adapter_config;
 mod app;
@@ -39,6 +40,7 @@ pub mod bench;
 mod binaries;
 pub mod bridge;
 pub mod calibrate;
+mod calibration_file;
 pub mod capture;
 mod catalogue_run;
 pub mod check;

@@ -72,20 +72,15 @@ pub struct RunArgs {
     pub calibration: Option<PathBuf>,
 }
 
-/// The calibration file from the current folder; a bad one is reported once, located,
-/// not as every scenario's failure.
-fn check_calibration(path: Option<&std::path::Path>) -> Result<Option<PathBuf>, HarnessError> {
-    let Some(path) = path else { return Ok(None) };
-    agy_protocol::calibration::read_calibration(path)
-        .map(|_| Some(absolute(path)))
-        .map_err(|d| HarnessError::bad_input(format!("the calibration has problems:\n{d}")))
-}
-
-/// `path` from the current folder, so a sandbox's fake-agy finds it.
-fn absolute(path: &std::path::Path) -> PathBuf {
-    std::env::current_dir()
-        .map(|d| d.join(path))
-        .unwrap_or_else(|_| path.to_path_buf())
+/// `--calibration` over the adapter config's `agy_calibration` (checked as the config
+/// was read); a live agy presents itself.
+fn chosen_calibration(
+    args: &RunArgs,
+    config: &crate::adapter_config::AdapterConfig,
+) -> Result<Option<PathBuf>, HarnessError> {
+    let given = crate::calibration_file::check_calibration(args.calibration.as_deref())?;
+    let configured = config.adapter.agy_calibration.clone();
+    Ok(given.or_else(|| configured.filter(|_| args.agy.is_none())))
 }
 
 pub(crate) async fn run_command(args: RunArgs, choice: ColorChoice) -> i32 {
@@ -157,6 +152,7 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
     };
     let fake_agy_acp = fake_agy_acp(&args.common.runner, &scenarios, &config.adapter.profiles)?;
     let settings = RunSettings {
+        calibration: chosen_calibration(&args, &config)?, // read before `config` moves
         config,
         fake_agy: match &live {
             Some(_) => PathBuf::new(),
@@ -172,7 +168,6 @@ async fn run_inner(args: RunArgs, choice: ColorChoice) -> Result<i32, HarnessErr
         live: live.clone(),
         agy_version: args.agy_version,
         uncertain: None,
-        calibration: check_calibration(args.calibration.as_deref())?,
     };
     let mut out = AutoStream::new(std::io::stdout(), choice);
     let report = run_catalogue(scenarios, settings, jobs, args.verbose, &mut out).await?;

@@ -11,6 +11,11 @@ export interface FakeAgyOptions {
   script?: Script;
   /** The agy version fake-agy models (FAKE_AGY_VERSION). */
   version?: string;
+  /**
+   * A calibration file (docs/calibration-format.md) fake-agy presents as agy, over
+   * `version` (FAKE_AGY_CALIBRATION): a path from the current folder or a file URL.
+   */
+  calibration?: string | URL;
   /** Play an agy without credentials (FAKE_AGY_SIGNED_OUT). */
   signedOut?: boolean;
   /** Play an account whose quota is used up (FAKE_AGY_QUOTA_EXHAUSTED). */

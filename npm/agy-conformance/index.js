@@ -1,8 +1,9 @@
 // agy-conformance for Node: fake-agy as `agy` in a sandbox, for node:test and vitest.
 // See docs/node.md in the agy-conformance repository.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { binaryPath } from "./lib/binaries.js";
 import { readJournal } from "./lib/journal.js";
 import { made, removeMade } from "./lib/removal.js";
@@ -44,11 +45,33 @@ function userEnvWithoutCredentials() {
 }
 
 /**
+ * The calibration file (a path from the current folder, or a file URL), absolute: fake-agy
+ * runs in other folders. A path that names no file throws at once.
+ */
+function calibrationPath(calibration) {
+  const path = calibration instanceof URL ? fileURLToPath(calibration) : resolve(String(calibration));
+  let file = false;
+  try {
+    file = statSync(path).isFile();
+  } catch {
+    // reported below
+  }
+  if (!file) {
+    throw new Error(
+      `failed to find the calibration \`${calibration}\`: no file at \`${path}\`\n` +
+        "help: write one with `agy-harness calibrate … --out agy.toml` or `agy-harness learn`",
+    );
+  }
+  return path;
+}
+
+/**
  * A sandbox with fake-agy as `agy`: `home/` (agy's brain folder lands under it),
  * `work/`, `bin/agy` (a shell script that exports the sandbox's knobs and execs
  * fake-agy: same pid, same signals) and the journal.
  */
-export function fakeAgy({ script, version, signedOut, quotaExhausted, timeScale, dir } = {}) {
+export function fakeAgy({ script, version, calibration, signedOut, quotaExhausted, timeScale, dir } = {}) {
+  const calibrationFile = calibration === undefined ? undefined : calibrationPath(calibration);
   const root = resolve(dir ?? mkdtempSync(join(tmpdir(), "fake-agy-")));
   // A new temporary folder is the sandbox's whole; a folder given is the sandbox's only
   // for what it adds (see lib/removal.js).
@@ -63,6 +86,7 @@ export function fakeAgy({ script, version, signedOut, quotaExhausted, timeScale,
     knobs.FAKE_AGY_SCRIPT = join(root, "script.toml");
   }
   if (version !== undefined) knobs.FAKE_AGY_VERSION = String(version);
+  if (calibrationFile !== undefined) knobs.FAKE_AGY_CALIBRATION = calibrationFile;
   if (signedOut) knobs.FAKE_AGY_SIGNED_OUT = "1";
   if (quotaExhausted) knobs.FAKE_AGY_QUOTA_EXHAUSTED = "1";
   if (timeScale !== undefined) knobs.FAKE_AGY_TIME_SCALE = String(timeScale);

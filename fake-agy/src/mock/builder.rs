@@ -3,7 +3,9 @@
 use super::error::MockError;
 use super::sandbox::MockAgy;
 use agy_protocol::diag::SourceFile;
-use agy_protocol::env::{FAKE_AGY_BIN, FAKE_AGY_TIME_SCALE, FAKE_AGY_VERSION};
+use agy_protocol::env::{
+    FAKE_AGY_BIN, FAKE_AGY_CALIBRATION, FAKE_AGY_TIME_SCALE, FAKE_AGY_VERSION,
+};
 use agy_protocol::script::{parse_script, render_script, Script};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -33,6 +35,7 @@ pub struct MockAgyBuilder {
     script: Option<String>,
     typed: Option<Script>,
     version: Option<String>,
+    calibration: Option<PathBuf>,
     time_scale: Option<f64>,
 }
 
@@ -64,6 +67,15 @@ impl MockAgyBuilder {
         self
     }
 
+    /// A calibration file (docs/calibration-format.md) fake-agy presents as agy, over
+    /// the version (`FAKE_AGY_CALIBRATION`): what `agy-harness calibrate … --out
+    /// agy.toml` wrote from your own agy. Read when the sandbox starts; a relative path
+    /// is from the current folder.
+    pub fn calibration(mut self, file: impl Into<PathBuf>) -> Self {
+        self.calibration = Some(file.into());
+        self
+    }
+
     /// Multiplies every scripted delay (`FAKE_AGY_TIME_SCALE`; default 1).
     pub fn time_scale(mut self, factor: f64) -> Self {
         self.time_scale = Some(factor);
@@ -88,6 +100,9 @@ impl MockAgyBuilder {
         if let Some(v) = self.version {
             knobs.push((FAKE_AGY_VERSION, v));
         }
+        if let Some(file) = self.calibration {
+            knobs.push((FAKE_AGY_CALIBRATION, check_calibration(&file)?));
+        }
         if let Some(f) = self.time_scale {
             knobs.push((FAKE_AGY_TIME_SCALE, f.to_string()));
         }
@@ -100,6 +115,18 @@ fn check_script(text: String) -> Result<String, MockError> {
     parse_script(&SourceFile::new("script.toml", text.as_str()))
         .map_err(|d| MockError::Script(d.to_string()))?;
     Ok(text)
+}
+
+/// The calibration's absolute path when it reads cleanly; every problem located
+/// otherwise.
+fn check_calibration(file: &Path) -> Result<String, MockError> {
+    agy_protocol::calibration::read_calibration(file)
+        .map_err(|d| MockError::Calibration(d.to_string()))?;
+    let absolute = std::path::absolute(file).map_err(super::error::io(format!(
+        "find the calibration `{}`",
+        file.display()
+    )))?;
+    Ok(absolute.display().to_string())
 }
 
 /// The first of: the builder's binary, `$FAKE_AGY_BIN`, `fake-agy` on `PATH`.

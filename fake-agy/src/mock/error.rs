@@ -13,6 +13,9 @@ pub enum MockError {
     /// The script has problems (each located as `script.toml:line:col`).
     #[error("the script has problems:\n{0}")]
     Script(String),
+    /// The calibration file is missing or has problems (each located in it).
+    #[error("the calibration has problems:\n{0}")]
+    Calibration(String),
     /// A typed script could not be rendered as TOML.
     #[error("failed to render the script as TOML: {0}")]
     Render(String),

@@ -217,6 +217,54 @@ fn a_bad_script_is_refused_with_its_location() {
     assert!(err.to_string().contains("script.toml:2:"), "{err}");
 }
 
+/// agy 1.3.2's built-in calibration with one more model, in `dir` (in an adapter crate:
+/// the file `agy-harness calibrate … --out agy.toml` wrote from your own agy).
+fn calibration_with_ultra(
+    dir: &std::path::Path,
+    edit: impl Fn(String) -> String,
+) -> std::path::PathBuf {
+    let built_in = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../calibrations/agy-1.3.2.toml"
+    );
+    let text = std::fs::read_to_string(built_in).expect("built-in").replacen(
+        "[[models.model]]",
+        "[[models.model]]\nid = \"gemini-9-ultra-high\"\nlabel = \"Gemini 9 Ultra (High)\"\n\n[[models.model]]",
+        1,
+    );
+    let path = dir.join("agy.toml");
+    std::fs::write(&path, edit(text)).expect("write");
+    path
+}
+
+#[test]
+fn a_calibration_is_what_the_mock_presents_as_agy() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = calibration_with_ultra(dir.path(), |t| t);
+    let plain = mock().agy_version("1.3.2").start().expect("mock");
+    let refused = adapter::ask(&plain.agy(), "hi", Some("gemini-9-ultra-high"));
+    assert!(refused.is_err(), "no built-in lists the model: {refused:?}");
+    let calibrated = mock().calibration(&file).start().expect("mock");
+    let answer = adapter::ask(&calibrated.agy(), "hi", Some("gemini-9-ultra-high"));
+    assert!(answer.is_ok(), "{answer:?}");
+}
+
+#[test]
+fn a_bad_calibration_is_refused_with_its_location() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = calibration_with_ultra(dir.path(), |t| {
+        t.replacen("[usage]\nkeys", "[usage]\nkeyz", 1)
+    });
+    let err = mock().calibration(&file).start().expect_err("refused");
+    assert!(err.to_string().contains("agy.toml:"), "{err}");
+    assert!(err.to_string().contains("did you mean `keys`"), "{err}");
+    let err = mock()
+        .calibration(dir.path().join("nowhere.toml"))
+        .start()
+        .expect_err("refused");
+    assert!(err.to_string().contains("nowhere.toml"), "{err}");
+}
+
 /// Waits for `child`, or kills it and fails after `within`.
 fn wait_with_timeout(mut child: std::process::Child, within: Duration) -> std::process::ExitStatus {
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);

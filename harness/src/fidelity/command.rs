@@ -6,7 +6,7 @@ use super::compare::{compare_shapes, Difference};
 use super::decisions::model_decisions;
 use super::first_sight::first_sight_score;
 use super::report::{CaptureResult, FidelityReport, Outcome, ReportedDifference};
-use super::run::run_default;
+use super::run::{run_default, RunWith};
 use crate::exit_code;
 use crate::fatal::HarnessError;
 use crate::report::{ReportFormat, ReportTarget};
@@ -54,6 +54,11 @@ pub struct FidelityArgs {
     /// Multiply fake-agy's delays by this factor (shapes do not depend on it).
     #[arg(long, value_name = "FACTOR", default_value = "0.05", value_parser = TimeScale::parse_positive)]
     pub time_scale: TimeScale,
+    /// Score fake-agy presenting this calibration file (docs/calibration-format.md) as
+    /// agy, instead of the built-in one of each capture's version (the baseline stays
+    /// the default fake's: no `--write-baseline`).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["agy_version", "write_baseline"])]
+    pub calibration: Option<PathBuf>,
 }
 
 /// The corpus folder: `--traces`, else `./traces`, else the source tree's.
@@ -108,35 +113,20 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, HarnessError> {
     let selected = select(&corpus, &args.captures)?;
     let baseline = baseline(&dir, args.baseline.as_deref(), &corpus)?;
     let fake = crate::binaries::fake_agy_at(args.fake_agy.as_deref())?;
+    let calibration = crate::calibration_file::check_calibration(args.calibration.as_deref())?;
+    let run = RunWith {
+        fake: &fake,
+        calibration: calibration.as_deref(),
+        time_scale: args.time_scale,
+    };
     let mut results = Vec::new();
     let mut found = Found {
         whole: args.captures.is_empty(),
         ..Found::default()
     };
     for c in selected {
-        let outcome = match measure(&dir, &fake, c, args.time_scale).await? {
-            Measured::Skipped(reason) => {
-                found.skipped.insert(c.id.clone(), reason.clone());
-                Outcome::Skipped {
-                    accepted: baseline.skip_reason(&c.id).map(String::from),
-                    reason,
-                }
-            }
-            Measured::Compared(diffs) => {
-                found.compared.insert(c.id.clone(), diffs.clone());
-                outcome_of(&baseline, &c.id, diffs)
-            }
-        };
-        results.push(CaptureResult {
-            id: c.id.clone(),
-            agy_version: c
-                .version()
-                .map(|v| v.to_string())
-                .unwrap_or_else(|| "unknown".into()),
-            kind: c.kind.as_str().into(),
-            rests_on: rests_on(c),
-            outcome,
-        });
+        let measured = measure(&dir, &run, c).await?;
+        results.push(result_of(c, measured, &baseline, &mut found));
     }
     let verdict = baseline.judge(&found);
     let mut report = FidelityReport::new(dir.display().to_string(), results, &verdict);
@@ -165,18 +155,45 @@ async fn fidelity(args: FidelityArgs) -> Result<i32, HarnessError> {
     })
 }
 
+/// One capture's line of the report, its verdict noted in `found`.
+fn result_of(
+    c: &Capture,
+    measured: Measured,
+    baseline: &Baseline,
+    found: &mut Found,
+) -> CaptureResult {
+    let outcome = match measured {
+        Measured::Skipped(reason) => {
+            found.skipped.insert(c.id.clone(), reason.clone());
+            Outcome::Skipped {
+                accepted: baseline.skip_reason(&c.id).map(String::from),
+                reason,
+            }
+        }
+        Measured::Compared(diffs) => {
+            found.compared.insert(c.id.clone(), diffs.clone());
+            outcome_of(baseline, &c.id, diffs)
+        }
+    };
+    CaptureResult {
+        id: c.id.clone(),
+        agy_version: c
+            .version()
+            .map(|v| v.to_string())
+            .unwrap_or_else(|| "unknown".into()),
+        kind: c.kind.as_str().into(),
+        rests_on: rests_on(c),
+        outcome,
+    }
+}
+
 enum Measured {
     Skipped(String),
     Compared(Vec<Difference>),
 }
 
 /// Compares one capture with fake-agy's default run of its argv and stdin.
-async fn measure(
-    dir: &Path,
-    fake: &Path,
-    c: &Capture,
-    time_scale: TimeScale,
-) -> Result<Measured, HarnessError> {
+async fn measure(dir: &Path, run: &RunWith<'_>, c: &Capture) -> Result<Measured, HarnessError> {
     if c.kind == CaptureKind::Acp {
         return Ok(Measured::Skipped(
             "an ACP transcript: fake-agy-acp is not measured here".into(),
@@ -202,7 +219,7 @@ async fn measure(
             .map_err(|e| HarnessError::bad_input(format!("capture `{}`: {e}", c.id)))?,
         None => Vec::new(),
     };
-    let out = run_default(fake, c, argv, &decisions, time_scale)
+    let out = run_default(run, c, argv, &decisions)
         .await
         .map_err(|e| HarnessError::could_not_run(format!("capture `{}`: {e}", c.id)))?;
     Ok(Measured::Compared(compare_shapes(

@@ -7,7 +7,8 @@ use crate::sandbox::Sandbox;
 use agy_process::{signal_group, stop_group};
 use agy_protocol::capture::{Capture, CaptureKind, HostSignal};
 use agy_protocol::env::{
-    FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT, FAKE_AGY_VERSION,
+    FAKE_AGY_CALIBRATION, FAKE_AGY_QUOTA_EXHAUSTED, FAKE_AGY_SCRIPT, FAKE_AGY_SIGNED_OUT,
+    FAKE_AGY_VERSION,
 };
 use agy_protocol::script::{render_script, ModelTurn, Script};
 use nix::sys::signal::Signal;
@@ -78,19 +79,33 @@ pub struct RunOutput {
     pub log: Option<Vec<u8>>,
 }
 
-/// Runs `fake` with the capture's argv (which must be known) and stdin lines, giving
+/// How every capture's fake-agy runs: the binary, the calibration it presents as agy
+/// (`None`: the built-in one of the capture's version), the time scale.
+#[derive(Debug, Clone, Copy)]
+pub struct RunWith<'a> {
+    /// The fake-agy binary.
+    pub fake: &'a Path,
+    /// An absolute calibration file, given as `FAKE_AGY_CALIBRATION`.
+    pub calibration: Option<&'a Path>,
+    /// fake-agy's delay factor.
+    pub time_scale: agy_protocol::TimeScale,
+}
+
+/// Runs the fake with the capture's argv (which must be known) and stdin lines, giving
 /// it the capture's model decisions (`[[model]]`) when there are any.
 pub async fn run_default(
-    fake: &Path,
+    with: &RunWith<'_>,
     capture: &Capture,
     argv: &[String],
     decisions: &[ModelTurn],
-    time_scale: agy_protocol::TimeScale,
 ) -> Result<RunOutput, RunError> {
-    let sandbox = Sandbox::create(Some(fake)).map_err(RunError::Sandbox)?;
-    let mut env = sandbox.env(None, time_scale.get());
+    let sandbox = Sandbox::create(Some(with.fake)).map_err(RunError::Sandbox)?;
+    let mut env = sandbox.env(None, with.time_scale.get());
     if let Some(v) = capture.version() {
         env.push((FAKE_AGY_VERSION.into(), v.to_string()));
+    }
+    if let Some(file) = with.calibration {
+        env.push((FAKE_AGY_CALIBRATION.into(), file.display().to_string()));
     }
     give_host(&sandbox, capture, &mut env)?;
     let mut argv = argv.to_vec();

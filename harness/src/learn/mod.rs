@@ -6,6 +6,7 @@
 mod apply;
 mod base;
 mod command;
+mod first_turn;
 mod observe;
 mod read;
 mod render;

@@ -10,6 +10,8 @@
 //!   result error naming a timeout): `print_timeout.status`, `.exit_code`, `.error`,
 //!   and `.notice` (the duration as `{duration}`) only from a run that shows one: a
 //!   recording without stderr does not show that agy wrote none.
+//! - a stream-json run of a new conversation: `turns.first_after_user_input` and
+//!   `turns.first_usage_checkpoint` (first_turn.rs says when).
 //! - a persistent run whose stdin line is a slash command: `persistent.slash_command`
 //!   (`fatal` when the result is `ERROR` and the exit is not 0, else `text`) and
 //!   `persistent.slash_exit_code`.
@@ -40,6 +42,9 @@ pub fn observe_invocation(inv: &TracedInvocation) -> Vec<(&'static str, Value)> 
         .filter_map(|l| serde_json::from_str::<Json>(l).ok())
         .collect();
     out.extend(init_tools(&lines));
+    if let Ok(parsed) = parse_args(args) {
+        out.extend(super::first_turn::first_turn(&parsed, &lines));
+    }
     out.extend(usage_keys(&lines));
     let result = result_of(&lines);
     out.extend(print_timeout(args, &stderr, result, exit));

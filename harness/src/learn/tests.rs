@@ -78,6 +78,49 @@ fn init_tools_and_usage_keys_come_from_a_stream_json_turn() {
 }
 
 #[test]
+fn a_first_turns_added_steps_and_usage_checkpoint_are_learned() {
+    // mv-1.1.12-stream-default: user_input, unknown DONE, the answer, then a checkpoint
+    // with usage before the result.
+    let learned = learn_from_traces(&traces(&["mv-1.1.12-stream-default"]));
+    assert_eq!(
+        strings(learned.get("turns.first_after_user_input")),
+        ["unknown"]
+    );
+    assert_eq!(
+        learned
+            .get("turns.first_usage_checkpoint")
+            .and_then(Value::as_str),
+        Some("after-first-tool")
+    );
+    // ut-1.3.1-ok: the answer right after user_input, no checkpoint, SUCCESS.
+    let learned = learn_from_traces(&traces(&["ut-1.3.1-ok"]));
+    assert_eq!(
+        learned.get("turns.first_after_user_input"),
+        Some(&Value::Array(Vec::new()))
+    );
+    assert_eq!(
+        learned
+            .get("turns.first_usage_checkpoint")
+            .and_then(Value::as_str),
+        Some("none")
+    );
+}
+
+#[test]
+fn a_run_with_agent_shows_no_default_agents_steps() {
+    // jd-1.1.9-review-stream runs `--agent agy-review`: no `unknown` step, which says
+    // nothing of the default agent's.
+    let learned = learn_from_traces(&traces(&["jd-1.1.9-review-stream"]));
+    assert_eq!(learned.get("turns.first_after_user_input"), None);
+    assert_eq!(
+        learned
+            .get("turns.first_usage_checkpoint")
+            .and_then(Value::as_str),
+        Some("after-first-tool")
+    );
+}
+
+#[test]
 fn a_print_timeout_is_learned_from_the_run_that_timed_out() {
     let old = learn_from_traces(&traces(&["gb-1.1.18-print-timeout"]));
     assert_eq!(

@@ -14,7 +14,7 @@ fn fidelity(t: &TestDir, args: &[&str]) -> std::process::Output {
     fidelity_at(t, &traces(), args)
 }
 
-fn fidelity_at(t: &TestDir, dir: &Path, args: &[&str]) -> std::process::Output {
+pub(crate) fn fidelity_at(t: &TestDir, dir: &Path, args: &[&str]) -> std::process::Output {
     let mut cmd = t.harness();
     let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
     cmd.env(AGY_HARNESS_FAKE_AGY, fake)
@@ -137,7 +137,7 @@ fn an_unknown_capture_id_is_bad_input_with_a_suggestion() {
 
 /// A one-capture corpus in `t`: the committed entry `id` with `edit` applied to its
 /// text (the capture's files are copied as they are).
-fn edited_corpus(t: &TestDir, id: &str, edit: impl Fn(&str) -> String) -> PathBuf {
+pub(crate) fn edited_corpus(t: &TestDir, id: &str, edit: impl Fn(&str) -> String) -> PathBuf {
     let corpus = std::fs::read_to_string(traces().join("corpus.toml")).expect("corpus.toml");
     let entry = corpus
         .split("[[capture]]")

@@ -15,6 +15,7 @@ mod convert_acp;
 mod documentation;
 mod end_to_end;
 mod fidelity;
+mod fidelity_calibration;
 mod fuzz;
 mod init;
 mod live;

@@ -16,7 +16,8 @@ from agy_conformance.sandbox import AGY_ACP_BIN, AGY_BIN, AGY_USER_VARS, FakeAgy
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "fake_agy(script=None, version=None, signed_out=False, quota_exhausted=False, "
+        "fake_agy(script=None, version=None, calibration=None, signed_out=False, "
+        "quota_exhausted=False, "
         "time_scale=None): configure the fake_agy fixture of this test",
     )
 
@@ -29,7 +30,7 @@ def fake_agy(
     (``agy`` and ``agy_acp_server`` first), ``AGY_BIN`` and ``AGY_ACP_BIN`` point into
     the sandbox and agy's credential variables are unset, so an adapter under test —
     in this process or a child — reaches fake-agy and never your real ``~/.gemini``.
-    Configure it with ``@pytest.mark.fake_agy(script=…, version=…)`` or
+    Configure it with ``@pytest.mark.fake_agy(script=…, version=…, calibration=…)`` or
     ``fake_agy.configure(…)``. Processes it left running are killed afterwards."""
     marker = request.node.get_closest_marker("fake_agy")
     options = dict(marker.kwargs) if marker else {}

@@ -27,6 +27,7 @@ FAKE_AGY_SCRIPT = "FAKE_AGY_SCRIPT"
 FAKE_AGY_JOURNAL = "FAKE_AGY_JOURNAL"
 FAKE_AGY_STATE_DIR = "FAKE_AGY_STATE_DIR"
 FAKE_AGY_VERSION = "FAKE_AGY_VERSION"
+FAKE_AGY_CALIBRATION = "FAKE_AGY_CALIBRATION"
 FAKE_AGY_TIME_SCALE = "FAKE_AGY_TIME_SCALE"
 FAKE_AGY_SIGNED_OUT = "FAKE_AGY_SIGNED_OUT"
 FAKE_AGY_QUOTA_EXHAUSTED = "FAKE_AGY_QUOTA_EXHAUSTED"
@@ -57,6 +58,9 @@ class FakeAgy:
 
     ``script`` is TOML text (docs/script-format.md), the path of a script file, or a
     mapping rendered to TOML; ``version`` models an agy version (docs/agy-versions.md);
+    ``calibration`` is the path of a calibration file (docs/calibration-format.md, e.g.
+    what ``agy-harness calibrate … --out agy.toml`` wrote) that fake-agy presents as agy,
+    over ``version``;
     ``signed_out`` plays an agy without credentials; ``quota_exhausted`` an account whose
     quota is used up; ``time_scale`` multiplies every scripted delay.
     """
@@ -67,6 +71,7 @@ class FakeAgy:
         *,
         script: ScriptSource | None = None,
         version: str | None = None,
+        calibration: str | os.PathLike[str] | None = None,
         signed_out: bool = False,
         quota_exhausted: bool = False,
         time_scale: float | None = None,
@@ -82,6 +87,7 @@ class FakeAgy:
         self.configure(
             script=script,
             version=version,
+            calibration=calibration,
             signed_out=signed_out,
             quota_exhausted=quota_exhausted,
             time_scale=time_scale,
@@ -92,12 +98,15 @@ class FakeAgy:
         *,
         script: ScriptSource | None = None,
         version: str | None = None,
+        calibration: str | os.PathLike[str] | None = None,
         signed_out: bool = False,
         quota_exhausted: bool = False,
         time_scale: float | None = None,
     ) -> FakeAgy:
         """Sets the script and knobs for the next invocations (``bin/agy`` is rewritten;
-        the journal and fake-agy's state are kept)."""
+        the journal and fake-agy's state are kept). A ``calibration`` that names no file
+        raises :class:`FileNotFoundError`; a malformed one makes fake-agy fail with its
+        problems located in it."""
         knobs = {
             "HOME": str(self.home),
             FAKE_AGY_JOURNAL: str(self.journal_path),
@@ -109,6 +118,8 @@ class FakeAgy:
             knobs[FAKE_AGY_SCRIPT] = str(path)
         if version is not None:
             knobs[FAKE_AGY_VERSION] = version
+        if calibration is not None:
+            knobs[FAKE_AGY_CALIBRATION] = str(_calibration_file(calibration))
         if signed_out:
             knobs[FAKE_AGY_SIGNED_OUT] = "1"
         if quota_exhausted:
@@ -268,3 +279,15 @@ def _write_script(path: Path, lines: list[str]) -> None:
     tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     tmp.chmod(0o755)
     tmp.replace(path)
+
+
+def _calibration_file(path: str | os.PathLike[str]) -> Path:
+    """The calibration file, absolute (fake-agy runs in other folders)."""
+    file = Path(path).resolve()
+    if not file.is_file():
+        raise FileNotFoundError(
+            f"failed to find the calibration `{path}`: no file at `{file}`\n"
+            "help: write one with `agy-harness calibrate … --out agy.toml` or "
+            "`agy-harness learn`"
+        )
+    return file
