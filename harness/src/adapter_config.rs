@@ -208,6 +208,7 @@ impl AdapterConfig {
                 conversation_from: Default::default(),
                 arguments: Default::default(),
                 command: Some(reference_subcommand(binary, "mcp", extra_args)),
+                outside_profile: None,
             }),
         }
     }

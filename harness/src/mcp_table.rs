@@ -37,7 +37,16 @@ pub struct McpTable {
     /// that serves several profiles).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
+    /// Why the tool is outside the `mcp` profile's shape, when it is: every `mcp`
+    /// scenario premises [`MCP_SHAPE`], and for a tool declared outside it each is not
+    /// applicable with this reason (docs/contract.md, "Outside the profile").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside_profile: Option<String>,
 }
+
+/// The shape of tool every `mcp` scenario premises.
+pub const MCP_SHAPE: &str =
+    "one tool call runs agy in print mode (`-p`/`--print`) and answers with that turn's answer";
 
 /// What a tool's conversation argument takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -100,6 +109,14 @@ impl McpTable {
         .collect()
     }
 
+    /// Why an `mcp` scenario does not apply to this tool, when the config declares the
+    /// tool outside the profile's shape.
+    pub fn outside_note(&self) -> Option<String> {
+        self.outside_profile.as_ref().map(|reason| {
+            format!("the tool is outside the `mcp` profile's shape ({MCP_SHAPE}), as the adapter config's `[mcp] outside_profile` says: {reason}")
+        })
+    }
+
     /// Each argument name with its key: the prompt's first.
     fn names(&self) -> Vec<(&'static str, &str)> {
         let mut out = vec![("prompt_arg", self.prompt_arg.as_str())];
@@ -155,6 +172,16 @@ pub fn read_mcp_table(
                 .with_hint("each value goes to its own argument"),
             );
         }
+    }
+    if table
+        .outside_profile
+        .as_ref()
+        .is_some_and(|r| r.trim().is_empty())
+    {
+        diags.push(
+            Diagnostic::at(src, at("outside_profile"), "`outside_profile` of `[mcp]` is empty")
+                .with_hint("say why the tool is not one call answered with one agy turn's answer (its file and lines), or leave the key out"),
+        );
     }
     if table.command.as_ref().is_some_and(Vec::is_empty) {
         diags.push(
@@ -269,6 +296,16 @@ mod tests {
                 "[mcp]\ntool = \"a\"\ncommand = []\n",
                 "a.toml:3:11",
                 "`command` of `[mcp]` is empty",
+            ),
+            (
+                "[mcp]\ntool = \"a\"\noutside_profile = \" \"\n",
+                "a.toml:3:19",
+                "`outside_profile` of `[mcp]` is empty",
+            ),
+            (
+                "[mcp]\ntool = \"a\"\noutside_profil = \"x\"\n",
+                "a.toml:3:",
+                "outside_profile",
             ),
         ];
         for (text, at, what) in cases {
