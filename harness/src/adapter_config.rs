@@ -209,6 +209,7 @@ impl AdapterConfig {
                 arguments: Default::default(),
                 command: Some(reference_subcommand(binary, "mcp", extra_args)),
                 outside_profile: None,
+                conversation_field: None,
             }),
         }
     }
