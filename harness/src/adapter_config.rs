@@ -220,6 +220,8 @@ impl AdapterConfig {
                 conversation_from: Default::default(),
                 arguments: Default::default(),
                 command: Some(reference_subcommand(binary, "mcp", extra_args)),
+                outside_profile: None,
+                conversation_field: None,
             }),
         }
     }

@@ -77,6 +77,7 @@ pub mod runner;
 pub mod sandbox;
 pub mod scenario;
 pub mod scenarios_command;
+pub mod shape_inference;
 pub mod spike;
 
 pub use app::execute;

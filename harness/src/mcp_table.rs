@@ -30,6 +30,10 @@ pub struct McpTable {
     /// conversation id the server's first result under that handle named (`result`).
     #[serde(default)]
     pub conversation_from: ConversationFrom,
+    /// The field of a result that names its conversation, when it is not
+    /// `conversation_id` (with `conversation_from = "result"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_field: Option<String>,
     /// Arguments every call carries as given (`directory = "."`).
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub arguments: serde_json::Map<String, serde_json::Value>,
@@ -37,7 +41,16 @@ pub struct McpTable {
     /// that serves several profiles).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
+    /// Why the tool is outside the `mcp` profile's shape, when it is: every `mcp`
+    /// scenario premises [`MCP_SHAPE`], and for a tool declared outside it each is not
+    /// applicable with this reason (docs/contract.md, "Outside the profile").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside_profile: Option<String>,
 }
+
+/// The shape of tool every `mcp` scenario premises.
+pub const MCP_SHAPE: &str =
+    "one tool call runs agy in print mode (`-p`/`--print`) and answers with that turn's answer";
 
 /// What a tool's conversation argument takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -77,6 +90,9 @@ impl McpTable {
         if self.conversation_from == ConversationFrom::Result {
             out.extend(["--conversation-from-result".to_string()]);
         }
+        if let Some(field) = &self.conversation_field {
+            out.extend(["--conversation-field".to_string(), field.clone()]);
+        }
         for (key, value) in &self.arguments {
             out.push("--argument".to_string());
             out.push(format!("{key}={value}"));
@@ -98,6 +114,14 @@ impl McpTable {
         .filter(|(arg, _)| arg.is_none())
         .map(|(_, p)| p)
         .collect()
+    }
+
+    /// Why an `mcp` scenario does not apply to this tool, when the config declares the
+    /// tool outside the profile's shape.
+    pub fn outside_note(&self) -> Option<String> {
+        self.outside_profile.as_ref().map(|reason| {
+            format!("the tool is outside the `mcp` profile's shape ({MCP_SHAPE}), as the adapter config's `[mcp] outside_profile` says: {reason}")
+        })
     }
 
     /// Each argument name with its key: the prompt's first.
@@ -156,6 +180,7 @@ pub fn read_mcp_table(
             );
         }
     }
+    push_empty_texts(&table, src, &at, diags);
     if table.command.as_ref().is_some_and(Vec::is_empty) {
         diags.push(
             Diagnostic::at(src, at("command"), "`command` of `[mcp]` is empty").with_hint(
@@ -178,6 +203,35 @@ pub fn read_mcp_table(
         );
     }
     (diags.len() == before).then_some(table)
+}
+
+/// An empty `conversation_field` or `outside_profile`, located with a hint.
+fn push_empty_texts(
+    table: &McpTable,
+    src: &SourceFile,
+    at: &dyn Fn(&str) -> usize,
+    diags: &mut Diagnostics,
+) {
+    if table
+        .conversation_field
+        .as_ref()
+        .is_some_and(|f| f.trim().is_empty())
+    {
+        diags.push(
+            Diagnostic::at(src, at("conversation_field"), "`conversation_field` of `[mcp]` is empty")
+                .with_hint("name the field of the tool's result that holds the conversation id (`SESSION_ID`), or leave the key out for `conversation_id`"),
+        );
+    }
+    if table
+        .outside_profile
+        .as_ref()
+        .is_some_and(|r| r.trim().is_empty())
+    {
+        diags.push(
+            Diagnostic::at(src, at("outside_profile"), "`outside_profile` of `[mcp]` is empty")
+                .with_hint("say why the tool is not one call answered with one agy turn's answer (its file and lines), or leave the key out"),
+        );
+    }
 }
 
 #[cfg(test)]
@@ -238,6 +292,18 @@ mod tests {
                 "timeout_s"
             ]
         );
+        let field = read("[mcp]\ntool = \"agy\"\nconversation_from = \"result\"\nconversation_field = \"SESSION_ID\"\n")
+            .expect("parses")
+            .expect("present");
+        assert!(
+            field.bridge_options().ends_with(&[
+                "--conversation-from-result".into(),
+                "--conversation-field".into(),
+                "SESSION_ID".into()
+            ]),
+            "{:?}",
+            field.bridge_options()
+        );
         let plain = read("[mcp]\ntool = \"agy\"\n")
             .expect("parses")
             .expect("present");
@@ -269,6 +335,21 @@ mod tests {
                 "[mcp]\ntool = \"a\"\ncommand = []\n",
                 "a.toml:3:11",
                 "`command` of `[mcp]` is empty",
+            ),
+            (
+                "[mcp]\ntool = \"a\"\nconversation_field = \"\"\n",
+                "a.toml:3:22",
+                "`conversation_field` of `[mcp]` is empty",
+            ),
+            (
+                "[mcp]\ntool = \"a\"\noutside_profile = \" \"\n",
+                "a.toml:3:19",
+                "`outside_profile` of `[mcp]` is empty",
+            ),
+            (
+                "[mcp]\ntool = \"a\"\noutside_profil = \"x\"\n",
+                "a.toml:3:",
+                "outside_profile",
             ),
         ];
         for (text, at, what) in cases {

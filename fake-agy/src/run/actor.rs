@@ -120,18 +120,25 @@ fn run_step(
 
 /// A real child process standing for a tool run, in agy's process group.
 fn start_tool_child(s: &mut Session, spec: &ToolChildSpec) -> Result<(), FakeError> {
-    let lasts = spec.lasts.map(|d| d.0).unwrap_or(DEFAULT_CHILD_LIFE);
+    // A given life is the script's delay, scaled like any; the default is the turn's
+    // own life, not scaled: the child stays until the turn ends or its group is killed,
+    // so a client whose fixed timeout comes late still finds it running.
+    let lasts = match spec.lasts {
+        Some(d) => s.setup().clock().scaled(d.0),
+        None => DEFAULT_CHILD_LIFE,
+    };
     let plan = ChildPlan {
         label: spec.label.clone().unwrap_or_else(|| "run_command".into()),
         outlives: spec.outlives,
-        lasts: s.setup().clock().scaled(lasts),
+        lasts,
     };
     start_child(s.recorder(), &plan)?;
     Ok(())
 }
 
-/// How long a tool child lives if nothing kills it: long enough for any scenario,
-/// short enough that a child outside any sandbox sweep does not stay for good.
+/// How long a tool child lives if nothing kills it, whatever the time scale: longer
+/// than any scenario (the sandbox's sweep ends it with the scenario), short enough that
+/// a child outside any sandbox sweep does not stay for good.
 const DEFAULT_CHILD_LIFE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// Seed 000: the previous turn's steps and result come again, unchanged (old

@@ -55,15 +55,17 @@ fn effort_reports_the_tier_of_the_selected_model() {
     assert_eq!(env["command"]["data"]["adjustable"], true);
 }
 
-fn slash_line(version: &str) -> std::process::Output {
+fn slash_line(version: &str, extra: &[&str]) -> std::process::Output {
     let sb = Sandbox::new();
     let mut cmd = sb.std_cmd();
-    cmd.env(FAKE_AGY_VERSION, version).args([
-        "--input-format",
-        "stream-json",
-        "--output-format",
-        "stream-json",
-    ]);
+    cmd.env(FAKE_AGY_VERSION, version)
+        .args([
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+        ])
+        .args(extra);
     let mut child = cmd.spawn().expect("spawn");
     {
         use std::io::Write;
@@ -80,7 +82,7 @@ fn slash_line(version: &str) -> std::process::Output {
 #[test]
 fn from_1_3_1_a_slash_line_in_persistent_mode_ends_the_session_with_exit_2() {
     // ut-1.3.1-stream-slash-fatal.
-    let out = slash_line("1.3.1");
+    let out = slash_line("1.3.1", &[]);
     assert_eq!(out.status.code(), Some(2));
     let lines = json_lines(&out.stdout);
     let events: Vec<&str> = lines.iter().filter_map(|l| l["event"].as_str()).collect();
@@ -96,11 +98,25 @@ fn from_1_3_1_a_slash_line_in_persistent_mode_ends_the_session_with_exit_2() {
 
 #[test]
 fn before_1_3_1_a_slash_line_is_a_turn() {
-    let out = slash_line("1.2.17");
+    let out = slash_line("1.2.17", &[]);
     assert_eq!(out.status.code(), Some(0));
     let lines = json_lines(&out.stdout);
     assert_eq!(
         lines.last().map(|l| l["result"]["status"].clone()),
         Some("SUCCESS".into())
     );
+}
+
+#[test]
+fn with_disable_slash_commands_a_slash_line_is_an_ordinary_turn() {
+    // ut-1.3.2-slash-prompt-literal: `--disable-slash-commands`, a `/model …` stdin line,
+    // answered as a prompt, exit 0.
+    let out = slash_line("1.3.2", &["--disable-slash-commands"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = json_lines(&out.stdout);
+    assert_eq!(
+        lines.last().map(|l| l["result"]["status"].clone()),
+        Some("SUCCESS".into())
+    );
+    assert!(out.stderr.is_empty(), "{out:?}");
 }

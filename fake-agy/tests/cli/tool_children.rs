@@ -122,3 +122,38 @@ fn killing_only_agys_pid_leaves_the_turn_child_the_journal_names() {
     assert!(is_running(child, Some(&m)), "the child survived agy");
     assert_eq!(sweep_clean(&m), vec![child]);
 }
+
+/// `text/timeout-kills-what-agy-started` passed vacuously when the child's default life
+/// was time-scaled (600 s × 0.05 = 30 s): a client that killed only agy's pid after a
+/// longer fixed timeout found the child already gone. The default life is the turn's:
+/// not scaled, so under any time scale the child asks to live the full 600 s.
+#[test]
+fn a_turn_childs_default_life_is_not_shortened_by_the_time_scale() {
+    let sb = Sandbox::new();
+    let m = marker(&sb, "scaled");
+    let script =
+        "[[invocation]]\nsteps = [{ tool_child = true }, { stdout = \"ready\" }, { hang = true }]\n";
+    let mut c = sb.std_cmd();
+    c.env(FAKE_AGY_SCRIPT, sb.script(script))
+        .env(MARKER_ENV, &m)
+        .env(agy_protocol::env::FAKE_AGY_TIME_SCALE, "0.001")
+        .args(["-p", "x", "--output-format", "json"])
+        .process_group(0);
+    let mut agy = c.spawn().expect("spawn");
+    let mut out = BufReader::new(agy.stdout.take().expect("stdout"));
+    assert_eq!(
+        read_line_with_timeout(&mut out, Duration::from_secs(20)),
+        "ready\n"
+    );
+    let child = only_record(&sb).children[0].pid;
+    let environ = std::fs::read(format!("/proc/{child}/environ")).expect("environ");
+    let life = String::from_utf8_lossy(&environ).split('\0').find_map(|v| {
+        v.strip_prefix(agy_protocol::env::FAKE_AGY_TOOL_CHILD)
+            .and_then(|rest| rest.strip_prefix('='))
+            .map(str::to_string)
+    });
+    assert_eq!(life.as_deref(), Some("600000"), "the child's life in ms");
+    kill(Pid::from_raw(-(agy.id() as i32)), Signal::SIGKILL).expect("kill the group");
+    let _ = wait_with_timeout(agy, Duration::from_secs(20));
+    sweep_clean(&m);
+}

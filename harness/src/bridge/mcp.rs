@@ -6,6 +6,7 @@
 use super::mcp_error::{ArgumentError, ServerError};
 use super::mcp_tool::{
     bridge_failure, named_conversation, tool_reply, BridgeFailure, ToolAsk, ToolShape,
+    DEFAULT_CONVERSATION_FIELD,
 };
 use super::BridgeArgs;
 use crate::launch::{Launch, LaunchError, TreeGuard};
@@ -57,6 +58,10 @@ fn shape_of(args: &BridgeArgs, fixed: rmcp::model::JsonObject) -> Option<ToolSha
         conversation_arg: args.conversation_arg.clone(),
         timeout_arg: args.timeout_arg.clone(),
         conversation_from_result: args.conversation_from_result,
+        conversation_field: args
+            .conversation_field
+            .clone()
+            .unwrap_or_else(|| DEFAULT_CONVERSATION_FIELD.to_string()),
         fixed,
     })
 }
@@ -273,7 +278,7 @@ async fn call(
             if let (true, Some(h), Some(found)) = (
                 shape.conversation_from_result,
                 handle,
-                named_conversation(&result),
+                named_conversation(&result, &shape.conversation_field),
             ) {
                 if let Ok(mut m) = named.lock() {
                     m.entry(h).or_insert(found);

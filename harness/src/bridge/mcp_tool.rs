@@ -22,6 +22,8 @@ pub struct ToolShape {
     pub timeout_arg: Option<String>,
     /// The conversation argument takes the id a result named, not the handle.
     pub conversation_from_result: bool,
+    /// The field of a result that names its conversation.
+    pub conversation_field: String,
     /// Arguments every call carries.
     pub fixed: JsonObject,
 }
@@ -78,20 +80,24 @@ fn seconds(s: f64) -> serde_json::Value {
     }
 }
 
-/// The conversation id a tool result names: `structuredContent.conversation_id`, else a
-/// `conversation_id` in its text followed by `=`, `:` or `":"` and the id.
-pub fn named_conversation(result: &CallToolResult) -> Option<String> {
+/// The field a tool result names its conversation in, unless `[mcp]
+/// conversation_field` names another.
+pub const DEFAULT_CONVERSATION_FIELD: &str = "conversation_id";
+
+/// The conversation id a tool result names in `field`: `structuredContent.<field>`, else
+/// `<field>` in its text followed by `=`, `:` or `":"` and the id.
+pub fn named_conversation(result: &CallToolResult, field: &str) -> Option<String> {
     if let Some(id) = result
         .structured_content
         .as_ref()
-        .and_then(|v| v.get("conversation_id"))
+        .and_then(|v| v.get(field))
         .and_then(|v| v.as_str())
         .filter(|id| !id.is_empty())
     {
         return Some(id.to_string());
     }
     let text = result_text(result);
-    let at = text.find("conversation_id")? + "conversation_id".len();
+    let at = text.find(field)? + field.len();
     let rest = text[at..].trim_start_matches(['"', ':', '=', ' ']);
     let id: String = rest
         .chars()
@@ -209,6 +215,7 @@ mod tests {
             conversation_arg: None,
             timeout_arg: Some("t".into()),
             conversation_from_result: false,
+            conversation_field: DEFAULT_CONVERSATION_FIELD.into(),
             fixed: JsonObject::new(),
         }
     }
@@ -230,11 +237,30 @@ mod tests {
             ("conversation_id=", None),
         ];
         for (t, want) in cases {
-            assert_eq!(named_conversation(&text(t)).as_deref(), want, "{t}");
+            assert_eq!(
+                named_conversation(&text(t), DEFAULT_CONVERSATION_FIELD).as_deref(),
+                want,
+                "{t}"
+            );
         }
         let mut structured = text("PONG");
         structured.structured_content = Some(serde_json::json!({"conversation_id": "s-1"}));
-        assert_eq!(named_conversation(&structured).as_deref(), Some("s-1"));
+        assert_eq!(
+            named_conversation(&structured, DEFAULT_CONVERSATION_FIELD).as_deref(),
+            Some("s-1")
+        );
+    }
+
+    /// agy-mcp 0.1.9 names the conversation `SESSION_ID` (agy_mcp/models.py:328).
+    #[test]
+    fn a_conversation_named_in_another_field_is_read_from_that_field() {
+        let text = |t: &str| CallToolResult::success(vec![ContentBlock::text(t)]);
+        let r = text("{\"success\": true, \"SESSION_ID\": \"c-42\", \"agent_messages\": \"PONG\"}");
+        assert_eq!(
+            named_conversation(&r, "SESSION_ID").as_deref(),
+            Some("c-42")
+        );
+        assert_eq!(named_conversation(&r, DEFAULT_CONVERSATION_FIELD), None);
     }
 
     #[test]

@@ -70,6 +70,10 @@ pub struct BridgeArgs {
     /// a handle named, not the handle.
     #[arg(long)]
     pub conversation_from_result: bool,
+    /// mcp: the field of a result that names its conversation (default
+    /// `conversation_id`).
+    #[arg(long, value_name = "NAME")]
+    pub conversation_field: Option<String>,
     /// mcp: an argument every call carries, `NAME=JSON` (repeatable).
     #[arg(long = "argument", value_name = "NAME=JSON")]
     pub arguments: Vec<String>,

@@ -83,7 +83,7 @@ impl fmt::Display for Failure {
             write!(f, "\n  {label} {e}")?;
         }
         if let Some(s) = &self.seed_choice {
-            write!(f, "\n  seed choice, not contract: {s}")?;
+            write!(f, "\n  advice, not contract: {s}")?;
         }
         Ok(())
     }

@@ -1,7 +1,9 @@
 //! Probe invocations: `agy --version`, `agy models`, a slash command (`-p /usage`),
 //! `agy update`, any other subcommand. They are not turns: the journal checks leave them
 //! out, and this check bounds them by kind (`[expect.probes]`, else
-//! [`ProbeExpect::DEFAULT`]).
+//! [`ProbeExpect::DEFAULT`]). agy's record sets no bound on how often an adapter may
+//! probe, so a probe past its bound is a cost the report shows ([`PROBE_COST`]), advice
+//! unless the adapter config is strict, and the rest of the scenario is judged as usual.
 
 use super::failure::Failure;
 use super::journal_check::show_argv;
@@ -9,6 +11,11 @@ use crate::observation::Observation;
 use crate::scenario::ProbeExpect;
 use agy_protocol::command_line::{parse_args, InvocationKind};
 use agy_protocol::journal::JournalRecord;
+
+/// Why a probe past its bound is advice, not the contract: no public record of agy
+/// limits how often it may be asked its version, its models or a slash command.
+pub const PROBE_COST: &str =
+    "probe cost: agy's record sets no bound on how often an adapter probes agy (docs/contract.md)";
 
 /// What a probe asks agy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +80,8 @@ pub fn probe_kind(r: &JournalRecord) -> Option<ProbeKind> {
     })
 }
 
-/// Every probe kind that ran more often than its bound.
+/// Every probe kind that ran more often than its bound, as advice ([`PROBE_COST`]):
+/// the count, and each probe's argv as evidence.
 pub fn check_probes(e: &ProbeExpect, obs: &Observation) -> Vec<Failure> {
     let kinds = [
         ProbeKind::Version,
@@ -100,7 +108,8 @@ pub fn check_probes(e: &ProbeExpect, obs: &Observation) -> Vec<Failure> {
                     format!("{}", seen.len()),
                 )
                 .closest("a scenario that allows more says so in `[expect.probes]`")
-                .evidence(seen.iter().map(|r| show_argv(r))),
+                .evidence(seen.iter().map(|r| show_argv(r)))
+                .seed_choice(Some(&PROBE_COST.to_string())),
             );
         }
     }
@@ -143,6 +152,12 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].expectation, "version");
         assert_eq!(f[0].observed, "2");
+        assert_eq!(f[0].evidence.len(), 2, "each probe's argv: {f:?}");
+        assert_eq!(
+            f[0].seed_choice.as_deref(),
+            Some(PROBE_COST),
+            "a cost, not the contract"
+        );
         let allowed = ProbeExpect {
             version: 2,
             ..ProbeExpect::DEFAULT

@@ -235,6 +235,7 @@ fn render_markdown(report: &RunReport) -> String {
         ));
     }
     markdown_failure_blocks(report, &mut out);
+    markdown_advice_blocks(report, &mut out);
     if let Some(line) = super::terminal::built_in_hint(report) {
         // Ours, and its `<file>` is inside code spans: written as is.
         out.push_str(&format!("\n{line}\n"));
@@ -277,6 +278,20 @@ fn markdown_failure_blocks(report: &RunReport, out: &mut String) {
                 "\nThe adapter's stderr (its end):\n\n{fence}text\n{err}\n{fence}\n"
             ));
         }
+    }
+}
+
+/// Each scenario's advice (missed seed choices, probe costs) in a fence: not the
+/// contract, so apart from the broken expectations, with the count and the evidence.
+fn markdown_advice_blocks(report: &RunReport, out: &mut String) {
+    for r in report.results.iter().filter(|r| !r.advice.is_empty()) {
+        let block: String = r.advice.iter().map(|f| format!("{f}\n\n")).collect();
+        let block = escape_invisible(&block, true);
+        let fence = md_fence(&block);
+        out.push_str(&format!(
+            "\n## Advice: {}\n\nNot the contract: fails only when the adapter config is strict.\n\n{fence}text\n{block}{fence}\n",
+            md_code(&r.name),
+        ));
     }
 }
 
@@ -406,6 +421,27 @@ mod tests {
         );
         assert!(
             md.contains("The second turn fails and is released."),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn markdown_shows_advice_with_its_count_and_evidence() {
+        let mut r = report();
+        r.results[1] = result("mcp/p", Status::Passed, None);
+        r.results[1].advice = vec![Failure::new("probes", "version", "at most 1", "3")
+            .evidence(["agy invocation 2 (pid 9): agy --version".to_string()])
+            .seed_choice(Some(&"probe cost: no bound in the record".to_string()))];
+        let md = render_markdown(&r);
+        let advice = md
+            .split("## Advice: `mcp/p`")
+            .nth(1)
+            .expect("advice section");
+        assert!(advice.contains("probes: version"), "{md}");
+        assert!(advice.contains("observed: 3"), "{md}");
+        assert!(advice.contains("agy --version"), "{md}");
+        assert!(
+            advice.contains("probe cost: no bound in the record"),
             "{md}"
         );
     }

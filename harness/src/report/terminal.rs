@@ -80,8 +80,8 @@ fn write_kept_sandbox(out: &mut dyn Write, r: &ScenarioResult) {
     }
 }
 
-/// Missed seed choices, as advice: not part of the profile contract, so they do not
-/// fail the scenario unless the adapter config is strict.
+/// Missed seed choices and probe costs, as advice with their evidence: not part of the
+/// profile contract, so they do not fail the scenario unless the adapter config is strict.
 fn write_advice(out: &mut dyn Write, r: &ScenarioResult) {
     for f in &r.advice {
         let _ = writeln!(
@@ -92,6 +92,9 @@ fn write_advice(out: &mut dyn Write, r: &ScenarioResult) {
             f.expected,
             f.observed
         );
+        for e in &f.evidence {
+            let _ = writeln!(out, "      {DIM}{e}{DIM:#}");
+        }
     }
 }
 

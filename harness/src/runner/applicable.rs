@@ -21,10 +21,17 @@ const MCP_SERVER: Reach = Reach::Driverless {
 /// The start of the note of a scenario that is not applicable.
 pub const NOT_APPLICABLE: &str = "not applicable:";
 
-/// Why `s` does not apply to the adapter `config` describes, when it requires what the
-/// adapter does not offer: what `offers` leaves out, and for a scenario whose adapter is
+/// Why `s` does not apply to the adapter `config` describes: an MCP server's tool
+/// declared outside the `mcp` profile's shape (`[mcp] outside_profile`), or a scenario
+/// that requires what the adapter does not offer: what `offers` leaves out, and for a scenario whose adapter is
 /// an MCP server what the `[mcp]` table gives the tool no argument for.
 pub(super) fn unoffered(s: &Scenario, config: &AdapterConfig) -> Option<String> {
+    if let Some(note) = (config.mcp.as_ref())
+        .filter(|_| unit(s.meta.profile).reach == MCP_SERVER)
+        .and_then(|t| t.outside_note())
+    {
+        return Some(format!("{NOT_APPLICABLE} {note}"));
+    }
     let missing = unmet_premises(&s.meta.requires, config.adapter.offers.as_deref());
     let unmapped = match &config.mcp {
         Some(table) if unit(s.meta.profile).reach == MCP_SERVER => table.unmapped_premises(),
@@ -160,6 +167,24 @@ mod tests {
         a.mcp = crate::mcp_table::read_mcp_table(&src, root.raw("mcp"), &mut diags);
         assert!(diags.is_empty(), "{diags}");
         a
+    }
+
+    #[test]
+    fn every_mcp_scenario_is_not_applicable_to_a_tool_outside_the_profile_with_its_reason() {
+        let outside = mcp_adapter(
+            "[mcp]\ntool = \"run_start\"\ntimeout_arg = \"t\"\noutside_profile = \"answers with a run id\"\n",
+        );
+        let why = unoffered(&mcp_scenario(vec![]), &outside).expect("n/a");
+        assert!(why.starts_with(NOT_APPLICABLE), "{why}");
+        assert!(why.contains("answers with a run id"), "{why}");
+        assert!(why.contains("outside the `mcp` profile"), "{why}");
+        assert_eq!(
+            unoffered(&scenario(vec![]), &outside),
+            None,
+            "a scenario of another profile is not about the tool"
+        );
+        let inside = mcp_adapter("[mcp]\ntool = \"ask\"\ntimeout_arg = \"t\"\n");
+        assert_eq!(unoffered(&mcp_scenario(vec![]), &inside), None);
     }
 
     #[test]

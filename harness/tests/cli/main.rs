@@ -32,6 +32,7 @@ mod python_example;
 mod quotes;
 mod reliability;
 mod repro;
+mod slash_flag;
 mod spikes;
 mod strict;
 mod support;

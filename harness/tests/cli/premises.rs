@@ -129,3 +129,51 @@ fn check_infers_what_the_reference_adapter_offers_from_a_neutral_run() {
     assert!(!line.contains("output-mode:text"), "{stdout}");
     assert!(stdout.contains("# concurrency — unknown"), "{stdout}");
 }
+
+/// `check --infer` on an MCP server: one neutral call says whether its tool has the
+/// `mcp` profile's shape, and suggests `[mcp] outside_profile` when it has not.
+fn infer_mcp(t: &TestDir, agy_bin: Option<&str>) -> String {
+    let adapter =
+        Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
+    let command = match agy_bin {
+        Some(bin) => format!(
+            "[\"/usr/bin/env\", \"AGY_BIN={bin}\", {:?}, \"mcp\"]",
+            adapter.display().to_string()
+        ),
+        None => format!("[{:?}, \"mcp\"]", adapter.display().to_string()),
+    };
+    let config = t.write(
+        "adapter.toml",
+        &format!(
+            "[adapter]\nname = \"reference mcp\"\ncommand = {command}\nprofiles = [\"mcp\"]\n\n[mcp]\ntool = \"agy\"\ntimeout_arg = \"timeout_s\"\n"
+        ),
+    );
+    let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.env(AGY_HARNESS_FAKE_AGY, fake)
+        .args(["--color", "never", "check", "--infer", "--adapter"])
+        .arg(&config);
+    let out = run(cmd, Duration::from_secs(120));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    stdout
+}
+
+#[test]
+fn check_infers_that_the_reference_mcp_tool_has_the_profiles_shape() {
+    let t = TestDir::new();
+    let stdout = infer_mcp(&t, None);
+    assert!(stdout.contains("has the `mcp` profile's shape"), "{stdout}");
+    assert!(!stdout.contains("outside_profile ="), "{stdout}");
+}
+
+#[test]
+fn check_suggests_outside_the_profile_for_a_tool_whose_call_runs_no_agy_turn() {
+    // An `agy` that is not agy: the call is answered, but no agy turn ever ran.
+    let t = TestDir::new();
+    let stdout = infer_mcp(&t, Some("/bin/true"));
+    assert!(
+        stdout.contains("outside_profile = \"the call ran no agy turn\""),
+        "{stdout}"
+    );
+}

@@ -1,7 +1,9 @@
 //! Probes are not turns: the reference adapter behind an `agy` that first asks
 //! `agy --version` (as an adapter checking its binary does) is judged on its turns.
 //! One version probe per scenario passes the whole catalogue; a probe before every run
-//! breaks only the probe bound, and only where more than one agy run happens.
+//! breaks only the probe bound, and only where more than one agy run happens. agy's
+//! record sets no such bound, so that is advice, shown in every report format, unless
+//! the adapter config is strict.
 
 use crate::support::*;
 use std::path::{Path, PathBuf};
@@ -14,7 +16,7 @@ fn workspace() -> &'static Path {
 /// An adapter config: the reference adapter with `AGY_BIN` naming a wrapper that runs
 /// `agy --version` before the real command (every time, or once per scenario). The
 /// driver's command sets it: the config's `env` may not replace the sandbox's `AGY_BIN`.
-fn probing_config(t: &TestDir, every_run: bool) -> PathBuf {
+fn probing_config(t: &TestDir, every_run: bool, strict: bool) -> PathBuf {
     let once = if every_run {
         ""
     } else {
@@ -32,7 +34,7 @@ fn probing_config(t: &TestDir, every_run: bool) -> PathBuf {
     t.write(
         "adapter.toml",
         &format!(
-            "[adapter]\nname = \"probe first\"\ncommand = [\"/usr/bin/env\", {:?}, {:?}]\nprofiles = [\"oneshot\", \"session\"]\nstrict = true\n",
+            "[adapter]\nname = \"probe first\"\ncommand = [\"/usr/bin/env\", {:?}, {:?}]\nprofiles = [\"oneshot\", \"session\"]\nstrict = {strict}\n",
             format!("AGY_BIN={}", wrapper.display()),
             adapter.display().to_string()
         ),
@@ -56,7 +58,7 @@ fn run_catalogue(config: &Path, report: &Path) -> (Option<i32>, serde_json::Valu
 #[test]
 fn one_version_probe_per_scenario_passes_the_session_catalogue() {
     let t = TestDir::new();
-    let config = probing_config(&t, false);
+    let config = probing_config(&t, false, true);
     let (code, _, stdout) = run_catalogue(&config, &t.path().join("r.json"));
     assert_eq!(code, Some(0), "{stdout}");
 }
@@ -64,7 +66,7 @@ fn one_version_probe_per_scenario_passes_the_session_catalogue() {
 #[test]
 fn a_probe_before_every_run_breaks_only_the_probe_bound() {
     let t = TestDir::new();
-    let config = probing_config(&t, true);
+    let config = probing_config(&t, true, true);
     let (code, json, stdout) = run_catalogue(&config, &t.path().join("r.json"));
     assert_eq!(code, Some(1), "{stdout}");
     let results = json["results"].as_array().expect("results");
@@ -81,4 +83,44 @@ fn a_probe_before_every_run_breaks_only_the_probe_bound() {
     }
     let passed = results.iter().filter(|r| r["status"] == "passed").count();
     assert!(passed >= 5, "{stdout}");
+}
+
+/// agy-mcp 0.1.9 runs `agy --version` before every call (examples/agy-mcp): the cost is
+/// reported, with the count and each probe's argv, and the scenario is judged on the rest.
+#[test]
+fn a_probe_before_every_run_is_advice_in_every_report_format_unless_strict() {
+    let t = TestDir::new();
+    let config = probing_config(&t, true, false);
+    let reports = ["json", "junit", "markdown", "html"].map(|f| (f, t.path().join(f)));
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.current_dir(workspace())
+        .args(["--color", "never", "run", "--adapter"])
+        .arg(&config);
+    for (format, path) in &reports {
+        cmd.arg("--report")
+            .arg(format!("{format}={}", path.display()));
+    }
+    cmd.arg("scenarios/session/model-change-starts-a-new-process.toml");
+    let out = run(cmd, Duration::from_secs(120));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("advice probes: version"), "{stdout}");
+    assert!(stdout.contains("agy --version"), "the argv: {stdout}");
+    let read = |f: &str| std::fs::read_to_string(t.path().join(f)).expect("report");
+    let json: serde_json::Value = serde_json::from_str(&read("json")).expect("json");
+    let r = &json["results"][0];
+    assert_eq!(r["status"], "passed", "{r:#}");
+    let advice = &r["advice"][0];
+    assert_eq!(advice["place"], "probes", "{r:#}");
+    assert_eq!(advice["observed"], "2", "{r:#}");
+    assert_eq!(
+        advice["evidence"].as_array().map(Vec::len),
+        Some(2),
+        "{r:#}"
+    );
+    for format in ["junit", "markdown", "html"] {
+        let body = read(format);
+        assert!(body.contains("probe cost"), "{format}: {body}");
+        assert!(body.contains("agy --version"), "{format}: {body}");
+    }
 }

@@ -39,7 +39,7 @@ pub(super) fn scenario_html(i: usize, r: &ScenarioResult) -> String {
         None,
     ));
     out.push_str(&failures_html(
-        "Advice: seed choices missed, not the contract",
+        "Advice: seed choices missed and probe costs, not the contract",
         "advice",
         &r.advice,
         None,
