@@ -74,6 +74,13 @@ pub enum Fault {
     TextEarlierTurnAnswer,
     /// text: a result's usage (the whole conversation's) is reported as the turn's.
     TextCumulativeUsage,
+    /// text: no `--print-timeout` is passed, and agy's print-timeout notice is looked
+    /// for only when the client set one, so a partial answer at agy's own default is the
+    /// answer.
+    TextDefaultPrintTimeoutAsAnswer,
+    /// text: no `--print-timeout` and no kill of its own: every run is left to agy's
+    /// default print timeout, so an agy that hangs past it is waited for forever.
+    TextNoBoundOfItsOwn,
     /// mcp: every agy failure is returned as a success whose text is the error.
     McpFailureAsSuccess,
     /// mcp: every agy failure is `isError` with one generic text (auth and quota look
@@ -107,7 +114,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 43] = [
+    pub const ALL: [Fault; 45] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -138,6 +145,8 @@ impl Fault {
         Fault::TextNewConversationEachAsk,
         Fault::TextEarlierTurnAnswer,
         Fault::TextCumulativeUsage,
+        Fault::TextDefaultPrintTimeoutAsAnswer,
+        Fault::TextNoBoundOfItsOwn,
         Fault::McpFailureAsSuccess,
         Fault::McpGenericFailureText,
         Fault::McpEmptySuccess,
@@ -176,7 +185,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 43] = [
+const FAULTS: [(Fault, &str, Profile, &str); 45] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -207,6 +216,8 @@ const FAULTS: [(Fault, &str, Profile, &str); 43] = [
     (Fault::TextNewConversationEachAsk, "text-new-conversation-each-ask", Profile::Text, "continues a conversation with an id it minted itself, which agy 1.1.x accepted; from 1.2 agy ignores an unknown id with a warning and starts a new conversation every time (docs/agy-reference.md §1.3)"),
     (Fault::TextEarlierTurnAnswer, "text-earlier-turn-answer", Profile::Text, "answers a continued conversation with the previous turn's text from its own transcript (an off-by-one), not with this run's response"),
     (Fault::TextCumulativeUsage, "text-cumulative-usage", Profile::Text, "reports a resumed run's usage as the turn's, though agy's result counts the whole conversation (docs/agy-reference.md §3.4), so the cost record charges every earlier turn again"),
+    (Fault::TextDefaultPrintTimeoutAsAnswer, "text-default-print-timeout-as-answer", Profile::Text, "passes no --print-timeout, leaving agy's default (5m, docs/agy-reference.md §1.2), and looks for agy's print-timeout notice only when it set a timeout itself, so the partial answer agy returns when its own default expires (SUCCESS, §2.4) is returned as the answer"),
+    (Fault::TextNoBoundOfItsOwn, "text-no-bound-of-its-own", Profile::Text, "passes no --print-timeout and has no timeout of its own, trusting agy's default print timeout (5m, docs/agy-reference.md §1.2) to end every run, so an agy that hangs without ever printing its timeout (agy -p hanging, changelog 1.1.1, §1.1 item 4) is waited for forever and never killed"),
     (Fault::McpFailureAsSuccess, "mcp-failure-as-success", Profile::Mcp, "returns every agy failure as a successful tool result whose text is the error, so a host takes a sign-in prompt or a quota notice for agy's answer (the MCP bridges of agy described in docs/contract.md, \"mcp\")"),
     (Fault::McpGenericFailureText, "mcp-generic-failure-text", Profile::Mcp, "returns every agy failure as isError with one generic text (`agy failed (exit code N)`), so auth, quota and a rejected model look alike to the host (docs/contract.md, \"mcp\")"),
     (Fault::McpEmptySuccess, "mcp-empty-success", Profile::Mcp, "returns agy's print timeout (exit 0, SUCCESS, empty response, zero usage: docs/agy-reference.md §2.4, S6c) as an empty success"),
@@ -315,6 +326,8 @@ mod tests {
                 "text-new-conversation-each-ask",
                 "text-earlier-turn-answer",
                 "text-cumulative-usage",
+                "text-default-print-timeout-as-answer",
+                "text-no-bound-of-its-own",
                 "mcp-failure-as-success",
                 "mcp-generic-failure-text",
                 "mcp-empty-success",
