@@ -98,6 +98,14 @@ pub enum Fault {
     McpNewConversation,
     /// mcp: the model argument is not passed to agy.
     McpDropsModel,
+    /// mcp: the timeout kills agy's pid alone, leaving what agy started.
+    McpKillsOnlyAgyPid,
+    /// mcp: agy's print timeout is recognised only by its empty shape, so a partial
+    /// answer with agy's notice is the tool's answer.
+    McpPartialTimeoutAsAnswer,
+    /// mcp: a prompt starting with `/` is passed without `--disable-slash-commands`, so
+    /// agy runs it as one of its slash commands.
+    McpRunsSlashPrompts,
     /// acp-agent: every non-SUCCESS result is one generic JSON-RPC error.
     AgentGenericErrors,
     /// acp-agent: the agent exits at start-up when agy is signed out.
@@ -114,7 +122,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 45] = [
+    pub const ALL: [Fault; 48] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -154,6 +162,9 @@ impl Fault {
         Fault::McpKillsPidOnly,
         Fault::McpNewConversation,
         Fault::McpDropsModel,
+        Fault::McpKillsOnlyAgyPid,
+        Fault::McpPartialTimeoutAsAnswer,
+        Fault::McpRunsSlashPrompts,
         Fault::AgentGenericErrors,
         Fault::AgentDiesWhenSignedOut,
         Fault::AgentCanceledAsCancelled,
@@ -185,7 +196,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 45] = [
+const FAULTS: [(Fault, &str, Profile, &str); 48] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -225,6 +236,9 @@ const FAULTS: [(Fault, &str, Profile, &str); 45] = [
     (Fault::McpKillsPidOnly, "mcp-kills-pid-only", Profile::Mcp, "on a timeout sends SIGTERM to agy's pid alone and answers without waiting, so an agy that ignores SIGTERM outlives the call (docs/contract.md, \"mcp\")"),
     (Fault::McpNewConversation, "mcp-new-conversation", Profile::Mcp, "ignores the conversation argument and starts a new agy conversation on every call (no `--conversation`), so a host's follow-up loses its context (docs/contract.md, \"mcp\")"),
     (Fault::McpDropsModel, "mcp-drops-model", Profile::Mcp, "does not pass the model argument to agy, so every call runs on the account's default model (docs/contract.md, \"mcp\")"),
+    (Fault::McpKillsOnlyAgyPid, "mcp-kills-only-agy-pid", Profile::Mcp, "kills agy's own pid at the call's timeout (child.kill()) and waits for it, so the shells and servers agy started in its process group keep running after the tool call returned (docs/fake-agy.md \"Tool children\")"),
+    (Fault::McpPartialTimeoutAsAnswer, "mcp-partial-timeout-as-answer", Profile::Mcp, "recognises agy's print timeout only by its empty shape (SUCCESS, empty response, zero usage), so the partial answer agy 1.2.x returns with its `[agy] print timeout … returning partial output` notice (docs/agy-reference.md §2.4) is the tool's successful answer"),
+    (Fault::McpRunsSlashPrompts, "mcp-runs-slash-prompts", Profile::Mcp, "passes the host's prompt to `agy -p` as given, without --disable-slash-commands (docs/agy-reference.md §1.2), so a prompt starting with `/` is run as an agy slash command: `/clear` is refused with exit 2 (capture jc-1.1.26-slash-clear) and never reaches the model"),
     (Fault::AgentGenericErrors, "agent-generic-errors", Profile::AcpAgent, "maps every non-SUCCESS agy result to one generic JSON-RPC internal error, so an editor cannot tell auth from quota from a timeout (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
     (Fault::AgentDiesWhenSignedOut, "agent-dies-when-signed-out", Profile::AcpAgent, "checks agy at start-up and exits when it is signed out, so the editor sees a dead agent instead of ACP's auth_required (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
     (Fault::AgentCanceledAsCancelled, "agent-canceled-as-cancelled", Profile::AcpAgent, "reports agy's own CANCELED result as stopReason cancelled though the client never cancelled (published ACP agents in front of agy (docs/contract.md, acp-agent); docs/agy-reference.md §2.1)"),
@@ -335,6 +349,9 @@ mod tests {
                 "mcp-kills-pid-only",
                 "mcp-new-conversation",
                 "mcp-drops-model",
+                "mcp-kills-only-agy-pid",
+                "mcp-partial-timeout-as-answer",
+                "mcp-runs-slash-prompts",
                 "agent-generic-errors",
                 "agent-dies-when-signed-out",
                 "agent-canceled-as-cancelled",
