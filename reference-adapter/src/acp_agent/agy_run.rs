@@ -22,6 +22,8 @@ const EXIT_GRACE_S: f64 = 2.0;
 const FAULTY_EXIT_WAIT_S: f64 = 1.0;
 /// stderr kept for messages.
 const STDERR_CAP: u64 = 64 * 1024;
+/// The faulty deadline for agy's first output (`agent-first-text-deadline`).
+const FAULTY_FIRST_TEXT_S: f64 = 60.0;
 
 /// The argv of a prompt's run.
 pub fn argv(text: &str, conversation: Option<&str>) -> Vec<String> {
@@ -80,6 +82,16 @@ fn failed_run(why: String, stderr: String, client_cancelled: bool) -> AgyRun {
     }
 }
 
+/// Never resolves, unless the faulty deadline for agy's first output is switched on.
+async fn first_text_deadline(env: &Environment, faults: &FaultSet) {
+    if faults.has(Fault::AgentFirstTextDeadline) {
+        // The bug: json mode prints its only line when the turn ends, however long.
+        tokio::time::sleep(env.scaled(FAULTY_FIRST_TEXT_S)).await;
+    } else {
+        std::future::pending::<()>().await;
+    }
+}
+
 /// Runs agy for one prompt; `cancel` resolving kills it and marks the run cancelled.
 pub async fn run(
     env: &Environment,
@@ -105,6 +117,12 @@ pub async fn run(
     };
     let envelope = tokio::select! {
         env = read => env,
+        _ = first_text_deadline(env, faults) => {
+            guard.kill_and_reap(&mut child).await;
+            stderr_task.abort();
+            let why = format!("timeout: agy printed nothing within {FAULTY_FIRST_TEXT_S}s");
+            return failed_run(why, String::new(), false);
+        }
         _ = cancel => {
             guard.kill_and_reap(&mut child).await;
             stderr_task.abort();
