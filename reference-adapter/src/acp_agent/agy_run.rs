@@ -40,6 +40,15 @@ pub fn argv(text: &str, conversation: Option<&str>) -> Vec<String> {
     argv
 }
 
+/// The model id a prompt's text names, as the faulty agent reads it
+/// (`agent-model-from-prompt-text`): the first word starting `gemini-`.
+pub fn model_named_in(text: &str) -> Option<String> {
+    text.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '.'))
+        .find(|w| w.starts_with("gemini-"))
+        .map(|w| w.trim_end_matches('.').to_string())
+}
+
 /// Reads stdout until it holds a whole envelope (printed on one line or several) or
 /// ends.
 async fn read_envelope<R: AsyncRead + Unpin>(stdout: R) -> Result<Envelope, String> {
@@ -178,6 +187,15 @@ mod tests {
             argv("hi", Some("c1"))[4..],
             ["--conversation".to_string(), "c1".to_string()]
         );
+    }
+
+    #[test]
+    fn the_faulty_reading_finds_a_model_named_in_the_text() {
+        assert_eq!(
+            model_named_in("Is gemini-3.8-pro better than gemini-3.8-flash?").as_deref(),
+            Some("gemini-3.8-pro")
+        );
+        assert_eq!(model_named_in("which model are you?"), None);
     }
 
     #[tokio::test]
