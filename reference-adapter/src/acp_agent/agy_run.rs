@@ -44,9 +44,8 @@ pub fn argv(text: &str, conversation: Option<&str>) -> Vec<String> {
 /// (`agent-model-from-prompt-text`): the first word starting `gemini-`.
 pub fn model_named_in(text: &str) -> Option<String> {
     text.split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '.'))
         .find(|w| w.starts_with("gemini-"))
-        .map(|w| w.trim_end_matches('.').to_string())
+        .map(str::to_string)
 }
 
 /// Reads stdout until it holds a whole envelope (printed on one line or several) or
