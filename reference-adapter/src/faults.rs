@@ -74,6 +74,13 @@ pub enum Fault {
     TextEarlierTurnAnswer,
     /// text: a result's usage (the whole conversation's) is reported as the turn's.
     TextCumulativeUsage,
+    /// text: no `--print-timeout` is passed, and agy's print-timeout notice is looked
+    /// for only when the client set one, so a partial answer at agy's own default is the
+    /// answer.
+    TextDefaultPrintTimeoutAsAnswer,
+    /// text: no `--print-timeout` and no kill of its own: every run is left to agy's
+    /// default print timeout, so an agy that hangs past it is waited for forever.
+    TextNoBoundOfItsOwn,
     /// mcp: every agy failure is returned as a success whose text is the error.
     McpFailureAsSuccess,
     /// mcp: every agy failure is `isError` with one generic text (auth and quota look
@@ -91,6 +98,14 @@ pub enum Fault {
     McpNewConversation,
     /// mcp: the model argument is not passed to agy.
     McpDropsModel,
+    /// mcp: the timeout kills agy's pid alone, leaving what agy started.
+    McpKillsOnlyAgyPid,
+    /// mcp: agy's print timeout is recognised only by its empty shape, so a partial
+    /// answer with agy's notice is the tool's answer.
+    McpPartialTimeoutAsAnswer,
+    /// mcp: a prompt starting with `/` is passed without `--disable-slash-commands`, so
+    /// agy runs it as one of its slash commands.
+    McpRunsSlashPrompts,
     /// acp-agent: every non-SUCCESS result is one generic JSON-RPC error.
     AgentGenericErrors,
     /// acp-agent: the agent exits at start-up when agy is signed out.
@@ -103,11 +118,16 @@ pub enum Fault {
     AgentSlowExitIsError,
     /// acp-agent: a quota stop (exit 3) is a generic error.
     AgentQuotaAsGeneric,
+    /// acp-agent: agy is killed when no output came within a fixed deadline, so a slow
+    /// but healthy turn ends in an error.
+    AgentFirstTextDeadline,
+    /// acp-agent: a model id named in the prompt text is passed to agy as `--model`.
+    AgentModelFromPromptText,
 }
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 43] = [
+    pub const ALL: [Fault; 50] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -138,6 +158,8 @@ impl Fault {
         Fault::TextNewConversationEachAsk,
         Fault::TextEarlierTurnAnswer,
         Fault::TextCumulativeUsage,
+        Fault::TextDefaultPrintTimeoutAsAnswer,
+        Fault::TextNoBoundOfItsOwn,
         Fault::McpFailureAsSuccess,
         Fault::McpGenericFailureText,
         Fault::McpEmptySuccess,
@@ -145,12 +167,17 @@ impl Fault {
         Fault::McpKillsPidOnly,
         Fault::McpNewConversation,
         Fault::McpDropsModel,
+        Fault::McpKillsOnlyAgyPid,
+        Fault::McpPartialTimeoutAsAnswer,
+        Fault::McpRunsSlashPrompts,
         Fault::AgentGenericErrors,
         Fault::AgentDiesWhenSignedOut,
         Fault::AgentCanceledAsCancelled,
         Fault::AgentEmptySuccessAsEndTurn,
         Fault::AgentSlowExitIsError,
         Fault::AgentQuotaAsGeneric,
+        Fault::AgentFirstTextDeadline,
+        Fault::AgentModelFromPromptText,
     ];
 
     /// The switch name.
@@ -176,7 +203,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 43] = [
+const FAULTS: [(Fault, &str, Profile, &str); 50] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -207,6 +234,8 @@ const FAULTS: [(Fault, &str, Profile, &str); 43] = [
     (Fault::TextNewConversationEachAsk, "text-new-conversation-each-ask", Profile::Text, "continues a conversation with an id it minted itself, which agy 1.1.x accepted; from 1.2 agy ignores an unknown id with a warning and starts a new conversation every time (docs/agy-reference.md §1.3)"),
     (Fault::TextEarlierTurnAnswer, "text-earlier-turn-answer", Profile::Text, "answers a continued conversation with the previous turn's text from its own transcript (an off-by-one), not with this run's response"),
     (Fault::TextCumulativeUsage, "text-cumulative-usage", Profile::Text, "reports a resumed run's usage as the turn's, though agy's result counts the whole conversation (docs/agy-reference.md §3.4), so the cost record charges every earlier turn again"),
+    (Fault::TextDefaultPrintTimeoutAsAnswer, "text-default-print-timeout-as-answer", Profile::Text, "passes no --print-timeout, leaving agy's default (5m, docs/agy-reference.md §1.2), and looks for agy's print-timeout notice only when it set a timeout itself, so the partial answer agy returns when its own default expires (SUCCESS, §2.4) is returned as the answer"),
+    (Fault::TextNoBoundOfItsOwn, "text-no-bound-of-its-own", Profile::Text, "passes no --print-timeout and has no timeout of its own, trusting agy's default print timeout (5m, docs/agy-reference.md §1.2) to end every run, so an agy that hangs without ever printing its timeout (agy -p hanging, changelog 1.1.1, §1.1 item 4) is waited for forever and never killed"),
     (Fault::McpFailureAsSuccess, "mcp-failure-as-success", Profile::Mcp, "returns every agy failure as a successful tool result whose text is the error, so a host takes a sign-in prompt or a quota notice for agy's answer (the MCP bridges of agy described in docs/contract.md, \"mcp\")"),
     (Fault::McpGenericFailureText, "mcp-generic-failure-text", Profile::Mcp, "returns every agy failure as isError with one generic text (`agy failed (exit code N)`), so auth, quota and a rejected model look alike to the host (docs/contract.md, \"mcp\")"),
     (Fault::McpEmptySuccess, "mcp-empty-success", Profile::Mcp, "returns agy's print timeout (exit 0, SUCCESS, empty response, zero usage: docs/agy-reference.md §2.4, S6c) as an empty success"),
@@ -214,12 +243,17 @@ const FAULTS: [(Fault, &str, Profile, &str); 43] = [
     (Fault::McpKillsPidOnly, "mcp-kills-pid-only", Profile::Mcp, "on a timeout sends SIGTERM to agy's pid alone and answers without waiting, so an agy that ignores SIGTERM outlives the call (docs/contract.md, \"mcp\")"),
     (Fault::McpNewConversation, "mcp-new-conversation", Profile::Mcp, "ignores the conversation argument and starts a new agy conversation on every call (no `--conversation`), so a host's follow-up loses its context (docs/contract.md, \"mcp\")"),
     (Fault::McpDropsModel, "mcp-drops-model", Profile::Mcp, "does not pass the model argument to agy, so every call runs on the account's default model (docs/contract.md, \"mcp\")"),
+    (Fault::McpKillsOnlyAgyPid, "mcp-kills-only-agy-pid", Profile::Mcp, "kills agy's own pid at the call's timeout (child.kill()) and waits for it, so the shells and servers agy started in its process group keep running after the tool call returned (docs/fake-agy.md \"Tool children\")"),
+    (Fault::McpPartialTimeoutAsAnswer, "mcp-partial-timeout-as-answer", Profile::Mcp, "recognises agy's print timeout only by its empty shape (SUCCESS, empty response, zero usage), so the partial answer agy 1.2.x returns with its `[agy] print timeout … returning partial output` notice (docs/agy-reference.md §2.4) is the tool's successful answer"),
+    (Fault::McpRunsSlashPrompts, "mcp-runs-slash-prompts", Profile::Mcp, "passes the host's prompt to `agy -p` as given, without --disable-slash-commands (docs/agy-reference.md §1.2), so a prompt starting with `/` is run as an agy slash command: `/clear` is refused with exit 2 (capture jc-1.1.26-slash-clear) and never reaches the model"),
     (Fault::AgentGenericErrors, "agent-generic-errors", Profile::AcpAgent, "maps every non-SUCCESS agy result to one generic JSON-RPC internal error, so an editor cannot tell auth from quota from a timeout (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
     (Fault::AgentDiesWhenSignedOut, "agent-dies-when-signed-out", Profile::AcpAgent, "checks agy at start-up and exits when it is signed out, so the editor sees a dead agent instead of ACP's auth_required (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
     (Fault::AgentCanceledAsCancelled, "agent-canceled-as-cancelled", Profile::AcpAgent, "reports agy's own CANCELED result as stopReason cancelled though the client never cancelled (published ACP agents in front of agy (docs/contract.md, acp-agent); docs/agy-reference.md §2.1)"),
     (Fault::AgentEmptySuccessAsEndTurn, "agent-empty-success-as-end-turn", Profile::AcpAgent, "ends an empty SUCCESS (agy's print-timeout shape, S6c) as end_turn with no text (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
     (Fault::AgentSlowExitIsError, "agent-slow-exit-is-error", Profile::AcpAgent, "waits for agy to exit after its result and turns a finished turn into an error when agy is slow to exit (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
     (Fault::AgentQuotaAsGeneric, "agent-quota-as-generic", Profile::AcpAgent, "reports a quota stop (exit 3, docs/agy-reference.md §2.2 item 5) as a generic error that does not name quota (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
+    (Fault::AgentFirstTextDeadline, "agent-first-text-deadline", Profile::AcpAgent, "kills agy when it printed nothing within a fixed 60 s and ends the prompt with a timeout error, though agy in json mode prints its result only at the end of a turn that may take minutes (its own default print timeout is 5m, docs/agy-reference.md §1.2, and drivers raise it to hours; one image took 39.9 s, a recorded turn ran 305 s: §6), so a slow but healthy turn never completes"),
+    (Fault::AgentModelFromPromptText, "agent-model-from-prompt-text", Profile::AcpAgent, "reads a model id out of the prompt's text (a word starting `gemini-`) and runs agy with it as --model, so a user who only names a model in a question switches the session's model; ACP selects a model through the session's config options, never through the prompt (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
 ];
 
 /// The faults switched on for this run.
@@ -315,6 +349,8 @@ mod tests {
                 "text-new-conversation-each-ask",
                 "text-earlier-turn-answer",
                 "text-cumulative-usage",
+                "text-default-print-timeout-as-answer",
+                "text-no-bound-of-its-own",
                 "mcp-failure-as-success",
                 "mcp-generic-failure-text",
                 "mcp-empty-success",
@@ -322,12 +358,17 @@ mod tests {
                 "mcp-kills-pid-only",
                 "mcp-new-conversation",
                 "mcp-drops-model",
+                "mcp-kills-only-agy-pid",
+                "mcp-partial-timeout-as-answer",
+                "mcp-runs-slash-prompts",
                 "agent-generic-errors",
                 "agent-dies-when-signed-out",
                 "agent-canceled-as-cancelled",
                 "agent-empty-success-as-end-turn",
                 "agent-slow-exit-is-error",
                 "agent-quota-as-generic",
+                "agent-first-text-deadline",
+                "agent-model-from-prompt-text",
             ]
         );
     }

@@ -37,8 +37,21 @@ fn catalogue_passes_the_reference_adapter() {
         serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
     let results = json["results"].as_array().expect("results");
     assert!(results.len() >= 20, "{} results", results.len());
-    assert!(results.iter().all(|r| r["status"] == "passed"), "{json:#}");
+    for r in results {
+        let name = r["name"].as_str().unwrap_or_default();
+        let want = if NOT_APPLICABLE_TO_THE_REFERENCE.contains(&name) {
+            "not_applicable"
+        } else {
+            "passed"
+        };
+        assert_eq!(r["status"], want, "{name}: {r:#}");
+    }
 }
+
+/// Scenarios whose premise the reference adapter does not meet by design: it passes
+/// its own `--print-timeout`, and this one judges runs on agy's default.
+const NOT_APPLICABLE_TO_THE_REFERENCE: &[&str] =
+    &["text/partial-answer-at-agy-s-default-print-timeout-is-not-an-answer"];
 
 #[test]
 fn every_fault_variant_is_caught_with_scenario_and_expectation() {

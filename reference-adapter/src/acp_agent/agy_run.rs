@@ -22,6 +22,8 @@ const EXIT_GRACE_S: f64 = 2.0;
 const FAULTY_EXIT_WAIT_S: f64 = 1.0;
 /// stderr kept for messages.
 const STDERR_CAP: u64 = 64 * 1024;
+/// The faulty deadline for agy's first output (`agent-first-text-deadline`).
+const FAULTY_FIRST_TEXT_S: f64 = 60.0;
 
 /// The argv of a prompt's run.
 pub fn argv(text: &str, conversation: Option<&str>) -> Vec<String> {
@@ -36,6 +38,14 @@ pub fn argv(text: &str, conversation: Option<&str>) -> Vec<String> {
         argv.push(id.to_string());
     }
     argv
+}
+
+/// The model id a prompt's text names, as the faulty agent reads it
+/// (`agent-model-from-prompt-text`): the first word starting `gemini-`.
+pub fn model_named_in(text: &str) -> Option<String> {
+    text.split_whitespace()
+        .find(|w| w.starts_with("gemini-"))
+        .map(str::to_string)
 }
 
 /// Reads stdout until it holds a whole envelope (printed on one line or several) or
@@ -80,6 +90,16 @@ fn failed_run(why: String, stderr: String, client_cancelled: bool) -> AgyRun {
     }
 }
 
+/// Never resolves, unless the faulty deadline for agy's first output is switched on.
+async fn first_text_deadline(env: &Environment, faults: &FaultSet) {
+    if faults.has(Fault::AgentFirstTextDeadline) {
+        // The bug: json mode prints its only line when the turn ends, however long.
+        tokio::time::sleep(env.scaled(FAULTY_FIRST_TEXT_S)).await;
+    } else {
+        std::future::pending::<()>().await;
+    }
+}
+
 /// Runs agy for one prompt; `cancel` resolving kills it and marks the run cancelled.
 pub async fn run(
     env: &Environment,
@@ -105,6 +125,12 @@ pub async fn run(
     };
     let envelope = tokio::select! {
         env = read => env,
+        _ = first_text_deadline(env, faults) => {
+            guard.kill_and_reap(&mut child).await;
+            stderr_task.abort();
+            let why = format!("timeout: agy printed nothing within {FAULTY_FIRST_TEXT_S}s");
+            return failed_run(why, String::new(), false);
+        }
         _ = cancel => {
             guard.kill_and_reap(&mut child).await;
             stderr_task.abort();
@@ -160,6 +186,15 @@ mod tests {
             argv("hi", Some("c1"))[4..],
             ["--conversation".to_string(), "c1".to_string()]
         );
+    }
+
+    #[test]
+    fn the_faulty_reading_finds_a_model_named_in_the_text() {
+        assert_eq!(
+            model_named_in("Is gemini-3.8-pro better than gemini-3.8-flash?").as_deref(),
+            Some("gemini-3.8-pro")
+        );
+        assert_eq!(model_named_in("which model are you?"), None);
     }
 
     #[tokio::test]

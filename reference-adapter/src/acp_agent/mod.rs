@@ -89,7 +89,14 @@ async fn run_prompt(
     cx: ToClient,
 ) -> Result<(), Error> {
     let sid = req.session_id.to_string();
-    let argv = agy_run::argv(&prompt_text(&req), conversation.as_deref());
+    let text = prompt_text(&req);
+    let mut argv = agy_run::argv(&text, conversation.as_deref());
+    if shared.faults.has(Fault::AgentModelFromPromptText) {
+        // The bug: the prompt is the model's text, not a command to the agent.
+        if let Some(model) = agy_run::model_named_in(&text) {
+            argv.extend(["--model".to_string(), model]);
+        }
+    }
     let run = agy_run::run(&shared.env, &shared.faults, &argv, cancel).await;
     let named = run
         .envelope

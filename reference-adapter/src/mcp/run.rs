@@ -63,6 +63,12 @@ pub fn argv(req: &ToolRequest, faults: &FaultSet) -> Vec<OsString> {
     if let Some(id) = &req.conversation_id {
         argv.extend(["--conversation".into(), id.into()]);
     }
+    // A host's prompt is text for the model: without the flag (agy 1.1.9 on, §1.2) agy
+    // would run one starting with `/` as its own slash command. Passed only then, so an
+    // agy older than the flag still takes every other prompt.
+    if req.prompt.starts_with('/') && !faults.has(Fault::McpRunsSlashPrompts) {
+        argv.push("--disable-slash-commands".into());
+    }
     argv
 }
 
@@ -103,6 +109,10 @@ pub async fn run_agy(env: &Environment, faults: &FaultSet, req: &ToolRequest) ->
                     nix::sys::signal::Signal::SIGTERM,
                 );
             }
+        } else if faults.has(Fault::McpKillsOnlyAgyPid) {
+            // The bug: SIGKILL to agy's pid alone; what agy started in its group stays.
+            guard.disarm();
+            let _ = child.kill().await;
         } else {
             guard.kill_and_reap(&mut child).await;
         }
@@ -165,5 +175,23 @@ mod tests {
     fn drops_model_leaves_the_model_out() {
         let a = argv(&req(), &FaultSet::of([Fault::McpDropsModel]));
         assert!(!a.iter().any(|s| s == "--model"));
+    }
+
+    #[test]
+    fn a_slash_prompt_is_sent_as_text_unless_the_fault_runs_it() {
+        let slash = ToolRequest {
+            prompt: "/clear".into(),
+            ..req()
+        };
+        let flag = |faults: &FaultSet| {
+            argv(&slash, faults)
+                .iter()
+                .any(|a| a == "--disable-slash-commands")
+        };
+        assert!(flag(&FaultSet::none()));
+        assert!(!flag(&FaultSet::of([Fault::McpRunsSlashPrompts])));
+        assert!(!argv(&req(), &FaultSet::none())
+            .iter()
+            .any(|a| a == "--disable-slash-commands"));
     }
 }

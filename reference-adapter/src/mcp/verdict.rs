@@ -11,6 +11,9 @@ use agy_protocol::{Envelope, Status};
 
 /// agy's exit code for an exhausted quota (docs/agy-reference.md §2.3).
 const QUOTA_EXIT: i32 = 3;
+/// agy's stderr line when its print timeout expires, whatever the response holds (1.2.6
+/// on, docs/agy-reference.md §2.4).
+const PRINT_TIMEOUT_NOTICE: &str = "[agy] print timeout";
 
 /// A tool result's text, and whether it is an error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +42,8 @@ impl ToolText {
 
 /// The tool result of `run`, made with `timeout_s` as the call's timeout.
 pub fn verdict(run: &AgyRun, timeout_s: f64, faults: &FaultSet) -> ToolText {
-    let correct = correct_verdict(run, timeout_s);
+    let reads_notice = !faults.has(Fault::McpPartialTimeoutAsAnswer);
+    let correct = correct_verdict(run, timeout_s, reads_notice);
     if !correct.is_error {
         return correct;
     }
@@ -61,7 +65,7 @@ pub fn verdict(run: &AgyRun, timeout_s: f64, faults: &FaultSet) -> ToolText {
 
 const PRINT_TIMEOUT: &str = "timeout: agy's print timeout expired";
 
-fn correct_verdict(run: &AgyRun, timeout_s: f64) -> ToolText {
+fn correct_verdict(run: &AgyRun, timeout_s: f64, reads_notice: bool) -> ToolText {
     if let Some(why) = &run.not_started {
         return ToolText::error(format!("agy could not be started: {why}"));
     }
@@ -71,7 +75,7 @@ fn correct_verdict(run: &AgyRun, timeout_s: f64) -> ToolText {
         ));
     }
     match parse_envelope(&run.stdout) {
-        Ok(env) => envelope_verdict(&env, run),
+        Ok(env) => envelope_verdict(&env, run, reads_notice),
         Err(why) if mentions_auth(&run.stderr) => ToolText::error(format!(
             "authentication required: agy is signed out ({why}; stderr: {})",
             run.stderr.trim()
@@ -84,11 +88,17 @@ fn correct_verdict(run: &AgyRun, timeout_s: f64) -> ToolText {
     }
 }
 
-fn envelope_verdict(env: &Envelope, run: &AgyRun) -> ToolText {
+fn envelope_verdict(env: &Envelope, run: &AgyRun, reads_notice: bool) -> ToolText {
     let exit = run.exit_code;
     match &env.status {
         Status::Success if exit != Some(0) => {
             ToolText::error(format!("agy failed: a SUCCESS result with exit {exit:?}"))
+        }
+        // §2.4: the notice marks the timeout; the response is what had been produced.
+        Status::Success if reads_notice && run.stderr.contains(PRINT_TIMEOUT_NOTICE) => {
+            ToolText::error(format!(
+                "{PRINT_TIMEOUT} (agy's notice on stderr; a partial answer is not the answer)"
+            ))
         }
         // S6c: SUCCESS, an empty response, zero tokens (before 1.1.8 `usage` has no
         // `cache_read_tokens`: the total is what is compared).
@@ -234,5 +244,20 @@ mod tests {
         assert!(!as_success.is_error);
         let generic = verdict(&auth, 5.0, &FaultSet::of([Fault::McpGenericFailureText]));
         assert_eq!(generic, ToolText::error("agy failed (exit code 1)".into()));
+    }
+
+    #[test]
+    fn a_partial_answer_with_agy_s_notice_is_a_timeout_unless_the_fault_takes_it() {
+        let notice =
+            "[agy] print timeout after 10s with turn in progress; returning partial output\n";
+        let partial = run(0, &envelope("SUCCESS", "The ans", "", ZERO), notice);
+        let v = verdict(&partial, 5.0, &FaultSet::none());
+        assert!(v.is_error && v.text.starts_with("timeout"), "{v:?}");
+        let taken = verdict(
+            &partial,
+            5.0,
+            &FaultSet::of([Fault::McpPartialTimeoutAsAnswer]),
+        );
+        assert_eq!(taken, ToolText::ok("The ans".into()));
     }
 }

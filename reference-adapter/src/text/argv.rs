@@ -68,8 +68,12 @@ pub fn build_argv(
         OutputMode::StreamJson => argv.extend(["--output-format".into(), "stream-json".into()]),
         OutputMode::Text => {}
     }
-    argv.push("--print-timeout".into());
-    argv.push(crate::oneshot::print_timeout(timeout_s).into());
+    if !faults.has(Fault::TextDefaultPrintTimeoutAsAnswer)
+        && !faults.has(Fault::TextNoBoundOfItsOwn)
+    {
+        argv.push("--print-timeout".into());
+        argv.push(crate::oneshot::print_timeout(timeout_s).into());
+    }
     match continuation {
         Continuation::New => {}
         Continuation::Id(id) => argv.extend(["--conversation".into(), id.into()]),
@@ -160,5 +164,24 @@ mod tests {
             ]
         );
         assert!(OutputMode::parse(Some("yaml")).is_err());
+    }
+
+    #[test]
+    fn the_faults_that_trust_agy_s_default_pass_no_print_timeout() {
+        let sel = Selection::default();
+        for fault in [
+            Fault::TextDefaultPrintTimeoutAsAnswer,
+            Fault::TextNoBoundOfItsOwn,
+        ] {
+            let argv = words(&build_argv(
+                "q",
+                OutputMode::Json,
+                5.0,
+                &Continuation::New,
+                &sel,
+                &FaultSet::of([fault]),
+            ));
+            assert_eq!(argv, ["-p", "q", "--output-format", "json"], "{fault:?}");
+        }
     }
 }

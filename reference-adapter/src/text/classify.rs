@@ -211,6 +211,7 @@ pub fn classify_text(run: &Finished, faults: &FaultSet) -> Result<Answer, Failur
     if run.stderr.contains(PRINT_TIMEOUT_NOTICE)
         && !merged
         && !faults.has(Fault::TextPrintTimeoutAsAnswer)
+        && !faults.has(Fault::TextDefaultPrintTimeoutAsAnswer)
     {
         return Err(fail(
             Outcome::Timeout,

@@ -175,7 +175,9 @@ async fn run_agy(
     let guard = GroupGuard::of(&child);
     let stdout_task = tokio::spawn(read_capped(child.stdout.take(), OUTPUT_CAP));
     let stderr_task = tokio::spawn(read_capped(child.stderr.take(), OUTPUT_CAP));
-    let status = if faults.has(Fault::TextNeverKillsHungAgy) {
+    let status = if faults.has(Fault::TextNeverKillsHungAgy)
+        || faults.has(Fault::TextNoBoundOfItsOwn)
+    {
         child.wait().await.ok()
     } else {
         match wait_for(&mut child, env.scaled(timeout_s + KILL_GRACE_S)).await {

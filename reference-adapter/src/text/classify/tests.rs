@@ -179,3 +179,23 @@ fn a_stderr_warning_stays_out_of_a_json_answer_unless_the_fault_merges_it() {
         "a text-mode run is the other fault's"
     );
 }
+
+#[test]
+fn the_default_timeout_fault_takes_the_partial_answer_at_agy_s_own_default() {
+    let notice = "[agy] print timeout after 5m0s with turn in progress; returning partial output\n";
+    let partial = run(
+        OutputMode::Json,
+        Some(0),
+        &envelope("SUCCESS", "The ans", "", 0),
+        notice,
+    );
+    assert_eq!(
+        outcome(&classify_text(&partial, &FaultSet::none())),
+        Outcome::Timeout
+    );
+    let faulty = FaultSet::of([Fault::TextDefaultPrintTimeoutAsAnswer]);
+    assert_eq!(
+        classify_text(&partial, &faulty).map(|a| a.text),
+        Ok("The ans".to_string())
+    );
+}
