@@ -35,6 +35,24 @@ pub fn resolve_command(command: &mut [String], base: &Path) {
     }
 }
 
+/// Resolves the values of `[adapter] env` that are paths relative to the config's
+/// folder: one that starts with `./` or `../`, and one with a `/` that names something
+/// there (`ORCHESTRATOR_CONFIG = "orchestrator.toml"` has no `/` and stays as given; a
+/// program reads it relative to its own working folder, the sandbox). The adapter starts
+/// in its sandbox, so a relative path would otherwise name nothing.
+pub fn resolve_env(env: &mut std::collections::BTreeMap<String, String>, base: &Path) {
+    for value in env.values_mut() {
+        let path = Path::new(value.as_str());
+        if value.is_empty() || path.is_absolute() || value.contains(':') {
+            continue;
+        }
+        let explicit = value.starts_with("./") || value.starts_with("../");
+        if explicit || (value.contains('/') && base.join(path).exists()) {
+            *value = base.join(path).display().to_string();
+        }
+    }
+}
+
 /// The files a resolved `command` names that are not there: a first word with a `/`
 /// that is no file, a bare first word not on `PATH`, and an argument that is a relative
 /// path to a file (a `/`, a file extension) that [`resolve_command`] found no file
@@ -197,5 +215,54 @@ mod tests {
             missing("[adapter]\ncommand = [\"sh\", \"agy-driver/driver.py\", \"--import\", \"tsx/esm\", \"https://x/y.js\"]\n", base),
             none
         );
+    }
+}
+
+#[cfg(test)]
+mod env_tests {
+    use super::resolve_env;
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    fn resolved(value: &str, base: &Path) -> String {
+        let mut env = BTreeMap::from([("X".to_string(), value.to_string())]);
+        resolve_env(&mut env, base);
+        env.remove("X").unwrap_or_default()
+    }
+
+    #[test]
+    fn an_env_path_relative_to_the_config_is_made_absolute() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("conf")).unwrap();
+        std::fs::write(dir.path().join("conf/o.toml"), "").unwrap();
+        let base = dir.path();
+        assert_eq!(
+            resolved("./o.toml", base),
+            base.join("./o.toml").display().to_string()
+        );
+        assert_eq!(
+            resolved("../o.toml", base),
+            base.join("../o.toml").display().to_string()
+        );
+        assert_eq!(
+            resolved("conf/o.toml", base),
+            base.join("conf/o.toml").display().to_string()
+        );
+    }
+
+    #[test]
+    fn env_values_that_are_not_relative_paths_stay_as_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path();
+        for value in [
+            "debug",
+            "/etc/hosts",
+            "gemini/pro",
+            "http://x/y",
+            "o.toml",
+            "",
+        ] {
+            assert_eq!(resolved(value, base), value, "{value}");
+        }
     }
 }

@@ -217,6 +217,7 @@ impl AdapterConfig {
                 model_arg: Some("model".into()),
                 conversation_arg: Some("conversation".into()),
                 timeout_arg: Some("timeout_s".into()),
+                continue_tool: None,
                 conversation_from: Default::default(),
                 arguments: Default::default(),
                 command: Some(reference_subcommand(binary, "mcp", extra_args)),
@@ -461,6 +462,7 @@ fn parse_config(
     };
     check_env(src, doc.get_ref().get("adapter"), &adapter, &mut diags);
     crate::adapter_command::resolve_command(&mut adapter.command, base);
+    crate::adapter_command::resolve_env(&mut adapter.env, base);
     if let Some(file) = &mut adapter.agy_calibration {
         *file = crate::adapter_calibration::resolve_calibration(file, base);
         if files == CommandFiles::MustExist {

@@ -26,6 +26,11 @@ pub struct McpTable {
     /// The argument that takes a timeout in seconds, if the tool has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_arg: Option<String>,
+    /// The tool that continues a conversation, when it is not `tool`: a conversation's
+    /// first call goes to `tool`, each later one to this (both with the conversation
+    /// argument).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continue_tool: Option<String>,
     /// What the conversation argument carries: the harness's handle (`handle`), or the
     /// conversation id the server's first result under that handle named (`result`).
     #[serde(default)]
@@ -62,6 +67,10 @@ pub enum ConversationFrom {
     /// The conversation id the server's first result named (`conversation_id` in its
     /// text or structured content); the first call passes none.
     Result,
+    /// A folder of its own per handle, made in the sandbox when the handle is first
+    /// used: the server keys its conversations by working folder (a `workspace`
+    /// argument).
+    Folder,
 }
 
 fn default_prompt_arg() -> String {
@@ -87,8 +96,13 @@ impl McpTable {
                 out.push(v.clone());
             }
         }
-        if self.conversation_from == ConversationFrom::Result {
-            out.extend(["--conversation-from-result".to_string()]);
+        match self.conversation_from {
+            ConversationFrom::Handle => {}
+            ConversationFrom::Result => out.push("--conversation-from-result".to_string()),
+            ConversationFrom::Folder => out.push("--conversation-folder".to_string()),
+        }
+        if let Some(tool) = &self.continue_tool {
+            out.extend(["--continue-tool".to_string(), tool.clone()]);
         }
         if let Some(field) = &self.conversation_field {
             out.extend(["--conversation-field".to_string(), field.clone()]);
@@ -181,6 +195,7 @@ pub fn read_mcp_table(
         }
     }
     push_empty_texts(&table, src, &at, diags);
+    push_continue_problems(&table, src, &at, diags);
     if table.command.as_ref().is_some_and(Vec::is_empty) {
         diags.push(
             Diagnostic::at(src, at("command"), "`command` of `[mcp]` is empty").with_hint(
@@ -206,6 +221,31 @@ pub fn read_mcp_table(
 }
 
 /// An empty `conversation_field` or `outside_profile`, located with a hint.
+/// A `continue_tool` that is empty, is `tool` itself, or has no conversation argument
+/// to say which conversation it continues.
+fn push_continue_problems(
+    table: &McpTable,
+    src: &SourceFile,
+    at: &dyn Fn(&str) -> usize,
+    diags: &mut Diagnostics,
+) {
+    let Some(next) = &table.continue_tool else {
+        return;
+    };
+    let problem = if next.trim().is_empty() {
+        Some(("`continue_tool` of `[mcp]` is empty".to_string(), "name the tool that continues a conversation, as `tools/list` shows it, or leave the key out"))
+    } else if next == &table.tool {
+        Some((format!("`continue_tool` of `[mcp]` is `tool` itself (`{next}`)"), "leave the key out: a tool that both starts and continues conversations needs only `conversation_arg`"))
+    } else if table.conversation_arg.is_none() {
+        Some((format!("`continue_tool` of `[mcp]` names `{next}`, but no `conversation_arg` says which conversation it continues"), "name the argument both tools take the conversation in (`conversation_arg = \"workspace\"`, with `conversation_from = \"folder\"` for a server that keys conversations by folder)"))
+    } else {
+        None
+    };
+    if let Some((message, hint)) = problem {
+        diags.push(Diagnostic::at(src, at("continue_tool"), message).with_hint(hint));
+    }
+}
+
 fn push_empty_texts(
     table: &McpTable,
     src: &SourceFile,
@@ -272,6 +312,52 @@ mod tests {
             .expect("valid")
             .expect("table");
         assert_eq!(full.unmapped_premises(), Vec::<Premise>::new());
+    }
+
+    #[test]
+    fn a_continue_tool_keyed_by_folder_becomes_bridge_options() {
+        // agent-intern 0.33.0 continues with `antigravity_continue`, keyed by workspace
+        // (agent_intern/antigravity_tools.py:143-150).
+        let t = read("[mcp]\ntool = \"ask\"\ncontinue_tool = \"cont\"\nconversation_arg = \"workspace\"\nconversation_from = \"folder\"\n")
+            .expect("parses")
+            .expect("present");
+        assert_eq!(
+            t.bridge_options(),
+            [
+                "--tool",
+                "ask",
+                "--prompt-arg",
+                "prompt",
+                "--conversation-arg",
+                "workspace",
+                "--conversation-folder",
+                "--continue-tool",
+                "cont"
+            ]
+        );
+        assert!(!t.unmapped_premises().contains(&Premise::Continuation));
+    }
+
+    #[test]
+    fn a_continue_tool_without_a_conversation_argument_or_the_tool_itself_is_located() {
+        for (text, words) in [
+            (
+                "[mcp]\ntool = \"ask\"\ncontinue_tool = \"cont\"\n",
+                "no `conversation_arg`",
+            ),
+            (
+                "[mcp]\ntool = \"ask\"\nconversation_arg = \"c\"\ncontinue_tool = \"ask\"\n",
+                "is `tool` itself",
+            ),
+            (
+                "[mcp]\ntool = \"ask\"\nconversation_arg = \"c\"\ncontinue_tool = \" \"\n",
+                "is empty",
+            ),
+        ] {
+            let err = read(text).expect_err(text);
+            assert!(err.contains(words), "{err}");
+            assert!(err.contains("a.toml:"), "located: {err}");
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! `tool_call` is one `tools/call` of the configured tool, its reply the class the
 //! result's text names (docs/driver-protocol.md, "mcp").
 
+use super::mcp_conversations::{Conversations, Turn};
 use super::mcp_error::{ArgumentError, ServerError};
 use super::mcp_tool::{
     bridge_failure, named_conversation, tool_reply, BridgeFailure, ToolAsk, ToolShape,
@@ -10,6 +11,7 @@ use super::mcp_tool::{
 };
 use super::BridgeArgs;
 use crate::launch::{Launch, LaunchError, TreeGuard};
+use crate::mcp_table::ConversationFrom;
 use agy_protocol::driver::{OpResult, Reply, Request, RequestOp};
 use rmcp::service::{Peer, RunningService};
 use rmcp::{RoleClient, ServiceExt};
@@ -20,10 +22,6 @@ use tokio::sync::Mutex;
 
 /// The bridge's stdout, shared by the calls in flight: one reply per line.
 type Out = Arc<Mutex<Box<dyn AsyncWrite + Send + Unpin>>>;
-
-/// Conversation handle → the id the server's first result under it named (only with
-/// `--conversation-from-result`).
-type Named = Arc<std::sync::Mutex<std::collections::BTreeMap<String, String>>>;
 
 /// How long closing the server may take after `shutdown` or the end of stdin (stdin
 /// closed, then SIGTERM, then SIGKILL); the runner's group kill follows anyway.
@@ -57,7 +55,14 @@ fn shape_of(args: &BridgeArgs, fixed: rmcp::model::JsonObject) -> Option<ToolSha
         model_arg: args.model_arg.clone(),
         conversation_arg: args.conversation_arg.clone(),
         timeout_arg: args.timeout_arg.clone(),
-        conversation_from_result: args.conversation_from_result,
+        continue_tool: args.continue_tool.clone(),
+        conversation_from: if args.conversation_folder {
+            ConversationFrom::Folder
+        } else if args.conversation_from_result {
+            ConversationFrom::Result
+        } else {
+            ConversationFrom::Handle
+        },
         conversation_field: args
             .conversation_field
             .clone()
@@ -133,7 +138,7 @@ pub async fn serve(args: BridgeArgs) -> i32 {
         }
     };
     let shape = shape_of(&args, fixed).map(Arc::new);
-    let named = Named::default();
+    let named = Conversations::default();
     let out: Out = Arc::new(Mutex::new(Box::new(tokio::io::stdout())));
     // The bridge runs in the sandbox the runner made: the server inherits it.
     let launched = Launch::inherited(&args.command).map_err(|e| match e {
@@ -191,7 +196,7 @@ async fn answer(
     request: Request,
     peer: Result<Peer<RoleClient>, ServerError>,
     shape: Option<&ToolShape>,
-    named: &Named,
+    named: &Conversations,
 ) -> Reply {
     let id = request.id;
     let peer = match peer {
@@ -253,7 +258,7 @@ async fn call(
     peer: &Peer<RoleClient>,
     shape: Option<&ToolShape>,
     mut ask: ToolAsk,
-    named: &Named,
+    named: &Conversations,
 ) -> Reply {
     let Some(shape) = shape else {
         return bridge_failure(
@@ -263,36 +268,41 @@ async fn call(
         );
     };
     let handle = ask.conversation.clone();
-    if shape.conversation_from_result {
-        ask.conversation = handle
-            .as_ref()
-            .and_then(|h| named.lock().ok().and_then(|m| m.get(h).cloned()));
+    let turn = handle.as_deref().map(|h| named.begin(h));
+    if let Some(h) = &handle {
+        let work = std::env::current_dir().unwrap_or_default();
+        ask.conversation = match named.argument(shape.conversation_from, h, &work) {
+            Ok(value) => value,
+            Err(e) => {
+                let why = format!("the folder of conversation `{h}` could not be made: {e}");
+                return bridge_failure(id, BridgeFailure::BadRequest, why);
+            }
+        };
     }
     let args = match shape.arguments(&ask) {
         Ok(a) => a,
         Err(e) => return bridge_failure(id, BridgeFailure::BadRequest, e.to_string()),
     };
-    let params = rmcp::model::CallToolRequestParams::new(shape.tool.clone()).with_arguments(args);
+    let tool = match (&shape.continue_tool, turn) {
+        (Some(next), Some(Turn::Later)) => next.clone(),
+        _ => shape.tool.clone(),
+    };
+    let params = rmcp::model::CallToolRequestParams::new(tool.clone()).with_arguments(args);
     match peer.call_tool(params).await {
         Ok(result) => {
-            if let (true, Some(h), Some(found)) = (
-                shape.conversation_from_result,
+            if let (ConversationFrom::Result, Some(h), Some(found)) = (
+                shape.conversation_from,
                 handle,
                 named_conversation(&result, &shape.conversation_field),
             ) {
-                if let Ok(mut m) = named.lock() {
-                    m.entry(h).or_insert(found);
-                }
+                named.name(&h, found);
             }
             tool_reply(id, &result)
         }
         Err(e) => bridge_failure(
             id,
             BridgeFailure::Mcp,
-            format!(
-                "tools/call of `{}` failed (no tool result): {e}",
-                shape.tool
-            ),
+            format!("tools/call of `{tool}` failed (no tool result): {e}"),
         ),
     }
 }

@@ -1,6 +1,6 @@
 //! `agy-harness check` on an `mcp` adapter config: start the server, list its tools
 //! with their arguments (from each tool's input schema), and say which tool is missing
-//! when `[mcp] tool` names one the server does not offer.
+//! when `[mcp] tool` or `continue_tool` names one the server does not offer.
 
 use super::mcp::start_server;
 use super::mcp_error::ServerError;
@@ -56,11 +56,13 @@ pub async fn check_mcp_server(
         within,
     })??;
     let names: Vec<String> = listed.iter().map(|t| t.name.to_string()).collect();
-    if !names.contains(&table.tool) {
-        return Err(ServerError::NoSuchTool {
-            tool: table.tool.clone(),
-            offered: names,
-        });
+    for tool in std::iter::once(&table.tool).chain(&table.continue_tool) {
+        if !names.contains(tool) {
+            return Err(ServerError::NoSuchTool {
+                tool: tool.clone(),
+                offered: names,
+            });
+        }
     }
     Ok(listed.iter().map(signature).collect())
 }

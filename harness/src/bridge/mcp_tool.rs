@@ -20,8 +20,10 @@ pub struct ToolShape {
     pub conversation_arg: Option<String>,
     /// The argument that takes the timeout in seconds.
     pub timeout_arg: Option<String>,
-    /// The conversation argument takes the id a result named, not the handle.
-    pub conversation_from_result: bool,
+    /// The tool that continues a conversation, when it is not `tool`.
+    pub continue_tool: Option<String>,
+    /// What the conversation argument takes for a handle.
+    pub conversation_from: crate::mcp_table::ConversationFrom,
     /// The field of a result that names its conversation.
     pub conversation_field: String,
     /// Arguments every call carries.
@@ -214,7 +216,8 @@ mod tests {
             model_arg: Some("m".into()),
             conversation_arg: None,
             timeout_arg: Some("t".into()),
-            conversation_from_result: false,
+            continue_tool: None,
+            conversation_from: crate::mcp_table::ConversationFrom::Handle,
             conversation_field: DEFAULT_CONVERSATION_FIELD.into(),
             fixed: JsonObject::new(),
         }

@@ -9,6 +9,7 @@ pub mod acp_agent;
 pub mod mcp;
 mod mcp_check;
 mod mcp_class;
+mod mcp_conversations;
 mod mcp_error;
 mod mcp_tool;
 
@@ -68,8 +69,16 @@ pub struct BridgeArgs {
     pub timeout_arg: Option<String>,
     /// mcp: the conversation argument takes the conversation id the first result under
     /// a handle named, not the handle.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "conversation_folder")]
     pub conversation_from_result: bool,
+    /// mcp: the conversation argument takes a folder of its own per handle, made in
+    /// the bridge's working folder (the sandbox's) when the handle is first used.
+    #[arg(long)]
+    pub conversation_folder: bool,
+    /// mcp: the tool that continues a conversation: a handle's first call goes to
+    /// `--tool`, each later one to this.
+    #[arg(long, value_name = "NAME")]
+    pub continue_tool: Option<String>,
     /// mcp: the field of a result that names its conversation (default
     /// `conversation_id`).
     #[arg(long, value_name = "NAME")]
