@@ -13,7 +13,6 @@ use crate::scenario::{parse_scenario, Scenario};
 use crate::shape_inference::{infer_outside, render_outside, MCP_NEUTRAL_RUN};
 use agy_protocol::diag::SourceFile;
 use agy_protocol::journal::JournalRecord;
-use agy_protocol::Profile;
 use std::path::Path;
 
 /// Why the neutral run could not be read.
@@ -88,7 +87,10 @@ async fn infer_from(
 ) -> Result<String, InferError> {
     let (result, journal) = neutral_run(scenario, config, fake).await?;
     let profile = scenario.meta.profile;
-    if profile == Profile::Mcp {
+    let mcp_client = crate::profile::Reach::Driverless {
+        client: crate::profile::Client::Mcp,
+    };
+    if crate::profile::unit(profile).reach == mcp_client {
         let answered = result.status == Status::Passed;
         return Ok(render_outside(infer_outside(&journal, answered).as_deref()));
     }

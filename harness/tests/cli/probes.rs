@@ -9,10 +9,6 @@ use crate::support::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-fn workspace() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
-
 /// An adapter config: the reference adapter with `AGY_BIN` naming a wrapper that runs
 /// `agy --version` before the real command (every time, or once per scenario). The
 /// driver's command sets it: the config's `env` may not replace the sandbox's `AGY_BIN`.
@@ -22,44 +18,19 @@ fn probing_config(t: &TestDir, every_run: bool, strict: bool) -> PathBuf {
     } else {
         "[ -e \"$AGY_DRIVER_STATE_DIR/probed\" ] && exec agy \"$@\"\ntouch \"$AGY_DRIVER_STATE_DIR/probed\"\n"
     };
-    let wrapper = t.write(
-        "probe-first-agy",
-        &format!("#!/bin/sh\n{once}agy --version </dev/null >/dev/null 2>&1\nexec agy \"$@\"\n"),
-    );
-    let mut perms = std::fs::metadata(&wrapper).expect("wrapper").permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&wrapper, perms).expect("chmod");
-    let adapter =
-        Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
-    t.write(
-        "adapter.toml",
-        &format!(
-            "[adapter]\nname = \"probe first\"\ncommand = [\"/usr/bin/env\", {:?}, {:?}]\nprofiles = [\"oneshot\", \"session\"]\nstrict = {strict}\n",
-            format!("AGY_BIN={}", wrapper.display()),
-            adapter.display().to_string()
-        ),
-    )
+    let body = format!("{once}agy --version </dev/null >/dev/null 2>&1\nexec agy \"$@\"\n");
+    wrapped_reference_config(t, &body, "[\"oneshot\", \"session\"]", strict)
 }
 
-fn run_catalogue(config: &Path, report: &Path) -> (Option<i32>, serde_json::Value, String) {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-    cmd.current_dir(workspace())
-        .args(["--color", "never", "run", "--adapter"])
-        .arg(config)
-        .arg("--report")
-        .arg(format!("json={}", report.display()))
-        .arg("scenarios/session");
-    let out = run(cmd, Duration::from_secs(300));
-    let json = serde_json::from_str(&std::fs::read_to_string(report).expect("report"))
-        .expect("json report");
-    (out.status.code(), json, text(&out.stdout))
+fn run_catalogue(t: &TestDir, config: &Path) -> (Option<i32>, serde_json::Value, String) {
+    run_with_json_report(t, config, "scenarios/session", Duration::from_secs(300))
 }
 
 #[test]
 fn one_version_probe_per_scenario_passes_the_session_catalogue() {
     let t = TestDir::new();
     let config = probing_config(&t, false, true);
-    let (code, _, stdout) = run_catalogue(&config, &t.path().join("r.json"));
+    let (code, _, stdout) = run_catalogue(&t, &config);
     assert_eq!(code, Some(0), "{stdout}");
 }
 
@@ -67,7 +38,7 @@ fn one_version_probe_per_scenario_passes_the_session_catalogue() {
 fn a_probe_before_every_run_breaks_only_the_probe_bound() {
     let t = TestDir::new();
     let config = probing_config(&t, true, true);
-    let (code, json, stdout) = run_catalogue(&config, &t.path().join("r.json"));
+    let (code, json, stdout) = run_catalogue(&t, &config);
     assert_eq!(code, Some(1), "{stdout}");
     let results = json["results"].as_array().expect("results");
     let failed: Vec<&serde_json::Value> =
@@ -93,7 +64,7 @@ fn a_probe_before_every_run_is_advice_in_every_report_format_unless_strict() {
     let config = probing_config(&t, true, false);
     let reports = ["json", "junit", "markdown", "html"].map(|f| (f, t.path().join(f)));
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-    cmd.current_dir(workspace())
+    cmd.current_dir(agy_test_support::workspace())
         .args(["--color", "never", "run", "--adapter"])
         .arg(&config);
     for (format, path) in &reports {

@@ -5,49 +5,15 @@
 //! every run.
 
 use crate::support::*;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-fn workspace() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
-
 /// The reference adapter with `AGY_BIN` naming a wrapper that runs agy with `extra`
-/// added to its argv.
-fn config_with(t: &TestDir, extra: &str) -> PathBuf {
-    let wrapper = t.write(
-        "flagged-agy",
-        &format!("#!/bin/sh\nexec agy \"$@\" {extra}\n"),
-    );
-    let mut perms = std::fs::metadata(&wrapper).expect("wrapper").permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&wrapper, perms).expect("chmod");
-    let adapter =
-        Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
-    t.write(
-        "adapter.toml",
-        &format!(
-            "[adapter]\nname = \"flagged\"\ncommand = [\"/usr/bin/env\", {:?}, {:?}]\nprofiles = [\"session\"]\nstrict = true\n",
-            format!("AGY_BIN={}", wrapper.display()),
-            adapter.display().to_string()
-        ),
-    )
-}
-
+/// added to its argv, run on the slash-line scenario.
 fn run_slash_scenario(t: &TestDir, extra: &str) -> (Option<i32>, serde_json::Value, String) {
-    let config = config_with(t, extra);
-    let report = t.path().join("r.json");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-    cmd.current_dir(workspace())
-        .args(["--color", "never", "run", "--adapter"])
-        .arg(&config)
-        .arg("--report")
-        .arg(format!("json={}", report.display()))
-        .arg("scenarios/session/slash-line-ends-the-session.toml");
-    let out = run(cmd, Duration::from_secs(120));
-    let json = serde_json::from_str(&std::fs::read_to_string(&report).expect("report"))
-        .expect("json report");
-    (out.status.code(), json, text(&out.stdout))
+    let body = format!("exec agy \"$@\" {extra}\n");
+    let config = wrapped_reference_config(t, &body, "[\"session\"]", true);
+    let scenario = "scenarios/session/slash-line-ends-the-session.toml";
+    run_with_json_report(t, &config, scenario, Duration::from_secs(120))
 }
 
 #[test]

@@ -122,6 +122,52 @@ pub fn run_example(config: &str, scenarios: &str) -> String {
     stdout
 }
 
+/// An adapter config running the reference adapter of `profiles` with `AGY_BIN`
+/// naming a shell wrapper of agy whose body is `wrapper` (it ends by running agy).
+pub fn wrapped_reference_config(
+    t: &TestDir,
+    wrapper: &str,
+    profiles: &str,
+    strict: bool,
+) -> PathBuf {
+    let script = t.write("wrapped-agy", &format!("#!/bin/sh\n{wrapper}"));
+    let mut perms = std::fs::metadata(&script).expect("wrapper").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).expect("chmod");
+    let adapter =
+        Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("agy-reference-adapter");
+    t.write(
+        "adapter.toml",
+        &format!(
+            "[adapter]\nname = \"wrapped agy\"\ncommand = [\"/usr/bin/env\", {:?}, {:?}]\nprofiles = {profiles}\nstrict = {strict}\n",
+            format!("AGY_BIN={}", script.display()),
+            adapter.display().to_string()
+        ),
+    )
+}
+
+/// `agy-harness run --adapter CONFIG SCENARIOS` from the workspace root with a JSON
+/// report: its exit code, the report and its stdout.
+pub fn run_with_json_report(
+    t: &TestDir,
+    config: &Path,
+    scenarios: &str,
+    within: Duration,
+) -> (Option<i32>, serde_json::Value, String) {
+    let report = t.path().join("r.json");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.current_dir(agy_test_support::workspace())
+        .args(["--color", "never", "run", "--adapter"])
+        .arg(config)
+        .arg("--report")
+        .arg(format!("json={}", report.display()))
+        .arg(scenarios);
+    let out = run(cmd, within);
+    let json = serde_json::from_str(&std::fs::read_to_string(&report).expect("report"))
+        .expect("json report");
+    (out.status.code(), json, text(&out.stdout))
+}
+
 /// pids parsed from a stand-in's ready line.
 pub fn pids(line: &str) -> Vec<u32> {
     line.split_whitespace()
