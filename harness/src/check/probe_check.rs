@@ -1,9 +1,11 @@
 //! Probe invocations: `agy --version`, `agy models`, a slash command (`-p /usage`),
 //! `agy update`, any other subcommand. They are not turns: the journal checks leave them
 //! out, and this check bounds them by kind (`[expect.probes]`, else
-//! [`ProbeExpect::DEFAULT`]). agy's record sets no bound on how often an adapter may
-//! probe, so a probe past its bound is a cost the report shows ([`PROBE_COST`]), advice
-//! unless the adapter config is strict, and the rest of the scenario is judged as usual.
+//! [`ProbeExpect::DEFAULT`]). agy's record sets no bound on how often an adapter may ask
+//! agy its version or its models, so such a probe past its bound is a cost the report
+//! shows ([`PROBE_COST`]), advice unless the adapter config is strict, and the rest of
+//! the scenario is judged as usual; a slash command, `update` or another subcommand
+//! past its bound acts on agy, and fails the scenario.
 
 use super::failure::Failure;
 use super::journal_check::show_argv;
@@ -47,6 +49,18 @@ impl ProbeKind {
         }
     }
 
+    /// Whether a run past the bound is only a cost: asking agy its version or its
+    /// models, or starting it idle, changes nothing, and agy's record sets no bound on
+    /// them. A slash command runs instead of the turn it was meant for, `update`
+    /// replaces the agy under test and another subcommand acts: past its bound each is
+    /// judged as the contract.
+    fn is_cost(self) -> bool {
+        matches!(
+            self,
+            ProbeKind::Version | ProbeKind::Models | ProbeKind::IdleStart
+        )
+    }
+
     fn bound(self, e: &ProbeExpect) -> u32 {
         match self {
             ProbeKind::Version => e.version,
@@ -80,8 +94,9 @@ pub fn probe_kind(r: &JournalRecord) -> Option<ProbeKind> {
     })
 }
 
-/// Every probe kind that ran more often than its bound, as advice ([`PROBE_COST`]):
-/// the count, and each probe's argv as evidence.
+/// Every probe kind that ran more often than its bound, with the count and each
+/// probe's argv as evidence: advice ([`PROBE_COST`]) for a kind that only costs
+/// ([`ProbeKind::is_cost`]), the contract for the others.
 pub fn check_probes(e: &ProbeExpect, obs: &Observation) -> Vec<Failure> {
     let kinds = [
         ProbeKind::Version,
@@ -109,7 +124,7 @@ pub fn check_probes(e: &ProbeExpect, obs: &Observation) -> Vec<Failure> {
                 )
                 .closest("a scenario that allows more says so in `[expect.probes]`")
                 .evidence(seen.iter().map(|r| show_argv(r)))
-                .seed_choice(Some(&PROBE_COST.to_string())),
+                .seed_choice(kind.is_cost().then(|| PROBE_COST.to_string()).as_ref()),
             );
         }
     }
@@ -163,5 +178,26 @@ mod tests {
             ..ProbeExpect::DEFAULT
         };
         assert!(check_probes(&allowed, &obs).is_empty());
+    }
+
+    #[test]
+    fn a_slash_command_or_an_update_past_its_bound_is_the_contract_not_a_cost() {
+        // A host's `/clear` run as agy's slash command never reaches the model
+        // (capture jc-1.1.26-slash-clear); `agy update` replaces the agy under test.
+        let obs = Observation {
+            journal: vec![
+                record(1, 1, &["agy", "--print=/clear"], 0, Some(1)),
+                record(2, 2, &["agy", "update"], 2, Some(3)),
+            ],
+            ..Observation::default()
+        };
+        let bounds = ProbeExpect {
+            slash_commands: 0,
+            ..ProbeExpect::DEFAULT
+        };
+        let f = check_probes(&bounds, &obs);
+        let keys: Vec<&str> = f.iter().map(|f| f.expectation.as_str()).collect();
+        assert_eq!(keys, ["slash_commands", "update"], "{f:?}");
+        assert!(f.iter().all(|f| f.seed_choice.is_none()), "{f:?}");
     }
 }
