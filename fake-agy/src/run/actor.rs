@@ -56,7 +56,10 @@ fn run_step(
 ) -> Result<(), FakeError> {
     match step {
         Step::Default(spec) => match (s.setup().mode(), place) {
-            (RunMode::Persistent, Place::Invocation(serve_lines)) => serve_lines(s, ctx)?,
+            (RunMode::Persistent, Place::Invocation(serve_lines)) => {
+                ctx.line_default = spec.0.clone();
+                serve_lines(s, ctx)?
+            }
             (_, Place::Turn) => default_turn(s, &spec.0)?,
             (_, Place::Invocation(_)) => default_run(s, &spec.0)?,
         },

@@ -13,7 +13,7 @@ use crate::session::{Session, UsageUpdate};
 use crate::turn::default_turn::default_turn;
 use crate::turn::situations::answer_question;
 use agy_protocol::calibration::SlashOnStdin;
-use agy_protocol::script::{DefaultSpec, InitAt};
+use agy_protocol::script::InitAt;
 use agy_protocol::stream::{parse_input_line, InputLineError};
 use agy_protocol::{Envelope, Status};
 
@@ -80,7 +80,8 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
             }
         };
         if steps.is_empty() {
-            default_turn(s, &DefaultSpec::default())?;
+            let spec = ctx.line_default.clone();
+            default_turn(s, &spec)?;
         } else {
             run_steps(s, &steps, Place::Turn, ctx)?;
         }

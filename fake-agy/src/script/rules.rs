@@ -161,6 +161,10 @@ pub struct TurnContext {
     /// `malformed_lines = "skip"`: lines without message or content, or not JSON, are
     /// skipped with a warning instead of ending the session.
     pub skip_malformed: bool,
+    /// The options of the invocation's `default` step that serves the stdin lines: a
+    /// line no turn rule answers gets the default turn with them (`response`,
+    /// `duration`, …), as the same step gives a print run its one turn.
+    pub line_default: agy_protocol::script::DefaultSpec,
 }
 
 #[cfg(test)]

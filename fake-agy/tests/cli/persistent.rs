@@ -510,3 +510,23 @@ async fn an_idle_start_plays_no_scripted_step_and_leaves_the_first_rule_to_the_n
     let journal = sb.journal();
     assert_eq!(journal[0].rule.as_deref(), Some("none: idle start"));
 }
+
+// Regression: a persistent invocation's `default` step with options answered its lines
+// with the plain default turn (`Done.`), so a scenario written for one print run per
+// prompt gave an agent that keeps one process per session an answer nobody scripted.
+#[tokio::test]
+async fn an_invocation_s_default_options_answer_each_line_no_turn_rule_answers() {
+    let sb = Sandbox::new();
+    let script = "[[invocation]]\nsteps = [{ default = { response = \"The build is green.\" } }]\n";
+    let mut d = Driver::start(&sb, Some(script), &[], &[]);
+    d.send(&user("run the tests")).await;
+    let first = d.turn().await;
+    d.send(&user("and again")).await;
+    let second = d.turn().await;
+    for turn in [&first, &second] {
+        let result = &turn.last().expect("result")["result"];
+        assert_eq!(result["response"], "The build is green.", "{turn:?}");
+    }
+    let (status, _) = d.finish().await;
+    assert_eq!(status.code(), Some(0));
+}
