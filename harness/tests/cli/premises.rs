@@ -93,6 +93,20 @@ fn a_premise_the_adapter_does_not_offer_is_not_applicable_in_every_report() {
     assert!(html.contains("model-choice"), "{html}");
 }
 
+/// `agy-harness check --infer --adapter CONFIG` with the built fake-agy: its stdout,
+/// once it exited 0.
+fn check_infer(config: &Path) -> String {
+    let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
+    cmd.env(AGY_HARNESS_FAKE_AGY, fake)
+        .args(["--color", "never", "check", "--infer", "--adapter"])
+        .arg(config);
+    let out = run(cmd, Duration::from_secs(120));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    stdout
+}
+
 #[test]
 fn check_infers_what_the_reference_adapter_offers_from_a_neutral_run() {
     let t = TestDir::new();
@@ -105,14 +119,7 @@ fn check_infers_what_the_reference_adapter_offers_from_a_neutral_run() {
             adapter.display().to_string()
         ),
     );
-    let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-    cmd.env(AGY_HARNESS_FAKE_AGY, fake)
-        .args(["--color", "never", "check", "--infer", "--adapter"])
-        .arg(&config);
-    let out = run(cmd, Duration::from_secs(120));
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let stdout = check_infer(&config);
     let line = stdout
         .lines()
         .find(|l| l.starts_with("offers = ["))
@@ -148,15 +155,7 @@ fn infer_mcp(t: &TestDir, agy_bin: Option<&str>) -> String {
             "[adapter]\nname = \"reference mcp\"\ncommand = {command}\nprofiles = [\"mcp\"]\n\n[mcp]\ntool = \"agy\"\ntimeout_arg = \"timeout_s\"\n"
         ),
     );
-    let fake = Path::new(env!("CARGO_BIN_EXE_agy-harness")).with_file_name("fake-agy");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_agy-harness"));
-    cmd.env(AGY_HARNESS_FAKE_AGY, fake)
-        .args(["--color", "never", "check", "--infer", "--adapter"])
-        .arg(&config);
-    let out = run(cmd, Duration::from_secs(120));
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    stdout
+    check_infer(&config)
 }
 
 #[test]
