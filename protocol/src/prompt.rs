@@ -50,6 +50,40 @@ fn followed_by(lower: &[String], first: &[&str], then: &[&str], window: usize) -
     })
 }
 
+/// Words that make the request after them a prohibition: "Do not invoke MCP servers",
+/// "don't run any command" (`don't` splits into `don` and `t`).
+const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "without", "avoid", "nor", "don", "dont", "cannot", "t",
+];
+
+/// How many words before a request a negation still reaches.
+const NEGATION_REACH: usize = 3;
+
+/// The prompt's clauses (split at `.`, `,`, `;`, `:`, `!`, `?` and line ends), each as
+/// its lower-case words: a negation reaches no further than its clause.
+fn clauses(prompt: &str) -> Vec<Vec<String>> {
+    prompt
+        .split(['.', ',', ';', ':', '!', '?', '\n'])
+        .map(|c| words(c).iter().map(|w| w.to_lowercase()).collect())
+        .collect()
+}
+
+/// [`followed_by`] for a request, clause by clause: a word of `verbs` followed within
+/// `window` words by a word of `objects`, the verb not within [`NEGATION_REACH`] words
+/// after a negation of its clause.
+fn asks_for(clauses: &[Vec<String>], verbs: &[&str], objects: &[&str], window: usize) -> bool {
+    clauses.iter().any(|lower| {
+        lower.iter().enumerate().any(|(i, w)| {
+            let negated = lower[i.saturating_sub(NEGATION_REACH)..i]
+                .iter()
+                .any(|n| NEGATIONS.contains(&n.as_str()));
+            verbs.contains(&w.as_str())
+                && !negated
+                && followed_by(&lower[i..], &[w.as_str()], objects, window)
+        })
+    })
+}
+
 /// Reads a prompt. Plain word matching, no regexes: this runs on every default turn
 /// and a regex compile would dominate fake-agy's start-up.
 pub fn read_prompt(prompt: &str) -> PromptReading {
@@ -86,15 +120,16 @@ pub fn read_prompt(prompt: &str) -> PromptReading {
     } else {
         (1024, 1024)
     };
-    let gated = if has(&["mcp"]) {
+    let clauses = clauses(prompt);
+    let gated = if asks_for(&clauses, &["use", "call", "invoke", "query"], &["mcp"], 4) {
         Some(GatedTool::Mcp)
-    } else if followed_by(
-        &lower,
+    } else if asks_for(
+        &clauses,
         &["run", "execute"],
         &["command", "shell", "script"],
         6,
-    ) || followed_by(
-        &lower,
+    ) || asks_for(
+        &clauses,
         &["create", "write", "delete", "edit", "modify"],
         &["file", "files"],
         5,
@@ -213,6 +248,28 @@ mod tests {
         );
         assert_eq!(read_prompt("call the mcp tool").gated, Some(GatedTool::Mcp));
         assert_eq!(read_prompt("say hi").gated, None);
+    }
+
+    // Regression: orchestrator-mcp-server's preamble ("Do not … invoke MCP servers")
+    // read as a request for an MCP tool, so every unscripted turn was denied.
+    #[test]
+    fn a_prohibition_is_not_a_request_for_a_gated_tool() {
+        for prompt in [
+            "Do not invoke MCP servers; review the diff.",
+            "Answer only. Don't run any shell command.",
+            "Never create files, just explain.",
+            "Which MCP servers are configured?",
+        ] {
+            assert_eq!(read_prompt(prompt).gated, None, "{prompt}");
+        }
+        assert_eq!(
+            read_prompt("Do not guess: use the MCP tool to look it up").gated,
+            Some(GatedTool::Mcp)
+        );
+        assert_eq!(
+            read_prompt("Please run the shell command ls").gated,
+            Some(GatedTool::Command)
+        );
     }
 
     #[test]

@@ -87,18 +87,27 @@ fn seconds(s: f64) -> serde_json::Value {
 pub const DEFAULT_CONVERSATION_FIELD: &str = "conversation_id";
 
 /// The conversation id a tool result names in `field`: `structuredContent.<field>`, else
+/// the field of its text when the text is a JSON object (`null` names none), else
 /// `<field>` in its text followed by `=`, `:` or `":"` and the id.
 pub fn named_conversation(result: &CallToolResult, field: &str) -> Option<String> {
-    if let Some(id) = result
-        .structured_content
-        .as_ref()
-        .and_then(|v| v.get(field))
-        .and_then(|v| v.as_str())
-        .filter(|id| !id.is_empty())
-    {
-        return Some(id.to_string());
+    let from_json = |v: &serde_json::Value| -> Option<Option<String>> {
+        let value = v.get(field)?;
+        Some(
+            value
+                .as_str()
+                .filter(|id| !id.is_empty())
+                .map(str::to_string),
+        )
+    };
+    if let Some(named) = result.structured_content.as_ref().and_then(from_json) {
+        return named;
     }
     let text = result_text(result);
+    if let Ok(object) = serde_json::from_str::<serde_json::Value>(text.trim()) {
+        if let Some(named) = from_json(&object) {
+            return named;
+        }
+    }
     let at = text.find(field)? + field.len();
     let rest = text[at..].trim_start_matches(['"', ':', '=', ' ']);
     let id: String = rest
@@ -255,6 +264,20 @@ mod tests {
     }
 
     /// agy-mcp 0.1.9 names the conversation `SESSION_ID` (agy_mcp/models.py:328).
+    #[test]
+    fn a_null_conversation_names_none() {
+        // Regression: agenthub-gateway 1.2.4 answers `"session_id": null` when agy
+        // named no conversation; it was read as the id `null`.
+        let text = |t: &str| CallToolResult::success(vec![ContentBlock::text(t)]);
+        let r = text("{\"ok\": true, \"reply\": \"hi\", \"session_id\": null}");
+        assert_eq!(named_conversation(&r, "session_id"), None);
+        let named = text("{\"ok\": true, \"session_id\": \"c-1\"}");
+        assert_eq!(
+            named_conversation(&named, "session_id").as_deref(),
+            Some("c-1")
+        );
+    }
+
     #[test]
     fn a_conversation_named_in_another_field_is_read_from_that_field() {
         let text = |t: &str| CallToolResult::success(vec![ContentBlock::text(t)]);

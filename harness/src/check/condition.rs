@@ -47,8 +47,13 @@ pub fn unmet_condition(
     }
     if let Some(modes) = &cond.mode {
         if let Some((r, mode)) = during.iter().find_map(|r| {
-            // A probe is no turn; a start of the interactive UI is the adapter's
-            // mistake, not a mode the scenario leaves unmodelled: both are judged.
+            // A probe is no turn (`agy --version` is journalled in text mode: the
+            // mode its flags would run); a start of the interactive UI is the
+            // adapter's mistake, not a mode the scenario leaves unmodelled: both are
+            // judged.
+            if r.kind() == agy_protocol::command_line::InvocationKind::Probe {
+                return None;
+            }
             let mode = r
                 .mode
                 .filter(|m| !matches!(m, RunMode::Command | RunMode::Interactive))?;
@@ -171,5 +176,21 @@ mod tests {
         obs.journal[0].mode = Some(RunMode::Text);
         let why = unmet_condition(&cond, &obs, &op()).expect("unmet");
         assert!(why.contains("invocation 1 ran in text mode"), "{why}");
+    }
+
+    // Regression: agent-intern runs `agy --version` during a call, journalled in text
+    // mode, and its envelope scenarios were not judged.
+    #[test]
+    fn a_version_probe_journalled_in_text_mode_leaves_the_op_judged() {
+        let cond = AgyCondition {
+            mode: Some(vec![RunMode::Json]),
+            ..AgyCondition::default()
+        };
+        let mut obs = with_line("x", 150);
+        obs.journal[0].mode = Some(RunMode::Json);
+        let mut probe = record(2, 120, &["agy", "--version"], 130, Some(0));
+        probe.mode = Some(RunMode::Text);
+        obs.journal.push(probe);
+        assert_eq!(unmet_condition(&cond, &obs, &op()), None);
     }
 }
