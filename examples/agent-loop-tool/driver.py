@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Driver protocol v1 for agent-loop-tool 0.2.0's antigravity provider (profile `text`).
+
+JSON lines on stdin, one reply per request; each `ask` runs in a thread of its own, as
+`Provider.run_captured()` blocks. The library runs unchanged: this file turns an `ask`
+into the calls `agent-loop init` makes (agent_loop/cli.py:299-300,
+agent_loop/plan_init.py:225), `get_provider("antigravity", model)`, `preflight()` and
+`run_captured(prompt, timeout)`, and the `CapturedResult` into a reply. Nothing the
+library does wrong is corrected here.
+
+What an `ask` can say and how it reaches the provider:
+
+- `prompt` → `prompt`; `timeout_s` → `timeout` (seconds, as given: the library has no
+  time scale, adapter.toml says `scales_timeout_s = false`);
+- `model` → `get_provider(..., model)`;
+- `effort`, `permission`, `conversation`, `session`, `output`, `workdir` have no
+  parameter: the provider runs `agy -p <prompt> [--model m]` in the caller's folder,
+  passes `--dangerously-skip-permissions` only when the process environment has
+  `ALLOW_AUTO_MODE_ANTIGRAVITY=1` (not set here), and reads agy's plain text. An ask
+  with a `workdir` is refused.
+
+The reply is what the `CapturedResult` says: `timed_out` → error `timed_out`; a
+non-zero `returncode` → error `exit_code` with agy's stderr, as `agent-loop init`
+reports it (plan_init.py:226-235); otherwise the answer is `stdout`, as returned.
+"""
+import json
+import os
+import sys
+import threading
+
+# Replies go to a private copy of stdout; fd 1 goes to stderr.
+_OUT_FILE = os.fdopen(os.dup(1), "w")
+os.dup2(2, 1)
+
+from agent_loop.providers import ProviderError, get_provider  # noqa: E402
+
+_OUT = threading.Lock()
+
+
+def reply(obj: dict) -> None:
+    with _OUT:
+        _OUT_FILE.write(json.dumps(obj) + "\n")
+        _OUT_FILE.flush()
+
+
+def failure(rid, name: str, message: str) -> dict:
+    return {"id": rid, "ok": False, "error": {"name": name, "message": message}}
+
+
+def ask(req: dict) -> dict:
+    rid = req["id"]
+    if req.get("workdir"):
+        return failure(rid, "Unsupported", "the provider runs agy in the caller's folder: no workdir")
+    try:
+        provider = get_provider("antigravity", req.get("model") or None)
+        provider.preflight()
+        result = provider.run_captured(req["prompt"], timeout=float(req["timeout_s"]))
+    except ProviderError as e:
+        return failure(rid, "ProviderError", str(e))
+    except Exception as e:  # anything unforeseen
+        return failure(rid, type(e).__name__, str(e))
+    if result.timed_out:
+        return failure(rid, "timed_out", f"antigravity timed out after {req['timeout_s']}s")
+    if result.returncode != 0:
+        detail = result.stderr.strip()
+        return failure(rid, "exit_code",
+                       f"antigravity exited with code {result.returncode}" + (f": {detail}" if detail else ""))
+    return {"id": rid, "ok": True, "result": {"text": result.stdout}}
+
+
+def main() -> None:
+    threads = []
+    shutdown_id = None
+    for line in sys.stdin:
+        req = json.loads(line)
+        rid, op = req["id"], req["op"]
+        if op == "hello":
+            reply({"id": rid, "ok": True, "result": {
+                "driver": "agent-loop-tool 0.2.0 antigravity provider", "profiles": ["text"]}})
+        elif op == "shutdown":
+            shutdown_id = rid
+            break
+        elif op == "ask":
+            t = threading.Thread(target=lambda r=req: reply(ask(r)), daemon=True)
+            t.start()
+            threads.append(t)
+        else:
+            reply(failure(rid, "Unsupported", f"op `{op}`"))
+    for t in threads:
+        t.join()
+    if shutdown_id is not None:
+        reply({"id": shutdown_id, "ok": True})
+
+
+if __name__ == "__main__":
+    main()
