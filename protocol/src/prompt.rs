@@ -56,29 +56,38 @@ const NEGATIONS: &[&str] = &[
     "not", "no", "never", "without", "avoid", "nor", "don", "dont", "cannot", "t",
 ];
 
-/// How many words before a request a negation still reaches.
-const NEGATION_REACH: usize = 3;
+/// Words after which a clause asks again: "Don't edit files, but use the MCP tool".
+const TURNS: &[&str] = &["but", "instead", "then", "rather"];
 
-/// The prompt's clauses (split at `.`, `,`, `;`, `:`, `!`, `?` and line ends), each as
-/// its lower-case words: a negation reaches no further than its clause.
+/// The prompt's clauses (split at `.`, `;`, `:`, `!`, `?` and line ends), each as its
+/// lower-case words: a negation reaches to the end of its clause ("Do not edit files,
+/// execute commands, invoke MCP servers"), unless a word of [`TURNS`] comes first.
 fn clauses(prompt: &str) -> Vec<Vec<String>> {
     prompt
-        .split(['.', ',', ';', ':', '!', '?', '\n'])
+        .split(['.', ';', ':', '!', '?', '\n'])
         .map(|c| words(c).iter().map(|w| w.to_lowercase()).collect())
         .collect()
 }
 
+/// Whether the word at `i` of a clause is under a negation before it.
+fn negated(clause: &[String], i: usize) -> bool {
+    let before = &clause[..i];
+    let last_negation = before.iter().rposition(|w| NEGATIONS.contains(&w.as_str()));
+    let last_turn = before.iter().rposition(|w| TURNS.contains(&w.as_str()));
+    match (last_negation, last_turn) {
+        (Some(n), Some(t)) => n > t,
+        (Some(_), None) => true,
+        (None, _) => false,
+    }
+}
+
 /// [`followed_by`] for a request, clause by clause: a word of `verbs` followed within
-/// `window` words by a word of `objects`, the verb not within [`NEGATION_REACH`] words
-/// after a negation of its clause.
+/// `window` words by a word of `objects`, the verb not [`negated`].
 fn asks_for(clauses: &[Vec<String>], verbs: &[&str], objects: &[&str], window: usize) -> bool {
     clauses.iter().any(|lower| {
         lower.iter().enumerate().any(|(i, w)| {
-            let negated = lower[i.saturating_sub(NEGATION_REACH)..i]
-                .iter()
-                .any(|n| NEGATIONS.contains(&n.as_str()));
             verbs.contains(&w.as_str())
-                && !negated
+                && !negated(lower, i)
                 && followed_by(&lower[i..], &[w.as_str()], objects, window)
         })
     })
@@ -256,6 +265,7 @@ mod tests {
     fn a_prohibition_is_not_a_request_for_a_gated_tool() {
         for prompt in [
             "Do not invoke MCP servers; review the diff.",
+            "Do not edit files, execute commands, invoke MCP servers, or browse.",
             "Answer only. Don't run any shell command.",
             "Never create files, just explain.",
             "Which MCP servers are configured?",
@@ -269,6 +279,10 @@ mod tests {
         assert_eq!(
             read_prompt("Please run the shell command ls").gated,
             Some(GatedTool::Command)
+        );
+        assert_eq!(
+            read_prompt("Don't edit files, but use the MCP tool").gated,
+            Some(GatedTool::Mcp)
         );
     }
 
