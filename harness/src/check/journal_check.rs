@@ -226,6 +226,9 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
         }
     }
     concurrency_checks(e, obs, &all_argv, &mut out);
+    if let Some(want) = e.cwd_is {
+        out.extend(super::cwd_check::cwd_check(want, obs, &j));
+    }
     if e.none_left_running == Some(true) && !obs.running_at_end.is_empty() {
         out.push(Failure::new(
             place,

@@ -4,6 +4,7 @@
 mod acp_check;
 mod condition;
 mod conversation_check;
+mod cwd_check;
 mod failure;
 mod history_check;
 mod image;

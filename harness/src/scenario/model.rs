@@ -475,9 +475,21 @@ pub struct JournalExpect {
     /// No agy process is left running when the last reply has arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub none_left_running: Option<bool>,
+    /// The working directory every turn invocation ran in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd_is: Option<CwdIs>,
     /// A seed's implementation choice rather than the contract (see [`OpExpect::strict`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<String>,
+}
+
+/// `cwd_is` of `[expect.journal]`: where each agy turn must run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CwdIs {
+    /// In the `cwd` of an ACP session the scenario created (`agent_new`'s reply names
+    /// it in `result.extra.cwd`), as fake-agy journaled its working directory.
+    Session,
 }
 
 /// `[[expect.invocation]]`: checks on one invocation.
