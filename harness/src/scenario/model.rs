@@ -326,6 +326,11 @@ pub struct OpExpect {
     /// ACP ops: exactly this many `gap` entries in the reply's history.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_gaps: Option<u32>,
+    /// acp-agent `agent_close`: exactly this many responses the agent sent that answered
+    /// no request of the client (`result.extra.stray_responses`), such as a response to
+    /// the `session/cancel` notification.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stray_responses: Option<u32>,
     /// Retry by effect: every agy turn process that served this op is gone before the
     /// next op, and the next op's turn runs on a process started after this reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -54,7 +54,7 @@ pub const OPS: &[OpDoc] = &[
     op("agent_cancel", Profile::AcpAgent, "session → (sends session/cancel)"),
     op("agent_load", Profile::AcpAgent, "session → result.extra.method (session/load or session/resume)"),
     op("agent_kill", Profile::AcpAgent, "→ (SIGKILL to the agent)"),
-    op("agent_close", Profile::AcpAgent, "→ result.text (message chunks sent outside any prompt), result.extra.exit_code"),
+    op("agent_close", Profile::AcpAgent, "→ result.text (message chunks sent outside any prompt), result.extra.exit_code, result.extra.stray_responses (responses that answered no request)"),
 ];
 
 /// The op named `name`, when a profile owns it (the common ops belong to none).

@@ -8,6 +8,7 @@
 pub mod agy_run;
 pub mod answer;
 pub mod sessions;
+pub mod transport;
 
 use crate::environment::Environment;
 use crate::faults::{Fault, FaultSet};
@@ -157,6 +158,7 @@ pub async fn serve(env: Environment, faults: FaultSet) -> anyhow::Result<()> {
     if faults.has(Fault::AgentDiesWhenSignedOut) {
         die_when_signed_out(&env).await;
     }
+    let answers_cancels = faults.has(Fault::AgentAnswersCancelNotification);
     let dir = env.state_dir.join("acp-agent-sessions");
     let shared = Arc::new(Shared {
         env,
@@ -165,7 +167,7 @@ pub async fn serve(env: Environment, faults: FaultSet) -> anyhow::Result<()> {
     });
     let (on_new, on_load, on_prompt, on_cancel) =
         (shared.clone(), shared.clone(), shared.clone(), shared);
-    Agent
+    let agent = Agent
         .v1()
         .name(AGENT_NAME)
         .on_receive_request(
@@ -212,8 +214,13 @@ pub async fn serve(env: Environment, faults: FaultSet) -> anyhow::Result<()> {
                 Ok(())
             },
             agent_client_protocol::on_receive_notification!(),
-        )
-        .connect_to(Stdio::new())
-        .await?;
+        );
+    if answers_cancels {
+        let (transport, writer) = transport::answering_cancels();
+        agent.connect_to(transport).await?;
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+    } else {
+        agent.connect_to(Stdio::new()).await?;
+    }
     Ok(())
 }

@@ -8,6 +8,7 @@ mod frames;
 mod ops;
 mod seen;
 mod session_folder;
+mod strays;
 mod verdict;
 
 use agy_protocol::driver::{OpResult, Reply, RequestOp};

@@ -332,7 +332,8 @@ impl Bridge {
     }
 
     /// `agent_close`: the agent's stdin closed, its exit waited for; the text is every
-    /// chunk it sent outside a prompt.
+    /// chunk it sent outside a prompt, and `stray_responses` every response it sent
+    /// that answered no request.
     pub(super) async fn close(&self, id: u64, live: Option<Arc<Live>>) -> Reply {
         let Some(live) = live else {
             return bad_request(id, "no agent is running");
@@ -342,9 +343,11 @@ impl Bridge {
                 id,
                 OpResult {
                     text: Some(self.seen.late()),
-                    extra: Some(
-                        serde_json::json!({ "exit": how, "permissions": self.seen.permissions() }),
-                    ),
+                    extra: Some(serde_json::json!({
+                        "exit": how,
+                        "permissions": self.seen.permissions(),
+                        "stray_responses": self.seen.strays().all(),
+                    })),
                     ..OpResult::default()
                 },
             ),
