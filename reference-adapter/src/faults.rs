@@ -127,11 +127,14 @@ pub enum Fault {
     AgentIgnoresSessionCwd,
     /// acp-agent: the `session/cancel` notification is answered with a response.
     AgentAnswersCancelNotification,
+    /// acp-agent: a later prompt continues with `--continue`, agy's most recent
+    /// conversation, not the session's own.
+    AgentContinuesLatestConversation,
 }
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 52] = [
+    pub const ALL: [Fault; 53] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -184,6 +187,7 @@ impl Fault {
         Fault::AgentModelFromPromptText,
         Fault::AgentIgnoresSessionCwd,
         Fault::AgentAnswersCancelNotification,
+        Fault::AgentContinuesLatestConversation,
     ];
 
     /// The switch name.
@@ -209,7 +213,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 52] = [
+const FAULTS: [(Fault, &str, Profile, &str); 53] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -262,6 +266,7 @@ const FAULTS: [(Fault, &str, Profile, &str); 52] = [
     (Fault::AgentModelFromPromptText, "agent-model-from-prompt-text", Profile::AcpAgent, "reads a model id out of the prompt's text (a word starting `gemini-`) and runs agy with it as --model, so a user who only names a model in a question switches the session's model; ACP selects a model through the session's config options, never through the prompt (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
     (Fault::AgentIgnoresSessionCwd, "agent-ignores-session-cwd", Profile::AcpAgent, "runs agy in the agent's own working directory instead of the `cwd` the client gave session/new (the session's working directory, an absolute path: ACP schema NewSessionRequest), so agy runs, and reports its init.cwd (docs/agy-reference.md §3.2), in the folder the editor started the agent in rather than the session's project"),
     (Fault::AgentAnswersCancelNotification, "agent-answers-cancel-notification", Profile::AcpAgent, "answers the session/cancel notification with a response (id null), as an agent that answers every message it reads; a notification has no id and gets no response (JSON-RPC 2.0; ACP schema: session/cancel is a notification), so the client receives a response to no request of its own, which a strict client rejects"),
+    (Fault::AgentContinuesLatestConversation, "agent-continues-latest-conversation", Profile::AcpAgent, "continues a session's later prompt with --continue instead of --conversation ID; --continue resumes the workspace's most recent conversation (cache/last_conversations.json, docs/agy-reference.md §1.2, §5), so with two sessions in one folder a prompt continues whichever session ran last"),
 ];
 
 /// The faults switched on for this run.
@@ -379,6 +384,7 @@ mod tests {
                 "agent-model-from-prompt-text",
                 "agent-ignores-session-cwd",
                 "agent-answers-cancel-notification",
+                "agent-continues-latest-conversation",
             ]
         );
     }

@@ -213,6 +213,13 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
     if let Some(n) = e.conversations {
         out.extend(super::conversation_check::conversations_check(place, n, &j));
     }
+    if !e.one_conversation.is_empty() {
+        out.extend(super::conversation_check::one_conversation_check(
+            place,
+            &e.one_conversation,
+            &j,
+        ));
+    }
     for r in &j {
         argv_checks(
             &format!("invocation {}", r.invocation),

@@ -480,6 +480,10 @@ pub struct JournalExpect {
     /// No agy process is left running when the last reply has arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub none_left_running: Option<bool>,
+    /// The turns given these prompts (as an argv word or inside a stdin line) all
+    /// worked on one agy conversation: a session's prompts continue its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub one_conversation: Vec<String>,
     /// The working directory every turn invocation ran in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd_is: Option<CwdIs>,

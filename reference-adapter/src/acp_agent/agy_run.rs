@@ -41,6 +41,17 @@ pub fn argv(text: &str, conversation: Option<&str>) -> Vec<String> {
     argv
 }
 
+/// The argv of a prompt's run as the faulty agent builds it
+/// (`agent-continues-latest-conversation`): a later prompt passes `--continue`, which
+/// resumes the workspace's most recent conversation, whichever session made it.
+pub fn argv_continuing_latest(text: &str, later: bool) -> Vec<String> {
+    let mut argv = argv(text, None);
+    if later {
+        argv.push("--continue".to_string());
+    }
+    argv
+}
+
 /// The model id a prompt's text names, as the faulty agent reads it
 /// (`agent-model-from-prompt-text`): the first word starting `gemini-`.
 pub fn model_named_in(text: &str) -> Option<String> {

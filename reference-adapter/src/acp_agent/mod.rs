@@ -103,7 +103,11 @@ async fn run_prompt(
 ) -> Result<(), Error> {
     let sid = req.session_id.to_string();
     let text = prompt_text(&req);
-    let mut argv = agy_run::argv(&text, begun.conversation.as_deref());
+    let mut argv = if shared.faults.has(Fault::AgentContinuesLatestConversation) {
+        agy_run::argv_continuing_latest(&text, begun.conversation.is_some())
+    } else {
+        agy_run::argv(&text, begun.conversation.as_deref())
+    };
     if shared.faults.has(Fault::AgentModelFromPromptText) {
         // The bug: the prompt is the model's text, not a command to the agent.
         if let Some(model) = agy_run::model_named_in(&text) {
