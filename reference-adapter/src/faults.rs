@@ -123,11 +123,18 @@ pub enum Fault {
     AgentFirstTextDeadline,
     /// acp-agent: a model id named in the prompt text is passed to agy as `--model`.
     AgentModelFromPromptText,
+    /// acp-agent: agy runs in the agent's own folder, not the session's `cwd`.
+    AgentIgnoresSessionCwd,
+    /// acp-agent: the `session/cancel` notification is answered with a response.
+    AgentAnswersCancelNotification,
+    /// acp-agent: a later prompt continues with `--continue`, agy's most recent
+    /// conversation, not the session's own.
+    AgentContinuesLatestConversation,
 }
 
 impl Fault {
     /// Every fault, in catalogue order.
-    pub const ALL: [Fault; 50] = [
+    pub const ALL: [Fault; 53] = [
         Fault::TrustsSuccess,
         Fault::MissingOutputBeforeTimeout,
         Fault::NoQuotaDetection,
@@ -178,6 +185,9 @@ impl Fault {
         Fault::AgentQuotaAsGeneric,
         Fault::AgentFirstTextDeadline,
         Fault::AgentModelFromPromptText,
+        Fault::AgentIgnoresSessionCwd,
+        Fault::AgentAnswersCancelNotification,
+        Fault::AgentContinuesLatestConversation,
     ];
 
     /// The switch name.
@@ -203,7 +213,7 @@ impl Fault {
 }
 
 /// Each fault's switch name, profile and the bug it reproduces, in declaration order.
-const FAULTS: [(Fault, &str, Profile, &str); 50] = [
+const FAULTS: [(Fault, &str, Profile, &str); 53] = [
     (Fault::TrustsSuccess, "trusts-success", Profile::Oneshot, "treats exit 0 + SUCCESS as success without the print-timeout row or the image check, so a --print-timeout expiry (docs/spike-records.md S6c) or a missing image is reported as a delivered image"),
     (Fault::MissingOutputBeforeTimeout, "missing-output-before-timeout", Profile::Oneshot, "evaluates the missing-output row before the print-timeout row, so every agy print timeout (S6c) becomes a permanent ProviderOutputMissingError and the batch item is abandoned (ADR 0013 decision 4)"),
     (Fault::NoQuotaDetection, "no-quota-detection", Profile::Oneshot, "ignores the image-model 429 RESOURCE_EXHAUSTED prose of a SUCCESS envelope, so an exhausted image quota is a permanent missing output instead of a retryable transient error (docs/spike-records.md S7 correction)"),
@@ -254,6 +264,9 @@ const FAULTS: [(Fault, &str, Profile, &str); 50] = [
     (Fault::AgentQuotaAsGeneric, "agent-quota-as-generic", Profile::AcpAgent, "reports a quota stop (exit 3, docs/agy-reference.md §2.2 item 5) as a generic error that does not name quota (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
     (Fault::AgentFirstTextDeadline, "agent-first-text-deadline", Profile::AcpAgent, "kills agy when it printed nothing within a fixed 60 s and ends the prompt with a timeout error, though agy in json mode prints its result only at the end of a turn that may take minutes (its own default print timeout is 5m, docs/agy-reference.md §1.2, and drivers raise it to hours; one image took 39.9 s, a recorded turn ran 305 s: §6), so a slow but healthy turn never completes"),
     (Fault::AgentModelFromPromptText, "agent-model-from-prompt-text", Profile::AcpAgent, "reads a model id out of the prompt's text (a word starting `gemini-`) and runs agy with it as --model, so a user who only names a model in a question switches the session's model; ACP selects a model through the session's config options, never through the prompt (published ACP agents in front of agy (docs/contract.md, acp-agent))"),
+    (Fault::AgentIgnoresSessionCwd, "agent-ignores-session-cwd", Profile::AcpAgent, "runs agy in the agent's own working directory instead of the `cwd` the client gave session/new (the session's working directory, an absolute path: ACP schema NewSessionRequest), so agy runs, and reports its init.cwd (docs/agy-reference.md §3.2), in the folder the editor started the agent in rather than the session's project"),
+    (Fault::AgentAnswersCancelNotification, "agent-answers-cancel-notification", Profile::AcpAgent, "answers the session/cancel notification with a response (id null), as an agent that answers every message it reads; a notification has no id and gets no response (JSON-RPC 2.0; ACP schema: session/cancel is a notification), so the client receives a response to no request of its own, which a strict client rejects"),
+    (Fault::AgentContinuesLatestConversation, "agent-continues-latest-conversation", Profile::AcpAgent, "continues a session's later prompt with --continue instead of --conversation ID; --continue resumes the workspace's most recent conversation (cache/last_conversations.json, docs/agy-reference.md §1.2, §5), so with two sessions in one folder a prompt continues whichever session ran last"),
 ];
 
 /// The faults switched on for this run.
@@ -369,6 +382,9 @@ mod tests {
                 "agent-quota-as-generic",
                 "agent-first-text-deadline",
                 "agent-model-from-prompt-text",
+                "agent-ignores-session-cwd",
+                "agent-answers-cancel-notification",
+                "agent-continues-latest-conversation",
             ]
         );
     }

@@ -85,6 +85,56 @@ pub fn conversations_check(place: &str, want: u32, runs: &[&JournalRecord]) -> O
     )
 }
 
+/// Whether run `r` was given `prompt`: as an argv word (`-p PROMPT`) or inside a stdin
+/// line (a persistent process's user line).
+fn carries(r: &JournalRecord, prompt: &str) -> bool {
+    r.argv.iter().any(|a| a == prompt) || r.stdin.lines.iter().any(|l| l.text.contains(prompt))
+}
+
+/// What is wrong with the turns given `prompts` having worked on one agy conversation,
+/// if anything: a session's prompts continue its own conversation, not another
+/// session's (`--continue` resumes the workspace's latest, whoever made it). By effect,
+/// whatever the process model: print runs that continued it, or one persistent process.
+pub fn one_conversation_check(
+    place: &str,
+    prompts: &[String],
+    runs: &[&JournalRecord],
+) -> Option<Failure> {
+    let expected = format!(
+        "the turns given {} on one conversation",
+        prompts.join(" and ")
+    );
+    let mut seen: Vec<String> = Vec::new();
+    for p in prompts {
+        let Some(r) = runs.iter().find(|r| carries(r, p)) else {
+            return Some(Failure::new(
+                place,
+                "one_conversation",
+                expected,
+                format!("no turn invocation was given `{p}`"),
+            ));
+        };
+        seen.push(format!(
+            "`{p}`: invocation {}, {}",
+            r.invocation,
+            conversation(r).unwrap_or("no conversation")
+        ));
+    }
+    let ids: std::collections::BTreeSet<Option<&str>> = prompts
+        .iter()
+        .filter_map(|p| runs.iter().find(|r| carries(r, p)))
+        .map(|r| conversation(r))
+        .collect();
+    match ids.iter().next() {
+        Some(Some(_)) if ids.len() == 1 => None,
+        _ => Some(
+            Failure::new(place, "one_conversation", expected, seen.join("; ")).closest(
+                "a later prompt continues its session's own conversation (--conversation ID)",
+            ),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +188,49 @@ mod tests {
             conversations_check("journal", 2, &[&a, &record(4, None), &c]),
             None
         );
+    }
+
+    fn given(invocation: u32, prompt: &str, conversation: Option<&str>) -> JournalRecord {
+        let mut r = record(invocation, conversation);
+        r.argv = vec!["agy".into(), "-p".into(), prompt.into()];
+        r
+    }
+
+    #[test]
+    fn a_sessions_prompts_on_its_own_conversation_hold() {
+        let runs = [
+            given(1, "first of a", Some("c-a")),
+            given(2, "first of b", Some("c-b")),
+            given(3, "second of a", Some("c-a")),
+        ];
+        let refs: Vec<&JournalRecord> = runs.iter().collect();
+        let prompts = ["first of a".to_string(), "second of a".to_string()];
+        assert_eq!(one_conversation_check("journal", &prompts, &refs), None);
+    }
+
+    #[test]
+    fn a_prompt_on_another_sessions_conversation_is_named_with_both() {
+        let runs = [
+            given(1, "first of a", Some("c-a")),
+            given(2, "first of b", Some("c-b")),
+            given(3, "second of a", Some("c-b")),
+        ];
+        let refs: Vec<&JournalRecord> = runs.iter().collect();
+        let prompts = ["first of a".to_string(), "second of a".to_string()];
+        let f = one_conversation_check("journal", &prompts, &refs).expect("a failure");
+        assert!(f.observed.contains("invocation 3, c-b"), "{f}");
+        assert!(f.observed.contains("invocation 1, c-a"), "{f}");
+    }
+
+    #[test]
+    fn a_prompt_no_turn_was_given_or_runs_without_a_conversation_fail() {
+        let runs = [given(1, "first of a", None), given(2, "second of a", None)];
+        let refs: Vec<&JournalRecord> = runs.iter().collect();
+        let both = ["first of a".to_string(), "second of a".to_string()];
+        assert!(one_conversation_check("journal", &both, &refs).is_some());
+        let missing = ["third of a".to_string()];
+        let f = one_conversation_check("journal", &missing, &refs).expect("a failure");
+        assert!(f.observed.contains("third of a"), "{f}");
     }
 
     #[test]

@@ -213,6 +213,13 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
     if let Some(n) = e.conversations {
         out.extend(super::conversation_check::conversations_check(place, n, &j));
     }
+    if !e.one_conversation.is_empty() {
+        out.extend(super::conversation_check::one_conversation_check(
+            place,
+            &e.one_conversation,
+            &j,
+        ));
+    }
     for r in &j {
         argv_checks(
             &format!("invocation {}", r.invocation),
@@ -226,6 +233,9 @@ pub fn check_journal(e: &JournalExpect, obs: &Observation) -> Vec<Failure> {
         }
     }
     concurrency_checks(e, obs, &all_argv, &mut out);
+    if let Some(want) = e.cwd_is {
+        out.extend(super::cwd_check::cwd_check(want, obs, &j));
+    }
     if e.none_left_running == Some(true) && !obs.running_at_end.is_empty() {
         out.push(Failure::new(
             place,

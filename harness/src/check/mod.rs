@@ -4,6 +4,7 @@
 mod acp_check;
 mod condition;
 mod conversation_check;
+mod cwd_check;
 mod failure;
 mod history_check;
 mod image;
@@ -14,6 +15,7 @@ pub(crate) use journal_check::tests::record as test_record;
 mod op_check;
 mod probe_check;
 mod retry_check;
+mod stray_check;
 
 pub use acp_check::{check_acp, client_methods, prompts_sent};
 pub use condition::unmet_condition;

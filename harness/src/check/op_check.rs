@@ -29,6 +29,9 @@ pub fn check_op(expect: &OpExpect, obs: &OpObservation, work_dir: &Path) -> Vec<
     check_output(expect, reply, work_dir, &place, &mut out);
     check_text(expect, reply, &place, &mut out);
     check_restore(expect, reply, &place, &mut out);
+    if let Some(want) = expect.stray_responses {
+        out.extend(super::stray_check::stray_check(want, reply, &place));
+    }
     if let Some(pids) = &obs.still_running {
         if !pids.is_empty() {
             let bound = expect

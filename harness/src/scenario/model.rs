@@ -326,6 +326,11 @@ pub struct OpExpect {
     /// ACP ops: exactly this many `gap` entries in the reply's history.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_gaps: Option<u32>,
+    /// acp-agent `agent_close`: exactly this many responses the agent sent that answered
+    /// no request of the client (`result.extra.stray_responses`), such as a response to
+    /// the `session/cancel` notification.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stray_responses: Option<u32>,
     /// Retry by effect: every agy turn process that served this op is gone before the
     /// next op, and the next op's turn runs on a process started after this reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -475,9 +480,25 @@ pub struct JournalExpect {
     /// No agy process is left running when the last reply has arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub none_left_running: Option<bool>,
+    /// The turns given these prompts (as an argv word or inside a stdin line) all
+    /// worked on one agy conversation: a session's prompts continue its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub one_conversation: Vec<String>,
+    /// The working directory every turn invocation ran in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd_is: Option<CwdIs>,
     /// A seed's implementation choice rather than the contract (see [`OpExpect::strict`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<String>,
+}
+
+/// `cwd_is` of `[expect.journal]`: where each agy turn must run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CwdIs {
+    /// In the `cwd` of an ACP session the scenario created (`agent_new`'s reply names
+    /// it in `result.extra.cwd`), as fake-agy journaled its working directory.
+    Session,
 }
 
 /// `[[expect.invocation]]`: checks on one invocation.

@@ -301,6 +301,24 @@ fn mistyped_field(src: &SourceFile, key: &str, value: &Spanned<DeValue<'_>>) -> 
     )
 }
 
+/// A located error when `cwd` names a folder outside the work directory (absolute, or
+/// climbing out with `..`): the bridge makes the session's folder inside it.
+fn folder_outside(src: &SourceFile, key: &str, text: &str, at: usize) -> Option<Diagnostic> {
+    let path = std::path::Path::new(text);
+    let outside = path.is_absolute()
+        || path
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir));
+    (key == "cwd" && outside).then(|| {
+        Diagnostic::at(
+            src,
+            at,
+            format!("`cwd` must be a folder inside the work directory, not `{text}`"),
+        )
+        .with_hint("write a relative folder, e.g. `cwd = \"projects/alpha\"`")
+    })
+}
+
 fn parse_action(
     src: &SourceFile,
     action: &str,
@@ -323,6 +341,11 @@ fn parse_action(
                 continue;
             }
             if let DeValue::String(text) = raw.get_ref() {
+                if let Some(d) = folder_outside(src, key, text, raw.span().start) {
+                    diags.push(d);
+                    mistyped = true;
+                    continue;
+                }
                 strings.push((text.to_string(), raw.span().start));
             }
         }

@@ -171,6 +171,11 @@ pub enum RequestOp {
         /// `deny` or `cancel`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         permission: Option<AgentPermission>,
+        /// The session's working directory, a folder inside the bridge's work
+        /// directory (created, and sent as `session/new`'s absolute `cwd`); the work
+        /// directory itself when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cwd: Option<String>,
     },
     /// `acp-agent`: one `session/prompt`; the result's `text` is every
     /// `agent_message_chunk` of the turn.
@@ -549,11 +554,13 @@ mod tests {
                     Just(AgentPermission::Allow),
                     Just(AgentPermission::Deny),
                     Just(AgentPermission::Cancel)
-                ])
+                ]),
+                proptest::option::of("[a-z0-9]{1,6}(/[a-z0-9]{1,6}){0,2}")
             )
-                .prop_map(|(session, permission)| RequestOp::AgentNew {
+                .prop_map(|(session, permission, cwd)| RequestOp::AgentNew {
                     session,
-                    permission
+                    permission,
+                    cwd
                 }),
             ("[a-z0-9]{1,6}", "\\PC{0,20}")
                 .prop_map(|(session, text)| RequestOp::AgentPrompt { session, text }),

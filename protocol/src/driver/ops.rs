@@ -49,12 +49,12 @@ pub const OPS: &[OpDoc] = &[
     op("tool_list", Profile::Mcp, "→ result.extra.tools (the names of the tools the server lists)"),
     op("tool_call", Profile::Mcp, "prompt, model?, conversation?, timeout_s? → result.text (the tool's text); when isError, error.name is the class the text names (auth, quota, timeout, rejected_model, other)"),
     op("agent_initialize", Profile::AcpAgent, "→ result.extra (the agent's initialize result)"),
-    op("agent_new", Profile::AcpAgent, "session, permission? → result.extra.session_id"),
+    op("agent_new", Profile::AcpAgent, "session, permission?, cwd? → result.extra.session_id, result.extra.cwd"),
     op("agent_prompt", Profile::AcpAgent, "session, text → result.text, result.extra.stop_reason; error.name is the stop reason or the JSON-RPC error"),
     op("agent_cancel", Profile::AcpAgent, "session → (sends session/cancel)"),
     op("agent_load", Profile::AcpAgent, "session → result.extra.method (session/load or session/resume)"),
     op("agent_kill", Profile::AcpAgent, "→ (SIGKILL to the agent)"),
-    op("agent_close", Profile::AcpAgent, "→ result.text (message chunks sent outside any prompt), result.extra.exit_code"),
+    op("agent_close", Profile::AcpAgent, "→ result.text (message chunks sent outside any prompt), result.extra.exit_code, result.extra.stray_responses (responses that answered no request)"),
 ];
 
 /// The op named `name`, when a profile owns it (the common ops belong to none).
@@ -148,7 +148,7 @@ mod tests {
             ("acp_status", &["session"], true),
             ("acp_close", &["session"], true),
             ("agent_initialize", &[], false),
-            ("agent_new", &["session", "permission"], true),
+            ("agent_new", &["session", "permission", "cwd"], true),
             ("agent_prompt", &["session", "text"], true),
             ("agent_cancel", &["session"], true),
             ("agent_load", &["session"], true),

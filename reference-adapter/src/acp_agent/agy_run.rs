@@ -11,6 +11,7 @@ use crate::pipes::read_capped;
 use agy_process::lines::{AsyncBoundedLines, DEFAULT_LINE_CAP};
 use agy_process::{in_own_group, wait_for, GroupGuard, ParentDeath};
 use agy_protocol::Envelope;
+use std::path::Path;
 use std::process::Stdio;
 use tokio::io::AsyncRead;
 use tokio::process::{Child, Command};
@@ -36,6 +37,17 @@ pub fn argv(text: &str, conversation: Option<&str>) -> Vec<String> {
     if let Some(id) = conversation {
         argv.push("--conversation".to_string());
         argv.push(id.to_string());
+    }
+    argv
+}
+
+/// The argv of a prompt's run as the faulty agent builds it
+/// (`agent-continues-latest-conversation`): a later prompt passes `--continue`, which
+/// resumes the workspace's most recent conversation, whichever session made it.
+pub fn argv_continuing_latest(text: &str, later: bool) -> Vec<String> {
+    let mut argv = argv(text, None);
+    if later {
+        argv.push("--continue".to_string());
     }
     argv
 }
@@ -69,10 +81,10 @@ async fn read_envelope<R: AsyncRead + Unpin>(stdout: R) -> Result<Envelope, Stri
     }
 }
 
-fn spawn(env: &Environment, argv: &[String]) -> std::io::Result<Child> {
+fn spawn(env: &Environment, cwd: &Path, argv: &[String]) -> std::io::Result<Child> {
     let mut cmd = Command::new(&env.agy_bin);
     cmd.args(argv)
-        .current_dir(&env.work_dir)
+        .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -100,17 +112,22 @@ async fn first_text_deadline(env: &Environment, faults: &FaultSet) {
     }
 }
 
-/// Runs agy for one prompt; `cancel` resolving kills it and marks the run cancelled.
+/// Runs agy for one prompt in the session's folder `cwd` (agy's workspace is its
+/// working directory); `cancel` resolving kills it and marks the run cancelled.
 pub async fn run(
     env: &Environment,
     faults: &FaultSet,
-    argv: &[String],
+    (cwd, argv): (&Path, &[String]),
     cancel: oneshot::Receiver<()>,
 ) -> AgyRun {
-    let mut child = match spawn(env, argv) {
+    let mut child = match spawn(env, cwd, argv) {
         Ok(c) => c,
         Err(e) => {
-            let why = format!("failed to start `{}`: {e}", env.agy_bin.display());
+            let why = format!(
+                "failed to start `{}` in {}: {e}",
+                env.agy_bin.display(),
+                cwd.display()
+            );
             return failed_run(why, String::new(), false);
         }
     };

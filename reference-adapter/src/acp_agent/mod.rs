@@ -1,13 +1,14 @@
 //! `agy-reference-adapter acp-agent`: the reference ACP agent in front of agy, for the
 //! `acp-agent` profile. It serves ACP on stdio through the agent side of the official
-//! `agent-client-protocol` SDK and runs one agy print run per prompt
-//! ([`agy_run`]), continuing the session's conversation with `--conversation`; what a
-//! finished run is to the client is [`answer`]. Fault switches (`--fault agent-…`)
-//! reproduce bugs of published ACP agents in front of agy.
+//! `agent-client-protocol` SDK and runs one agy print run per prompt ([`agy_run`]) in
+//! the session's `cwd`, continuing the session's conversation with `--conversation`;
+//! what a finished run is to the client is [`answer`]. Fault switches (`--fault
+//! agent-…`) reproduce bugs of published ACP agents in front of agy.
 
 pub mod agy_run;
 pub mod answer;
 pub mod sessions;
+pub mod transport;
 
 use crate::environment::Environment;
 use crate::faults::{Fault, FaultSet};
@@ -18,7 +19,7 @@ use agent_client_protocol::v1::schema::{
     SessionUpdate, TextContent,
 };
 use agent_client_protocol::{Agent, Error, ErrorCode, Stdio};
-use sessions::{SessionError, Sessions};
+use sessions::{Begun, SessionError, Sessions};
 use std::sync::Arc;
 
 /// The agent's name in its `initialize` result.
@@ -41,6 +42,18 @@ fn session_error(e: SessionError) -> Error {
             ErrorCode::INVALID_REQUEST,
             format!("session `{id}` is already running a prompt"),
         ),
+    }
+}
+
+/// A session's `cwd`, which ACP requires to be an absolute path.
+fn absolute(cwd: &std::path::Path) -> Result<&std::path::Path, Error> {
+    if cwd.is_absolute() {
+        Ok(cwd)
+    } else {
+        Err(Error::new(
+            ErrorCode::INVALID_PARAMS,
+            format!("`cwd` must be an absolute path, not {}", cwd.display()),
+        ))
     }
 }
 
@@ -84,20 +97,30 @@ fn take_prompt(
 async fn run_prompt(
     shared: Arc<Shared>,
     req: PromptRequest,
-    (conversation, cancel): (Option<String>, tokio::sync::oneshot::Receiver<()>),
+    begun: Begun,
     responder: Responder,
     cx: ToClient,
 ) -> Result<(), Error> {
     let sid = req.session_id.to_string();
     let text = prompt_text(&req);
-    let mut argv = agy_run::argv(&text, conversation.as_deref());
+    let mut argv = if shared.faults.has(Fault::AgentContinuesLatestConversation) {
+        agy_run::argv_continuing_latest(&text, begun.conversation.is_some())
+    } else {
+        agy_run::argv(&text, begun.conversation.as_deref())
+    };
     if shared.faults.has(Fault::AgentModelFromPromptText) {
         // The bug: the prompt is the model's text, not a command to the agent.
         if let Some(model) = agy_run::model_named_in(&text) {
             argv.extend(["--model".to_string(), model]);
         }
     }
-    let run = agy_run::run(&shared.env, &shared.faults, &argv, cancel).await;
+    let cwd = if shared.faults.has(Fault::AgentIgnoresSessionCwd) {
+        // The bug: agy works on the agent's own folder, not the editor's project.
+        shared.env.work_dir.clone()
+    } else {
+        begun.cwd
+    };
+    let run = agy_run::run(&shared.env, &shared.faults, (&cwd, &argv), begun.cancel).await;
     let named = run
         .envelope
         .as_ref()
@@ -139,6 +162,7 @@ pub async fn serve(env: Environment, faults: FaultSet) -> anyhow::Result<()> {
     if faults.has(Fault::AgentDiesWhenSignedOut) {
         die_when_signed_out(&env).await;
     }
+    let answers_cancels = faults.has(Fault::AgentAnswersCancelNotification);
     let dir = env.state_dir.join("acp-agent-sessions");
     let shared = Arc::new(Shared {
         env,
@@ -147,7 +171,7 @@ pub async fn serve(env: Environment, faults: FaultSet) -> anyhow::Result<()> {
     });
     let (on_new, on_load, on_prompt, on_cancel) =
         (shared.clone(), shared.clone(), shared.clone(), shared);
-    Agent
+    let agent = Agent
         .v1()
         .name(AGENT_NAME)
         .on_receive_request(
@@ -161,18 +185,24 @@ pub async fn serve(env: Environment, faults: FaultSet) -> anyhow::Result<()> {
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
-            async move |_req: NewSessionRequest, responder, _cx| {
-                responder.respond(NewSessionResponse::new(on_new.sessions.create()))
+            async move |req: NewSessionRequest, responder, _cx| match absolute(&req.cwd) {
+                Ok(cwd) => responder.respond(NewSessionResponse::new(on_new.sessions.create(cwd))),
+                Err(e) => responder.respond_with_error(e),
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
-            async move |req: LoadSessionRequest, responder, _cx| match on_load
-                .sessions
-                .load(&req.session_id.to_string())
-            {
-                Ok(()) => responder.respond(LoadSessionResponse::new()),
-                Err(e) => responder.respond_with_error(session_error(e)),
+            async move |req: LoadSessionRequest, responder, _cx| {
+                let loaded = absolute(&req.cwd).and_then(|cwd| {
+                    on_load
+                        .sessions
+                        .load(&req.session_id.to_string(), cwd)
+                        .map_err(session_error)
+                });
+                match loaded {
+                    Ok(()) => responder.respond(LoadSessionResponse::new()),
+                    Err(e) => responder.respond_with_error(e),
+                }
             },
             agent_client_protocol::on_receive_request!(),
         )
@@ -188,8 +218,13 @@ pub async fn serve(env: Environment, faults: FaultSet) -> anyhow::Result<()> {
                 Ok(())
             },
             agent_client_protocol::on_receive_notification!(),
-        )
-        .connect_to(Stdio::new())
-        .await?;
+        );
+    if answers_cancels {
+        let (transport, writer) = transport::answering_cancels();
+        agent.connect_to(transport).await?;
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+    } else {
+        agent.connect_to(Stdio::new()).await?;
+    }
     Ok(())
 }

@@ -126,9 +126,11 @@ fn connect(
     seen: &Seen,
     broken: &Broken,
 ) -> (oneshot::Receiver<ConnectionTo<Agent>>, oneshot::Sender<()>) {
+    let strays = seen.strays().clone();
+    strays.connected();
     let transport = Lines::new(
-        outgoing(stdin),
-        incoming(stdout, DEFAULT_LINE_CAP, broken.clone()),
+        outgoing(stdin, strays.clone()),
+        incoming(stdout, DEFAULT_LINE_CAP, (broken.clone(), strays)),
     );
     let (cx_tx, cx_rx) = oneshot::channel();
     let (stop_tx, stop_rx) = oneshot::channel::<()>();

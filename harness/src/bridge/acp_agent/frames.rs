@@ -1,7 +1,10 @@
 //! The agent's stdio as the ACP SDK's line transport: what the agent prints is read by
 //! the kit's one bounded line reader (`agy_process::lines`), so one endless line cannot
 //! grow the bridge; the SDK's own byte-stream transport reads a line whole, however long.
+//! Every line either way is shown to [`Strays`], which keeps the responses that answer
+//! no request.
 
+use super::strays::Strays;
 use agy_process::lines::AsyncBoundedLines;
 use futures::{Sink, Stream};
 use std::io;
@@ -18,19 +21,22 @@ pub(super) type Broken = Arc<Mutex<Option<String>>>;
 pub(super) fn incoming<R>(
     stdout: R,
     cap: usize,
-    broken: Broken,
+    (broken, strays): (Broken, Strays),
 ) -> impl Stream<Item = io::Result<String>> + Send + 'static
 where
     R: AsyncRead + Unpin + Send + 'static,
 {
     let lines = AsyncBoundedLines::new(stdout, cap);
     futures::stream::unfold(Some(lines), move |state| {
-        let broken = broken.clone();
+        let (broken, strays) = (broken.clone(), strays.clone());
         async move {
             let mut lines = state?;
             let problem = match lines.next().await? {
                 Ok(item) => match item.into_text("the agent's stdout") {
-                    Ok(text) => return Some((Ok(text), Some(lines))),
+                    Ok(text) => {
+                        strays.received(&text);
+                        return Some((Ok(text), Some(lines)));
+                    }
                     Err(problem) => problem,
                 },
                 Err(e) => format!("the agent's stdout could not be read: {e}"),
@@ -46,15 +52,21 @@ where
 }
 
 /// The agent's stdin as a sink of lines, each written with its newline and flushed.
-pub(super) fn outgoing<W>(stdin: W) -> impl Sink<String, Error = io::Error> + Send + 'static
+pub(super) fn outgoing<W>(
+    stdin: W,
+    strays: Strays,
+) -> impl Sink<String, Error = io::Error> + Send + 'static
 where
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    futures::sink::unfold(stdin, |mut w, line: String| async move {
-        w.write_all(line.as_bytes()).await?;
-        w.write_all(b"\n").await?;
-        w.flush().await?;
-        Ok(w)
+    futures::sink::unfold(stdin, move |mut w, line: String| {
+        strays.sent(&line);
+        async move {
+            w.write_all(line.as_bytes()).await?;
+            w.write_all(b"\n").await?;
+            w.flush().await?;
+            Ok(w)
+        }
     })
 }
 
@@ -68,10 +80,13 @@ mod tests {
         let mut input = vec![b'x'; 100];
         input.extend_from_slice(b"\n{\"jsonrpc\":\"2.0\"}\n");
         let broken = Broken::default();
-        let frames: Vec<io::Result<String>> =
-            incoming(std::io::Cursor::new(input), 64, broken.clone())
-                .collect()
-                .await;
+        let frames: Vec<io::Result<String>> = incoming(
+            std::io::Cursor::new(input),
+            64,
+            (broken.clone(), Strays::default()),
+        )
+        .collect()
+        .await;
         assert_eq!(frames.len(), 1, "{frames:?}");
         let err = frames[0].as_ref().expect_err("over the cap").to_string();
         assert!(err.contains("the cap of 64 bytes"), "{err}");
@@ -81,7 +96,7 @@ mod tests {
     #[tokio::test]
     async fn lines_under_the_cap_are_frames() {
         let input = std::io::Cursor::new(b"{\"a\":1}\n{\"b\":2}\n".to_vec());
-        let frames: Vec<String> = incoming(input, 64, Broken::default())
+        let frames: Vec<String> = incoming(input, 64, (Broken::default(), Strays::default()))
             .map(|f| f.expect("a frame"))
             .collect()
             .await;

@@ -7,6 +7,8 @@ mod error;
 mod frames;
 mod ops;
 mod seen;
+mod session_folder;
+mod strays;
 mod verdict;
 
 use agy_protocol::driver::{OpResult, Reply, RequestOp};
@@ -92,7 +94,12 @@ async fn answer(bridge: Arc<Bridge>, id: u64, started: Started) -> Reply {
         Started::Later(RequestOp::AgentNew {
             session,
             permission,
-        }) => bridge.new_session(id, &session, permission).await,
+            cwd,
+        }) => {
+            bridge
+                .new_session(id, &session, permission, cwd.as_deref())
+                .await
+        }
         Started::Later(RequestOp::AgentLoad { session }) => bridge.load(id, &session).await,
         Started::Later(other) => unknown_op(id, other.name()),
     }

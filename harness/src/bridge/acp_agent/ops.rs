@@ -152,22 +152,26 @@ impl Bridge {
         }
     }
 
-    /// `agent_new`.
+    /// `agent_new`: `session/new` with the session's folder as its `cwd`.
     pub(super) async fn new_session(
         &self,
         id: u64,
         handle: &str,
         permission: Option<Policy>,
+        folder: Option<&str>,
     ) -> Reply {
         let policy = permission.unwrap_or_default();
+        let cwd = match super::session_folder::session_cwd(folder) {
+            Ok(cwd) => cwd,
+            Err(why) => return bad_request(id, why.to_string()),
+        };
         let live = match self.agent().await {
             Ok(live) => live,
             Err(why) => return agent_gone(id, why),
         };
-        let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
         let request = live
             .cx
-            .send_request(NewSessionRequest::new(cwd))
+            .send_request(NewSessionRequest::new(cwd.clone()))
             .block_task();
         match answered(&live, request).await {
             Ok(Ok(created)) => {
@@ -177,7 +181,10 @@ impl Bridge {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .insert(handle.to_string(), sid.clone());
-                ok(id, extra(serde_json::json!({ "session_id": sid })))
+                ok(
+                    id,
+                    extra(serde_json::json!({ "session_id": sid, "cwd": cwd })),
+                )
             }
             Ok(Err(e)) => error_reply(id, e),
             Err(why) => agent_gone(id, why),
@@ -325,7 +332,8 @@ impl Bridge {
     }
 
     /// `agent_close`: the agent's stdin closed, its exit waited for; the text is every
-    /// chunk it sent outside a prompt.
+    /// chunk it sent outside a prompt, and `stray_responses` every response it sent
+    /// that answered no request.
     pub(super) async fn close(&self, id: u64, live: Option<Arc<Live>>) -> Reply {
         let Some(live) = live else {
             return bad_request(id, "no agent is running");
@@ -335,9 +343,11 @@ impl Bridge {
                 id,
                 OpResult {
                     text: Some(self.seen.late()),
-                    extra: Some(
-                        serde_json::json!({ "exit": how, "permissions": self.seen.permissions() }),
-                    ),
+                    extra: Some(serde_json::json!({
+                        "exit": how,
+                        "permissions": self.seen.permissions(),
+                        "stray_responses": self.seen.strays().all(),
+                    })),
                     ..OpResult::default()
                 },
             ),

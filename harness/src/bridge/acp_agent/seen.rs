@@ -2,6 +2,7 @@
 //! chunks (inside its prompt, during a load's replay, or late), and how the session's
 //! permission requests are to be answered. Shared with the connection's handlers.
 
+use super::strays::Strays;
 use agent_client_protocol::v1::schema::SessionId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -39,9 +40,9 @@ struct Inner {
     permissions: Vec<String>,
 }
 
-/// The shared record.
+/// The shared record, and the responses that answered no request.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Seen(Arc<Mutex<Inner>>);
+pub(super) struct Seen(Arc<Mutex<Inner>>, Strays);
 
 /// A turn as the bridge saw it when its response arrived.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -56,6 +57,11 @@ impl Seen {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A handler that panicked holding the lock left plain data behind: keep using it.
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The responses the agent sent that answered no request.
+    pub(super) fn strays(&self) -> &Strays {
+        &self.1
     }
 
     /// Records the policy of a new (or loaded) session.

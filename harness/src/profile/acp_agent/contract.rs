@@ -9,7 +9,7 @@ const AGY_RESULTS: &str =
     "docs/agy-reference.md §2.2 (result statuses and failures), §2.3 (exit codes)";
 
 /// The `acp-agent` contract.
-pub const CONTRACT: [ContractLine; 11] = [
+pub const CONTRACT: [ContractLine; 13] = [
     ContractLine {
         rule: "a prompt ends with stopReason end_turn only when the turn has an answer (agent_message_chunk text)",
         evidence: Evidence::Documented,
@@ -64,5 +64,15 @@ pub const CONTRACT: [ContractLine; 11] = [
         rule: "no agy process outlives the agent's close or the agent being killed",
         evidence: Evidence::Documented,
         source: "docs/agy-reference.md §4.4 (EOF and signals); the kit's no-orphan rule",
+    },
+    ContractLine {
+        rule: "agy runs in the session's cwd: the folder the client gave session/new (or session/load) is the working directory of every agy the session starts",
+        evidence: Evidence::Documented,
+        source: "ACP schema NewSessionRequest.cwd and LoadSessionRequest.cwd (the working directory for this session, an absolute path); docs/agy-reference.md §3.2 (init.cwd is the process's working directory)",
+    },
+    ContractLine {
+        rule: "a notification gets no response: the agent answers session/cancel by ending the turn cancelled, never with a JSON-RPC response of its own",
+        evidence: Evidence::Documented,
+        source: "ACP schema: session/cancel is a notification (CancelNotification); JSON-RPC 2.0 specification, notification (the server must not reply)",
     },
 ];
