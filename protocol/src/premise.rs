@@ -37,6 +37,9 @@ pub enum Premise {
     ErrorClassQuota,
     /// The adapter tells a rejected model apart from other failures.
     ErrorClassRejectedModel,
+    /// The adapter tells a timeout (agy's print timeout, or its own) apart from other
+    /// failures.
+    ErrorClassTimeout,
 }
 
 /// Each premise: its spelling, and what it means (for reports and `check`).
@@ -106,6 +109,11 @@ const TABLE: &[(Premise, &str, &str)] = &[
         "error-class:rejected-model",
         "the adapter tells a rejected model apart",
     ),
+    (
+        Premise::ErrorClassTimeout,
+        "error-class:timeout",
+        "the adapter tells a timeout apart",
+    ),
 ];
 
 /// Every spelling, in [`Premise::ALL`] order.
@@ -123,11 +131,12 @@ pub const PREMISE_NAMES: &[&str] = &[
     "error-class:auth",
     "error-class:quota",
     "error-class:rejected-model",
+    "error-class:timeout",
 ];
 
 impl Premise {
     /// Every premise, in the order reports and `check` list them.
-    pub const ALL: [Premise; 13] = [
+    pub const ALL: [Premise; 14] = [
         Premise::CallerTimeout,
         Premise::ModelChoice,
         Premise::EffortChoice,
@@ -141,6 +150,7 @@ impl Premise {
         Premise::ErrorClassAuth,
         Premise::ErrorClassQuota,
         Premise::ErrorClassRejectedModel,
+        Premise::ErrorClassTimeout,
     ];
 
     fn row(self) -> &'static (Premise, &'static str, &'static str) {
@@ -231,6 +241,27 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<Premise>("\"output-mode:json\"").expect("known"),
             Premise::OutputJson
+        );
+    }
+
+    #[test]
+    fn a_timeout_class_is_a_premise_of_its_own() {
+        assert_eq!(
+            serde_json::from_str::<Premise>("\"error-class:timeout\"").expect("known"),
+            Premise::ErrorClassTimeout
+        );
+        assert_eq!(Premise::ErrorClassTimeout.as_str(), "error-class:timeout");
+        assert_eq!(
+            Premise::ErrorClassTimeout.meaning(),
+            "the adapter tells a timeout apart"
+        );
+        assert!(!Premise::ErrorClassTimeout.is_output_mode());
+        assert_eq!(
+            unmet_premises(
+                &[Premise::ErrorClassTimeout],
+                Some(&[Premise::ErrorClassAuth])
+            ),
+            vec![Premise::ErrorClassTimeout]
         );
     }
 

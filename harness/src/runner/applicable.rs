@@ -224,6 +224,31 @@ mod tests {
         assert_eq!(unoffered(&s, &adapter(None)), None, "undeclared offers all");
     }
 
+    #[test]
+    fn a_scenario_on_the_timeout_class_is_not_applicable_to_an_adapter_that_offers_none() {
+        let src = agy_protocol::diag::SourceFile::new(
+            "t.toml",
+            "[scenario]\nname = \"text/t\"\nprofile = \"text\"\nrequires = [\"error-class:timeout\"]\n[[op]]\nask = { prompt = \"x\", timeout_s = 1 }\n",
+        );
+        let s = crate::scenario::parse_scenario(&src, std::path::Path::new("t.toml"))
+            .expect("the timeout class is a premise word");
+        assert_eq!(s.meta.requires, vec![Premise::ErrorClassTimeout]);
+        let config = agy_protocol::diag::SourceFile::new(
+            "a.toml",
+            "[adapter]\nname = \"x\"\ncommand = [\"d\"]\nprofiles = [\"text\"]\noffers = [\"error-class:auth\", \"error-class:quota\"]\n",
+        );
+        let only_auth_and_quota =
+            crate::adapter_config::parse_adapter_config(&config, std::path::Path::new("/"))
+                .expect("parses");
+        let why = unoffered(&s, &only_auth_and_quota).expect("n/a");
+        assert!(why.contains("`error-class:timeout`"), "{why}");
+        assert!(why.contains("tells a timeout apart"), "{why}");
+        assert_eq!(
+            unoffered(&s, &adapter(Some(vec![Premise::ErrorClassTimeout]))),
+            None
+        );
+    }
+
     fn load_refused(index: usize) -> Observation {
         let reply = agy_protocol::driver::Reply {
             id: 1,
