@@ -109,6 +109,7 @@ pub fn infer_offers(journal: &[JournalRecord], hung_run_stopped: bool) -> Vec<In
         Premise::ErrorClassAuth,
         Premise::ErrorClassQuota,
         Premise::ErrorClassRejectedModel,
+        Premise::ErrorClassTimeout,
     ] {
         out.push(Inference {
             premise,
@@ -320,6 +321,8 @@ mod tests {
         assert_eq!(offered(&i, Premise::Continuation), Some(true));
         assert_eq!(offered(&i, Premise::CallerTimeout), Some(true));
         assert_eq!(offered(&i, Premise::Concurrency), None);
+        assert_eq!(offered(&i, Premise::ErrorClassTimeout), None);
+        assert!(i.iter().any(|x| x.premise == Premise::ErrorClassTimeout));
         let line = render_offers(&i);
         assert!(
             line.starts_with("offers = [\"output-mode:json\", \"model-choice\", \"effort-choice\", \"skip-permissions\", \"continuation\", \"caller-timeout\"]\n"),
