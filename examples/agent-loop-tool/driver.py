@@ -23,28 +23,14 @@ The reply is what the `CapturedResult` says: `timed_out` → error `timed_out`; 
 non-zero `returncode` → error `exit_code` with agy's stderr, as `agent-loop init`
 reports it (plan_init.py:226-235); otherwise the answer is `stdout`, as returned.
 """
-import json
 import os
 import sys
-import threading
 
-# Replies go to a private copy of stdout; fd 1 goes to stderr.
-_OUT_FILE = os.fdopen(os.dup(1), "w")
-os.dup2(2, 1)
+# Before the adapter: moves fd 1 to stderr, replies go to a private copy of stdout.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from driver_loop import failure, serve  # noqa: E402
 
 from agent_loop.providers import ProviderError, get_provider  # noqa: E402
-
-_OUT = threading.Lock()
-
-
-def reply(obj: dict) -> None:
-    with _OUT:
-        _OUT_FILE.write(json.dumps(obj) + "\n")
-        _OUT_FILE.flush()
-
-
-def failure(rid, name: str, message: str) -> dict:
-    return {"id": rid, "ok": False, "error": {"name": name, "message": message}}
 
 
 def ask(req: dict) -> dict:
@@ -68,29 +54,5 @@ def ask(req: dict) -> dict:
     return {"id": rid, "ok": True, "result": {"text": result.stdout}}
 
 
-def main() -> None:
-    threads = []
-    shutdown_id = None
-    for line in sys.stdin:
-        req = json.loads(line)
-        rid, op = req["id"], req["op"]
-        if op == "hello":
-            reply({"id": rid, "ok": True, "result": {
-                "driver": "agent-loop-tool 0.2.0 antigravity provider", "profiles": ["text"]}})
-        elif op == "shutdown":
-            shutdown_id = rid
-            break
-        elif op == "ask":
-            t = threading.Thread(target=lambda r=req: reply(ask(r)), daemon=True)
-            t.start()
-            threads.append(t)
-        else:
-            reply(failure(rid, "Unsupported", f"op `{op}`"))
-    for t in threads:
-        t.join()
-    if shutdown_id is not None:
-        reply({"id": shutdown_id, "ok": True})
-
-
 if __name__ == "__main__":
-    main()
+    serve("agent-loop-tool 0.2.0 antigravity provider", ask)

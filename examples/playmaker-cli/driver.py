@@ -24,33 +24,21 @@ What an `ask` can say and how it reaches the handler:
 
 agy is found on `PATH`, as the handler does (`[agents.agy] binary` unset).
 """
-import json
 import os
 import sys
 import threading
 from pathlib import Path
 
-# Libraries may print: replies go to a private copy of stdout, fd 1 goes to stderr.
-_OUT_FILE = os.fdopen(os.dup(1), "w")
-os.dup2(2, 1)
+# Before the adapter: moves fd 1 to stderr, replies go to a private copy of stdout.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from driver_loop import failure, serve  # noqa: E402
 
 from playmaker.agents.agy import AgyHandler  # noqa: E402
 
-_OUT = threading.Lock()
 _HANDLER = AgyHandler()
 #: Conversation label → (lock, agy conversation id of its first ask).
 _LABELS: dict[str, list] = {}
 _LABELS_LOCK = threading.Lock()
-
-
-def reply(obj: dict) -> None:
-    with _OUT:
-        _OUT_FILE.write(json.dumps(obj) + "\n")
-        _OUT_FILE.flush()
-
-
-def failure(rid, name: str, message: str) -> dict:
-    return {"id": rid, "ok": False, "error": {"name": name, "message": message}}
 
 
 def call(req: dict, conversation: str | None) -> tuple[dict, str | None]:
@@ -84,29 +72,5 @@ def ask(req: dict) -> dict:
         return out
 
 
-def main() -> None:
-    threads = []
-    shutdown_id = None
-    for line in sys.stdin:
-        req = json.loads(line)
-        rid, op = req["id"], req["op"]
-        if op == "hello":
-            reply({"id": rid, "ok": True, "result": {
-                "driver": "playmaker-cli 0.14.1 AgyHandler", "profiles": ["text"]}})
-        elif op == "shutdown":
-            shutdown_id = rid
-            break
-        elif op == "ask":
-            t = threading.Thread(target=lambda r=req: reply(ask(r)), daemon=True)
-            t.start()
-            threads.append(t)
-        else:
-            reply(failure(rid, "Unsupported", f"op `{op}`"))
-    for t in threads:
-        t.join()
-    if shutdown_id is not None:
-        reply({"id": shutdown_id, "ok": True})
-
-
 if __name__ == "__main__":
-    main()
+    serve("playmaker-cli 0.14.1 AgyHandler", ask)

@@ -27,33 +27,21 @@ by the status (`timeout`, `auth_required`, `empty`, `invalid`, …) whose messag
 `content` and `raw_output`; `[errors]` in adapter.toml maps each to an outcome.
 """
 import asyncio
-import json
 import os
 import sys
 import threading
 from pathlib import Path
 
-# Replies go to a private copy of stdout; fd 1 goes to stderr.
-_OUT_FILE = os.fdopen(os.dup(1), "w")
-os.dup2(2, 1)
+# Before the adapter: moves fd 1 to stderr, replies go to a private copy of stdout.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from driver_loop import failure, serve  # noqa: E402
 
 from trinity.models import Provider, ResponseStatus  # noqa: E402
 from trinity.providers.invoker import AntigravityPrintInvoker, PromptRequest  # noqa: E402
 
-_OUT = threading.Lock()
 #: Conversation label → [lock, provider session id of its last result].
 _LABELS: dict[str, list] = {}
 _LABELS_LOCK = threading.Lock()
-
-
-def reply(obj: dict) -> None:
-    with _OUT:
-        _OUT_FILE.write(json.dumps(obj) + "\n")
-        _OUT_FILE.flush()
-
-
-def failure(rid, name: str, message: str) -> dict:
-    return {"id": rid, "ok": False, "error": {"name": name, "message": message}}
 
 
 def call(req: dict, session_id: str) -> tuple[dict, str]:
@@ -100,29 +88,5 @@ def ask(req: dict) -> dict:
         return out
 
 
-def main() -> None:
-    threads = []
-    shutdown_id = None
-    for line in sys.stdin:
-        req = json.loads(line)
-        rid, op = req["id"], req["op"]
-        if op == "hello":
-            reply({"id": rid, "ok": True, "result": {
-                "driver": "trinity-agent 1.0.1163 AntigravityPrintInvoker", "profiles": ["text"]}})
-        elif op == "shutdown":
-            shutdown_id = rid
-            break
-        elif op == "ask":
-            t = threading.Thread(target=lambda r=req: reply(ask(r)), daemon=True)
-            t.start()
-            threads.append(t)
-        else:
-            reply(failure(rid, "Unsupported", f"op `{op}`"))
-    for t in threads:
-        t.join()
-    if shutdown_id is not None:
-        reply({"id": shutdown_id, "ok": True})
-
-
 if __name__ == "__main__":
-    main()
+    serve("trinity-agent 1.0.1163 AntigravityPrintInvoker", ask)

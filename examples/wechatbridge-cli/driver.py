@@ -27,32 +27,20 @@ bridge's own category, wechatbridge/runner_common.py:757-871), which `[errors]` 
 adapter.toml maps to an outcome, and its message is the whole reply.
 """
 import asyncio
-import json
 import os
 import sys
 import threading
 import uuid
 
-# Replies go to a private copy of stdout; fd 1 goes to stderr.
-_OUT_FILE = os.fdopen(os.dup(1), "w")
-os.dup2(2, 1)
+# Before the adapter: moves fd 1 to stderr, replies go to a private copy of stdout.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from driver_loop import failure, serve  # noqa: E402
 
 from wechatbridge.agy import run_agy  # noqa: E402
 from wechatbridge.runner_common import EMPTY_REPLY, is_bridge_formatted_reply  # noqa: E402
 
-_OUT = threading.Lock()
 _LABELS: dict[str, threading.Lock] = {}
 _LABELS_LOCK = threading.Lock()
-
-
-def reply(obj: dict) -> None:
-    with _OUT:
-        _OUT_FILE.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        _OUT_FILE.flush()
-
-
-def failure(rid, name: str, message: str) -> dict:
-    return {"id": rid, "ok": False, "error": {"name": name, "message": message}}
 
 
 def title_of(text: str) -> str:
@@ -83,29 +71,5 @@ def ask(req: dict) -> dict:
         return call(req, f"label-{label}")
 
 
-def main() -> None:
-    threads = []
-    shutdown_id = None
-    for line in sys.stdin:
-        req = json.loads(line)
-        rid, op = req["id"], req["op"]
-        if op == "hello":
-            reply({"id": rid, "ok": True, "result": {
-                "driver": "wechatbridge-cli 1.7.1 run_agy", "profiles": ["text"]}})
-        elif op == "shutdown":
-            shutdown_id = rid
-            break
-        elif op == "ask":
-            t = threading.Thread(target=lambda r=req: reply(ask(r)), daemon=True)
-            t.start()
-            threads.append(t)
-        else:
-            reply(failure(rid, "Unsupported", f"op `{op}`"))
-    for t in threads:
-        t.join()
-    if shutdown_id is not None:
-        reply({"id": shutdown_id, "ok": True})
-
-
 if __name__ == "__main__":
-    main()
+    serve("wechatbridge-cli 1.7.1 run_agy", ask)
