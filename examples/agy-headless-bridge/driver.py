@@ -23,33 +23,25 @@ What an `ask` can say and how it reaches `run()`:
 The agy binary: `$AGY_BIN`, when the harness sets it, becomes `$AGY_PATH`, the
 library's documented override; otherwise it finds `agy` on `PATH`.
 """
-import json
 import os
 import sys
 import threading
 
-from agy_headless_bridge import (
+# Before the adapter: moves fd 1 to stderr, replies go to a private copy of stdout.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from driver_loop import failure, serve  # noqa: E402
+
+from agy_headless_bridge import (  # noqa: E402
     AgyExitError,
     AgyTimeoutError,
     __version__,
     run,
 )
 
-_OUT = threading.Lock()
 #: Conversation labels that have had an ask, and one lock per label: asks of one
 #: conversation run one after the other, as a chat's turns do.
 _LABELS: dict[str, threading.Lock] = {}
 _LABELS_LOCK = threading.Lock()
-
-
-def reply(obj: dict) -> None:
-    with _OUT:
-        sys.stdout.write(json.dumps(obj) + "\n")
-        sys.stdout.flush()
-
-
-def failure(rid, name: str, message: str) -> dict:
-    return {"id": rid, "ok": False, "error": {"name": name, "message": message}}
 
 
 def label_lock(label: str) -> tuple[threading.Lock, bool]:
@@ -105,31 +97,8 @@ def ask(req: dict) -> dict:
         return call_run(req, continues=seen)
 
 
-def main() -> None:
+if __name__ == "__main__":
     agy_bin = os.environ.get("AGY_BIN")
     if agy_bin:
         os.environ["AGY_PATH"] = agy_bin
-    threads = []
-    shutdown_id = None
-    for line in sys.stdin:
-        req = json.loads(line)
-        rid, op = req["id"], req["op"]
-        if op == "hello":
-            reply({"id": rid, "ok": True, "result": {
-                "driver": f"agy-headless-bridge {__version__}", "profiles": ["text"]}})
-        elif op == "shutdown":
-            shutdown_id = rid
-            break
-        elif op == "ask":
-            t = threading.Thread(target=lambda r=req: reply(ask(r)), daemon=True)
-            t.start()
-            threads.append(t)
-        else:
-            reply(failure(rid, "Unsupported", f"op `{op}`"))
-    for t in threads:
-        t.join()
-    if shutdown_id is not None:
-        reply({"id": shutdown_id, "ok": True})
-
-if __name__ == "__main__":
-    main()
+    serve(f"agy-headless-bridge {__version__}", ask)
