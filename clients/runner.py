@@ -169,9 +169,10 @@ def flow_names(client: dict, venv: Path) -> list[str]:
 def show(record: dict, verdict: str, known: dict | None) -> None:
     if verdict == "as-real":
         return
-    print(f"    {verdict:10} {record['flow']}  ({record['cite']})")
+    # A flow that broke (timed out, printed no record) has no `cite` and no `expect`.
+    print(f"    {verdict:10} {record['flow']}  ({record.get('cite', 'the flow broke: no record')})")
     if verdict in ("unexpected", "stale") or os.environ.get("CLIENTS_VERBOSE"):
-        print(f"      expected: {json.dumps(record['expect'])}")
+        print(f"      expected: {json.dumps(record.get('expect'))}")
         print(f"      observed: {json.dumps(record.get('observed'))[:1500]}")
     if known:
         print(f"      triaged:  {known['kind']}: {known['evidence']}")
