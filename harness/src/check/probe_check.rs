@@ -95,8 +95,8 @@ pub fn probe_kind(r: &JournalRecord) -> Option<ProbeKind> {
 }
 
 /// Every probe kind that ran more often than its bound, with the count and each
-/// probe's argv as evidence: advice ([`PROBE_COST`]) for a kind that only costs
-/// ([`ProbeKind::is_cost`]), the contract for the others.
+/// probe's argv as evidence: advice (`PROBE_COST`) for a kind that only costs
+/// (`ProbeKind::is_cost`), the contract for the others.
 pub fn check_probes(e: &ProbeExpect, obs: &Observation) -> Vec<Failure> {
     let kinds = [
         ProbeKind::Version,
