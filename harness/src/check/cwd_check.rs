@@ -52,7 +52,7 @@ mod tests {
     use super::*;
     use crate::check::{test_record, turns};
     use crate::observation::OpObservation;
-    use agy_protocol::driver::{OpResult, Outcome, Reply};
+    use agy_protocol::driver::Outcome;
 
     fn agent_new(cwd: &str) -> OpObservation {
         OpObservation {
@@ -60,17 +60,9 @@ mod tests {
             name: "agent_new",
             sent_us: 0,
             replied_us: 1,
-            reply: Ok(Reply {
-                id: 1,
-                ok: true,
-                outcome: Some(Outcome::Success),
-                retryable: Some(false),
-                error: None,
-                result: OpResult {
-                    extra: Some(serde_json::json!({ "session_id": "s1", "cwd": cwd })),
-                    ..OpResult::default()
-                },
-            }),
+            reply: Ok(crate::check::test_reply_with(
+                serde_json::json!({ "session_id": "s1", "cwd": cwd }),
+            )),
             outcome: Some(Outcome::Success),
             still_running: None,
         }
@@ -85,8 +77,8 @@ mod tests {
     #[test]
     fn a_turn_in_its_sessions_folder_holds() {
         let obs = Observation {
-            ops: vec![agent_new("/s/work/a"), agent_new("/s/work/b")],
-            journal: vec![turn_in(1, "/s/work/a"), turn_in(2, "/s/work/b")],
+            ops: vec![agent_new("/sandbox/cwd/a"), agent_new("/sandbox/cwd/b")],
+            journal: vec![turn_in(1, "/sandbox/cwd/a"), turn_in(2, "/sandbox/cwd/b")],
             ..Observation::default()
         };
         assert_eq!(cwd_check(CwdIs::Session, &obs, &turns(&obs)), Vec::new());
@@ -95,21 +87,24 @@ mod tests {
     #[test]
     fn a_turn_in_the_agents_own_folder_is_named_with_its_folder() {
         let obs = Observation {
-            ops: vec![agent_new("/s/work/a")],
-            journal: vec![turn_in(1, "/s/work")],
+            ops: vec![agent_new("/sandbox/cwd/a")],
+            journal: vec![turn_in(1, "/sandbox/cwd")],
             ..Observation::default()
         };
         let failures = cwd_check(CwdIs::Session, &obs, &turns(&obs));
         assert_eq!(failures.len(), 1, "{failures:?}");
         assert_eq!(failures[0].place, "invocation 1");
-        assert_eq!(failures[0].observed, "/s/work");
-        assert!(failures[0].expected.contains("/s/work/a"), "{failures:?}");
+        assert_eq!(failures[0].observed, "/sandbox/cwd");
+        assert!(
+            failures[0].expected.contains("/sandbox/cwd/a"),
+            "{failures:?}"
+        );
     }
 
     #[test]
     fn without_a_session_folder_the_expectation_fails_saying_so() {
         let obs = Observation {
-            journal: vec![turn_in(1, "/s/work")],
+            journal: vec![turn_in(1, "/sandbox/cwd")],
             ..Observation::default()
         };
         let failures = cwd_check(CwdIs::Session, &obs, &turns(&obs));

@@ -12,6 +12,24 @@ mod journal_check;
 /// The journal record a unit test builds, for tests outside `check`.
 #[cfg(test)]
 pub(crate) use journal_check::tests::record as test_record;
+
+/// A successful reply to request 1 whose result carries `extra` (tests of the checks
+/// that read an op's `result.extra`).
+#[cfg(test)]
+pub(crate) fn test_reply_with(extra: serde_json::Value) -> agy_protocol::driver::Reply {
+    use agy_protocol::driver::{OpResult, Outcome, Reply};
+    Reply {
+        id: 1,
+        ok: true,
+        outcome: Some(Outcome::Success),
+        retryable: Some(false),
+        error: None,
+        result: OpResult {
+            extra: Some(extra),
+            ..OpResult::default()
+        },
+    }
+}
 mod op_check;
 mod probe_check;
 mod retry_check;

@@ -45,21 +45,7 @@ pub(super) fn stray_check(want: u32, reply: &Reply, place: &str) -> Option<Failu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agy_protocol::driver::{OpResult, Outcome};
-
-    fn close_reply(extra: serde_json::Value) -> Reply {
-        Reply {
-            id: 1,
-            ok: true,
-            outcome: Some(Outcome::Success),
-            retryable: Some(false),
-            error: None,
-            result: OpResult {
-                extra: Some(extra),
-                ..OpResult::default()
-            },
-        }
-    }
+    use crate::check::test_reply_with as close_reply;
 
     #[test]
     fn no_stray_response_holds() {
