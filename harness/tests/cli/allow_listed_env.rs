@@ -31,13 +31,6 @@ fn a_scripted_answer_reaches_an_adapter_that_passes_agy_an_allow_list() {
         .join("scenarios/oneshot/image-quota-in-success-prose-is-transient.toml");
     let mut cmd = t.harness();
     cmd.args(["run", "--adapter"]).arg(&config).arg(&scenario);
-    let out = run(cmd, Duration::from_secs(120));
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        text(&out.stderr)
-    );
+    let stdout = run_ok(cmd, Duration::from_secs(120));
     assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
 }

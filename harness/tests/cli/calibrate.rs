@@ -115,14 +115,7 @@ fn calibrate_against_fake_agy_finds_no_drift_from_its_own_builtin() {
         "--agy",
     ])
     .arg(crate::spikes::fake_agy());
-    let out = run(cmd, Duration::from_secs(240));
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        text(&out.stderr)
-    );
+    let stdout = run_ok(cmd, Duration::from_secs(240));
     assert!(stdout.contains(": 0 of "), "{stdout}");
     assert!(stdout.contains("| `init.tools`"), "{stdout}");
     assert!(read_calibration(&t.path().join("c.toml")).is_ok());

@@ -250,14 +250,7 @@ fn a_text_adapters_live_run_runs_the_live_scenarios_of_its_profile() {
     let config = reference_config(&t, "text");
     let mut cmd = live(10, &report);
     cmd.arg("--adapter").arg(&config);
-    let out = run(cmd, Duration::from_secs(120));
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        text(&out.stderr)
-    );
+    let stdout = run_ok(cmd, Duration::from_secs(120));
     let ran: Vec<(String, String)> = statuses(&report)
         .into_iter()
         .filter(|(_, s)| s != "skipped")

@@ -104,6 +104,20 @@ pub fn run(cmd: std::process::Command, within: Duration) -> std::process::Output
     agy_test_support::run_output(cmd, within, "agy-harness")
 }
 
+/// Runs the command to completion with a timeout, fails unless it exits 0, and returns
+/// its stdout.
+pub fn run_ok(cmd: std::process::Command, within: Duration) -> String {
+    let out = run(cmd, within);
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    stdout
+}
+
 /// Runs a worked example from the workspace root: `agy-harness run --adapter CONFIG
 /// SCENARIOS`; fails unless it exits 0, and returns its stdout.
 pub fn run_example(config: &str, scenarios: &str) -> String {
