@@ -80,8 +80,7 @@ pub fn serve_lines(s: &mut Session, ctx: &mut TurnContext) -> Result<(), FakeErr
             }
         };
         if steps.is_empty() {
-            let spec = ctx.line_default.clone();
-            default_turn(s, &spec)?;
+            default_turn(s, &ctx.line_default)?;
         } else {
             run_steps(s, &steps, Place::Turn, ctx)?;
         }
